@@ -1,0 +1,66 @@
+import type { Command } from 'commander';
+import { gatherStatus, type StatusReport } from '../../status/status.js';
+import { NODE_LEVELS, periodId } from '../../tree/layout.js';
+import { loadWorkspace } from '../context.js';
+import { EXIT } from '../exit.js';
+import { formatPlan } from '../format.js';
+import type { CommandContext } from '../main.js';
+
+export function registerStatus(program: Command, { io, setRun }: CommandContext): void {
+  program
+    .command('status')
+    .description('Nodes per level and status with token totals, pending work, the last cycle, warnings')
+    .option('--json', 'print the report as JSON')
+    .option('--now <date>', 'treat this as today (YYYY-MM-DD or ISO instant)')
+    .option('--dir <path>', 'workspace holding memory/ and hipo.config.json', '.')
+    .action((opts: { json?: boolean; now?: string; dir: string }) => {
+      setRun(async () => {
+        const { ws, config, configWarnings } = loadWorkspace(opts.dir, true);
+        const r = await gatherStatus(ws, config, opts.now);
+        io.out(opts.json ? JSON.stringify(statusJson(r, configWarnings), null, 2) : formatStatus(r, configWarnings));
+        return EXIT.ok;
+      });
+    });
+}
+
+function statusJson(r: StatusReport, configWarnings: string[]): unknown {
+  return {
+    workspace: r.workspace,
+    memoryDir: r.memoryDir,
+    today: r.clock.today,
+    timeZone: r.clock.timeZone,
+    raw: r.raw,
+    nodes: r.nodes,
+    pending: {
+      actions: r.next.actions.map((a) => ({ action: a.kind, node: a.relPath, period: periodId(a.period), status: a.status, reason: a.reason })),
+      deferred: r.next.deferred.map((d) => ({ action: d.kind, node: d.relPath, reason: d.reason })),
+    },
+    lastCycle: r.lastCycle,
+    recentErrors: r.recentErrors,
+    warnings: [...configWarnings.map((w) => ({ file: 'config', message: w })), ...r.warnings],
+    writer: r.writer,
+  };
+}
+
+function formatStatus(r: StatusReport, configWarnings: string[]): string {
+  const n = (x: number): string => x.toLocaleString('en-US');
+  const lines = [`hipo status · ${r.memoryDir} · today ${r.clock.today} (${r.clock.timeZone})`];
+  lines.push(`  raw logs: ${n(r.raw.files)} (${(r.raw.bytes / 1024 / 1024).toFixed(1)} MB${r.raw.first ? `, ${r.raw.first} … ${r.raw.last}` : ''})${r.raw.unusable ? `, ${r.raw.unusable} unusable` : ''}`);
+  lines.push('  nodes       tentative     fixed    tokens');
+  for (const l of NODE_LEVELS) {
+    const s = r.nodes[l];
+    lines.push(`    ${l.padEnd(10)}${String(s.tentative).padStart(9)}${String(s.fixed).padStart(10)}${n(s.tokens).padStart(10)}${s.other ? `   (${s.other} without a valid status)` : ''}`);
+  }
+  const pending = r.next.actions.length + r.next.deferred.length;
+  lines.push(pending ? `  pending: ${pending} (next cycle below)` : '  pending: nothing, the tree is current');
+  if (pending) lines.push(...formatPlan(r.next, r.memoryName).map((l) => `  ${l}`));
+  if (r.writer) lines.push(`  writer: pid ${r.writer.pid} (${r.writer.command}) since ${r.writer.since}`);
+  if (r.lastCycle) {
+    const c = r.lastCycle;
+    lines.push(`  last cycle: ${c.at} (${c.command}, today ${c.today}): ${c.actions} action(s), ${c.written} written, ${c.errors.length} error(s), ${c.ms} ms`);
+  } else lines.push('  last cycle: none recorded');
+  for (const e of r.recentErrors.slice(0, 5)) lines.push(`  error: ${e}`);
+  for (const w of configWarnings) lines.push(`  warning: ${w}`);
+  for (const w of r.warnings) lines.push(`  warning: ${w.file}: ${w.message}`);
+  return lines.join('\n');
+}

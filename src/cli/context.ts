@@ -1,0 +1,40 @@
+// What every command needs: the workspace, its configuration, and a place to print.
+import { existsSync, statSync } from 'node:fs';
+import { resolve } from 'node:path';
+import { ConfigError, loadConfig, type HipoConfig } from '../config/config.js';
+import { workspaceAt, type Workspace } from '../tree/layout.js';
+import { CliError } from './exit.js';
+
+export interface Io {
+  out(text: string): void;
+  err(text: string): void;
+}
+
+export const processIo: Io = {
+  out: (t) => void process.stdout.write(t.endsWith('\n') ? t : `${t}\n`),
+  err: (t) => void process.stderr.write(t.endsWith('\n') ? t : `${t}\n`),
+};
+
+export interface Loaded {
+  ws: Workspace;
+  config: HipoConfig;
+  configWarnings: string[];
+}
+
+/** Loads the workspace at `--dir`. With `requireMemory`, a missing memory folder is an error. */
+export function loadWorkspace(dir: string | undefined, requireMemory: boolean): Loaded {
+  const root = resolve(dir ?? '.');
+  if (!existsSync(root) || !statSync(root).isDirectory()) throw new CliError(`--dir: ${root} is not a folder`);
+  let loaded;
+  try {
+    loaded = loadConfig(root);
+  } catch (err) {
+    if (err instanceof ConfigError) throw new CliError(err.message);
+    throw err;
+  }
+  const ws = workspaceAt(root, loaded.config.memoryDir);
+  if (requireMemory && !existsSync(ws.memoryDir)) {
+    throw new CliError(`${ws.memoryDir}: no memory folder here (use --dir to point at a workspace, or "hipo init" to create one)`);
+  }
+  return { ws, config: loaded.config, configWarnings: loaded.warnings };
+}

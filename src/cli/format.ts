@@ -1,0 +1,101 @@
+// Human and JSON renderings of plans and results.
+import type { CompactResult } from '../cycle/compaction.js';
+import type { Applied } from '../cycle/execute.js';
+import type { CyclePlan, NodeAction } from '../plan/plan.js';
+import { NODE_LEVELS, periodId, type Workspace } from '../tree/layout.js';
+
+function pad(s: string, n: number): string {
+  return s.length >= n ? s + ' ' : s + ' '.repeat(n - s.length);
+}
+
+function actionLine(a: Pick<NodeAction, 'kind' | 'relPath' | 'status' | 'reason'>): string {
+  return `  ${pad(a.kind, 11)}${pad(a.relPath, 24)}${pad(`→ ${a.status}`, 13)}${a.reason}`;
+}
+
+export function formatPlan(plan: CyclePlan, memoryName = 'memory'): string[] {
+  const lines: string[] = [];
+  if (plan.actions.length === 0) lines.push('  nothing to do');
+  for (const a of plan.actions) lines.push(actionLine(a));
+  lines.push(...formatPending(plan, memoryName));
+  return lines;
+}
+
+function formatPending(plan: CyclePlan, memoryName = 'memory'): string[] {
+  const lines: string[] = [];
+  if (plan.deferred.length) {
+    const byLevel = new Map<string, number>();
+    for (const d of plan.deferred) byLevel.set(d.period.level, (byLevel.get(d.period.level) ?? 0) + 1);
+    lines.push(`  left for later cycles: ${[...byLevel].map(([l, n]) => `${n} ${l}`).join(', ')} (per-cycle limits; --catch-up runs them all)`);
+    for (const d of plan.deferred.slice(0, 5)) lines.push(`    ${pad(d.relPath, 24)}${d.reason}`);
+    if (plan.deferred.length > 5) lines.push(`    … and ${plan.deferred.length - 5} more`);
+  }
+  for (const a of plan.attention) lines.push(`  attention: ${memoryName}/${a.relPath}: ${a.message}`);
+  return lines;
+}
+
+function upToDate(plan: CyclePlan): string {
+  const parts = NODE_LEVELS.filter((l) => plan.upToDate[l] > 0).map((l) => (l === 'root' ? 'ROOT' : `${plan.upToDate[l]} ${l}`));
+  return parts.length ? `  up to date: ${parts.join(', ')}` : '';
+}
+
+function appliedLine(r: Applied): string {
+  const rec = r.record;
+  const what = rec.error ? `FAILED: ${rec.error}` : rec.wrote ? `${rec.mode ?? ''}${rec.summarizer && rec.mode === 'summary' ? ` (${rec.summarizer})` : ''}` : 'unchanged';
+  const rel = rec.node.replace(/^[^/]+\//, '');
+  return `  ${pad(rec.action, 11)}${pad(rel, 24)}${pad(`→ ${rec.status}`, 13)}${pad(what, 12)}${rec.reason}`;
+}
+
+export function formatCompact(r: CompactResult, ws: Workspace, opts: { verbose: boolean; configWarnings: string[] }): string {
+  const head = `hipo compact · ${ws.memoryDir} · today ${r.clock.today} (${r.clock.timeZone})${r.dryRun ? ' · dry run: nothing written' : ''}`;
+  const lines = [head];
+  if (r.dryRun) {
+    lines.push(...formatPlan(r.plan, ws.memoryName));
+    const up = upToDate(r.plan);
+    if (up) lines.push(up);
+  } else {
+    if (r.cycles === 0) lines.push('  nothing to do');
+    const showAll = opts.verbose || r.cycles <= 1;
+    if (showAll) for (const a of r.applied) lines.push(appliedLine(a));
+    else {
+      const counts = new Map<string, number>();
+      for (const a of r.applied) {
+        if (!a.written) continue;
+        const key = `${a.record.action} ${a.written === 'ROOT.md' ? 'root' : a.written.split('/')[0]}`;
+        counts.set(key, (counts.get(key) ?? 0) + 1);
+      }
+      lines.push(`  ${r.cycles} cycles: ${[...counts].map(([k, n]) => `${k} ×${n}`).join(', ') || 'no files changed'}`);
+      for (const a of r.applied) if (a.error) lines.push(appliedLine(a));
+    }
+    lines.push(`  ${r.written.length} file${r.written.length === 1 ? '' : 's'} written in ${r.cycles} cycle${r.cycles === 1 ? '' : 's'}`);
+    lines.push(...formatPending(r.remaining, ws.memoryName));
+    if (r.remaining.actions.length && !r.remaining.deferred.length) lines.push(`  next cycle: ${r.remaining.actions.length} action(s) pending`);
+  }
+  const warnings = [...opts.configWarnings, ...r.problems.map((p) => `${p.file}: ${p.message}`), ...r.warnings];
+  for (const w of warnings) lines.push(`  warning: ${w}`);
+  return lines.join('\n');
+}
+
+export function compactJson(r: CompactResult, ws: Workspace): unknown {
+  const plan = (p: CyclePlan) => ({
+    today: p.today,
+    actions: p.actions.map((a) => ({ action: a.kind, node: a.relPath, period: periodId(a.period), level: a.period.level, status: a.status, reason: a.reason })),
+    deferred: p.deferred.map((d) => ({ action: d.kind, node: d.relPath, period: periodId(d.period), level: d.period.level, reason: d.reason })),
+    attention: p.attention,
+    upToDate: p.upToDate,
+  });
+  return {
+    workspace: ws.root,
+    memoryDir: ws.memoryDir,
+    today: r.clock.today,
+    timeZone: r.clock.timeZone,
+    dryRun: r.dryRun,
+    plan: plan(r.plan),
+    cycles: r.cycles,
+    applied: r.applied.map((a) => a.record),
+    written: r.written,
+    remaining: plan(r.remaining),
+    problems: r.problems,
+    errors: r.errors,
+    warnings: r.warnings,
+  };
+}

@@ -1,0 +1,67 @@
+// The command line: one module per command under ./commands, registered here.
+import { Command, CommanderError } from 'commander';
+import { ClockError } from '../time/clock.js';
+import { LockBusy } from '../cycle/lock.js';
+import { MemoryDirMissing } from '../tree/scan.js';
+import { TemplateError } from '../write/template.js';
+import { InitError } from '../setup/init.js';
+import { processIo, type Io } from './context.js';
+import { CliError, EXIT } from './exit.js';
+import { registerCompact } from './commands/compact.js';
+import { registerInit } from './commands/init.js';
+import { registerStatus } from './commands/status.js';
+
+export const VERSION = '0.1.0';
+
+/** A command's action returns its exit code. */
+export type Run = () => Promise<number>;
+
+export function buildProgram(io: Io, setRun: (run: Run) => void): Command {
+  const program = new Command('hipo')
+    .description('Memory for AI agents: raw markdown logs compacted into a searchable daily/weekly/monthly/ROOT tree.')
+    .version(VERSION, '-v, --version')
+    .showHelpAfterError('(run with --help for usage)')
+    .configureOutput({ writeOut: (s) => io.out(s), writeErr: (s) => io.err(s) })
+    .exitOverride();
+  const ctx = { io, setRun };
+  registerInit(program, ctx);
+  registerCompact(program, ctx);
+  registerStatus(program, ctx);
+  return program;
+}
+
+export interface CommandContext {
+  io: Io;
+  setRun: (run: Run) => void;
+}
+
+export async function main(argv: string[], io: Io = processIo): Promise<number> {
+  let run: Run | null = null;
+  const program = buildProgram(io, (r) => {
+    run = r;
+  });
+  try {
+    await program.parseAsync(argv, { from: 'user' });
+  } catch (err) {
+    if (err instanceof CommanderError) return err.exitCode === 0 ? EXIT.ok : EXIT.usage;
+    throw err;
+  }
+  if (!run) return EXIT.ok;
+  try {
+    return await (run as Run)();
+  } catch (err) {
+    if (err instanceof CliError) {
+      io.err(`hipo: ${err.message}`);
+      return err.code;
+    }
+    if (err instanceof LockBusy) {
+      io.err(`hipo: ${err.message}`);
+      return EXIT.busy;
+    }
+    if (err instanceof MemoryDirMissing || err instanceof ClockError || err instanceof TemplateError || err instanceof InitError) {
+      io.err(`hipo: ${err.message}`);
+      return EXIT.usage;
+    }
+    throw err;
+  }
+}

@@ -1,0 +1,169 @@
+// The workspace configuration: `hipo.config.json` beside `memory/`. Every key is optional;
+// defaults live here and nowhere else.
+import { existsSync, readFileSync } from 'node:fs';
+import { join, resolve } from 'node:path';
+import { isValidTimeZone, systemTimeZone } from '../time/calendar.js';
+
+export interface CompactionConfig {
+  /** Per-cycle limits on nodes generated at each level (most recent period first). */
+  limits: { daily: number; weekly: number; monthly: number; root: number };
+  /** Smart thresholds in lines: at or below, copy/concatenate; above, summarize. */
+  thresholds: { daily: number; weekly: number; monthly: number };
+  /** ROOT.md size cap, counted with the o200k tokenizer. */
+  rootMaxTokens: number;
+  /** Full days after a week or month ends before its node is fixed. */
+  graceDays: number;
+  /** Window of ROOT's Active Context section. */
+  activeContextDays: number;
+  /** Reference topics unseen this long get the `?` marker. */
+  referenceStaleDays: number;
+  /** Project topics unseen this long are the first dropped from ROOT's Topics Index. */
+  projectStaleDays: number;
+  /** Extra ephemeral markers: entries containing one are left out of summaries. */
+  ephemeralMarkers: string[];
+}
+
+export interface HipoConfig {
+  /** Folder of the memory tree, relative to the workspace. */
+  memoryDir: string;
+  /** IANA time zone for days, weeks and months. */
+  timeZone: string;
+  compaction: CompactionConfig;
+  /** How long `hipo compact` waits for another writer's lock, in milliseconds. */
+  lockWaitMs: number;
+  /** Extra secret patterns (JavaScript regular expressions); matches are redacted whole. */
+  redactPatterns: string[];
+}
+
+export const CONFIG_FILE = 'hipo.config.json';
+/** Read for the settings it shares with hipo when `hipo.config.json` is absent. */
+export const LEGACY_CONFIG_FILE = 'hipocampus.config.json';
+
+export function defaultConfig(): HipoConfig {
+  return {
+    memoryDir: 'memory',
+    timeZone: systemTimeZone(),
+    compaction: {
+      limits: { daily: 1, weekly: 1, monthly: 1, root: 1 },
+      thresholds: { daily: 200, weekly: 300, monthly: 500 },
+      rootMaxTokens: 3000,
+      graceDays: 7,
+      activeContextDays: 7,
+      referenceStaleDays: 30,
+      projectStaleDays: 90,
+      ephemeralMarkers: [],
+    },
+    lockWaitMs: 10_000,
+    redactPatterns: [],
+  };
+}
+
+export class ConfigError extends Error {
+  constructor(readonly file: string, message: string) {
+    super(`${file}: ${message}`);
+  }
+}
+
+export interface LoadedConfig {
+  config: HipoConfig;
+  /** The file the settings came from, if any. */
+  source: string | null;
+  warnings: string[];
+}
+
+type Json = null | boolean | number | string | Json[] | { [k: string]: Json };
+
+/**
+ * Overlays `user` on `base`, checking every key against the default's type. Unknown keys are
+ * kept (later features read them) but reported, so a typo does not silently do nothing.
+ */
+function overlay(base: Record<string, unknown>, user: Record<string, Json>, path: string, file: string, warnings: string[], open: Set<string>): void {
+  for (const [key, value] of Object.entries(user)) {
+    const where = path ? `${path}.${key}` : key;
+    if (!(key in base)) {
+      if (!open.has(path)) warnings.push(`${file}: unknown setting "${where}" ignored`);
+      base[key] = value;
+      continue;
+    }
+    const def = base[key];
+    if (Array.isArray(def)) {
+      if (!Array.isArray(value)) throw new ConfigError(file, `"${where}" must be a list`);
+      base[key] = value;
+    } else if (def !== null && typeof def === 'object') {
+      if (value === null || typeof value !== 'object' || Array.isArray(value)) throw new ConfigError(file, `"${where}" must be an object`);
+      overlay(def as Record<string, unknown>, value, where, file, warnings, open);
+    } else if (typeof def === 'number') {
+      if (typeof value !== 'number' || !Number.isFinite(value) || value < 0) throw new ConfigError(file, `"${where}" must be a non-negative number, got ${JSON.stringify(value)}`);
+      base[key] = value;
+    } else if (typeof def === 'string') {
+      if (typeof value !== 'string') throw new ConfigError(file, `"${where}" must be a string, got ${JSON.stringify(value)}`);
+      base[key] = value;
+    } else if (typeof def === 'boolean') {
+      if (typeof value !== 'boolean') throw new ConfigError(file, `"${where}" must be true or false`);
+      base[key] = value;
+    } else {
+      base[key] = value;
+    }
+  }
+}
+
+/** Sections whose keys are free-form (e.g. a plugin's own settings). */
+const OPEN_SECTIONS = new Set<string>();
+
+function readJson(file: string): Record<string, Json> {
+  let text: string;
+  try {
+    text = readFileSync(file, 'utf8');
+  } catch (err) {
+    throw new ConfigError(file, `cannot be read (${(err as NodeJS.ErrnoException).code ?? String(err)})`);
+  }
+  let parsed: unknown;
+  try {
+    parsed = JSON.parse(text.replace(/^\uFEFF/, ''));
+  } catch (err) {
+    throw new ConfigError(file, `is not valid JSON (${(err as Error).message})`);
+  }
+  if (parsed === null || typeof parsed !== 'object' || Array.isArray(parsed)) throw new ConfigError(file, 'must hold a JSON object');
+  return parsed as Record<string, Json>;
+}
+
+export function loadConfig(workspace: string): LoadedConfig {
+  const config = defaultConfig();
+  const warnings: string[] = [];
+  const file = join(workspace, CONFIG_FILE);
+  const legacy = join(workspace, LEGACY_CONFIG_FILE);
+  let source: string | null = null;
+  if (existsSync(file)) {
+    source = file;
+    const user = readJson(file);
+    if ('timezone' in user && !('timeZone' in user)) {
+      user.timeZone = user.timezone as Json;
+      delete user.timezone;
+    }
+    overlay(config as unknown as Record<string, unknown>, user, '', file, warnings, OPEN_SECTIONS);
+  } else if (existsSync(legacy)) {
+    // A hipocampus workspace: honour the one setting both tools share.
+    source = legacy;
+    const user = readJson(legacy);
+    const compaction = user.compaction as Record<string, Json> | undefined;
+    if (compaction && typeof compaction.rootMaxTokens === 'number') config.compaction.rootMaxTokens = compaction.rootMaxTokens;
+  }
+  validate(config, source ?? 'defaults');
+  return { config, source, warnings };
+}
+
+function validate(c: HipoConfig, file: string): void {
+  if (!isValidTimeZone(c.timeZone)) throw new ConfigError(file, `"timeZone" is not an IANA time zone: "${c.timeZone}"`);
+  if (c.compaction.rootMaxTokens < 200) throw new ConfigError(file, '"compaction.rootMaxTokens" must be at least 200');
+  for (const [level, n] of Object.entries(c.compaction.limits)) {
+    if (!Number.isInteger(n) || n < 1) throw new ConfigError(file, `"compaction.limits.${level}" must be a whole number of at least 1`);
+  }
+  for (const p of c.redactPatterns) {
+    try {
+      new RegExp(p, 'g');
+    } catch (err) {
+      throw new ConfigError(file, `"redactPatterns": ${JSON.stringify(p)} is not a valid regular expression (${(err as Error).message})`);
+    }
+  }
+  if (c.memoryDir.trim() === '' || resolve('/', c.memoryDir) === '/') throw new ConfigError(file, '"memoryDir" must name a folder');
+}

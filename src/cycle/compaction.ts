@@ -1,0 +1,116 @@
+// A compaction run: read the tree, plan, and (unless dry) apply plans under the lock, one
+// cycle or, with catch-up, cycles until nothing is left to do.
+import { randomUUID } from 'node:crypto';
+import type { HipoConfig } from '../config/config.js';
+import { resolveClock, type Clock } from '../time/clock.js';
+import type { Workspace } from '../tree/layout.js';
+import { scanTree, StampCache } from '../tree/scan.js';
+import type { Problem } from '../tree/snapshot.js';
+import { ExclusionRules } from '../summarize/exclusion.js';
+import { Redactor } from '../summarize/redact.js';
+import { summarizerFor } from '../summarize/select.js';
+import type { Summarizer } from '../summarize/summarizer.js';
+import { planCycle } from '../plan/planner.js';
+import type { CyclePlan } from '../plan/plan.js';
+import { loadTemplates } from '../write/template.js';
+import { executePlan, type Applied } from './execute.js';
+import { appendJournal, type CycleRecord, type JournalRecord } from './journal.js';
+import { acquireLock } from './lock.js';
+import { TreeState } from './tree-state.js';
+
+export interface CompactOptions {
+  dryRun?: boolean;
+  catchUp?: boolean;
+  /** `YYYY-MM-DD` or an ISO instant; default the clock (or HIPO_NOW). */
+  now?: string;
+  /** Recorded in the lock and journal. */
+  command?: string;
+  /** Overrides `config.lockWaitMs`. */
+  lockWaitMs?: number;
+  /** Upper bound on catch-up cycles (a safety net; catch-up stops when no progress is made). */
+  maxCycles?: number;
+  /** Overrides the summarizer chosen by the config (tests, benchmarks). */
+  summarizer?: Summarizer;
+}
+
+export interface CompactResult {
+  clock: Clock;
+  dryRun: boolean;
+  /** The first cycle's plan (what `--dry-run` shows). */
+  plan: CyclePlan;
+  cycles: number;
+  applied: Applied[];
+  /** Memory-relative paths of files written. */
+  written: string[];
+  /** The plan that would run next: work left over by the per-cycle limits. */
+  remaining: CyclePlan;
+  problems: Problem[];
+  errors: string[];
+  warnings: string[];
+}
+
+function planOptions(config: HipoConfig) {
+  return { limits: config.compaction.limits, graceDays: config.compaction.graceDays };
+}
+
+export async function compact(ws: Workspace, config: HipoConfig, opts: CompactOptions = {}): Promise<CompactResult> {
+  const clock = resolveClock(config.timeZone, opts.now);
+  const command = opts.command ?? 'compact';
+  if (opts.dryRun) {
+    // Reads only: no lock, no cache write, no journal.
+    const { snapshot } = scanTree(ws, StampCache.load(ws));
+    const plan = planCycle(snapshot, clock.today, planOptions(config));
+    return { clock, dryRun: true, plan, cycles: 0, applied: [], written: [], remaining: plan, problems: [...snapshot.problems], errors: [], warnings: [] };
+  }
+
+  const lock = await acquireLock(ws, command, opts.lockWaitMs ?? config.lockWaitMs);
+  try {
+    const cache = StampCache.load(ws);
+    const { snapshot, startedAt } = scanTree(ws, cache);
+    const tree = new TreeState(snapshot, ws, cache);
+    const templates = loadTemplates(ws.root);
+    const rules = new ExclusionRules(config.compaction.ephemeralMarkers);
+    const redactor = new Redactor(config.redactPatterns);
+    const summarizer = opts.summarizer ?? summarizerFor(config, templates, rules);
+    const applied: Applied[] = [];
+    const maxCycles = opts.maxCycles ?? 1_000_000;
+    let first: CyclePlan | null = null;
+    let cycles = 0;
+    for (;;) {
+      const plan = planCycle(tree, clock.today, planOptions(config));
+      first ??= plan;
+      if (plan.actions.length === 0) break;
+      const cycleId = randomUUID().slice(0, 8);
+      const t0 = performance.now();
+      const results = await executePlan(plan, tree, { config, clock, summarizer, templates, redactor, rules, cycleId });
+      applied.push(...results);
+      cycles++;
+      const errors = results.flatMap((r) => (r.error ? [r.error] : []));
+      const cycle: CycleRecord = {
+        type: 'cycle', cycle: cycleId, at: new Date().toISOString(), today: clock.today, command,
+        actions: results.length, written: results.filter((r) => r.written).length, deferred: plan.deferred.length,
+        errors, warnings: results.filter((r) => r.warning).length, ms: Math.round(performance.now() - t0),
+      };
+      appendJournal(ws, [...results.map((r) => r.record as JournalRecord), cycle]);
+      // A cycle that wrote nothing will not be followed by one that does: stop.
+      const progressed = results.some((r) => r.written !== null);
+      if (!opts.catchUp || cycles >= maxCycles || !progressed) break;
+    }
+    const remaining = planCycle(tree, clock.today, planOptions(config));
+    cache.save(ws, startedAt);
+    return {
+      clock,
+      dryRun: false,
+      plan: first!,
+      cycles,
+      applied,
+      written: applied.flatMap((r) => (r.written ? [r.written] : [])),
+      remaining,
+      problems: tree.problems,
+      errors: applied.flatMap((r) => (r.error ? [r.error] : [])),
+      warnings: applied.flatMap((r) => (r.warning ? [r.warning] : [])),
+    };
+  } finally {
+    lock.release();
+  }
+}

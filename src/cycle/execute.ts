@@ -1,0 +1,227 @@
+// The executor: applies a cycle's plan, in order (daily, weekly, monthly, root), one node at a
+// time. Every write is atomic; a node that fails is reported and the cycle goes on.
+import { copyFileSync, existsSync, mkdirSync, statSync } from 'node:fs';
+import { dirname, join } from 'node:path';
+import type { HipoConfig } from '../config/config.js';
+import type { Clock } from '../time/clock.js';
+import { addDays, isoWeekOf, type LocalDate } from '../time/calendar.js';
+import { nodeKey, periodId, type NodeKey, type NodeStatus, type Period } from '../tree/layout.js';
+import { decodeText } from '../tree/text.js';
+import type { ExclusionRules } from '../summarize/exclusion.js';
+import type { Redactor } from '../summarize/redact.js';
+import type { Summarizer } from '../summarize/summarizer.js';
+import type { NodeAction, CyclePlan } from '../plan/plan.js';
+import { rootSourceHash } from '../plan/planner.js';
+import { atomicWriteFile } from '../write/atomic.js';
+import { composeBody, type Composed } from '../write/compose.js';
+import { renderNodeFile, withStatus } from '../write/node-file.js';
+import { buildRoot } from '../write/root.js';
+import type { TemplateSet } from '../write/template.js';
+import { loadTokenCounter } from '../write/tokens.js';
+import { dailyInputs, parentInputs, readSources, recentDailyPeriods, topicPointer, type NodeInputs } from './inputs.js';
+import type { ActionRecord } from './journal.js';
+import type { TreeState } from './tree-state.js';
+
+/** Never write a node shorter than this (spec guard). */
+export const MIN_NODE_BYTES = 50;
+
+export interface ExecContext {
+  config: HipoConfig;
+  clock: Clock;
+  summarizer: Summarizer;
+  templates: TemplateSet;
+  redactor: Redactor;
+  rules: ExclusionRules;
+  cycleId: string;
+}
+
+export interface Applied {
+  record: ActionRecord;
+  /** Memory-relative path written, if the file changed. */
+  written: string | null;
+  error: string | null;
+  warning: string | null;
+}
+
+export class NodeWriteError extends Error {}
+
+export async function executePlan(plan: CyclePlan, tree: TreeState, ctx: ExecContext): Promise<Applied[]> {
+  const failed = new Set<NodeKey>();
+  const out: Applied[] = [];
+  for (const action of plan.actions) {
+    const started = performance.now();
+    const base = { type: 'action' as const, cycle: ctx.cycleId, at: new Date().toISOString(), node: tree.shown(action.relPath), action: action.kind, reason: action.reason };
+    try {
+      const r = action.kind === 'fix' ? applyFix(action, tree, failed) : await applyGenerating(action, tree, ctx, failed);
+      out.push({ ...r, record: { ...base, ...r.record, ms: Math.round(performance.now() - started) } });
+    } catch (err) {
+      failed.add(nodeKey(action.period));
+      const message = err instanceof Error ? err.message : String(err);
+      out.push({
+        record: { ...base, status: action.status, wrote: false, ms: Math.round(performance.now() - started), error: message },
+        written: null,
+        error: `${tree.shown(action.relPath)}: ${message}`,
+        warning: null,
+      });
+    }
+  }
+  return out;
+}
+
+type Partial = Omit<Applied, 'record'> & { record: Omit<ActionRecord, 'type' | 'cycle' | 'at' | 'node' | 'action' | 'reason' | 'ms'> & { action?: string } };
+
+/** A parent may be fixed only when every child is fixed and none failed in this cycle. */
+function childrenSettled(children: readonly Period[], tree: TreeState, failed: ReadonlySet<NodeKey>): boolean {
+  return children.every((c) => {
+    if (failed.has(nodeKey(c))) return false;
+    const n = tree.node(c);
+    if (!n || n.status !== 'fixed') return false;
+    if (c.level === 'daily') {
+      const raw = tree.raws.get(c.date);
+      return !raw || !raw.usable || n.sourceHash === null || n.sourceHash === raw.hash;
+    }
+    return true;
+  });
+}
+
+function writeNode(tree: TreeState, action: NodeAction, text: string): boolean {
+  const abs = tree.abs(action.relPath);
+  const bytes = Buffer.from(text, 'utf8');
+  if (bytes.length < MIN_NODE_BYTES) throw new NodeWriteError(`refusing to write a node of ${bytes.length} bytes (minimum ${MIN_NODE_BYTES})`);
+  if (existsSync(abs)) {
+    const old = tree.readBytes(action.relPath);
+    if (old.equals(bytes)) return false;
+    const info = tree.node(action.period);
+    // A node hipo did not write (hipocampus, a person): keep a copy before replacing it.
+    if (info && info.recordedBodyHash === null) backupForeign(tree, action.relPath);
+  }
+  mkdirSync(dirname(abs), { recursive: true });
+  atomicWriteFile(abs, bytes);
+  const size = statSync(abs).size;
+  if (size !== bytes.length) throw new NodeWriteError(`wrote ${bytes.length} bytes but the file has ${size}`);
+  tree.noteNode(action.period, action.relPath, bytes);
+  return true;
+}
+
+function backupForeign(tree: TreeState, relPath: string): void {
+  const target = join(tree.ws.stateDir, 'backup', relPath);
+  if (existsSync(target)) return;
+  mkdirSync(dirname(target), { recursive: true });
+  copyFileSync(tree.abs(relPath), target);
+}
+
+function applyFix(action: NodeAction, tree: TreeState, failed: ReadonlySet<NodeKey>): Partial {
+  if (!childrenSettled(action.children, tree, failed)) {
+    return { record: { status: 'tentative', wrote: false, mode: 'status' }, written: null, error: null, warning: `${tree.shown(action.relPath)}: not fixed yet: a part of its period is not settled` };
+  }
+  const decoded = decodeText(tree.readBytes(action.relPath));
+  const text = decoded.ok ? withStatus(decoded.text, 'fixed') : null;
+  if (text === null) throw new NodeWriteError('frontmatter cannot be read, so the status cannot be changed');
+  const wrote = writeNode(tree, action, text);
+  return { record: { status: 'fixed', wrote, mode: 'status' }, written: wrote ? action.relPath : null, error: null, warning: null };
+}
+
+async function applyGenerating(action: NodeAction, tree: TreeState, ctx: ExecContext, failed: ReadonlySet<NodeKey>): Promise<Partial> {
+  const { period } = action;
+  const existing = tree.node(period);
+  const today = ctx.clock.today;
+  if (period.level === 'root') return applyRoot(action, tree, ctx);
+
+  const inputs: NodeInputs = period.level === 'daily' ? dailyInputs(period.date, tree, ctx.redactor, ctx.rules) : parentInputs(action.children, tree, ctx.redactor);
+  let status: NodeStatus = action.status;
+  if (status === 'fixed' && period.level !== 'daily' && !childrenSettled(inputs.children, tree, failed)) status = 'tentative';
+
+  // The children were rewritten to the same content: nothing to regenerate.
+  if (existing && existing.status !== null && action.kind !== 'create' && existing.sourceHash === inputs.sourceHash && !existing.problem) {
+    if (existing.status === status || existing.status === 'fixed') return { record: { status: existing.status, wrote: false, inputHash: inputs.sourceHash, mode: 'unchanged' }, written: null, error: null, warning: null };
+    const r = applyFix({ ...action, kind: 'fix', status: 'fixed' }, tree, failed);
+    return { ...r, record: { ...r.record, action: 'fix' } };
+  }
+
+  const threshold = ctx.config.compaction.thresholds[period.level];
+  const composed: Composed = await composeBody({ period, lines: inputs.lines, threshold, sources: inputs.sources, topics: inputs.topics, today }, ctx.summarizer);
+  const file = renderNodeFile({
+    period,
+    status,
+    sourceFiles: inputs.sourceFiles,
+    topics: inputs.topics,
+    summarizer: composed.summarizer,
+    sourceHash: inputs.sourceHash,
+    body: composed.body,
+    ...(period.level === 'monthly' ? { weeks: weeksOf(inputs.children) } : {}),
+  });
+  const wrote = writeNode(tree, action, file.text);
+  return {
+    record: {
+      status,
+      wrote,
+      mode: composed.mode,
+      summarizer: composed.summarizer,
+      inputHash: inputs.sourceHash,
+      outputHash: file.bodyHash,
+      bytes: Buffer.byteLength(file.text),
+      ...(composed.usage ? { model: composed.usage.model, tokensIn: composed.usage.tokensIn, tokensOut: composed.usage.tokensOut, latencyMs: composed.usage.latencyMs } : {}),
+      ...(composed.fallbackReason ? { fallback: composed.fallbackReason } : {}),
+    },
+    written: wrote ? action.relPath : null,
+    error: null,
+    warning: composed.fallbackReason ? `${tree.shown(action.relPath)}: ${composed.fallbackReason}` : null,
+  };
+}
+
+function weeksOf(children: readonly Period[]): string[] {
+  const weeks = new Set<string>();
+  for (const c of children) {
+    if (c.level === 'weekly') weeks.add(c.week);
+    else if (c.level === 'daily') weeks.add(isoWeekOf(c.date));
+  }
+  return [...weeks].sort();
+}
+
+async function applyRoot(action: NodeAction, tree: TreeState, ctx: ExecContext): Promise<Partial> {
+  const today = ctx.clock.today;
+  const cfg = ctx.config.compaction;
+  const months = action.children.filter((m) => tree.node(m));
+  const sourceHash = rootSourceHash(today, months, tree.nodes);
+  const existing = tree.node(action.period);
+  if (existing && existing.status !== null && existing.sourceHash === sourceHash && action.kind !== 'create') {
+    return { record: { status: 'tentative', wrote: false, inputHash: sourceHash, mode: 'unchanged' }, written: null, error: null, warning: null };
+  }
+  const countTokens = await loadTokenCounter();
+  const recent = recentDailyPeriods(tree, today, cfg.activeContextDays);
+  const monthInfos = months.map((m) => ({ month: periodId(m), topics: tree.node(m)!.topics }));
+  const recentDayTopics = [...tree.nodes.values()]
+    .filter((n) => n.period.level === 'daily' && n.period.date <= today && n.period.date > addDays(today, -30))
+    .map((n) => ({ date: (n.period as { date: LocalDate }).date, topics: n.topics }));
+  const built = buildRoot({
+    today,
+    months: monthInfos,
+    recentDailies: readSources(recent, tree, ctx.redactor),
+    recentDayTopics,
+    latestMonthlies: readSources(months.slice(-2), tree, ctx.redactor),
+    pointerFor: (t) => topicPointer(tree, t),
+    config: cfg,
+    template: ctx.templates.get('root'),
+    rules: ctx.rules,
+    countTokens,
+  });
+  const file = renderNodeFile({
+    period: action.period,
+    status: 'tentative',
+    sourceFiles: months.map((m) => tree.shown(`monthly/${periodId(m)}.md`)),
+    topics: [],
+    summarizer: 'extractive',
+    sourceHash,
+    body: built.body,
+    lastUpdated: today,
+    monthsCovered: months.map(periodId),
+    tokens: built.tokens,
+  });
+  const wrote = writeNode(tree, action, file.text);
+  return {
+    record: { status: 'tentative', wrote, mode: 'root', summarizer: 'extractive', inputHash: sourceHash, outputHash: file.bodyHash, bytes: Buffer.byteLength(file.text) },
+    written: wrote ? action.relPath : null,
+    error: null,
+    warning: built.overCap ? `${tree.shown(action.relPath)}: ${built.overCap}` : null,
+  };
+}

@@ -1,0 +1,129 @@
+// Gathering what a node is made from: its sources (read and redacted), their hash, their line
+// count against the threshold, and the node's topics.
+import { addDays, daysBetween, monthOf, type LocalDate } from '../time/calendar.js';
+import { contentHash, hashParts } from '../tree/hash.js';
+import { splitFrontmatter } from '../tree/frontmatter.js';
+import { nodeRelPath, periodId, rawRelPath, type Period } from '../tree/layout.js';
+import { readNode } from '../tree/read.js';
+import { countLines, decodeText } from '../tree/text.js';
+import type { TopicInfo } from '../tree/topic.js';
+import { analyzeSources, dayTopics, mergeTopics } from '../summarize/analyze.js';
+import type { ExclusionRules } from '../summarize/exclusion.js';
+import type { Redactor } from '../summarize/redact.js';
+import type { SourceDoc } from '../summarize/summarizer.js';
+import { childLabel } from '../write/compose.js';
+import type { TreeState } from './tree-state.js';
+
+export class SourceUnreadable extends Error {
+  constructor(readonly file: string, why: string) {
+    super(`${file}: ${why}`);
+  }
+}
+
+export interface NodeInputs {
+  sources: SourceDoc[];
+  sourceHash: string;
+  lines: number;
+  topics: TopicInfo[];
+  /** Workspace-relative paths for the frontmatter. */
+  sourceFiles: string[];
+  /** Children actually read (a child deleted mid-cycle is left out). */
+  children: Period[];
+}
+
+const DAY_TOPIC_LIMIT = 30;
+const PARENT_TOPIC_LIMIT = 60;
+
+export function dailyInputs(date: LocalDate, tree: TreeState, redactor: Redactor, rules: ExclusionRules): NodeInputs {
+  const rel = rawRelPath(date);
+  let bytes: Buffer;
+  try {
+    bytes = tree.readBytes(rel);
+  } catch (err) {
+    throw new SourceUnreadable(tree.shown(rel), `cannot be read (${(err as NodeJS.ErrnoException).code ?? String(err)})`);
+  }
+  const hash = contentHash(bytes);
+  if (tree.raws.get(date)?.hash !== hash) tree.noteRaw(date, rel, bytes);
+  const decoded = decodeText(bytes);
+  if (!decoded.ok) throw new SourceUnreadable(tree.shown(rel), decoded.reason);
+  const doc = splitFrontmatter(decoded.text);
+  const body = doc.data ? doc.body : decoded.text.replace(/^\uFEFF/, '');
+  const firstLine = doc.data ? doc.bodyLineOffset + 1 : 1;
+  const source: SourceDoc = { label: date, path: tree.shown(rel), level: 'raw', text: redactor.redact(body).text, firstLine };
+  const sources = [source];
+  return {
+    sources,
+    sourceHash: hash,
+    lines: countLines(body),
+    topics: dayTopics(analyzeSources(sources, rules), date, DAY_TOPIC_LIMIT),
+    sourceFiles: [source.path],
+    children: [],
+  };
+}
+
+interface ChildRead {
+  period: Period;
+  body: string;
+  bodyHash: string;
+  topics: readonly TopicInfo[];
+  firstLine: number;
+  rel: string;
+}
+
+function readChild(p: Period, tree: TreeState): ChildRead | null {
+  const rel = nodeRelPath(p);
+  let bytes: Buffer;
+  try {
+    bytes = tree.readBytes(rel);
+  } catch {
+    return null;
+  }
+  const decoded = decodeText(bytes);
+  if (!decoded.ok) return null;
+  const doc = splitFrontmatter(decoded.text);
+  const info = tree.node(p);
+  // The cached record may predate a hand edit made during the cycle: trust the bytes.
+  const fresh = info && info.bodyHash === contentHash(doc.body) ? info : tree.noteNode(p, rel, bytes);
+  return { period: p, body: doc.body, bodyHash: fresh.bodyHash, topics: fresh.topics, firstLine: doc.bodyLineOffset + 1, rel };
+}
+
+export function parentInputs(children: readonly Period[], tree: TreeState, redactor: Redactor): NodeInputs {
+  const read = children.map((c) => readChild(c, tree)).filter((c): c is ChildRead => c !== null);
+  const sources = read.map((c) => ({ label: childLabel(c.period), path: tree.shown(c.rel), level: c.period.level, text: redactor.redact(c.body).text, firstLine: c.firstLine }));
+  return {
+    sources,
+    sourceHash: hashParts(read.map((c) => `${periodId(c.period)}:${c.bodyHash}`)),
+    lines: read.reduce((n, c) => n + countLines(c.body), 0),
+    topics: mergeTopics(read.map((c) => c.topics), PARENT_TOPIC_LIMIT),
+    sourceFiles: sources.map((s) => s.path),
+    children: read.map((c) => c.period),
+  };
+}
+
+/** Daily nodes of the recent days for ROOT's Active Context; the latest ones after a long gap. */
+export function recentDailyPeriods(tree: TreeState, today: LocalDate, days: number): Period[] {
+  const dailies = [...tree.nodes.values()]
+    .filter((n) => n.period.level === 'daily' && n.period.date <= today)
+    .map((n) => n.period as Extract<Period, { level: 'daily' }>)
+    .sort((a, b) => (a.date < b.date ? -1 : 1));
+  const from = addDays(today, -(days - 1));
+  const recent = dailies.filter((p) => p.date >= from);
+  if (recent.length) return recent;
+  const latest = dailies[dailies.length - 1];
+  return latest ? dailies.filter((p) => daysBetween(p.date, latest.date) < days) : [];
+}
+
+export function readSources(periods: readonly Period[], tree: TreeState, redactor: Redactor): SourceDoc[] {
+  return periods
+    .map((p) => readChild(p, tree))
+    .filter((c): c is ChildRead => c !== null)
+    .map((c) => ({ label: periodId(c.period), path: tree.shown(c.rel), level: c.period.level, text: redactor.redact(c.body).text, firstLine: c.firstLine }));
+}
+
+/** Where a topic's latest mention can be read. */
+export function topicPointer(tree: TreeState, t: TopicInfo): string {
+  const daily: Period = { level: 'daily', date: t.lastSeen };
+  if (tree.node(daily)) return nodeRelPath(daily);
+  return nodeRelPath({ level: 'monthly', month: monthOf(t.lastSeen) });
+}
+

@@ -1,0 +1,86 @@
+// The journal: one JSON line per decision a cycle applied, and one per cycle, appended to
+// `.hipo/journal.jsonl`. `status` and the daemon read it; nothing needs it to read the tree.
+import { appendFileSync, closeSync, fstatSync, openSync, readSync } from 'node:fs';
+import { join } from 'node:path';
+import type { Workspace } from '../tree/layout.js';
+import { ensureStateDir } from '../tree/state-dir.js';
+
+export interface ActionRecord {
+  type: 'action';
+  cycle: string;
+  at: string;
+  node: string;
+  action: string;
+  status: string;
+  reason: string;
+  mode?: string;
+  summarizer?: string;
+  inputHash?: string;
+  outputHash?: string;
+  bytes?: number;
+  wrote: boolean;
+  ms: number;
+  model?: string;
+  tokensIn?: number;
+  tokensOut?: number;
+  latencyMs?: number;
+  fallback?: string;
+  error?: string;
+}
+
+export interface CycleRecord {
+  type: 'cycle';
+  cycle: string;
+  at: string;
+  today: string;
+  command: string;
+  actions: number;
+  written: number;
+  deferred: number;
+  errors: string[];
+  warnings: number;
+  ms: number;
+}
+
+export type JournalRecord = ActionRecord | CycleRecord | ({ type: string } & Record<string, unknown>);
+
+export function journalPath(ws: Workspace): string {
+  return join(ws.stateDir, 'journal.jsonl');
+}
+
+export function appendJournal(ws: Workspace, records: readonly JournalRecord[]): void {
+  if (records.length === 0) return;
+  ensureStateDir(ws);
+  // One write per batch: O_APPEND keeps concurrent writers' lines whole.
+  appendFileSync(journalPath(ws), records.map((r) => JSON.stringify(r)).join('\n') + '\n');
+}
+
+/** The last records of the journal, reading at most `maxBytes` from its end. */
+export function readJournalTail(ws: Workspace, maxBytes = 256 * 1024): JournalRecord[] {
+  let fd: number;
+  try {
+    fd = openSync(journalPath(ws), 'r');
+  } catch {
+    return [];
+  }
+  try {
+    const size = fstatSync(fd).size;
+    const start = Math.max(0, size - maxBytes);
+    const buf = Buffer.alloc(size - start);
+    readSync(fd, buf, 0, buf.length, start);
+    const lines = buf.toString('utf8').split('\n');
+    if (start > 0) lines.shift(); // partial first line
+    const out: JournalRecord[] = [];
+    for (const l of lines) {
+      if (!l.trim()) continue;
+      try {
+        out.push(JSON.parse(l) as JournalRecord);
+      } catch {
+        /* a torn line from a crash: skip it */
+      }
+    }
+    return out;
+  } finally {
+    closeSync(fd);
+  }
+}

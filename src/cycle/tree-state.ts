@@ -1,0 +1,60 @@
+// The executor's live view of the tree: the scanned snapshot, updated after every write so that
+// parents are built from what their children are now, and the stamp cache kept in step.
+import { readFileSync, statSync } from 'node:fs';
+import { join } from 'node:path';
+import type { LocalDate } from '../time/calendar.js';
+import { nodeKey, type NodeKey, type Period, type Workspace } from '../tree/layout.js';
+import { readNode, readRawLog } from '../tree/read.js';
+import type { StampCache } from '../tree/scan.js';
+import type { NodeInfo, Problem, RawLogInfo, TreeSnapshot } from '../tree/snapshot.js';
+
+export class TreeState implements TreeSnapshot {
+  readonly raws: Map<LocalDate, RawLogInfo>;
+  readonly nodes: Map<NodeKey, NodeInfo>;
+  readonly problems: Problem[];
+
+  constructor(
+    snapshot: TreeSnapshot,
+    readonly ws: Workspace,
+    private readonly cache: StampCache,
+  ) {
+    this.raws = new Map(snapshot.raws);
+    this.nodes = new Map(snapshot.nodes);
+    this.problems = [...snapshot.problems];
+  }
+
+  abs(relPath: string): string {
+    return join(this.ws.memoryDir, relPath);
+  }
+
+  /** Workspace-relative path, as nodes list their sources: `memory/daily/2026-03-15.md`. */
+  shown(relPath: string): string {
+    return `${this.ws.memoryName}/${relPath}`;
+  }
+
+  /** Records a node just written (or re-read) from its bytes. */
+  noteNode(period: Period, relPath: string, bytes: Uint8Array): NodeInfo {
+    const st = statSync(this.abs(relPath));
+    const info = readNode(period, relPath, bytes, { size: st.size, mtimeMs: st.mtimeMs });
+    this.nodes.set(nodeKey(period), info);
+    this.cache.set(relPath, { kind: 'node', info });
+    return info;
+  }
+
+  /** Re-reads a raw log that changed since the scan (a log growing while the cycle runs). */
+  noteRaw(date: LocalDate, relPath: string, bytes: Uint8Array): RawLogInfo {
+    const st = statSync(this.abs(relPath));
+    const info = readRawLog(date, relPath, bytes, { size: st.size, mtimeMs: st.mtimeMs });
+    this.raws.set(date, info);
+    this.cache.set(relPath, { kind: 'raw', info });
+    return info;
+  }
+
+  readBytes(relPath: string): Buffer {
+    return readFileSync(this.abs(relPath));
+  }
+
+  node(p: Period): NodeInfo | undefined {
+    return this.nodes.get(nodeKey(p));
+  }
+}

@@ -1,0 +1,35 @@
+// When a node is tentative and when it is fixed (spec: "Fixed vs Tentative Nodes").
+//   daily   — fixed once its date has passed;
+//   weekly  — fixed once the ISO week has ended and `graceDays` full days have passed since;
+//   monthly — fixed once the month has ended and `graceDays` full days have passed since
+//             (with the default 7: from the 8th of the next month);
+//   root    — never fixed.
+// "Days passed since the period ended" counts whole days after its last day, so a week ending
+// Sunday 2026-03-15 is fixed from Monday 2026-03-23, and March 2026 from 2026-04-08.
+import { addDays, daysBetween, lastDayOfMonthId, lastDayOfWeek, type LocalDate } from '../time/calendar.js';
+import type { NodeStatus, Period } from '../tree/layout.js';
+
+export function periodLastDay(p: Period): LocalDate | null {
+  switch (p.level) {
+    case 'daily': return p.date;
+    case 'weekly': return lastDayOfWeek(p.week);
+    case 'monthly': return lastDayOfMonthId(p.month);
+    case 'root': return null;
+  }
+}
+
+/** The status a period's node should have today, by the calendar alone. */
+export function calendarStatus(p: Period, today: LocalDate, graceDays: number): NodeStatus {
+  const last = periodLastDay(p);
+  if (last === null) return 'tentative';
+  const after = daysBetween(last, today);
+  if (p.level === 'daily') return after >= 1 ? 'fixed' : 'tentative';
+  return after > graceDays ? 'fixed' : 'tentative';
+}
+
+/** The first day on which the period's node may be fixed. */
+export function fixableFrom(p: Period, graceDays: number): LocalDate | null {
+  const last = periodLastDay(p);
+  if (last === null) return null;
+  return addDays(last, p.level === 'daily' ? 1 : graceDays + 1);
+}

@@ -1,0 +1,40 @@
+// `hipo init`: a workspace with a memory folder and a config file. Creates what is missing,
+// never overwrites what is there.
+import { existsSync, mkdirSync, writeFileSync } from 'node:fs';
+import { join, resolve } from 'node:path';
+import { CONFIG_FILE } from '../config/config.js';
+import { isValidTimeZone, systemTimeZone } from '../time/calendar.js';
+
+export class InitError extends Error {}
+
+export interface InitResult {
+  workspace: string;
+  created: string[];
+  kept: string[];
+}
+
+export function initWorkspace(dir: string, opts: { timeZone?: string } = {}): InitResult {
+  const root = resolve(dir);
+  const timeZone = opts.timeZone ?? systemTimeZone();
+  if (!isValidTimeZone(timeZone)) throw new InitError(`--timezone: "${timeZone}" is not an IANA time zone (e.g. Europe/Berlin)`);
+  const created: string[] = [];
+  const kept: string[] = [];
+  if (!existsSync(root)) {
+    mkdirSync(root, { recursive: true });
+    created.push(root);
+  }
+  const memory = join(root, 'memory');
+  if (existsSync(memory)) kept.push('memory/');
+  else {
+    mkdirSync(memory);
+    created.push('memory/');
+  }
+  const config = join(root, CONFIG_FILE);
+  if (existsSync(config)) kept.push(CONFIG_FILE);
+  else {
+    // The time zone is written out so days don't shift when the machine's zone changes.
+    writeFileSync(config, `${JSON.stringify({ timeZone, compaction: { rootMaxTokens: 3000 } }, null, 2)}\n`, { flag: 'wx' });
+    created.push(CONFIG_FILE);
+  }
+  return { workspace: root, created, kept };
+}

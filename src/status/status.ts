@@ -1,0 +1,111 @@
+// `hipo status`: what the tree holds, what the next cycle would do, how the last one went.
+import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import type { HipoConfig } from '../config/config.js';
+import type { CycleRecord, JournalRecord } from '../cycle/journal.js';
+import { readJournalTail } from '../cycle/journal.js';
+import { lockHolder, type LockOwner } from '../cycle/lock.js';
+import { planCycle } from '../plan/planner.js';
+import type { CyclePlan } from '../plan/plan.js';
+import { resolveClock, type Clock } from '../time/clock.js';
+import { splitFrontmatter } from '../tree/frontmatter.js';
+import { NODE_LEVELS, type NodeLevel, type Workspace } from '../tree/layout.js';
+import { scanTree, StampCache } from '../tree/scan.js';
+import type { Problem } from '../tree/snapshot.js';
+import { ensureStateDir } from '../tree/state-dir.js';
+import { decodeText } from '../tree/text.js';
+import { atomicWriteFile } from '../write/atomic.js';
+import { loadTokenCounter } from '../write/tokens.js';
+import { existsSync } from 'node:fs';
+
+export interface LevelStatus {
+  tentative: number;
+  fixed: number;
+  /** Nodes without a valid status (placeholders, foreign or broken files). */
+  other: number;
+  tokens: number;
+}
+
+export interface StatusReport {
+  workspace: string;
+  memoryDir: string;
+  memoryName: string;
+  clock: Clock;
+  raw: { files: number; bytes: number; unusable: number; first: string | null; last: string | null };
+  nodes: Record<NodeLevel, LevelStatus>;
+  next: CyclePlan;
+  lastCycle: CycleRecord | null;
+  /** Errors of the most recent cycles, newest first. */
+  recentErrors: string[];
+  warnings: Problem[];
+  /** A process holding the writer lock now (a daemon, or a compact in progress). */
+  writer: LockOwner | null;
+}
+
+const TOKENS_FILE = 'tokens.json';
+
+export async function gatherStatus(ws: Workspace, config: HipoConfig, now?: string): Promise<StatusReport> {
+  const clock = resolveClock(config.timeZone, now);
+  const cache = StampCache.load(ws);
+  const { snapshot, startedAt } = scanTree(ws, cache);
+  const next = planCycle(snapshot, clock.today, { limits: config.compaction.limits, graceDays: config.compaction.graceDays });
+
+  const count = await loadTokenCounter();
+  const tokenCache = loadTokenCache(ws);
+  const fresh: Record<string, { hash: string; tokens: number }> = {};
+  const nodes = Object.fromEntries(NODE_LEVELS.map((l) => [l, { tentative: 0, fixed: 0, other: 0, tokens: 0 }])) as Record<NodeLevel, LevelStatus>;
+  for (const n of snapshot.nodes.values()) {
+    const s = nodes[n.period.level];
+    if (n.status === 'tentative') s.tentative++;
+    else if (n.status === 'fixed') s.fixed++;
+    else s.other++;
+    let tokens = tokenCache[n.relPath]?.hash === n.bodyHash ? tokenCache[n.relPath]!.tokens : -1;
+    if (tokens < 0) {
+      try {
+        const d = decodeText(readFileSync(join(ws.memoryDir, n.relPath)));
+        tokens = d.ok ? count(splitFrontmatter(d.text).body) : 0;
+      } catch {
+        tokens = 0;
+      }
+    }
+    fresh[n.relPath] = { hash: n.bodyHash, tokens };
+    s.tokens += tokens;
+  }
+  const raws = [...snapshot.raws.values()];
+  const dates = raws.map((r) => r.date).sort();
+  const journal = readJournalTail(ws);
+  const cycles = journal.filter((r): r is CycleRecord => r.type === 'cycle');
+  const recentErrors = cycles.slice(-5).reverse().flatMap((c) => c.errors);
+  // Caches are refreshed only where hipo already keeps state: status never creates .hipo/.
+  if (existsSync(ws.stateDir)) {
+    cache.save(ws, startedAt);
+    try {
+      ensureStateDir(ws);
+      atomicWriteFile(join(ws.stateDir, TOKENS_FILE), JSON.stringify(fresh));
+    } catch {
+      /* only a cache */
+    }
+  }
+  return {
+    workspace: ws.root,
+    memoryDir: ws.memoryDir,
+    memoryName: ws.memoryName,
+    clock,
+    raw: { files: raws.length, bytes: raws.reduce((n, r) => n + r.stamp.size, 0), unusable: raws.filter((r) => !r.usable).length, first: dates[0] ?? null, last: dates[dates.length - 1] ?? null },
+    nodes,
+    next,
+    lastCycle: cycles[cycles.length - 1] ?? null,
+    recentErrors,
+    warnings: [...snapshot.problems, ...next.attention.map((a) => ({ file: `${ws.memoryName}/${a.relPath}`, message: a.message }))],
+    writer: lockHolder(ws),
+  };
+}
+
+function loadTokenCache(ws: Workspace): Record<string, { hash: string; tokens: number }> {
+  try {
+    return JSON.parse(readFileSync(join(ws.stateDir, TOKENS_FILE), 'utf8')) as Record<string, { hash: string; tokens: number }>;
+  } catch {
+    return {};
+  }
+}
+

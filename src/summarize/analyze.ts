@@ -1,0 +1,156 @@
+// Shared analysis of a node's sources: entries, term statistics and each entry's topic.
+// Used for topics (every node) and by the extractive summarizer (nodes above threshold).
+import type { LocalDate } from '../time/calendar.js';
+import type { MemoryType } from '../tree/layout.js';
+import type { TopicInfo } from '../tree/topic.js';
+import { collectEntries, type Entry } from './entries.js';
+import type { ExclusionRules } from './exclusion.js';
+import { contentWords, keyphrases, termFrequencies, TermStats, topWords } from './keywords.js';
+import type { SourceDoc } from './summarizer.js';
+
+export interface Analysis {
+  entries: Entry[];
+  stats: TermStats;
+  /** Topic of each non-bucket entry: its heading's, or a key phrase of its text. */
+  topicOf: Map<Entry, string>;
+  /** Text of each entry, joined once. */
+  textOf: Map<Entry, string>;
+  /** Term frequencies of each entry's content words (heading included), tokenized once. */
+  tfOf: Map<Entry, Map<string, number>>;
+}
+
+export function entryText(e: Entry): string {
+  return e.items.map((i) => i.text).join('\n');
+}
+
+/** Assistant text read per entry for keyword statistics: answers are long and say little
+ * about what the user's memory is about, and reading all of them costs most of the time. */
+const ASSISTANT_CHARS_FOR_STATS = 3000;
+
+function statsText(e: Entry): string {
+  const parts = [e.heading];
+  let assistant = 0;
+  for (const i of e.items) {
+    if (i.speaker === 'assistant') {
+      if (assistant >= ASSISTANT_CHARS_FOR_STATS) continue;
+      assistant += i.text.length;
+    }
+    parts.push(i.text);
+  }
+  return parts.join('\n');
+}
+
+const memo = new WeakMap<readonly SourceDoc[], Analysis>();
+
+/** Analyses a node's sources once, however many steps (topics, summary) ask for it. */
+export function analyzeSources(sources: readonly SourceDoc[], rules: ExclusionRules): Analysis {
+  let a = memo.get(sources);
+  if (!a) {
+    a = analyze(sources, rules);
+    memo.set(sources, a);
+  }
+  return a;
+}
+
+function analyze(sources: readonly SourceDoc[], rules: ExclusionRules): Analysis {
+  const entries = sources.flatMap((s) => collectEntries(s.label, s.text, rules, s.firstLine));
+  const stats = new TermStats();
+  const textOf = new Map<Entry, string>();
+  const tfOf = new Map<Entry, Map<string, number>>();
+  for (const e of entries) {
+    const text = entryText(e);
+    textOf.set(e, text);
+    const tf = termFrequencies(contentWords(statsText(e)));
+    tfOf.set(e, tf);
+    stats.addDocument(tf.keys());
+  }
+  const topicOf = new Map<Entry, string>();
+  for (const e of entries) {
+    if (e.bucket) continue;
+    if (e.topic) {
+      topicOf.set(e, e.topic);
+      continue;
+    }
+    // Untitled sections (chat sessions, notes): name them by what the user talked about.
+    const userText = e.items.filter((i) => i.speaker === 'user').map((i) => i.text).join('\n');
+    const best = keyphrases(userText || textOf.get(e)!, stats, 1)[0];
+    if (best) topicOf.set(e, best.phrase);
+  }
+  return { entries, stats, topicOf, textOf, tfOf };
+}
+
+const TYPE_RANK: Record<MemoryType, number> = { user: 0, feedback: 1, project: 2, reference: 3 };
+
+/**
+ * The topics of a day from its raw log: one per named section (same names merged), with
+ * sub-keywords. Capped at `limit`, keeping every `user` and `feedback` topic.
+ */
+export function dayTopics(a: Analysis, date: LocalDate, limit: number): TopicInfo[] {
+  const byName = new Map<string, { type: MemoryType; tagged: boolean; weight: number; tfs: Map<string, number>[] }>();
+  for (const e of a.entries) {
+    const name = a.topicOf.get(e);
+    if (!name) continue;
+    const cur = byName.get(name);
+    const tf = a.tfOf.get(e)!;
+    if (!cur) byName.set(name, { type: e.type, tagged: e.tagged, weight: e.items.length + (e.tagged ? 5 : 0), tfs: [tf] });
+    else {
+      cur.weight += e.items.length;
+      cur.tfs.push(tf);
+      if (e.tagged && !cur.tagged) {
+        cur.type = e.type;
+        cur.tagged = true;
+      }
+    }
+  }
+  const all = [...byName].map(([name, v]) => ({
+    name,
+    type: v.type,
+    keywords: topWords(v.tfs, a.stats, 5, new Set(name.split(' '))),
+    lastSeen: date,
+    days: 1,
+    weight: v.weight,
+  }));
+  return capTopics(all, limit);
+}
+
+/** Keeps `limit` topics by weight, never dropping `user` or `feedback` ones. */
+export function capTopics<T extends TopicInfo & { weight: number }>(all: T[], limit: number): TopicInfo[] {
+  const keep = all.filter((t) => t.type === 'user' || t.type === 'feedback');
+  const rest = all
+    .filter((t) => t.type !== 'user' && t.type !== 'feedback')
+    .sort((x, y) => y.weight - x.weight || (x.lastSeen < y.lastSeen ? 1 : x.lastSeen > y.lastSeen ? -1 : 0) || x.name.localeCompare(y.name));
+  const chosen = [...keep, ...rest.slice(0, Math.max(0, limit - keep.length))];
+  return chosen
+    .sort((x, y) => TYPE_RANK[x.type] - TYPE_RANK[y.type] || y.weight - x.weight || x.name.localeCompare(y.name))
+    .map(({ weight: _w, ...t }) => t);
+}
+
+/**
+ * Topics of a week or month from its children's topics: same names merged, days counted,
+ * the latest last-seen date kept, sub-keywords ranked by how many children share them.
+ */
+export function mergeTopics(children: readonly (readonly TopicInfo[])[], limit: number): TopicInfo[] {
+  const byName = new Map<string, { type: MemoryType; lastSeen: LocalDate; days: number; kw: Map<string, number> }>();
+  for (const list of children) {
+    for (const t of list) {
+      const cur = byName.get(t.name);
+      if (!cur) {
+        byName.set(t.name, { type: t.type, lastSeen: t.lastSeen, days: t.days, kw: new Map(t.keywords.map((k, i) => [k, 1 - i * 0.1])) });
+        continue;
+      }
+      cur.days += t.days;
+      if (t.lastSeen > cur.lastSeen) cur.lastSeen = t.lastSeen;
+      if (t.type !== 'project' && cur.type === 'project') cur.type = t.type;
+      t.keywords.forEach((k, i) => cur.kw.set(k, (cur.kw.get(k) ?? 0) + 1 - i * 0.1));
+    }
+  }
+  const all = [...byName].map(([name, v]) => ({
+    name,
+    type: v.type,
+    lastSeen: v.lastSeen,
+    days: v.days,
+    keywords: [...v.kw].sort((a, b) => b[1] - a[1] || a[0].localeCompare(b[0])).slice(0, 6).map(([k]) => k),
+    weight: v.days,
+  }));
+  return capTopics(all, limit);
+}

@@ -1,0 +1,221 @@
+// Entries: the sections of a raw log or node, each with its topic, memory type and items.
+// Works on every level: a raw log's `## Topic [type]` sections, a verbatim daily copy, a
+// concatenated weekly, or a summary node whose `## Key Decisions` etc. are already sorted.
+import { MEMORY_TYPES, type MemoryType } from '../tree/layout.js';
+import { scanBlocks, sectionTree, splitLines, type Block, type Section } from '../tree/markdown.js';
+import { normaliseTopic } from '../tree/topic.js';
+import { stripStackTraces, type ExclusionRules } from './exclusion.js';
+
+/** Sections of a summary node, by the data they hold. */
+export type Bucket = 'topics' | 'user' | 'feedback' | 'decisions' | 'tasks' | 'lessons' | 'open' | 'references' | 'highlights' | 'entities';
+
+/** Section titles (of hipo's and hipocampus's templates) and the bucket each holds. */
+const BUCKET_TITLES: [RegExp, Bucket][] = [
+  [/^topics?$/i, 'topics'],
+  [/^(user facts?|user|about the user|user profile)$/i, 'user'],
+  [/^(feedback|feedback rules?|rules?)$/i, 'feedback'],
+  [/^(key decisions|major decisions|decisions?)$/i, 'decisions'],
+  [/^(tasks completed|completed work|completed|done|tasks? done)$/i, 'tasks'],
+  [/^(lessons learned|lessons & patterns|lessons and patterns|lessons?)$/i, 'lessons'],
+  [/^(open items|carried forward|open|todo|to-?do|next steps?)$/i, 'open'],
+  [/^(references?|links?)$/i, 'references'],
+  [/^(highlights|key themes|themes|topic notes|notes|summary)$/i, 'highlights'],
+  [/^(entities referenced|recurring entities|entities)$/i, 'entities'],
+];
+
+export function bucketOfTitle(title: string): Bucket | null {
+  const t = title.trim().replace(/[:：]$/, '');
+  for (const [re, b] of BUCKET_TITLES) if (re.test(t)) return b;
+  return null;
+}
+
+export type Speaker = 'user' | 'assistant';
+
+export interface Item {
+  text: string;
+  /** Line in the source file. */
+  line: number;
+  /** A markdown list item (as opposed to prose). */
+  listed: boolean;
+  /** Task-list state: true `[x]`, false `[ ]`, null for no checkbox. */
+  checked: boolean | null;
+  /** Who said it, in a conversation transcript. */
+  speaker: Speaker | null;
+}
+
+export interface Entry {
+  /** Label of the source (a date or week) the entry came from. */
+  source: string;
+  heading: string;
+  /** Normalised topic, or null when the heading names none (`Session 12`, `Notes`). */
+  topic: string | null;
+  type: MemoryType;
+  tagged: boolean;
+  /** Set when the section is a summary node's bucket (its items are already classified). */
+  bucket: Bucket | null;
+  items: Item[];
+  line: number;
+  /** Line of the enclosing structural section (a day in a weekly node, the log's title). */
+  container: number;
+}
+
+const TYPE_TAG = new RegExp(`\\[(${MEMORY_TYPES.join('|')})\\]`, 'i');
+const STRUCTURAL = /^(?:\d{4}-\d{2}-\d{2}|\d{4}-W\d{2}|\d{4}-\d{2})(?:\b|$)|^(?:daily|weekly|monthly)(?: summary| node)?\s*:|^memory\b/i;
+const GENERIC = /^(?:session|conversation|chat|transcript|notes?|log|entry|entries|untitled|misc(?:ellaneous)?|journal|checkpoint|update|turns?|context)(?:\s*(?:#?\d+|[0-9a-f]{6,}))?$/i;
+const TIME = /^(?:\d{1,2}:\d{2}(?::\d{2})?(?:\s*[ap]m)?|\d{4}-\d{2}-\d{2}(?:[ T]\d{1,2}:\d{2}(?::\d{2})?)?)$/i;
+
+export interface HeadingParts {
+  topic: string | null;
+  type: MemoryType;
+  tagged: boolean;
+}
+
+/** `Auth refactor [project] — 14:05 · session 3f2a` → topic "auth refactor", type project. */
+export function parseHeading(heading: string): HeadingParts {
+  const m = TYPE_TAG.exec(heading);
+  const type = (m ? m[1]!.toLowerCase() : 'project') as MemoryType;
+  let text = m ? heading.slice(0, m.index).trim() || heading.slice(m.index + m[0].length).trim() : heading.trim();
+  // Metadata after a separator: times, session ids.
+  const parts = text.split(/\s+[—–|·]\s+|\s+-\s+(?=\d)/).map((p) => p.trim()).filter(Boolean);
+  const meaningful = parts.filter((p) => !TIME.test(p) && !/^session\b/i.test(p) || parts.length === 1);
+  text = (meaningful.length ? meaningful.join(' ') : parts[0] ?? '').replace(/^\d{1,2}:\d{2}\s+/, '');
+  const topic = GENERIC.test(text) || TIME.test(text) || !isTopicLike(text) ? null : normaliseTopic(text);
+  return { topic: topic || null, type, tagged: m !== null };
+}
+
+/** A heading that reads like a topic name, not a formula, a sentence or a table row. */
+function isTopicLike(text: string): boolean {
+  if (text === '' || text.length > 60 || /[=<>{}|]/.test(text)) return false;
+  if (text.split(/\s+/).length > 8) return false;
+  const visible = text.replace(/\s+/g, '');
+  const letters = (visible.match(/\p{L}/gu) ?? []).length;
+  return letters / visible.length >= 0.6;
+}
+
+const SPEAKER = /^\s*(?:\*\*)?(user|human|me|you|assistant|ai|claude|bot|gpt|codex|agent)(?:\*\*)?\s*:(?:\*\*)?\s*/i;
+const SPEAKER_ANYWHERE = /^\s*(?:\*\*)?(?:user|human|me|you|assistant|ai|claude|bot|gpt|codex|agent)(?:\*\*)?\s*:/im;
+
+/**
+ * Characters of one assistant answer that are read. Long answers are mostly general advice;
+ * what the user's memory needs (their facts, decisions) is in the user's turns and the first
+ * part of the answer, and reading every answer in full costs most of a cycle's time.
+ */
+const ASSISTANT_CHARS = 4000;
+
+interface ItemState {
+  speaker: Speaker | null;
+  /** Assistant characters read since the last user turn. */
+  assistantChars: number;
+}
+const METADATA_LINE = /^(?:session date|session id|date|time|timestamp|source)\s*:/i;
+
+function speakerOf(word: string): Speaker {
+  return /^(user|human|me)$/i.test(word) ? 'user' : 'assistant';
+}
+
+/** Collects the entries of one document body. `firstLine` is the body's first file line. */
+export function collectEntries(label: string, body: string, rules: ExclusionRules, firstLine = 1): Entry[] {
+  const lines = splitLines(body);
+  const tree = sectionTree(scanBlocks(lines, firstLine - 1), lines.length, firstLine - 1);
+  const out: Entry[] = [];
+
+  const itemsOf = (blocks: readonly Block[], state: ItemState): Item[] => {
+    const items: Item[] = [];
+    for (const b of blocks) {
+      if (b.kind === 'code' || b.kind === 'html' || b.kind === 'rule') continue;
+      // Past the cap, an assistant's answer is skipped unless a new turn starts in this block.
+      if (state.speaker === 'assistant' && state.assistantChars > ASSISTANT_CHARS && !SPEAKER_ANYWHERE.test(b.text)) continue;
+      if (b.kind === 'heading') {
+        items.push({ text: b.text, line: b.line, listed: false, checked: null, speaker: state.speaker });
+        continue;
+      }
+      // A paragraph can hold several turns ("User: …\nAssistant: …").
+      const segments: { text: string; speaker: Speaker | null }[] = [];
+      for (const raw of stripStackTraces(b.text).split('\n')) {
+        const sp = SPEAKER.exec(raw);
+        if (sp) {
+          state.speaker = speakerOf(sp[1]!);
+          segments.push({ text: raw.slice(sp[0].length), speaker: state.speaker });
+        } else if (segments.length && b.kind !== 'item') {
+          segments[segments.length - 1]!.text += ' ' + raw.trim();
+        } else {
+          segments.push({ text: raw, speaker: state.speaker });
+        }
+      }
+      for (const s of segments) {
+        const text = s.text.replace(/\s+/g, ' ').trim();
+        if (!text || METADATA_LINE.test(text) || rules.isEphemeral(text)) continue;
+        if (s.speaker === 'assistant') {
+          state.assistantChars += text.length;
+          if (state.assistantChars > ASSISTANT_CHARS + text.length) continue;
+        } else if (s.speaker === 'user') state.assistantChars = 0;
+        items.push({ text, line: b.line, listed: b.kind === 'item', checked: b.kind === 'item' ? b.checked : null, speaker: s.speaker });
+      }
+    }
+    return items;
+  };
+
+  const visit = (s: Section, inherited: HeadingParts | null, container: number): void => {
+    if (s.depth > 0 && rules.isEphemeral(s.heading)) return;
+    const bucket = s.depth > 0 ? bucketOfTitle(s.heading) : null;
+    if (bucket) {
+      const blocks = allBlocks(s);
+      out.push({ source: label, heading: s.heading, topic: inherited?.topic ?? null, type: inherited?.type ?? 'project', tagged: inherited?.tagged ?? false, bucket, items: itemsOf(blocks, { speaker: null, assistantChars: 0 }), line: s.line, container });
+      return;
+    }
+    const structural = s.depth === 0 || STRUCTURAL.test(s.heading.trim());
+    if (structural) {
+      const items = itemsOf(s.blocks, { speaker: null, assistantChars: 0 });
+      if (items.length) out.push({ source: label, heading: s.heading, topic: inherited?.topic ?? null, type: inherited?.type ?? 'project', tagged: false, bucket: null, items, line: s.line, container: s.line });
+      for (const c of s.children) visit(c, inherited, s.line);
+      return;
+    }
+    // A topic section: its own blocks plus sub-sections, except sub-sections that are buckets.
+    const parts = parseHeading(s.heading);
+    const state: ItemState = { speaker: null, assistantChars: 0 };
+    const items = itemsOf(s.blocks, state);
+    const nested: Section[] = [];
+    const walk = (sec: Section): void => {
+      for (const c of sec.children) {
+        if (rules.isEphemeral(c.heading)) continue;
+        if (bucketOfTitle(c.heading)) nested.push(c);
+        else {
+          items.push(...itemsOf([{ kind: 'heading', depth: c.depth, text: c.heading, line: c.line, endLine: c.line }, ...c.blocks], state));
+          walk(c);
+        }
+      }
+    };
+    walk(s);
+    out.push({ source: label, heading: s.heading, topic: parts.topic, type: parts.type, tagged: parts.tagged, bucket: null, items, line: s.line, container });
+    for (const c of nested) visit(c, parts, container);
+  };
+
+  visit(tree, null, 0);
+  return mergeAnswerHeadings(out);
+}
+
+/**
+ * In a transcript, an assistant's answer may use markdown headings of its own ("## Step 1").
+ * Such a section (untagged, no speaker of its own, right after an entry whose last word was
+ * the assistant's, in the same day) is part of that answer, not a new entry.
+ */
+function mergeAnswerHeadings(entries: Entry[]): Entry[] {
+  const out: Entry[] = [];
+  for (const e of entries) {
+    const prev = out[out.length - 1];
+    const continues =
+      prev !== undefined && !prev.bucket && !e.bucket && !e.tagged && prev.container === e.container &&
+      prev.items[prev.items.length - 1]?.speaker === 'assistant' &&
+      !e.items.some((i) => i.speaker !== null) && !/^session\b/i.test(e.heading);
+    if (continues) {
+      prev.items.push({ text: e.heading, line: e.line, listed: false, checked: null, speaker: 'assistant' }, ...e.items.map((i) => ({ ...i, speaker: 'assistant' as const })));
+    } else out.push(e);
+  }
+  return out;
+}
+
+function allBlocks(s: Section): Block[] {
+  const out: Block[] = [...s.blocks];
+  for (const c of s.children) out.push({ kind: 'heading', depth: c.depth, text: c.heading, line: c.line, endLine: c.line }, ...allBlocks(c));
+  return out;
+}

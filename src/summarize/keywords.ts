@@ -1,0 +1,130 @@
+// Words and key phrases for the extractive summarizer: a tokenizer that keeps technical terms
+// whole (node.js, gpt-4, c++), a stop-word list, and TF-IDF over the sections being summarized.
+
+const STOP = new Set(`a about above after again against all almost also although always am among an and another any anybody anyone anything anyway anyways are aren't around as at back be became because become becomes been before being below between both but by can can't cannot could couldn't did didn't do does doesn't doing don't done down during each either else enough etc even ever every everyone everything few for from further get gets getting give given go goes going gone got gotten had hadn't has hasn't have haven't having he he'd he'll he's her here here's hers herself him himself his how how's however i i'd i'll i'm i've if in into is isn't it it's its itself just keep kind know last least less let let's like likely little lot lots made make makes making many may maybe me might mine more most mostly much must mustn't my myself need needs neither never new next no nobody none nor not nothing now of off often oh ok okay on once one ones only onto or other others otherwise ought our ours ourselves out over own per perhaps please put quite rather really right said same say says see seem seemed seems several shall shan't she she'd she'll she's should shouldn't since so some somebody someone something sometimes somewhat soon still such sure take than thank thanks that that's the their theirs them themselves then there there's these they they'd they'll they're they've thing things think this those though through thus to today too toward towards try trying two under until up upon us use used uses using very via want wants was wasn't way ways we we'd we'll we're we've well went were weren't what what's whatever when when's where where's whether which while who who's whom whose why why's will with within without won't would wouldn't yeah yes yet you you'd you'll you're you've your yours yourself yourselves
+able absolutely actually add added additionally already amazing another anything appreciate awesome based best better certainly consider could definitely different directly especially example examples feel find first fun glad good great happy help helpful here's hope idea ideas important including info information interested interesting look looking lot love mention mentioned nice note particular plan possible pretty provide question questions recommend recommendations related remember share similar specific start suggest suggestions sure tell tips totally wonderful work works working would wow user assistant session date`.split(/\s+/));
+
+/** True for words that carry no topic: function words and chat filler. */
+export function isStopWord(w: string): boolean {
+  if (w.length < 2) return true;
+  if (w.length === 2 && w.charCodeAt(0) < 58 && w.charCodeAt(1) < 58) return true; // "12"
+  return STOP.has(w);
+}
+
+// One simple character class, with trailing joiners trimmed after: much faster than lookaheads.
+const TOKEN = /[\p{L}\p{N}][\p{L}\p{N}_'’+#.\-/]*/gu;
+const ASCII_TOKEN = /[a-z0-9][a-z0-9_'+#.\-/]*/g;
+const NON_ASCII = /[^\x00-\x7f]/;
+const TRAILING = /[.\-/'’]+$/;
+const CJK = /[\p{Script=Han}\p{Script=Hiragana}\p{Script=Katakana}\p{Script=Hangul}]/u;
+
+/** Lower-cased words; possessive 's dropped. CJK runs stay whole (spaces separate Korean words). */
+export function tokenize(text: string, dropStopWords = false): string[] {
+  const out: string[] = [];
+  const lower = text.toLowerCase();
+  const re = NON_ASCII.test(lower) ? TOKEN : ASCII_TOKEN;
+  re.lastIndex = 0;
+  for (let m = re.exec(lower); m !== null; m = re.exec(lower)) {
+    let w = m[0];
+    const last = w.charCodeAt(w.length - 1);
+    if (last === 46 || last === 45 || last === 47 || last === 39 || last === 0x2019) w = w.replace(TRAILING, '');
+    if (w.endsWith("'s") || w.endsWith('’s')) w = w.slice(0, -2);
+    if (w.length === 0 || w.length > 40) continue; // hashes, base64: not words
+    if (dropStopWords && isStopWord(w)) continue;
+    out.push(w);
+  }
+  return out;
+}
+
+export function contentWords(text: string): string[] {
+  return tokenize(text, true);
+}
+
+export function termFrequencies(words: readonly string[]): Map<string, number> {
+  const tf = new Map<string, number>();
+  for (const w of words) tf.set(w, (tf.get(w) ?? 0) + 1);
+  return tf;
+}
+
+export function hasCjk(s: string): boolean {
+  return CJK.test(s);
+}
+
+/** Document frequencies over a set of sections, for TF-IDF weights. */
+export class TermStats {
+  private readonly df = new Map<string, number>();
+  private docs = 0;
+
+  /** Adds one document by its distinct words. */
+  addDocument(distinct: Iterable<string>): void {
+    this.memo.clear();
+    this.docs++;
+    for (const w of distinct) this.df.set(w, (this.df.get(w) ?? 0) + 1);
+  }
+
+  private readonly memo = new Map<string, number>();
+
+  idf(w: string): number {
+    let v = this.memo.get(w);
+    if (v === undefined) {
+      v = Math.log(1 + (this.docs + 1) / ((this.df.get(w) ?? 0) + 1));
+      this.memo.set(w, v);
+    }
+    return v;
+  }
+
+  get documents(): number {
+    return this.docs;
+  }
+}
+
+export interface Keyphrase {
+  phrase: string;
+  score: number;
+}
+
+/**
+ * RAKE-style key phrases: runs of 1-3 content words between stop words and punctuation, scored
+ * by the TF-IDF of their words; a phrase seen twice or more scores higher.
+ */
+export function keyphrases(text: string, stats: TermStats, limit: number): Keyphrase[] {
+  const counts = new Map<string, number>();
+  const tf = new Map<string, number>();
+  for (const chunk of text.toLowerCase().split(/[\n.,;:!?()[\]{}"“”<>|*=]+|\s[-–—]\s/)) {
+    let run: string[] = [];
+    const flush = (): void => {
+      for (let i = 0; i < run.length; i += 3) {
+        const phrase = run.slice(i, i + 3).join(' ');
+        counts.set(phrase, (counts.get(phrase) ?? 0) + 1);
+      }
+      run = [];
+    };
+    for (const w of tokenize(chunk)) {
+      if (isStopWord(w) || /^\d+$/.test(w)) flush();
+      else {
+        run.push(w);
+        tf.set(w, (tf.get(w) ?? 0) + 1);
+      }
+    }
+    flush();
+  }
+  const scored: Keyphrase[] = [];
+  for (const [phrase, n] of counts) {
+    const words = phrase.split(' ');
+    const weight = words.reduce((s, w) => s + Math.log(1 + (tf.get(w) ?? 1)) * stats.idf(w), 0) / Math.sqrt(words.length);
+    scored.push({ phrase, score: weight * (n > 1 ? 1 + Math.log(n) : 1) });
+  }
+  scored.sort((a, b) => b.score - a.score || a.phrase.localeCompare(b.phrase));
+  return scored.slice(0, limit);
+}
+
+/** Top single words by TF-IDF, excluding `exclude`. */
+export function topWords(tfs: readonly ReadonlyMap<string, number>[], stats: TermStats, limit: number, exclude: ReadonlySet<string> = new Set()): string[] {
+  const tf = new Map<string, number>();
+  for (const m of tfs) for (const [w, n] of m) if (!exclude.has(w) && !/^\d+$/.test(w)) tf.set(w, (tf.get(w) ?? 0) + n);
+  return [...tf]
+    .map(([w, n]) => ({ w, s: Math.log(1 + n) * stats.idf(w) }))
+    .sort((a, b) => b.s - a.s || a.w.localeCompare(b.w))
+    .slice(0, limit)
+    .map((x) => x.w);
+}

@@ -1,0 +1,166 @@
+// Civil-date arithmetic for periods: days, ISO weeks and calendar months.
+// Dates are plain `YYYY-MM-DD` strings in the user's time zone; we never hand a Date with a
+// time-of-day to period logic, so DST and the process's own TZ cannot shift a day.
+// Per-function imports: the date-fns barrel costs ~100 ms to load, these ~10 ms.
+import { addDays as dfAddDays } from 'date-fns/addDays';
+import { differenceInCalendarDays } from 'date-fns/differenceInCalendarDays';
+import { getISOWeek } from 'date-fns/getISOWeek';
+import { getISOWeekYear } from 'date-fns/getISOWeekYear';
+import { lastDayOfMonth } from 'date-fns/lastDayOfMonth';
+import { startOfISOWeek } from 'date-fns/startOfISOWeek';
+
+declare const brand: unique symbol;
+type Brand<T, B extends string> = T & { readonly [brand]: B };
+
+/** A calendar date in the user's time zone, `YYYY-MM-DD`. */
+export type LocalDate = Brand<string, 'LocalDate'>;
+/** An ISO-8601 week, `YYYY-Www` (week-year, not calendar year). */
+export type IsoWeek = Brand<string, 'IsoWeek'>;
+/** A calendar month, `YYYY-MM`. */
+export type MonthId = Brand<string, 'MonthId'>;
+
+const DATE_RE = /^(\d{4})-(\d{2})-(\d{2})$/;
+const WEEK_RE = /^(\d{4})-W(\d{2})$/;
+const MONTH_RE = /^(\d{4})-(\d{2})$/;
+
+const pad = (n: number, w = 2): string => String(n).padStart(w, '0');
+
+/** Noon local time of a civil date: always exists, whatever the process TZ or DST. */
+function toNoon(date: LocalDate): Date {
+  const [y, m, d] = date.split('-').map(Number) as [number, number, number];
+  return new Date(y, m - 1, d, 12);
+}
+
+function fromDate(d: Date): LocalDate {
+  return `${pad(d.getFullYear(), 4)}-${pad(d.getMonth() + 1)}-${pad(d.getDate())}` as LocalDate;
+}
+
+/** Parses `YYYY-MM-DD`, rejecting impossible dates such as 2026-02-30. */
+export function parseLocalDate(s: string): LocalDate | null {
+  const m = DATE_RE.exec(s);
+  if (!m) return null;
+  const [y, mo, d] = [Number(m[1]), Number(m[2]), Number(m[3])];
+  if (mo < 1 || mo > 12 || d < 1) return null;
+  const dim = new Date(y, mo, 0, 12).getDate();
+  return d <= dim ? (s as LocalDate) : null;
+}
+
+export function parseIsoWeek(s: string): IsoWeek | null {
+  const m = WEEK_RE.exec(s);
+  if (!m) return null;
+  const [y, w] = [Number(m[1]), Number(m[2])];
+  if (w < 1 || w > isoWeeksInYear(y)) return null;
+  return s as IsoWeek;
+}
+
+export function parseMonthId(s: string): MonthId | null {
+  const m = MONTH_RE.exec(s);
+  if (!m) return null;
+  const mo = Number(m[2]);
+  return mo >= 1 && mo <= 12 ? (s as MonthId) : null;
+}
+
+export function addDays(date: LocalDate, n: number): LocalDate {
+  return fromDate(dfAddDays(toNoon(date), n));
+}
+
+/** Whole calendar days from `a` to `b` (positive when b is later). */
+export function daysBetween(a: LocalDate, b: LocalDate): number {
+  return differenceInCalendarDays(toNoon(b), toNoon(a));
+}
+
+export function isoWeekOf(date: LocalDate): IsoWeek {
+  const d = toNoon(date);
+  return `${pad(getISOWeekYear(d), 4)}-W${pad(getISOWeek(d))}` as IsoWeek;
+}
+
+export function isoWeeksInYear(year: number): 52 | 53 {
+  // Dec 28 is always in the last ISO week of its week-year.
+  return getISOWeek(new Date(year, 11, 28, 12)) as 52 | 53;
+}
+
+/** Monday..Sunday of an ISO week. */
+export function weekDates(week: IsoWeek): LocalDate[] {
+  const m = WEEK_RE.exec(week)!;
+  const [y, w] = [Number(m[1]), Number(m[2])];
+  // Jan 4 is always in week 1 of its week-year.
+  const monday = dfAddDays(startOfISOWeek(new Date(y, 0, 4, 12)), (w - 1) * 7);
+  return Array.from({ length: 7 }, (_, i) => fromDate(dfAddDays(monday, i)));
+}
+
+export function monthOf(date: LocalDate): MonthId {
+  return date.slice(0, 7) as MonthId;
+}
+
+export function monthDates(month: MonthId): LocalDate[] {
+  const [y, m] = month.split('-').map(Number) as [number, number];
+  const last = lastDayOfMonth(new Date(y, m - 1, 1, 12)).getDate();
+  return Array.from({ length: last }, (_, i) => `${month}-${pad(i + 1)}` as LocalDate);
+}
+
+export function lastDayOfWeek(week: IsoWeek): LocalDate {
+  return weekDates(week)[6]!;
+}
+
+export function lastDayOfMonthId(month: MonthId): LocalDate {
+  const days = monthDates(month);
+  return days[days.length - 1]!;
+}
+
+/** ISO weeks that have at least one day in the month, in order. */
+export function weeksTouchingMonth(month: MonthId): IsoWeek[] {
+  const out: IsoWeek[] = [];
+  for (const d of monthDates(month)) {
+    const w = isoWeekOf(d);
+    if (out[out.length - 1] !== w) out.push(w);
+  }
+  return out;
+}
+
+const WEEKDAYS = ['Mon', 'Tue', 'Wed', 'Thu', 'Fri', 'Sat', 'Sun'] as const;
+export function weekdayName(date: LocalDate): (typeof WEEKDAYS)[number] {
+  const js = toNoon(date).getDay(); // 0 = Sunday
+  return WEEKDAYS[(js + 6) % 7]!;
+}
+
+// ---- time zones -------------------------------------------------------------------------
+
+export function systemTimeZone(): string {
+  return Intl.DateTimeFormat().resolvedOptions().timeZone || 'UTC';
+}
+
+export function isValidTimeZone(tz: string): boolean {
+  try {
+    new Intl.DateTimeFormat('en-US', { timeZone: tz });
+    return true;
+  } catch {
+    return false;
+  }
+}
+
+const partsCache = new Map<string, Intl.DateTimeFormat>();
+function formatter(tz: string): Intl.DateTimeFormat {
+  let f = partsCache.get(tz);
+  if (!f) {
+    f = new Intl.DateTimeFormat('en-US', {
+      timeZone: tz, year: 'numeric', month: '2-digit', day: '2-digit',
+      hour: '2-digit', minute: '2-digit', second: '2-digit', hourCycle: 'h23',
+    });
+    partsCache.set(tz, f);
+  }
+  return f;
+}
+
+/** The civil date and wall-clock time of an instant in a time zone. */
+export function zonedParts(instant: Date, tz: string): { date: LocalDate; time: string } {
+  const parts: Record<string, string> = {};
+  for (const p of formatter(tz).formatToParts(instant)) parts[p.type] = p.value;
+  return {
+    date: `${parts.year}-${parts.month}-${parts.day}` as LocalDate,
+    time: `${parts.hour}:${parts.minute}:${parts.second}`,
+  };
+}
+
+export function todayIn(tz: string, instant: Date = new Date()): LocalDate {
+  return zonedParts(instant, tz).date;
+}

@@ -1,0 +1,36 @@
+// "Now" for a command: the real clock, or an injected date (`--now`, HIPO_NOW) so that tests,
+// dry runs and replays are deterministic.
+import { parseLocalDate, zonedParts, type LocalDate } from './calendar.js';
+
+export interface Clock {
+  /** Today's civil date in the configured time zone. */
+  readonly today: LocalDate;
+  /** The instant used for timestamps (real time unless injected). */
+  readonly instant: Date;
+  readonly timeZone: string;
+  /** True when the date was injected rather than read from the system clock. */
+  readonly injected: boolean;
+}
+
+export class ClockError extends Error {}
+
+/**
+ * Accepts `YYYY-MM-DD` (a civil date in `timeZone`) or an ISO-8601 instant with an offset
+ * (`2026-03-15T23:30:00Z`), which is converted into `timeZone`.
+ */
+export function resolveClock(timeZone: string, now?: string, env: NodeJS.ProcessEnv = process.env): Clock {
+  const raw = now ?? env.HIPO_NOW;
+  if (raw === undefined || raw === '') {
+    const instant = new Date();
+    return { today: zonedParts(instant, timeZone).date, instant, timeZone, injected: false };
+  }
+  const date = parseLocalDate(raw);
+  if (date) return { today: date, instant: new Date(`${date}T12:00:00Z`), timeZone, injected: true };
+  if (/^\d{4}-\d{2}-\d{2}T/.test(raw)) {
+    const instant = new Date(raw);
+    if (!Number.isNaN(instant.getTime())) {
+      return { today: zonedParts(instant, timeZone).date, instant, timeZone, injected: true };
+    }
+  }
+  throw new ClockError(`--now: "${raw}" is not a date (YYYY-MM-DD) or an ISO-8601 instant`);
+}

@@ -1,0 +1,109 @@
+// Where things live in a memory tree, and what a path inside it means.
+// Layout (shared with hipocampus-style folders):
+//   memory/YYYY-MM-DD.md          raw log (never written by hipo's compaction)
+//   memory/daily/YYYY-MM-DD.md    daily node
+//   memory/weekly/YYYY-Www.md     weekly node (ISO week)
+//   memory/monthly/YYYY-MM.md     monthly node
+//   memory/ROOT.md                root node
+import { join, relative, resolve, sep } from 'node:path';
+import { parseIsoWeek, parseLocalDate, parseMonthId, type IsoWeek, type LocalDate, type MonthId } from '../time/calendar.js';
+
+export type NodeLevel = 'daily' | 'weekly' | 'monthly' | 'root';
+export type Level = 'raw' | NodeLevel;
+export const NODE_LEVELS: readonly NodeLevel[] = ['daily', 'weekly', 'monthly', 'root'];
+export type NodeStatus = 'tentative' | 'fixed';
+export const MEMORY_TYPES = ['user', 'feedback', 'project', 'reference'] as const;
+export type MemoryType = (typeof MEMORY_TYPES)[number];
+
+export type Period =
+  | { readonly level: 'daily'; readonly date: LocalDate }
+  | { readonly level: 'weekly'; readonly week: IsoWeek }
+  | { readonly level: 'monthly'; readonly month: MonthId }
+  | { readonly level: 'root' };
+
+/** `2026-03-15`, `2026-W11`, `2026-03` or `root`. */
+export function periodId(p: Period): string {
+  switch (p.level) {
+    case 'daily': return p.date;
+    case 'weekly': return p.week;
+    case 'monthly': return p.month;
+    case 'root': return 'root';
+  }
+}
+
+/** Stable key of a node: `daily:2026-03-15`. */
+export type NodeKey = string;
+export function nodeKey(p: Period): NodeKey {
+  return `${p.level}:${periodId(p)}`;
+}
+
+export const ROOT_FILE = 'ROOT.md';
+
+/** Path of a node relative to the memory folder. */
+export function nodeRelPath(p: Period): string {
+  switch (p.level) {
+    case 'daily': return `daily/${p.date}.md`;
+    case 'weekly': return `weekly/${p.week}.md`;
+    case 'monthly': return `monthly/${p.month}.md`;
+    case 'root': return ROOT_FILE;
+  }
+}
+
+export function rawRelPath(date: LocalDate): string {
+  return `${date}.md`;
+}
+
+export type Classified =
+  | { kind: 'raw'; date: LocalDate }
+  | { kind: 'node'; period: Period }
+  | { kind: 'bad-name'; reason: string }
+  | { kind: 'other' };
+
+const RAW_SHAPE = /^(\d{4}-\d{2}-\d{2})\.md$/;
+const DAILY_SHAPE = /^daily\/(\d{4}-\d{2}-\d{2})\.md$/;
+const WEEKLY_SHAPE = /^weekly\/(\d{4}-W\d{2})\.md$/;
+const MONTHLY_SHAPE = /^monthly\/(\d{4}-\d{2})\.md$/;
+
+/** What a path relative to the memory folder (forward slashes) is. */
+export function classifyPath(rel: string): Classified {
+  let m = RAW_SHAPE.exec(rel);
+  if (m) {
+    const date = parseLocalDate(m[1]!);
+    return date ? { kind: 'raw', date } : { kind: 'bad-name', reason: `"${m[1]}" is not a calendar date` };
+  }
+  m = DAILY_SHAPE.exec(rel);
+  if (m) {
+    const date = parseLocalDate(m[1]!);
+    return date ? { kind: 'node', period: { level: 'daily', date } } : { kind: 'bad-name', reason: `"${m[1]}" is not a calendar date` };
+  }
+  m = WEEKLY_SHAPE.exec(rel);
+  if (m) {
+    const week = parseIsoWeek(m[1]!);
+    return week ? { kind: 'node', period: { level: 'weekly', week } } : { kind: 'bad-name', reason: `"${m[1]}" is not an ISO week` };
+  }
+  m = MONTHLY_SHAPE.exec(rel);
+  if (m) {
+    const month = parseMonthId(m[1]!);
+    return month ? { kind: 'node', period: { level: 'monthly', month } } : { kind: 'bad-name', reason: `"${m[1]}" is not a month` };
+  }
+  if (rel === ROOT_FILE) return { kind: 'node', period: { level: 'root' } };
+  return { kind: 'other' };
+}
+
+/** The folders of one workspace: the tree, and hipo's own state beside it. */
+export interface Workspace {
+  /** The workspace folder (holds `memory/` and `hipo.config.json`). */
+  readonly root: string;
+  /** The memory tree. */
+  readonly memoryDir: string;
+  /** The memory folder as nodes name it in `source-files`: `memory`. */
+  readonly memoryName: string;
+  /** hipo's caches, journal and lock (`.hipo/`): deleting it loses nothing. */
+  readonly stateDir: string;
+}
+
+export function workspaceAt(dir: string, memoryDir = 'memory'): Workspace {
+  const root = resolve(dir);
+  const abs = resolve(root, memoryDir);
+  return { root, memoryDir: abs, memoryName: relative(root, abs).split(sep).join('/') || '.', stateDir: join(root, '.hipo') };
+}

@@ -1,0 +1,101 @@
+// Turning one file's contents into the record a cycle plans with. Pure: bytes in, record out.
+import { lastDayOfMonthId, lastDayOfWeek, parseLocalDate, type LocalDate } from '../time/calendar.js';
+import { contentHash } from './hash.js';
+import { fmList, fmMap, fmString, splitFrontmatter } from './frontmatter.js';
+import type { NodeStatus, Period } from './layout.js';
+import { scanBlocks, splitLines } from './markdown.js';
+import type { FileStamp, NodeInfo, RawLogInfo } from './snapshot.js';
+import { countLines, decodeText } from './text.js';
+import { splitTopLevelCommas } from './frontmatter.js';
+import { parseTopicLine, parseTopicTag, type TopicInfo } from './topic.js';
+
+export function readRawLog(date: LocalDate, relPath: string, bytes: Uint8Array, stamp: FileStamp): RawLogInfo {
+  const hash = contentHash(bytes);
+  const decoded = decodeText(bytes);
+  if (!decoded.ok) return { date, relPath, stamp, hash, lines: 0, usable: false, note: decoded.reason };
+  const body = rawLogBody(decoded.text);
+  if (body.trim() === '') return { date, relPath, stamp, hash, lines: 0, usable: false, note: 'empty: nothing to compact' };
+  return { date, relPath, stamp, hash, lines: countLines(body), usable: true, note: decoded.note };
+}
+
+/** A raw log's text without a frontmatter block, if it has a valid one. */
+export function rawLogBody(text: string): string {
+  const doc = splitFrontmatter(text);
+  return doc.data ? doc.body : text.replace(/^\uFEFF/, '');
+}
+
+/** The last day a period covers, used as a topic's last-seen date when none is recorded. */
+function periodEnd(p: Period): LocalDate | null {
+  switch (p.level) {
+    case 'daily': return p.date;
+    case 'weekly': return lastDayOfWeek(p.week);
+    case 'monthly': return lastDayOfMonthId(p.month);
+    case 'root': return null;
+  }
+}
+
+export function readNode(period: Period, relPath: string, bytes: Uint8Array, stamp: FileStamp): NodeInfo {
+  const base = { period, relPath, stamp };
+  const decoded = decodeText(bytes);
+  if (!decoded.ok) {
+    return { ...base, status: null, sourceHash: null, recordedBodyHash: null, bodyHash: contentHash(bytes), bodyLines: 0, summarizer: null, topics: [], problem: decoded.reason };
+  }
+  const doc = splitFrontmatter(decoded.text);
+  const data = doc.data;
+  const rawStatus = fmString(data, 'status');
+  const status: NodeStatus | null = rawStatus === 'tentative' || rawStatus === 'fixed' ? rawStatus : null;
+  let problem = doc.error;
+  const declared = fmString(data, 'type');
+  if (!problem && declared && declared !== period.level) problem = `frontmatter says type "${declared}" but the file is a ${period.level} node`;
+  return {
+    ...base,
+    status,
+    sourceHash: fmString(data, 'source-hash'),
+    recordedBodyHash: fmString(data, 'body-hash'),
+    bodyHash: contentHash(doc.body),
+    bodyLines: countLines(doc.body),
+    summarizer: fmString(data, 'summarizer'),
+    topics: nodeTopics(period, data, doc.body),
+    problem,
+  };
+}
+
+/** Topics of a node from its frontmatter, with sub-keywords from its `## Topics` section. */
+function nodeTopics(period: Period, data: Record<string, unknown> | null, body: string): TopicInfo[] {
+  const fm = data as Parameters<typeof fmList>[0];
+  const lastSeen = fmMap(fm, 'last-seen');
+  const fallback = periodEnd(period);
+  const keywords = new Map<string, string[]>();
+  for (const line of topicsSectionLines(body)) {
+    const t = parseTopicLine(line);
+    if (t && t.keywords.length) keywords.set(t.name, t.keywords);
+  }
+  const out: TopicInfo[] = [];
+  const seen = new Set<string>();
+  for (const tag of fmList(fm, 'topics')) {
+    const ref = parseTopicTag(tag);
+    if (!ref || seen.has(ref.name)) continue;
+    seen.add(ref.name);
+    const ls = lastSeen[ref.name];
+    const date = (typeof ls === 'string' && parseLocalDate(ls)) || fallback;
+    if (!date) continue;
+    out.push({ ...ref, keywords: keywords.get(ref.name) ?? [], lastSeen: date, days: 1 });
+  }
+  return out;
+}
+
+function topicsSectionLines(body: string): string[] {
+  const blocks = scanBlocks(splitLines(body));
+  const out: string[] = [];
+  let inTopics = false;
+  for (const b of blocks) {
+    if (b.kind === 'heading') {
+      inTopics = /^topics$/i.test(b.text.trim());
+      continue;
+    }
+    if (!inTopics) continue;
+    if (b.kind === 'item') out.push(b.text);
+    else if (b.kind === 'paragraph') out.push(...splitTopLevelCommas(b.text));
+  }
+  return out;
+}

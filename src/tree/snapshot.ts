@@ -1,0 +1,66 @@
+// What a cycle knows about the tree: one record per raw log and node, from their stamps and
+// (when those changed) their contents. Plain data, so the planner can be a pure function of it.
+import type { LocalDate } from '../time/calendar.js';
+import type { NodeKey, NodeStatus, Period } from './layout.js';
+import type { TopicInfo } from './topic.js';
+
+export interface FileStamp {
+  readonly size: number;
+  readonly mtimeMs: number;
+}
+
+export interface RawLogInfo {
+  readonly date: LocalDate;
+  /** Relative to the memory folder. */
+  readonly relPath: string;
+  readonly stamp: FileStamp;
+  /** Hash of the file's bytes. */
+  readonly hash: string;
+  /** Lines of the log's text (frontmatter excluded). */
+  readonly lines: number;
+  /** False when there is nothing to compact: empty, binary, unreadable. */
+  readonly usable: boolean;
+  /** Why it is unusable, or a note on how it was read (e.g. Latin-1). */
+  readonly note: string | null;
+}
+
+export interface NodeInfo {
+  readonly period: Period;
+  readonly relPath: string;
+  readonly stamp: FileStamp;
+  /** null when the status field is missing or not one of ours (e.g. a placeholder). */
+  readonly status: NodeStatus | null;
+  /** Hash of the sources the node was written from, as recorded in its frontmatter. */
+  readonly sourceHash: string | null;
+  /** Hash of the body hipo wrote, as recorded; differs from bodyHash after a hand edit. */
+  readonly recordedBodyHash: string | null;
+  /** Hash of the body as it is on disk now. */
+  readonly bodyHash: string;
+  readonly bodyLines: number;
+  /** How the body was made: copy, concat, extractive, llm:<model>… */
+  readonly summarizer: string | null;
+  readonly topics: readonly TopicInfo[];
+  /** Set when the file could not be read or its frontmatter not parsed. */
+  readonly problem: string | null;
+}
+
+export function isHandEdited(n: NodeInfo): boolean {
+  return n.recordedBodyHash !== null && n.recordedBodyHash !== n.bodyHash;
+}
+
+export interface Problem {
+  /** Path relative to the workspace, e.g. `memory/2026-02-30.md`. */
+  readonly file: string;
+  readonly message: string;
+}
+
+export interface TreeSnapshot {
+  readonly raws: ReadonlyMap<LocalDate, RawLogInfo>;
+  readonly nodes: ReadonlyMap<NodeKey, NodeInfo>;
+  /** Files that were skipped or read with a caveat, each naming the file. */
+  readonly problems: readonly Problem[];
+}
+
+export function emptySnapshot(): TreeSnapshot {
+  return { raws: new Map(), nodes: new Map(), problems: [] };
+}

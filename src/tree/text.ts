@@ -1,0 +1,35 @@
+// Turning bytes from disk into text, with a clear word for what could not be read.
+
+export type Decoded =
+  | { ok: true; text: string; encoding: 'utf-8' | 'latin-1'; note: string | null }
+  | { ok: false; reason: string };
+
+const utf8 = new TextDecoder('utf-8', { fatal: true });
+const latin1 = new TextDecoder('latin1');
+
+/**
+ * Decodes a file's bytes. NUL bytes or mostly control characters mean binary (refused);
+ * invalid UTF-8 is read as Latin-1 so nothing is lost, with a note saying so.
+ */
+export function decodeText(bytes: Uint8Array): Decoded {
+  if (bytes.subarray(0, 64 * 1024).indexOf(0) !== -1) return { ok: false, reason: 'binary data (NUL bytes), not a text file' };
+  const sample = bytes.subarray(0, 4096);
+  let control = 0;
+  for (const b of sample) if (b < 32 && b !== 9 && b !== 10 && b !== 13 && b !== 12 && b !== 27) control++;
+  if (sample.length > 0 && control / sample.length > 0.1) return { ok: false, reason: 'binary data (control bytes), not a text file' };
+  const start = bytes[0] === 0xef && bytes[1] === 0xbb && bytes[2] === 0xbf ? 3 : 0;
+  try {
+    return { ok: true, text: utf8.decode(bytes.subarray(start)), encoding: 'utf-8', note: null };
+  } catch {
+    return { ok: true, text: latin1.decode(bytes), encoding: 'latin-1', note: 'not valid UTF-8; read as Latin-1' };
+  }
+}
+
+/** Number of lines as an editor shows them (a final newline does not start a new line). */
+export function countLines(text: string): number {
+  if (text === '') return 0;
+  let n = 1;
+  for (let i = text.indexOf('\n'); i !== -1; i = text.indexOf('\n', i + 1)) n++;
+  if (text.endsWith('\n')) n--;
+  return n;
+}

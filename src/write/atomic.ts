@@ -1,0 +1,32 @@
+// Atomic file replacement: write a temp file beside the target, fsync, rename over it.
+// A reader (or a crash) sees the old file or the new one, never half of either.
+import { closeSync, fsyncSync, openSync, renameSync, unlinkSync, writeSync } from 'node:fs';
+import { basename, dirname, join } from 'node:path';
+
+let counter = 0;
+
+/** Temp files are hidden dot-files so watchers and scans skip them. */
+export function tempPathFor(target: string): string {
+  return join(dirname(target), `.${basename(target)}.hipo-tmp-${process.pid}-${++counter}`);
+}
+
+export function atomicWriteFile(target: string, data: string | Uint8Array): void {
+  const tmp = tempPathFor(target);
+  let fd = -1;
+  try {
+    fd = openSync(tmp, 'wx', 0o644);
+    const buf = typeof data === 'string' ? Buffer.from(data, 'utf8') : data;
+    let off = 0;
+    while (off < buf.length) off += writeSync(fd, buf, off, buf.length - off);
+    fsyncSync(fd);
+    closeSync(fd);
+    fd = -1;
+    renameSync(tmp, target);
+  } catch (err) {
+    if (fd >= 0) {
+      try { closeSync(fd); } catch { /* already failing */ }
+    }
+    try { unlinkSync(tmp); } catch { /* never created */ }
+    throw err;
+  }
+}

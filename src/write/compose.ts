@@ -1,0 +1,118 @@
+// Composing a node's body from its sources (spec, "Smart Threshold Table"):
+//   at or below the level's threshold — copy the raw log / concatenate child nodes verbatim;
+//   above it — the configured summarizer writes a keyword-dense summary.
+// Every node starts with (or, for copies, carries right under its title) a `## Topics` section
+// listing `topic [type]: sub-keywords`, so topics are in the text that is read and indexed.
+import { weekdayName, type LocalDate } from '../time/calendar.js';
+import { periodId, type Period } from '../tree/layout.js';
+import { scanBlocks, sectionTree, splitLines } from '../tree/markdown.js';
+import { formatTopicTag, type TopicInfo } from '../tree/topic.js';
+import type { SourceDoc, Summarizer, SummaryResult } from '../summarize/summarizer.js';
+
+export type ComposeMode = 'copy' | 'concat' | 'summary';
+
+export interface Composed {
+  body: string;
+  mode: ComposeMode;
+  summarizer: string;
+  usage?: SummaryResult['usage'];
+  fallbackReason?: string;
+}
+
+export function topicsSection(topics: readonly TopicInfo[]): string {
+  const lines = topics.map((t) => `- ${formatTopicTag(t)}${t.keywords.length ? `: ${t.keywords.join(', ')}` : ''}`);
+  return `## Topics\n${lines.length ? lines.join('\n') : '- (none)'}\n`;
+}
+
+export function nodeTitle(p: Period): string {
+  switch (p.level) {
+    case 'daily': return `${p.date} (${weekdayName(p.date)})`;
+    default: return periodId(p);
+  }
+}
+
+/** A raw log copied verbatim, with the Topics section under its `# date` title (if it has one). */
+export function copyRawLog(text: string, topics: readonly TopicInfo[]): string {
+  const lines = splitLines(text);
+  const blocks = scanBlocks(lines);
+  const first = blocks[0];
+  const section = topicsSection(topics);
+  if (first && first.kind === 'heading' && first.depth === 1) {
+    const head = lines.slice(0, first.endLine).join('\n');
+    const rest = lines.slice(first.endLine).join('\n').replace(/^\n+/, '');
+    return `${head}\n\n${section}\n${rest}\n`;
+  }
+  return `${section}\n${text.replace(/^\n+/, '')}${text.endsWith('\n') ? '' : '\n'}`;
+}
+
+/**
+ * Child bodies under `## label` headings: each child's own title and Topics section are dropped
+ * (the parent has its own), and its headings are shifted so the shallowest is level 3.
+ */
+export function concatChildren(title: string, topics: readonly TopicInfo[], children: readonly { label: string; text: string }[]): string {
+  const parts = [`# ${title}\n`, topicsSection(topics)];
+  for (const c of children) parts.push(`## ${c.label}\n\n${nestBody(c.text)}`);
+  return parts.join('\n').replace(/\n{3,}/g, '\n\n').trimEnd() + '\n';
+}
+
+function nestBody(text: string): string {
+  const lines = splitLines(text);
+  const blocks = scanBlocks(lines);
+  const tree = sectionTree(blocks, lines.length);
+  const drop = new Set<number>();
+  // The child's title: a first-level heading that opens the body.
+  const firstHeading = blocks.find((b) => b.kind !== 'html');
+  if (firstHeading && firstHeading.kind === 'heading' && firstHeading.depth === 1) for (let l = firstHeading.line; l <= firstHeading.endLine; l++) drop.add(l);
+  // Its Topics section, wherever it sits at the top levels.
+  const visit = (s: typeof tree): void => {
+    for (const c of s.children) {
+      if (/^topics$/i.test(c.heading.trim())) for (let l = c.line; l <= c.endLine; l++) drop.add(l);
+      else if (c.depth <= 2) visit(c);
+    }
+  };
+  visit(tree);
+  const depths = blocks.filter((b) => b.kind === 'heading' && !drop.has(b.line)).map((b) => (b as { depth: number }).depth);
+  const shift = depths.length ? Math.max(0, 3 - Math.min(...depths)) : 0;
+  const out: string[] = [];
+  const headingAt = new Map(blocks.filter((b) => b.kind === 'heading').map((b) => [b.line, b] as const));
+  for (let i = 0; i < lines.length; i++) {
+    const lineNo = i + 1;
+    if (drop.has(lineNo)) continue;
+    const h = headingAt.get(lineNo);
+    if (h && h.kind === 'heading') {
+      out.push(`${'#'.repeat(Math.min(6, h.depth + shift))} ${h.text.replace(/\n/g, ' ')}`);
+      i = h.endLine - 1; // skip a setext underline
+      continue;
+    }
+    out.push(lines[i]!);
+  }
+  return out.join('\n').replace(/^\n+/, '').trimEnd() + '\n';
+}
+
+/** Label of a child inside a weekly or monthly concatenation. */
+export function childLabel(p: Period): string {
+  return p.level === 'daily' ? `${p.date} (${weekdayName(p.date)})` : periodId(p);
+}
+
+export interface ComposeInput {
+  period: Period;
+  /** Lines of the sources as they count against the threshold. */
+  lines: number;
+  threshold: number;
+  sources: SourceDoc[];
+  topics: TopicInfo[];
+  today: LocalDate;
+}
+
+export async function composeBody(input: ComposeInput, summarizer: Summarizer): Promise<Composed> {
+  const { period } = input;
+  if (period.level === 'root') throw new Error('ROOT is composed by the root builder');
+  if (input.lines <= input.threshold) {
+    if (period.level === 'daily') return { body: copyRawLog(input.sources[0]!.text, input.topics), mode: 'copy', summarizer: 'copy' };
+    const title = period.level === 'weekly' ? `Weekly: ${period.week}` : `Monthly: ${period.month}`;
+    return { body: concatChildren(title, input.topics, input.sources.map((s) => ({ label: s.label, text: s.text }))), mode: 'concat', summarizer: 'concat' };
+  }
+  const title = period.level === 'daily' ? nodeTitle(period) : periodId(period);
+  const r = await summarizer.summarize({ level: period.level, period, title, sources: input.sources, topics: input.topics, today: input.today });
+  return { body: r.body, mode: 'summary', summarizer: r.summarizer, ...(r.usage ? { usage: r.usage } : {}), ...(r.fallbackReason ? { fallbackReason: r.fallbackReason } : {}) };
+}

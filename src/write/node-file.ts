@@ -1,0 +1,84 @@
+// A node file: hipo's frontmatter over a body. Frontmatter is always written by hipo (never by a
+// summarizer), in a fixed key order, so nodes are valid YAML, readable and byte-stable.
+import { lastDayOfWeek, weekDates, type LocalDate } from '../time/calendar.js';
+import { contentHash } from '../tree/hash.js';
+import { renderFrontmatter, splitFrontmatter, type FrontmatterData } from '../tree/frontmatter.js';
+import type { NodeStatus, Period } from '../tree/layout.js';
+import { formatTopicTag, type TopicInfo } from '../tree/topic.js';
+
+export interface NodeFileInput {
+  period: Period;
+  status: NodeStatus;
+  /** Workspace-relative paths of the sources, e.g. `memory/daily/2026-03-15.md`. */
+  sourceFiles: string[];
+  topics: TopicInfo[];
+  summarizer: string;
+  sourceHash: string;
+  body: string;
+  /** Monthly: ISO weeks with days in the node. */
+  weeks?: string[];
+  /** Root only. */
+  lastUpdated?: LocalDate;
+  monthsCovered?: string[];
+  tokens?: number;
+}
+
+export interface NodeFile {
+  text: string;
+  bodyHash: string;
+}
+
+export function renderNodeFile(n: NodeFileInput): NodeFile {
+  // The body is everything after the frontmatter block, starting with its blank line: exactly
+  // what splitFrontmatter returns when the file is read back, so the hashes agree.
+  const body = `\n${n.body.endsWith('\n') ? n.body : `${n.body}\n`}`;
+  const bodyHash = contentHash(body);
+  const fm: FrontmatterData = { type: n.period.level, status: n.status };
+  switch (n.period.level) {
+    case 'daily':
+      fm.period = n.period.date;
+      break;
+    case 'weekly': {
+      const days = weekDates(n.period.week);
+      fm.period = n.period.week;
+      fm.dates = `${days[0]} to ${lastDayOfWeek(n.period.week)}`;
+      break;
+    }
+    case 'monthly':
+      fm.period = n.period.month;
+      fm.weeks = n.weeks ?? [];
+      break;
+    case 'root':
+      fm['last-updated'] = n.lastUpdated ?? null;
+      fm['months-covered'] = n.monthsCovered ?? [];
+      if (n.tokens !== undefined) fm.tokens = n.tokens;
+      break;
+  }
+  fm['source-files'] = n.sourceFiles;
+  if (n.period.level !== 'root') {
+    fm.topics = n.topics.map(formatTopicTag);
+    if (n.period.level !== 'daily') {
+      // Last mention per topic, so ROOT can age topics without reading every daily node.
+      const seen: Record<string, string> = {};
+      for (const t of n.topics) seen[t.name] = t.lastSeen;
+      fm['last-seen'] = seen;
+    }
+  }
+  fm.summarizer = n.summarizer;
+  fm['source-hash'] = n.sourceHash;
+  fm['body-hash'] = bodyHash;
+  return { text: renderFrontmatter(fm) + body, bodyHash };
+}
+
+/**
+ * Re-renders a node with a new status, keeping its body byte for byte (hand edits in a
+ * tentative node survive the fix) and every other frontmatter key as it was.
+ */
+export function withStatus(fileText: string, status: NodeStatus): string | null {
+  const doc = splitFrontmatter(fileText);
+  if (!doc.data) return null;
+  const data: FrontmatterData = {};
+  for (const [k, v] of Object.entries(doc.data)) data[k] = k === 'status' ? status : v;
+  if (!('status' in data)) data.status = status;
+  return renderFrontmatter(data) + doc.body;
+}

@@ -1,0 +1,204 @@
+// ROOT.md: the topic index loaded at every session start (spec, "Monthly → Root").
+// Four sections: Active Context (recent days), Recent Patterns, Historical Summary, Topics Index.
+// It is rebuilt from the monthly nodes' topics (with their stored last-seen dates, so ages are
+// right on the day it is written) and the recent daily nodes, then held under `rootMaxTokens`:
+//   1. compress the Historical Summary (quarters, then years, fewer topics per line);
+//   2. drop `project` topics unseen for `projectStaleDays`, oldest first;
+//   3. trim sub-keywords, shorten Active Context and Recent Patterns;
+//   4. drop stale `reference` topics, then the oldest remaining project/reference topics.
+// `user` and `feedback` topics are never dropped; if they alone exceed the cap, that is reported.
+import type { CompactionConfig } from '../config/config.js';
+import { daysBetween, type LocalDate } from '../time/calendar.js';
+import type { MemoryType } from '../tree/layout.js';
+import type { TopicInfo } from '../tree/topic.js';
+import { mergeTopics, analyzeSources } from '../summarize/analyze.js';
+import { buildDraft } from '../summarize/extractive.js';
+import type { ExclusionRules } from '../summarize/exclusion.js';
+import type { SourceDoc } from '../summarize/summarizer.js';
+import { clip } from '../summarize/classify.js';
+import { renderTemplate } from './template.js';
+import type { CountTokens } from './tokens.js';
+
+export interface RootMonth {
+  month: string;
+  topics: readonly TopicInfo[];
+}
+
+export interface RootInput {
+  today: LocalDate;
+  /** Every monthly node's topics, oldest month first. */
+  months: readonly RootMonth[];
+  /** Daily nodes for Active Context (the last `activeContextDays`, or the latest ones). */
+  recentDailies: readonly SourceDoc[];
+  /** Topics of each daily node of the last 30 days. */
+  recentDayTopics: readonly { date: LocalDate; topics: readonly TopicInfo[] }[];
+  /** Bodies of the latest monthly nodes, for feedback rules and lessons. */
+  latestMonthlies: readonly SourceDoc[];
+  /** Where a topic's latest mention can be read: `daily/2026-03-14.md`. */
+  pointerFor: (t: TopicInfo) => string;
+  config: CompactionConfig;
+  template: string;
+  rules: ExclusionRules;
+  countTokens: CountTokens;
+}
+
+export interface RootBuild {
+  body: string;
+  tokens: number;
+  /** Topics left out of the index to stay under the cap. */
+  dropped: string[];
+  /** Set when even after every step the cap could not be met. */
+  overCap: string | null;
+}
+
+const TYPE_ORDER: Record<MemoryType, number> = { user: 0, feedback: 1, project: 2, reference: 3 };
+
+interface IndexTopic extends TopicInfo {
+  age: number;
+  keep: number; // sub-keywords shown
+}
+
+export function buildRoot(input: RootInput): RootBuild {
+  const { today, config } = input;
+  const all = mergeTopics(input.months.map((m) => m.topics), Number.MAX_SAFE_INTEGER);
+  const topics: IndexTopic[] = all
+    .map((t) => ({ ...t, age: Math.max(0, daysBetween(t.lastSeen, today)), keep: 4 }))
+    .sort((a, b) => TYPE_ORDER[a.type] - TYPE_ORDER[b.type] || a.age - b.age || b.days - a.days || a.name.localeCompare(b.name));
+
+  let active = activeContext(input);
+  let patterns = recentPatterns(input);
+  let historyDetail = { quarterAfter: Infinity, yearAfter: Infinity, perLine: 6 };
+  const dropped: string[] = [];
+
+  const historyLines = (): string[] => historicalSummary(input.months, historyDetail);
+  const indexLine = (t: IndexTopic): string => {
+    const tag = `${t.type}, ${t.age}d${t.type === 'reference' && t.age > config.referenceStaleDays ? ', ?' : ''}`;
+    const kws = t.keywords.slice(0, t.keep);
+    return `- ${t.name} [${tag}]${kws.length ? `: ${kws.join(', ')}` : ''} → ${input.pointerFor(t)}`;
+  };
+  const render = (): string =>
+    renderTemplate(input.template, {
+      activeDays: String(config.activeContextDays),
+      active: linesOrNone(active),
+      patterns: linesOrNone(patterns),
+      history: linesOrNone(historyLines()),
+      topics: linesOrNone(topics.map(indexLine)),
+    });
+
+  const cap = config.rootMaxTokens;
+  let body = render();
+  let tokens = input.countTokens(body);
+  const over = (): boolean => {
+    body = render();
+    tokens = input.countTokens(body);
+    return tokens > cap;
+  };
+  const dropWhile = (pick: () => IndexTopic | undefined): boolean => {
+    // Drop in batches sized from the overshoot, then re-measure.
+    while (tokens > cap) {
+      const victim = pick();
+      if (!victim) return false;
+      const perLine = Math.max(8, input.countTokens(indexLine(victim)));
+      const n = Math.max(1, Math.floor((tokens - cap) / perLine));
+      for (let i = 0; i < n; i++) {
+        const v = i === 0 ? victim : pick();
+        if (!v) break;
+        topics.splice(topics.indexOf(v), 1);
+        dropped.push(v.name);
+      }
+      over();
+    }
+    return true;
+  };
+  const oldest = (pred: (t: IndexTopic) => boolean) => (): IndexTopic | undefined =>
+    topics.filter(pred).sort((a, b) => b.age - a.age || a.days - b.days || a.name.localeCompare(b.name))[0];
+
+  const steps: (() => void)[] = [
+    () => { historyDetail = { quarterAfter: 3, yearAfter: Infinity, perLine: 4 }; },
+    () => { historyDetail = { quarterAfter: 3, yearAfter: 12, perLine: 3 }; },
+    () => { dropWhile(oldest((t) => t.type === 'project' && t.age >= config.projectStaleDays)); },
+    () => { for (const t of topics) if (t.age > 30) t.keep = Math.min(t.keep, 2); },
+    () => { active = active.slice(0, 10); patterns = patterns.slice(0, 6); historyDetail = { quarterAfter: 2, yearAfter: 6, perLine: 2 }; },
+    () => { for (const t of topics) if (t.type !== 'user' && t.type !== 'feedback') t.keep = Math.min(t.keep, 1); },
+    () => { dropWhile(oldest((t) => t.type === 'reference' && t.age > config.referenceStaleDays)); },
+    () => { dropWhile(oldest((t) => t.type === 'project' || t.type === 'reference')); },
+    () => { active = active.slice(0, 5); patterns = patterns.slice(0, 3); historyDetail = { quarterAfter: 0, yearAfter: 0, perLine: 1 }; },
+    () => { for (const t of topics) t.keep = 0; },
+  ];
+  for (const step of steps) {
+    if (tokens <= cap) break;
+    step();
+    over();
+  }
+  const overCap = tokens > cap ? `ROOT.md is ${tokens} tokens, over rootMaxTokens ${cap}: ${topics.length} user/feedback topics are never dropped` : null;
+  return { body, tokens, dropped, overCap };
+}
+
+function linesOrNone(lines: readonly string[]): string {
+  return lines.length ? lines.join('\n') : '- (none yet)';
+}
+
+/** What is in progress: open items, decisions and highlights of the recent days. */
+function activeContext(input: RootInput): string[] {
+  if (input.recentDailies.length === 0) return [];
+  const draft = buildDraft(analyzeSources(input.recentDailies, input.rules), 'weekly', true);
+  const pick = (lines: string[], n: number): string[] => lines.slice(-n).map((l) => clip(l, 220));
+  return [...pick(draft.open, 6), ...pick(draft.decisions, 6), ...pick(draft.user, 4), ...pick(draft.highlights, 8)];
+}
+
+/** Cross-cutting: topics that keep coming back, feedback rules, lessons. */
+function recentPatterns(input: RootInput): string[] {
+  const counts = new Map<string, { days: number; last: LocalDate; type: MemoryType; keywords: string[] }>();
+  for (const d of input.recentDayTopics) {
+    for (const t of d.topics) {
+      const c = counts.get(t.name);
+      if (!c) counts.set(t.name, { days: 1, last: d.date, type: t.type, keywords: t.keywords });
+      else {
+        c.days++;
+        if (d.date > c.last) c.last = d.date;
+      }
+    }
+  }
+  const recurring = [...counts]
+    .filter(([, c]) => c.days >= 3)
+    .sort((a, b) => b[1].days - a[1].days || (a[1].last < b[1].last ? 1 : -1) || a[0].localeCompare(b[0]))
+    .slice(0, 8)
+    .map(([name, c]) => `- ${name} [${c.type}]: on ${c.days} of the last 30 days (latest ${c.last.slice(5)})${c.keywords.length ? ` · ${c.keywords.slice(0, 3).join(', ')}` : ''}`);
+  const out = [...recurring];
+  if (input.latestMonthlies.length) {
+    const draft = buildDraft(analyzeSources(input.latestMonthlies, input.rules), 'monthly', false);
+    out.push(...draft.feedback.slice(-8).map((l) => `- rule: ${clip(l, 240)}`));
+    out.push(...draft.lessons.slice(-6).map((l) => `- lesson: ${clip(l, 200)}`));
+  }
+  return out;
+}
+
+interface HistoryDetail {
+  /** Months older than this many months before the latest are merged by quarter. */
+  quarterAfter: number;
+  /** ... and older than this many, by year. */
+  yearAfter: number;
+  perLine: number;
+}
+
+function historicalSummary(months: readonly RootMonth[], d: HistoryDetail): string[] {
+  if (months.length === 0) return [];
+  const groups: { label: string; topics: (readonly TopicInfo[])[] }[] = [];
+  const latest = months[months.length - 1]!.month;
+  const monthIndex = (m: string): number => Number(m.slice(0, 4)) * 12 + Number(m.slice(5, 7));
+  for (const m of months) {
+    const back = monthIndex(latest) - monthIndex(m.month);
+    const q = Math.floor((Number(m.month.slice(5, 7)) - 1) / 3) + 1;
+    const label = back >= d.yearAfter ? m.month.slice(0, 4) : back >= d.quarterAfter ? `${m.month.slice(0, 4)}-Q${q}` : m.month;
+    const g = groups[groups.length - 1];
+    if (g && g.label === label) g.topics.push(m.topics);
+    else groups.push({ label, topics: [m.topics] });
+  }
+  return groups.map((g) => {
+    const top = mergeTopics(g.topics, Number.MAX_SAFE_INTEGER)
+      .sort((a, b) => b.days - a.days || a.name.localeCompare(b.name))
+      .slice(0, d.perLine)
+      .map((t) => (d.perLine >= 4 && t.keywords.length ? `${t.name} (${t.keywords.slice(0, 2).join(', ')})` : t.name));
+    return `- ${g.label}: ${top.join('; ') || '(no topics)'}`;
+  });
+}
