@@ -9,8 +9,10 @@ export interface CompactionConfig {
   limits: { daily: number; weekly: number; monthly: number; root: number };
   /** Smart thresholds in lines: at or below, copy/concatenate; above, summarize. */
   thresholds: { daily: number; weekly: number; monthly: number };
-  /** ROOT.md size cap, counted with the o200k tokenizer. */
+  /** ROOT.md size cap, in tokens of `tokenizer`. */
   rootMaxTokens: number;
+  /** BPE encoding used to count tokens: cl100k_base (default) or o200k_base. */
+  tokenizer: string;
   /** Full days after a week or month ends before its node is fixed. */
   graceDays: number;
   /** Window of ROOT's Active Context section. */
@@ -42,11 +44,13 @@ export const LEGACY_CONFIG_FILE = 'hipocampus.config.json';
 export function defaultConfig(): HipoConfig {
   return {
     memoryDir: 'memory',
-    timeZone: systemTimeZone(),
+    // Filled in by loadConfig when unset: asking Intl for the system zone costs ~20 ms.
+    timeZone: '',
     compaction: {
       limits: { daily: 1, weekly: 1, monthly: 1, root: 1 },
       thresholds: { daily: 200, weekly: 300, monthly: 500 },
       rootMaxTokens: 3000,
+      tokenizer: 'cl100k_base',
       graceDays: 7,
       activeContextDays: 7,
       referenceStaleDays: 30,
@@ -148,12 +152,14 @@ export function loadConfig(workspace: string): LoadedConfig {
     const compaction = user.compaction as Record<string, Json> | undefined;
     if (compaction && typeof compaction.rootMaxTokens === 'number') config.compaction.rootMaxTokens = compaction.rootMaxTokens;
   }
+  if (config.timeZone === '') config.timeZone = systemTimeZone();
   validate(config, source ?? 'defaults');
   return { config, source, warnings };
 }
 
 function validate(c: HipoConfig, file: string): void {
   if (!isValidTimeZone(c.timeZone)) throw new ConfigError(file, `"timeZone" is not an IANA time zone: "${c.timeZone}"`);
+  if (c.compaction.tokenizer !== 'cl100k_base' && c.compaction.tokenizer !== 'o200k_base') throw new ConfigError(file, `"compaction.tokenizer" must be "cl100k_base" or "o200k_base", got "${c.compaction.tokenizer}"`);
   if (c.compaction.rootMaxTokens < 200) throw new ConfigError(file, '"compaction.rootMaxTokens" must be at least 200');
   for (const [level, n] of Object.entries(c.compaction.limits)) {
     if (!Number.isInteger(n) || n < 1) throw new ConfigError(file, `"compaction.limits.${level}" must be a whole number of at least 1`);

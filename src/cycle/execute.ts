@@ -17,7 +17,7 @@ import { composeBody, type Composed } from '../write/compose.js';
 import { renderNodeFile, withStatus } from '../write/node-file.js';
 import { buildRoot } from '../write/root.js';
 import type { TemplateSet } from '../write/template.js';
-import { loadTokenCounter } from '../write/tokens.js';
+import { loadTokenCounter, type TokenizerName } from '../write/tokens.js';
 import { dailyInputs, parentInputs, readSources, recentDailyPeriods, topicPointer, type NodeInputs } from './inputs.js';
 import type { ActionRecord } from './journal.js';
 import type { TreeState } from './tree-state.js';
@@ -187,12 +187,12 @@ async function applyRoot(action: NodeAction, tree: TreeState, ctx: ExecContext):
   if (existing && existing.status !== null && existing.sourceHash === sourceHash && action.kind !== 'create') {
     return { record: { status: 'tentative', wrote: false, inputHash: sourceHash, mode: 'unchanged' }, written: null, error: null, warning: null };
   }
-  const countTokens = await loadTokenCounter();
+  const countTokens = await loadTokenCounter(cfg.tokenizer as TokenizerName);
   const recent = recentDailyPeriods(tree, today, cfg.activeContextDays);
-  const monthInfos = months.map((m) => ({ month: periodId(m), topics: tree.node(m)!.topics }));
+  const monthInfos = months.map((m) => ({ month: periodId(m), topics: tree.topicsOf(m) }));
   const recentDayTopics = [...tree.nodes.values()]
     .filter((n) => n.period.level === 'daily' && n.period.date <= today && n.period.date > addDays(today, -30))
-    .map((n) => ({ date: (n.period as { date: LocalDate }).date, topics: n.topics }));
+    .map((n) => ({ date: (n.period as { date: LocalDate }).date, topics: tree.topicsOf(n.period) }));
   const built = buildRoot({
     today,
     months: monthInfos,

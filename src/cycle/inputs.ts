@@ -82,9 +82,10 @@ function readChild(p: Period, tree: TreeState): ChildRead | null {
   if (!decoded.ok) return null;
   const doc = splitFrontmatter(decoded.text);
   const info = tree.node(p);
-  // The cached record may predate a hand edit made during the cycle: trust the bytes.
-  const fresh = info && info.bodyHash === contentHash(doc.body) ? info : tree.noteNode(p, rel, bytes);
-  return { period: p, body: doc.body, bodyHash: fresh.bodyHash, topics: fresh.topics, firstLine: doc.bodyLineOffset + 1, rel };
+  // The cached record may predate a hand edit made during the cycle, or lack topics: the bytes
+  // just read are the truth.
+  const fresh = info && info.topics && info.bodyHash === contentHash(doc.body) ? info : tree.noteNode(p, rel, bytes);
+  return { period: p, body: doc.body, bodyHash: fresh.bodyHash, topics: fresh.topics ?? [], firstLine: doc.bodyLineOffset + 1, rel };
 }
 
 export function parentInputs(children: readonly Period[], tree: TreeState, redactor: Redactor): NodeInputs {

@@ -7,6 +7,7 @@ import { nodeKey, type NodeKey, type Period, type Workspace } from '../tree/layo
 import { readNode, readRawLog } from '../tree/read.js';
 import type { StampCache } from '../tree/scan.js';
 import type { NodeInfo, Problem, RawLogInfo, TreeSnapshot } from '../tree/snapshot.js';
+import type { TopicInfo } from '../tree/topic.js';
 
 export class TreeState implements TreeSnapshot {
   readonly raws: Map<LocalDate, RawLogInfo>;
@@ -56,5 +57,17 @@ export class TreeState implements TreeSnapshot {
 
   node(p: Period): NodeInfo | undefined {
     return this.nodes.get(nodeKey(p));
+  }
+
+  /** A node's topics, reading the file when the cached record left them out. */
+  topicsOf(p: Period): readonly TopicInfo[] {
+    const info = this.node(p);
+    if (!info) return [];
+    if (info.topics) return info.topics;
+    try {
+      return this.noteNode(p, info.relPath, this.readBytes(info.relPath)).topics ?? [];
+    } catch {
+      return [];
+    }
   }
 }

@@ -18,8 +18,21 @@ export function periodLastDay(p: Period): LocalDate | null {
   }
 }
 
+const statusMemo = new Map<string, NodeStatus>();
+
 /** The status a period's node should have today, by the calendar alone. */
 export function calendarStatus(p: Period, today: LocalDate, graceDays: number): NodeStatus {
+  const key = `${p.level}:${p.level === 'daily' ? p.date : p.level === 'weekly' ? p.week : p.level === 'monthly' ? p.month : ''}|${today}|${graceDays}`;
+  let s = statusMemo.get(key);
+  if (s === undefined) {
+    if (statusMemo.size > 50_000) statusMemo.clear();
+    s = computeStatus(p, today, graceDays);
+    statusMemo.set(key, s);
+  }
+  return s;
+}
+
+function computeStatus(p: Period, today: LocalDate, graceDays: number): NodeStatus {
   const last = periodLastDay(p);
   if (last === null) return 'tentative';
   const after = daysBetween(last, today);

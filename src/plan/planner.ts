@@ -32,9 +32,21 @@ interface Candidate {
 
 const ROOT_PERIOD: Period = { level: 'root' };
 
+// Catch-up re-plans the whole tree once per cycle; most parents' children have not changed, so
+// their hashes are looked up by a signature string instead of recomputed.
+const hashMemo = new Map<string, string>();
+
 /** The source hash of a parent node: its children's bodies as they are on disk. */
 export function childrenHash(children: readonly Period[], nodes: ReadonlyMap<NodeKey, NodeInfo>): string {
-  return hashParts(children.map((c) => `${periodId(c)}:${nodes.get(nodeKey(c))?.bodyHash ?? 'missing'}`));
+  const parts = children.map((c) => `${periodId(c)}:${nodes.get(nodeKey(c))?.bodyHash ?? 'missing'}`);
+  const sig = parts.join('|');
+  let h = hashMemo.get(sig);
+  if (h === undefined) {
+    if (hashMemo.size > 50_000) hashMemo.clear();
+    h = hashParts(parts);
+    hashMemo.set(sig, h);
+  }
+  return h;
 }
 
 /** ROOT depends on the monthly nodes and on today's date (topic ages, Active Context window). */

@@ -15,7 +15,7 @@ import type { Problem } from '../tree/snapshot.js';
 import { ensureStateDir } from '../tree/state-dir.js';
 import { decodeText } from '../tree/text.js';
 import { atomicWriteFile } from '../write/atomic.js';
-import { loadTokenCounter } from '../write/tokens.js';
+import { loadTokenCounter, type TokenizerName } from '../write/tokens.js';
 import { existsSync } from 'node:fs';
 
 export interface LevelStatus {
@@ -50,7 +50,7 @@ export async function gatherStatus(ws: Workspace, config: HipoConfig, now?: stri
   const { snapshot, startedAt } = scanTree(ws, cache);
   const next = planCycle(snapshot, clock.today, { limits: config.compaction.limits, graceDays: config.compaction.graceDays });
 
-  const count = await loadTokenCounter();
+  const count = await loadTokenCounter(config.compaction.tokenizer as TokenizerName);
   const tokenCache = loadTokenCache(ws);
   const fresh: Record<string, { hash: string; tokens: number }> = {};
   const nodes = Object.fromEntries(NODE_LEVELS.map((l) => [l, { tentative: 0, fixed: 0, other: 0, tokens: 0 }])) as Record<NodeLevel, LevelStatus>;

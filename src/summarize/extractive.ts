@@ -19,8 +19,8 @@ const LIST_BUCKETS: readonly ListBucket[] = ['user', 'feedback', 'decisions', 't
 /** Lines kept per section, by level. `user` and `feedback` are preserved: their caps are wide. */
 const CAPS: Record<Level, Record<ListBucket, number>> = {
   daily: { user: 80, feedback: 200, decisions: 25, tasks: 25, lessons: 20, open: 20, references: 25, highlights: 70 },
-  weekly: { user: 120, feedback: 200, decisions: 30, tasks: 30, lessons: 25, open: 25, references: 30, highlights: 100 },
-  monthly: { user: 160, feedback: 300, decisions: 40, tasks: 40, lessons: 30, open: 30, references: 40, highlights: 150 },
+  weekly: { user: 90, feedback: 200, decisions: 30, tasks: 30, lessons: 25, open: 25, references: 30, highlights: 70 },
+  monthly: { user: 110, feedback: 300, decisions: 40, tasks: 40, lessons: 30, open: 30, references: 40, highlights: 90 },
 };
 const LINE_MAX: Record<ListBucket, number> = { user: 400, feedback: 500, decisions: 240, tasks: 200, lessons: 240, open: 200, references: 240, highlights: 320 };
 

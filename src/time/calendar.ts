@@ -2,11 +2,8 @@
 // Dates are plain `YYYY-MM-DD` strings in the user's time zone; we never hand a Date with a
 // time-of-day to period logic, so DST and the process's own TZ cannot shift a day.
 // Per-function imports: the date-fns barrel costs ~100 ms to load, these ~10 ms.
-import { addDays as dfAddDays } from 'date-fns/addDays';
-import { differenceInCalendarDays } from 'date-fns/differenceInCalendarDays';
 import { getISOWeek } from 'date-fns/getISOWeek';
 import { getISOWeekYear } from 'date-fns/getISOWeekYear';
-import { lastDayOfMonth } from 'date-fns/lastDayOfMonth';
 import { startOfISOWeek } from 'date-fns/startOfISOWeek';
 
 declare const brand: unique symbol;
@@ -25,14 +22,35 @@ const MONTH_RE = /^(\d{4})-(\d{2})$/;
 
 const pad = (n: number, w = 2): string => String(n).padStart(w, '0');
 
-/** Noon local time of a civil date: always exists, whatever the process TZ or DST. */
-function toNoon(date: LocalDate): Date {
-  const [y, m, d] = date.split('-').map(Number) as [number, number, number];
-  return new Date(y, m - 1, d, 12);
+// Day arithmetic goes through UTC epoch days: exact, allocation-light, independent of the
+// process's time zone. ISO weeks come from date-fns (on local noon, which always exists) and
+// are memoized, since planning asks for the same few thousand dates over and over.
+const DAY_MS = 86_400_000;
+
+function epochDay(date: LocalDate): number {
+  return Date.UTC(Number(date.slice(0, 4)), Number(date.slice(5, 7)) - 1, Number(date.slice(8, 10))) / DAY_MS;
 }
 
-function fromDate(d: Date): LocalDate {
-  return `${pad(d.getFullYear(), 4)}-${pad(d.getMonth() + 1)}-${pad(d.getDate())}` as LocalDate;
+function fromEpochDay(day: number): LocalDate {
+  const d = new Date(day * DAY_MS);
+  return `${pad(d.getUTCFullYear(), 4)}-${pad(d.getUTCMonth() + 1)}-${pad(d.getUTCDate())}` as LocalDate;
+}
+
+/** Noon local time of a civil date: always exists, whatever the process TZ or DST. */
+function toNoon(date: LocalDate): Date {
+  return new Date(Number(date.slice(0, 4)), Number(date.slice(5, 7)) - 1, Number(date.slice(8, 10)), 12);
+}
+
+function memo<K, V>(fn: (k: K) => V): (k: K) => V {
+  const cache = new Map<K, V>();
+  return (k: K): V => {
+    let v = cache.get(k);
+    if (v === undefined) {
+      v = fn(k);
+      cache.set(k, v);
+    }
+    return v;
+  };
 }
 
 /** Parses `YYYY-MM-DD`, rejecting impossible dates such as 2026-02-30. */
@@ -41,8 +59,11 @@ export function parseLocalDate(s: string): LocalDate | null {
   if (!m) return null;
   const [y, mo, d] = [Number(m[1]), Number(m[2]), Number(m[3])];
   if (mo < 1 || mo > 12 || d < 1) return null;
-  const dim = new Date(y, mo, 0, 12).getDate();
-  return d <= dim ? (s as LocalDate) : null;
+  return d <= daysInMonth(y, mo) ? (s as LocalDate) : null;
+}
+
+function daysInMonth(year: number, month: number): number {
+  return new Date(Date.UTC(year, month, 0)).getUTCDate();
 }
 
 export function parseIsoWeek(s: string): IsoWeek | null {
@@ -61,18 +82,18 @@ export function parseMonthId(s: string): MonthId | null {
 }
 
 export function addDays(date: LocalDate, n: number): LocalDate {
-  return fromDate(dfAddDays(toNoon(date), n));
+  return fromEpochDay(epochDay(date) + n);
 }
 
 /** Whole calendar days from `a` to `b` (positive when b is later). */
 export function daysBetween(a: LocalDate, b: LocalDate): number {
-  return differenceInCalendarDays(toNoon(b), toNoon(a));
+  return epochDay(b) - epochDay(a);
 }
 
-export function isoWeekOf(date: LocalDate): IsoWeek {
+export const isoWeekOf: (date: LocalDate) => IsoWeek = memo((date: LocalDate) => {
   const d = toNoon(date);
   return `${pad(getISOWeekYear(d), 4)}-W${pad(getISOWeek(d))}` as IsoWeek;
-}
+});
 
 export function isoWeeksInYear(year: number): 52 | 53 {
   // Dec 28 is always in the last ISO week of its week-year.
@@ -80,23 +101,26 @@ export function isoWeeksInYear(year: number): 52 | 53 {
 }
 
 /** Monday..Sunday of an ISO week. */
-export function weekDates(week: IsoWeek): LocalDate[] {
+export const weekDates: (week: IsoWeek) => readonly LocalDate[] = memo((week: IsoWeek) => {
   const m = WEEK_RE.exec(week)!;
   const [y, w] = [Number(m[1]), Number(m[2])];
   // Jan 4 is always in week 1 of its week-year.
-  const monday = dfAddDays(startOfISOWeek(new Date(y, 0, 4, 12)), (w - 1) * 7);
-  return Array.from({ length: 7 }, (_, i) => fromDate(dfAddDays(monday, i)));
+  const monday = epochDay(fromDate(startOfISOWeek(new Date(y, 0, 4, 12)))) + (w - 1) * 7;
+  return Object.freeze(Array.from({ length: 7 }, (_, i) => fromEpochDay(monday + i)));
+});
+
+function fromDate(d: Date): LocalDate {
+  return `${pad(d.getFullYear(), 4)}-${pad(d.getMonth() + 1)}-${pad(d.getDate())}` as LocalDate;
 }
 
 export function monthOf(date: LocalDate): MonthId {
   return date.slice(0, 7) as MonthId;
 }
 
-export function monthDates(month: MonthId): LocalDate[] {
-  const [y, m] = month.split('-').map(Number) as [number, number];
-  const last = lastDayOfMonth(new Date(y, m - 1, 1, 12)).getDate();
-  return Array.from({ length: last }, (_, i) => `${month}-${pad(i + 1)}` as LocalDate);
-}
+export const monthDates: (month: MonthId) => readonly LocalDate[] = memo((month: MonthId) => {
+  const last = daysInMonth(Number(month.slice(0, 4)), Number(month.slice(5, 7)));
+  return Object.freeze(Array.from({ length: last }, (_, i) => `${month}-${pad(i + 1)}` as LocalDate));
+});
 
 export function lastDayOfWeek(week: IsoWeek): LocalDate {
   return weekDates(week)[6]!;
@@ -108,19 +132,19 @@ export function lastDayOfMonthId(month: MonthId): LocalDate {
 }
 
 /** ISO weeks that have at least one day in the month, in order. */
-export function weeksTouchingMonth(month: MonthId): IsoWeek[] {
+export const weeksTouchingMonth: (month: MonthId) => readonly IsoWeek[] = memo((month: MonthId) => {
   const out: IsoWeek[] = [];
   for (const d of monthDates(month)) {
     const w = isoWeekOf(d);
     if (out[out.length - 1] !== w) out.push(w);
   }
-  return out;
-}
+  return Object.freeze(out);
+});
 
 const WEEKDAYS = ['Mon', 'Tue', 'Wed', 'Thu', 'Fri', 'Sat', 'Sun'] as const;
 export function weekdayName(date: LocalDate): (typeof WEEKDAYS)[number] {
-  const js = toNoon(date).getDay(); // 0 = Sunday
-  return WEEKDAYS[(js + 6) % 7]!;
+  // Epoch day 0 (1970-01-01) was a Thursday.
+  return WEEKDAYS[(((epochDay(date) + 3) % 7) + 7) % 7]!;
 }
 
 // ---- time zones -------------------------------------------------------------------------

@@ -10,12 +10,16 @@ import type { FileStamp, NodeInfo, Problem, RawLogInfo, TreeSnapshot } from './s
 import { atomicWriteFile } from '../write/atomic.js';
 import { ensureStateDir } from './state-dir.js';
 
-const CACHE_VERSION = 3;
+const CACHE_VERSION = 4;
 const CACHE_FILE = 'tree-cache.json';
-/** Files modified this close to the last scan may change again within the same mtime tick. */
-const RACY_MS = 2000;
+/**
+ * A record is trusted when the file's mtime is older than the moment the record was taken:
+ * any later change moves the mtime past it. On a file system with whole-second mtimes a change
+ * within the same second would not, so there the margin is two seconds.
+ */
+const COARSE_MARGIN_MS = 2000;
 
-type Cached = { kind: 'raw'; info: RawLogInfo } | { kind: 'node'; info: NodeInfo };
+type Cached = ({ kind: 'raw'; info: RawLogInfo } | { kind: 'node'; info: NodeInfo }) & { seen?: number };
 interface CacheFile {
   version: number;
   scannedAt: number;
@@ -24,6 +28,7 @@ interface CacheFile {
 
 export class StampCache {
   private entries: Map<string, Cached>;
+  /** When the cache was last written (records older than v4 lack their own time). */
   private scannedAt: number;
   private dirty = false;
 
@@ -51,12 +56,18 @@ export class StampCache {
     if (!hit) return undefined;
     const s = hit.info.stamp;
     if (s.size !== stamp.size || s.mtimeMs !== stamp.mtimeMs) return undefined;
-    if (stamp.mtimeMs >= this.scannedAt - RACY_MS) return undefined;
+    const seen = hit.seen ?? this.scannedAt;
+    const margin = Number.isInteger(stamp.mtimeMs / 1000) ? COARSE_MARGIN_MS : 0;
+    if (stamp.mtimeMs >= seen - margin) return undefined;
     return hit;
   }
 
   set(relPath: string, value: Cached): void {
-    this.entries.set(relPath, value);
+    // Only monthly topics are needed without reading the file (ROOT is built from them);
+    // daily and weekly topics are many, and their parents read those files anyway.
+    const slim: Cached = value.kind === 'node' && value.info.period.level !== 'monthly' ? { kind: 'node', info: { ...value.info, topics: null } } : { ...value };
+    slim.seen = Date.now();
+    this.entries.set(relPath, slim);
     this.dirty = true;
   }
 

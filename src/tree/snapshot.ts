@@ -39,7 +39,8 @@ export interface NodeInfo {
   readonly bodyLines: number;
   /** How the body was made: copy, concat, extractive, llm:<model>… */
   readonly summarizer: string | null;
-  readonly topics: readonly TopicInfo[];
+  /** null when not loaded: the stamp cache leaves daily topics out to stay small. */
+  readonly topics: readonly TopicInfo[] | null;
   /** Set when the file could not be read or its frontmatter not parsed. */
   readonly problem: string | null;
 }

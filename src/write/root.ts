@@ -14,6 +14,7 @@ import type { TopicInfo } from '../tree/topic.js';
 import { mergeTopics, analyzeSources } from '../summarize/analyze.js';
 import { buildDraft } from '../summarize/extractive.js';
 import type { ExclusionRules } from '../summarize/exclusion.js';
+import { collectEntries } from '../summarize/entries.js';
 import type { SourceDoc } from '../summarize/summarizer.js';
 import { clip } from '../summarize/classify.js';
 import { renderTemplate } from './template.js';
@@ -86,11 +87,26 @@ export function buildRoot(input: RootInput): RootBuild {
     });
 
   const cap = config.rootMaxTokens;
+  // Counting the whole text after every step is slow; lines are counted once each and summed
+  // (a line break is one token), and the final text is counted exactly.
+  const lineTokens = new Map<string, number>();
+  const measure = (text: string): number => {
+    let n = 0;
+    for (const line of text.split('\n')) {
+      let t = lineTokens.get(line);
+      if (t === undefined) {
+        t = input.countTokens(line);
+        lineTokens.set(line, t);
+      }
+      n += t + 1;
+    }
+    return n;
+  };
   let body = render();
-  let tokens = input.countTokens(body);
+  let tokens = measure(body);
   const over = (): boolean => {
     body = render();
-    tokens = input.countTokens(body);
+    tokens = measure(body);
     return tokens > cap;
   };
   const dropWhile = (pick: () => IndexTopic | undefined): boolean => {
@@ -130,8 +146,13 @@ export function buildRoot(input: RootInput): RootBuild {
     step();
     over();
   }
+  tokens = input.countTokens(body);
   const overCap = tokens > cap ? `ROOT.md is ${tokens} tokens, over rootMaxTokens ${cap}: ${topics.length} user/feedback topics are never dropped` : null;
   return { body, tokens, dropped, overCap };
+}
+
+function unique(lines: readonly string[]): string[] {
+  return [...new Set(lines)];
 }
 
 function linesOrNone(lines: readonly string[]): string {
@@ -165,11 +186,17 @@ function recentPatterns(input: RootInput): string[] {
     .slice(0, 8)
     .map(([name, c]) => `- ${name} [${c.type}]: on ${c.days} of the last 30 days (latest ${c.last.slice(5)})${c.keywords.length ? ` · ${c.keywords.slice(0, 3).join(', ')}` : ''}`);
   const out = [...recurring];
-  if (input.latestMonthlies.length) {
-    const draft = buildDraft(analyzeSources(input.latestMonthlies, input.rules), 'monthly', false);
-    out.push(...draft.feedback.slice(-8).map((l) => `- rule: ${clip(l, 240)}`));
-    out.push(...draft.lessons.slice(-6).map((l) => `- lesson: ${clip(l, 200)}`));
+  // Feedback rules and lessons as the latest monthly nodes sorted them (no re-analysis needed).
+  const feedback: string[] = [];
+  const lessons: string[] = [];
+  for (const src of input.latestMonthlies) {
+    for (const e of collectEntries(src.label, src.text, input.rules, src.firstLine)) {
+      if (e.bucket === 'feedback') feedback.push(...e.items.map((i) => i.text));
+      else if (e.bucket === 'lessons') lessons.push(...e.items.map((i) => i.text));
+    }
   }
+  out.push(...unique(feedback).slice(-8).map((l) => `- rule: ${clip(l, 240)}`));
+  out.push(...unique(lessons).slice(-6).map((l) => `- lesson: ${clip(l, 200)}`));
   return out;
 }
 
