@@ -28,7 +28,7 @@ export function entryText(e: Entry): string {
 const ASSISTANT_CHARS_FOR_STATS = 3000;
 
 function statsText(e: Entry): string {
-  const parts = [e.heading];
+  const parts = [e.heading.replace(/\[(?:user|feedback|project|reference)\]/gi, '')];
   let assistant = 0;
   for (const i of e.items) {
     if (i.speaker === 'assistant') {
