@@ -35,7 +35,8 @@ function statsText(e: Entry): string {
       if (assistant >= ASSISTANT_CHARS_FOR_STATS) continue;
       assistant += i.text.length;
     }
-    parts.push(i.text);
+    // Feedback labels ("rule:", "why:", "how to apply:") are structure, not topic words.
+    parts.push(i.text.replace(/^(?:rule|why|how to apply)\s*:\s*/i, ''));
   }
   return parts.join('\n');
 }

@@ -68,6 +68,7 @@ export function readNode(period: Period, relPath: string, bytes: Uint8Array, sta
 function nodeTopics(period: Period, data: Record<string, unknown> | null, body: string): TopicInfo[] {
   const fm = data as Parameters<typeof fmList>[0];
   const lastSeen = fmMap(fm, 'last-seen');
+  const mentionDays = fmMap(fm, 'mention-days');
   const fallback = periodEnd(period);
   const keywords = new Map<string, string[]>();
   for (const line of topicsSectionLines(body)) {
@@ -83,7 +84,8 @@ function nodeTopics(period: Period, data: Record<string, unknown> | null, body: 
     const ls = lastSeen[ref.name];
     const date = (typeof ls === 'string' && parseLocalDate(ls)) || fallback;
     if (!date) continue;
-    out.push({ ...ref, keywords: keywords.get(ref.name) ?? [], lastSeen: date, days: 1 });
+    const days = mentionDays[ref.name];
+    out.push({ ...ref, keywords: keywords.get(ref.name) ?? [], lastSeen: date, days: typeof days === 'number' && days >= 1 ? days : 1 });
   }
   return out;
 }
