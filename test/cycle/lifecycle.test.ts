@@ -85,3 +85,43 @@ describe('the spec lifecycle example', () => {
     expect(node(ws, 'weekly/2026-W11.md').data['source-files']).toHaveLength(5);
   });
 });
+
+describe('days in the configured time zone', () => {
+  it('turns a day fixed at local midnight, across a DST change (New York, 2026-03-08)', async () => {
+    const ws = makeWorkspace({}, { timeZone: 'America/New_York' });
+    ws.write('memory/2026-03-08.md', rawLog('2026-03-08', { 'dst day [project]': ['clocks jumped an hour'] }));
+    // 23:30 on the 23-hour day, local time: still the 8th.
+    await cycle(ws, '2026-03-09T03:30:00Z');
+    expect(statusOf(ws, 'daily/2026-03-08.md')).toBe('tentative');
+    // 00:30 local on the 9th.
+    await cycle(ws, '2026-03-09T04:30:00Z');
+    expect(statusOf(ws, 'daily/2026-03-08.md')).toBe('fixed');
+  });
+
+  it('uses the zone, not UTC, for "today" (pitfall 12)', async () => {
+    const ws = makeWorkspace({}, { timeZone: 'Asia/Seoul' });
+    ws.write('memory/2026-03-16.md', rawLog('2026-03-16', { 'early start [project]': ['09:00 KST standup'] }));
+    // 2026-03-15T23:30Z is already 08:30 on the 16th in Seoul.
+    await cycle(ws, '2026-03-15T23:30:00Z');
+    expect(statusOf(ws, 'daily/2026-03-16.md')).toBe('tentative');
+  });
+});
+
+describe('year edges', () => {
+  it('files 2026-12-31 and 2027-01-01 under 2026-W53, and each under its own month', async () => {
+    const ws = makeWorkspace();
+    for (const date of ['2026-12-30', '2026-12-31', '2027-01-01', '2027-01-04']) ws.write(`memory/${date}.md`, rawLog(date, { [`work on ${date} [project]`]: [`note ${date}`] }));
+    await cycle(ws, '2027-01-20', { catchUp: true });
+    expect(ws.files('memory/weekly')).toEqual(['memory/weekly/2026-W53.md', 'memory/weekly/2027-W01.md']);
+    expect(node(ws, 'weekly/2026-W53.md').data).toMatchObject({ period: '2026-W53', dates: '2026-12-28 to 2027-01-03' });
+    expect(node(ws, 'weekly/2026-W53.md').data['source-files']).toEqual(['memory/daily/2026-12-30.md', 'memory/daily/2026-12-31.md', 'memory/daily/2027-01-01.md']);
+    const dec = node(ws, 'monthly/2026-12.md');
+    const jan = node(ws, 'monthly/2027-01.md');
+    expect(dec.data.weeks).toEqual(['2026-W53']);
+    expect(dec.body).toContain('note 2026-12-31');
+    expect(dec.body).not.toContain('note 2027-01-01');
+    expect(jan.data.weeks).toEqual(['2026-W53', '2027-W01']);
+    expect(jan.body).toContain('note 2027-01-01');
+    expect(jan.body).not.toContain('note 2026-12-31');
+  });
+});
