@@ -10,6 +10,7 @@ import { CliError, EXIT } from './exit.js';
 import { registerCompact } from './commands/compact.js';
 import { registerInit } from './commands/init.js';
 import { registerStatus } from './commands/status.js';
+import { registerDaemon } from './commands/daemon.js';
 
 export const VERSION = '0.1.0';
 
@@ -27,6 +28,7 @@ export function buildProgram(io: Io, setRun: (run: Run) => void): Command {
   registerInit(program, ctx);
   registerCompact(program, ctx);
   registerStatus(program, ctx);
+  registerDaemon(program, ctx);
   return program;
 }
 
