@@ -72,7 +72,7 @@ export async function compact(ws: Workspace, config: HipoConfig, opts: CompactOp
     // Writers that were killed mid-write leave hidden temp files behind; nothing else does.
     sweepTempFiles(['', 'daily', 'weekly', 'monthly'].map((d) => join(ws.memoryDir, d)).concat(ws.stateDir));
     const cache = opts.cache ?? StampCache.load(ws);
-    const { snapshot, startedAt } = scanTree(ws, cache);
+    const { snapshot } = scanTree(ws, cache);
     const tree = new TreeState(snapshot, ws, cache);
     const templates = loadTemplates(ws.root);
     const rules = new ExclusionRules(config.compaction.ephemeralMarkers);
@@ -102,8 +102,9 @@ export async function compact(ws: Workspace, config: HipoConfig, opts: CompactOp
       const progressed = results.some((r) => r.written !== null);
       if (!opts.catchUp || cycles >= maxCycles || !progressed) break;
     }
-    const remaining = planCycle(tree, clock.today, planOptions(config));
-    cache.save(ws, startedAt);
+    // Nothing ran: the first plan is still what the next cycle would do.
+    const remaining = cycles === 0 && first ? first : planCycle(tree, clock.today, planOptions(config));
+    cache.save(ws);
     return {
       clock,
       dryRun: false,

@@ -50,7 +50,7 @@ const TOKENS_FILE = 'tokens.json';
 export async function gatherStatus(ws: Workspace, config: HipoConfig, now?: string): Promise<StatusReport> {
   const clock = resolveClock(config.timeZone, now);
   const cache = StampCache.load(ws);
-  const { snapshot, startedAt } = scanTree(ws, cache);
+  const { snapshot } = scanTree(ws, cache);
   const next = planCycle(snapshot, clock.today, { limits: config.compaction.limits, graceDays: config.compaction.graceDays });
 
   const count = await loadTokenCounter(config.compaction.tokenizer as TokenizerName);
@@ -81,7 +81,7 @@ export async function gatherStatus(ws: Workspace, config: HipoConfig, now?: stri
   const recentErrors = cycles.slice(-5).reverse().flatMap((c) => c.errors);
   // Caches are refreshed only where hipo already keeps state: status never creates .hipo/.
   if (existsSync(ws.stateDir)) {
-    cache.save(ws, startedAt);
+    cache.save(ws);
     try {
       ensureStateDir(ws);
       atomicWriteFile(join(ws.stateDir, TOKENS_FILE), JSON.stringify(fresh));
