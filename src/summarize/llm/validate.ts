@@ -1,0 +1,148 @@
+// Checking a model's answer before anything is written. Invalid output never reaches a node:
+// the caller falls back to the extractive summarizer instead.
+//   cut off (finish_reason `length`), empty, or no markdown sections (a refusal, JSON, prose);
+//   no `## Topics` section with at least one topic, or nothing besides it;
+//   under 50 bytes once composed.
+// What is cleaned rather than refused: reasoning (`<think>…</think>`), a code fence around the
+// whole answer, frontmatter (hipo writes frontmatter, never the model), a preamble before the
+// first heading, the model's own title (hipo writes the title), code blocks and stack traces
+// (the exclusion rules hold for output too).
+import { splitFrontmatter } from '../../tree/frontmatter.js';
+import { scanBlocks, splitLines } from '../../tree/markdown.js';
+import { parseTopicLine, type TopicInfo } from '../../tree/topic.js';
+import { isStackTraceLine } from '../exclusion.js';
+import { topicLines } from './request.js';
+
+export const MIN_BODY_BYTES = 50;
+
+export type Checked<T> = { ok: true; value: T } | { ok: false; reason: string };
+
+interface Section {
+  heading: string;
+  /** Lines under the heading, up to the next `##` (deeper headings included). */
+  lines: string[];
+}
+
+/** The answer without reasoning, wrapping fence, frontmatter or preamble. */
+export function cleanAnswer(text: string): string {
+  let t = text.replace(/\r\n?/g, '\n');
+  t = t.replace(/<think(?:ing)?>[\s\S]*?<\/think(?:ing)?>/gi, '').trim();
+  const fenced = /^(```|~~~)[\w-]*\n([\s\S]*?)\n\1\s*$/.exec(t);
+  if (fenced) t = fenced[2]!.trim();
+  const doc = splitFrontmatter(t);
+  if (doc.data || doc.error) t = doc.body.trim();
+  const lines = splitLines(t);
+  const first = lines.findIndex((l) => /^#{1,6}\s/.test(l));
+  return (first > 0 ? lines.slice(first) : lines).join('\n').trim();
+}
+
+/** Splits at `##` headings (outside code); text before the first one is returned apart. */
+function sections(text: string): { head: string[]; list: Section[] } {
+  const lines = splitLines(text);
+  const h2 = new Map<number, string>();
+  for (const b of scanBlocks(lines)) if (b.kind === 'heading' && b.depth === 2) h2.set(b.line, b.text.trim());
+  const head: string[] = [];
+  const list: Section[] = [];
+  lines.forEach((line, i) => {
+    const h = h2.get(i + 1);
+    if (h !== undefined) list.push({ heading: h, lines: [] });
+    else if (list.length) list[list.length - 1]!.lines.push(line);
+    else head.push(line);
+  });
+  return { head, list };
+}
+
+/** Code blocks and stack-trace lines out of a section's lines. */
+function excludeCode(lines: readonly string[]): string[] {
+  const blocks = scanBlocks(lines as string[]);
+  const drop = new Set<number>();
+  for (const b of blocks) if (b.kind === 'code') for (let l = b.line; l <= b.endLine; l++) drop.add(l - 1);
+  return lines.filter((l, i) => !drop.has(i) && !isStackTraceLine(l));
+}
+
+function hasContent(lines: readonly string[]): boolean {
+  return lines.some((l) => l.trim() !== '' && !/^\s*[-*+]?\s*\(?(none|n\/a|nothing)\)?\.?\s*$/i.test(l));
+}
+
+function truncated(finishReason: string | null): string | null {
+  return finishReason === 'length' ? 'the answer was cut off at llm.maxOutputTokens' : null;
+}
+
+/**
+ * A node body from the model's answer: hipo's title, hipo's topics (names and types from the
+ * frontmatter, sub-keywords merged with the model's), then the model's sections.
+ */
+export function validateNodeAnswer(answer: string, finishReason: string | null, title: string, topics: readonly TopicInfo[]): Checked<string> {
+  const cut = truncated(finishReason);
+  if (cut) return { ok: false, reason: cut };
+  const text = cleanAnswer(answer);
+  if (!text) return { ok: false, reason: 'empty answer' };
+  const { list } = sections(text);
+  if (list.length === 0) return { ok: false, reason: 'no markdown sections in the answer' };
+  const topicSec = list.find((s) => /^topics$/i.test(s.heading));
+  if (!topicSec) return { ok: false, reason: 'no `## Topics` section' };
+  const modelTopics = topicSec.lines.map((l) => (/^\s*[-*+]\s/.test(l) ? parseTopicLine(l) : null)).filter((t) => t !== null);
+  if (modelTopics.length === 0 && topics.length === 0) return { ok: false, reason: '`## Topics` lists no topic' };
+  const rest = list.filter((s) => s !== topicSec && !/^topics$/i.test(s.heading)).map((s) => ({ heading: s.heading, lines: excludeCode(s.lines) }));
+  const filled = rest.filter((s) => hasContent(s.lines));
+  if (filled.length === 0) return { ok: false, reason: 'nothing besides `## Topics`' };
+  const parts = [title, `## Topics\n${mergeTopicLines(topics, modelTopics)}`];
+  for (const s of filled) parts.push(`## ${s.heading}\n${s.lines.join('\n').trim()}`);
+  const body = `${parts.join('\n\n').replace(/\n{3,}/g, '\n\n').trim()}\n`;
+  if (Buffer.byteLength(body) < MIN_BODY_BYTES) return { ok: false, reason: `answer too short (${Buffer.byteLength(body)} bytes)` };
+  return { ok: true, value: body };
+}
+
+type ModelTopic = NonNullable<ReturnType<typeof parseTopicLine>>;
+
+/** hipo's topics first (their names and types are the frontmatter's), then the model's extras. */
+export function mergeTopicLines(topics: readonly TopicInfo[], model: readonly ModelTopic[]): string {
+  const byName = new Map(model.map((m) => [m.name, m]));
+  const merged = topics.map((t) => {
+    const kws = [...new Set([...(byName.get(t.name)?.keywords ?? []), ...t.keywords])].slice(0, 8);
+    return { ...t, keywords: kws };
+  });
+  const known = new Set(topics.map((t) => t.name));
+  const extra = model.filter((m) => !known.has(m.name)).map((m) => `- ${m.name} [${m.type}]${m.keywords.length ? `: ${m.keywords.slice(0, 8).join(', ')}` : ''}`);
+  return [topicLines(merged), ...extra].filter(Boolean).join('\n');
+}
+
+export interface RootNarrative {
+  active: string;
+  patterns: string;
+  history: string;
+}
+
+export const NARRATIVE_SECTIONS: readonly [keyof RootNarrative, RegExp, string][] = [
+  ['active', /^active context\b/i, 'Active Context'],
+  ['patterns', /^recent patterns\b/i, 'Recent Patterns'],
+  ['history', /^historical summary\b/i, 'Historical Summary'],
+];
+
+/** ROOT's three narrative sections from an answer (or from an existing ROOT.md body). */
+export function parseNarrative(text: string): Checked<RootNarrative> {
+  const { list } = sections(cleanAnswer(text));
+  const out: Partial<RootNarrative> = {};
+  for (const [key, re, name] of NARRATIVE_SECTIONS) {
+    const s = list.find((x) => re.test(x.heading));
+    if (!s) return { ok: false, reason: `no \`## ${name}\` section` };
+    const lines = excludeCode(s.lines);
+    if (!lines.some((l) => l.trim())) return { ok: false, reason: `\`## ${name}\` is empty` };
+    out[key] = lines.join('\n').trim();
+  }
+  return { ok: true, value: out as RootNarrative };
+}
+
+export function validateRootAnswer(answer: string, finishReason: string | null): Checked<RootNarrative> {
+  const cut = truncated(finishReason);
+  if (cut) return { ok: false, reason: cut };
+  if (!cleanAnswer(answer)) return { ok: false, reason: 'empty answer' };
+  return parseNarrative(answer);
+}
+
+/** The `## Topics Index` section's lines of a ROOT body hipo built. */
+export function topicsIndexLines(rootBody: string): string {
+  const { list } = sections(rootBody);
+  const s = list.find((x) => /^topics index\b/i.test(x.heading) || /^topics$/i.test(x.heading));
+  return s ? s.lines.join('\n').trim() : '';
+}
