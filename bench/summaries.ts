@@ -10,7 +10,7 @@
 // The extractive summarizer always runs. An LLM run follows when an endpoint is configured in
 // the environment: HIPO_LLM_BASE_URL, HIPO_LLM_MODEL (and HIPO_LLM_API_KEY if it needs one).
 //   --llm-only   skip the extractive run        --keep DIR   build the trees under DIR and keep them
-import { cpSync, existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { cpSync, existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { defaultConfig, loadConfig } from '../src/config/config.js';
@@ -78,9 +78,8 @@ async function measure(name: string, memory: string, gold: readonly Gold[], ms: 
     }
   }
   const sizes = (level: Level): number[] => {
-    const out: number[] = [];
-    for (const [f, t] of texts) if (t !== null && f.includes(level === 'root' ? 'ROOT.md' : `/${level}/`)) out.push(count(body(f)!));
-    return out;
+    const files = level === 'root' ? [join(memory, 'ROOT.md')] : readdirSync(join(memory, level)).filter((f) => f.endsWith('.md')).map((f) => join(memory, level, f));
+    return files.map(body).filter((b): b is string => b !== null).map(count);
   };
   console.log(`\n${name}: tree built in ${(ms / 1000).toFixed(1)} s${calls}`);
   console.log(`  fact survival (${gold.length} questions)   raw log    daily   weekly  monthly     ROOT`);
