@@ -85,7 +85,7 @@ function formatModelPlan(r: CompactResult): string[] {
   if (!e) return [];
   const calls = e.calls.filter((c) => !c.cached);
   const lines = [`  model ${e.model} at ${e.baseUrl}: ${calls.length} call${calls.length === 1 ? '' : 's'} this cycle, ~${n(calls.reduce((t, c) => t + c.tokensIn, 0))} tokens in`];
-  for (const c of e.calls) lines.push(`    ${pad(c.node, 24)}${pad(c.cached ? 'cached' : `${n(c.tokensIn)} tokens`, 15)}${c.note ?? ''}`);
+  for (const c of e.calls) lines.push(`    ${pad(c.node, 24)}${pad(c.cached ? 'cached' : `${n(c.tokensIn)} tokens`, 15)}${c.note ?? ''}`.trimEnd());
   if (e.unavailable) lines.push(`    no call would be made now: ${e.unavailable}`);
   return lines;
 }
@@ -94,13 +94,14 @@ function formatModelPlan(r: CompactResult): string[] {
 function formatModelUse(r: CompactResult): string[] {
   if (!r.llm) return [];
   const recs = r.applied.map((a) => a.record);
-  const sent = recs.filter((x) => x.model && !x.cached && x.tokensOut !== undefined && !x.fallback);
+  const byModel = recs.filter((x) => x.wrote && x.summarizer?.startsWith('llm:')).length;
   const cached = recs.filter((x) => x.cached).length;
   const fallbacks = recs.filter((x) => x.fallback).length;
-  const tin = recs.reduce((t, x) => t + (x.cached ? 0 : x.tokensIn ?? 0), 0);
-  const tout = recs.reduce((t, x) => t + (x.cached ? 0 : x.tokensOut ?? 0), 0);
-  if (!r.llm.calls && !cached && !fallbacks) return [];
-  return [`  model ${r.llm.model}: ${r.llm.calls} call${r.llm.calls === 1 ? '' : 's'} (${n(tin)} tokens in, ${n(tout)} out), ${sent.length} node${sent.length === 1 ? '' : 's'} written by it, ${cached} from cache, ${fallbacks} extractive fallback${fallbacks === 1 ? '' : 's'}`];
+  const tin = recs.reduce((t, x) => t + (x.tokensIn ?? 0), 0);
+  const tout = recs.reduce((t, x) => t + (x.tokensOut ?? 0), 0);
+  if (!r.llm.calls && !cached && !fallbacks && !byModel) return [];
+  const calls = `${r.llm.calls} call${r.llm.calls === 1 ? '' : 's'}`;
+  return [`  model ${r.llm.model}: ${calls} (${n(tin)} tokens in, ${n(tout)} out), ${byModel} node${byModel === 1 ? '' : 's'} written by it, ${cached} answer${cached === 1 ? '' : 's'} from cache, ${fallbacks} extractive fallback${fallbacks === 1 ? '' : 's'}`];
 }
 
 export function compactJson(r: CompactResult, ws: Workspace): unknown {

@@ -17,6 +17,8 @@ import { decodeText } from '../tree/text.js';
 import { atomicWriteFile } from '../write/atomic.js';
 import { loadTokenCounter, type TokenizerName } from '../write/tokens.js';
 import { existsSync } from 'node:fs';
+import { resolveLlmSettings } from '../summarize/llm/settings.js';
+import { stateSummary, type BackoffView } from '../summarize/llm/state.js';
 
 export interface LevelStatus {
   tentative: number;
@@ -40,6 +42,8 @@ export interface StatusReport {
   warnings: Problem[];
   /** A process holding the writer lock now (a daemon, or a compact in progress). */
   writer: LockOwner | null;
+  /** The model summaries use, if one is configured (config `llm` or HIPO_LLM_*). */
+  llm: { model: string; baseUrl: string; levels: string[]; backoff: BackoffView | null; failedInputs: number } | null;
 }
 
 const TOKENS_FILE = 'tokens.json';
@@ -98,7 +102,13 @@ export async function gatherStatus(ws: Workspace, config: HipoConfig, now?: stri
     recentErrors,
     warnings: [...snapshot.problems, ...next.attention.map((a) => ({ file: `${ws.memoryName}/${a.relPath}`, message: a.message }))],
     writer: lockHolder(ws),
+    llm: modelStatus(ws, config),
   };
+}
+
+function modelStatus(ws: Workspace, config: HipoConfig): StatusReport['llm'] {
+  const s = resolveLlmSettings(config, process.env).settings;
+  return s ? { model: s.model, baseUrl: s.baseUrl, levels: [...s.levels], ...stateSummary(ws, s.baseUrl) } : null;
 }
 
 function loadTokenCache(ws: Workspace): Record<string, { hash: string; tokens: number }> {

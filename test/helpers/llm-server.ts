@@ -5,7 +5,7 @@
 // the node that was written.
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import type { Socket } from 'node:net';
-import { afterEach } from 'vitest';
+import { afterEach } from "vitest";
 
 export interface RecordedRequest {
   path: string;
@@ -33,6 +33,8 @@ export interface Reply {
   hang?: boolean;
   /** Drop the connection without an answer. */
   destroy?: boolean;
+  /** Send the headers and the start of a body, then nothing more. */
+  stall?: boolean;
 }
 
 export type Handler = (req: RecordedRequest, n: number) => Reply | Promise<Reply>;
@@ -113,6 +115,11 @@ export async function startFakeLlm(handler: Handler = (req) => completion(echoSu
         if (r.hang) return;
         if (r.destroy) {
           req.socket.destroy();
+          return;
+        }
+        if (r.stall) {
+          res.writeHead(200, { 'content-type': 'application/json' });
+          res.write('{"choices": [');
           return;
         }
         const headers = { ...(r.headers ?? {}) };

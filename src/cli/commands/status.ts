@@ -39,6 +39,7 @@ function statusJson(r: StatusReport, configWarnings: string[]): unknown {
     recentErrors: r.recentErrors,
     warnings: [...configWarnings.map((w) => ({ file: 'config', message: w })), ...r.warnings],
     writer: r.writer,
+    llm: r.llm,
   };
 }
 
@@ -54,6 +55,10 @@ function formatStatus(r: StatusReport, configWarnings: string[]): string {
   const pending = r.next.actions.length + r.next.deferred.length;
   lines.push(pending ? `  pending: ${pending} (next cycle below)` : '  pending: nothing, the tree is current');
   if (pending) lines.push(...formatPlan(r.next, r.memoryName).map((l) => `  ${l}`));
+  if (r.llm) {
+    const l = r.llm;
+    lines.push(`  model: ${l.model} at ${l.baseUrl} (${l.levels.join(', ')})${l.backoff ? `; backing off until ${l.backoff.until}: ${l.backoff.reason}` : ''}${l.failedInputs ? `; ${l.failedInputs} node input(s) it could not summarize` : ''}`);
+  } else lines.push('  model: none (extractive summaries; nothing leaves this machine)');
   if (r.writer) lines.push(`  writer: pid ${r.writer.pid} (${r.writer.command}) since ${r.writer.since}`);
   if (r.lastCycle) {
     const c = r.lastCycle;

@@ -120,3 +120,15 @@ export class LlmState {
     }
   }
 }
+
+export interface BackoffView {
+  until: string;
+  reason: string;
+}
+
+/** For `hipo status`: the backoff in force and how many node inputs the model failed on. */
+export function stateSummary(ws: Workspace, baseUrl: string, now = Date.now()): { backoff: BackoffView | null; failedInputs: number } {
+  const s = LlmState.load(ws);
+  const b = s.backoffAt(baseUrl, now);
+  return { backoff: b ? { until: new Date(b.until).toISOString(), reason: b.reason } : null, failedInputs: s.failedInputs().size };
+}
