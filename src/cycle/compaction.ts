@@ -87,7 +87,11 @@ export async function compact(ws: Workspace, config: HipoConfig, opts: CompactOp
     const { snapshot } = scanTree(ws, cache);
     const plan = planCycle(snapshot, clock.today, planOptions(config, llm, resummarize));
     const info = llmInfo();
-    if (info && llm) info.estimate = await estimateModelCalls(plan, new TreeState(snapshot, ws, cache), llm, { config, clock, redactor, rules, templates });
+    if (info && llm) {
+      info.estimate = await estimateModelCalls(plan, new TreeState(snapshot, ws, cache), llm, { config, clock, redactor, rules, templates });
+      // --resummarize ends any backoff when it runs for real.
+      if (resummarize) info.estimate.unavailable = info.unavailable = null;
+    }
     return { clock, dryRun: true, plan, cycles: 0, applied: [], written: [], remaining: plan, problems: [...snapshot.problems], errors: [], warnings: [...choice.warnings], llm: info };
   }
 

@@ -259,6 +259,15 @@ describe('compaction with a model', () => {
     expect(node(ws, 'daily/2026-03-15.md').fm.summarizer).toBe('llm:env-model');
   });
 
+  it("sends the workspace's own prompt when templates/prompts/ overrides the packaged one", async () => {
+    const llm = await startFakeLlm((req) => completion(echoSummary(req)));
+    const ws = workspace(llm, { 'memory/2026-03-15.md': log('2026-03-15', 'zarr'), 'templates/prompts/daily.md': 'House rules for {{title}}. Sections:\n{{sections}}\nTopics:\n{{topics}}\n' }, { levels: ['daily'] });
+    await run(ws, '2026-03-15');
+    const system = llm.requests[0]!.body.messages[0]!.content;
+    expect(system).toMatch(/^House rules for 2026-03-15 \(Sun\)\. Sections:\n- ## Topics\n- ## User Facts\n/);
+    expect(system).toContain('- work [project]: ');
+  });
+
   it('never pays twice for the same input: a node rebuilt from unchanged sources comes from the cache', async () => {
     const llm = await startFakeLlm((req) => completion(echoSummary(req)));
     const ws = workspace(llm, { 'memory/2026-03-15.md': log('2026-03-15', 'arrow') });
