@@ -94,7 +94,7 @@ async function measure(name: string, memory: string, gold: readonly Gold[], ms: 
   console.log(`  node sizes (body tokens): ${(['daily', 'weekly', 'monthly', 'root'] as const).map(line).join('; ')}`);
 }
 
-async function build(name: string, withLlm: boolean, gold: readonly Gold[]): Promise<void> {
+async function build(name: string, label: string, withLlm: boolean, gold: readonly Gold[]): Promise<void> {
   const dir = keepAt ? join(keepAt, name) : mkdtempSync(join(tmpdir(), `hipo-bench-summaries-${name}-`));
   try {
     rmSync(dir, { recursive: true, force: true });
@@ -113,7 +113,7 @@ async function build(name: string, withLlm: boolean, gold: readonly Gold[]): Pro
     const tokensIn = calls.reduce((n, a) => n + (a.record.tokensIn ?? 0), 0);
     const tokensOut = calls.reduce((n, a) => n + (a.record.tokensOut ?? 0), 0);
     const note = withLlm ? ` · ${calls.length} model calls, ${tokensIn.toLocaleString('en-US')} tokens in, ${tokensOut.toLocaleString('en-US')} out, ${fallbacks.length} extractive fallbacks` : '';
-    await measure(name, ws.memoryDir, gold, ms, note);
+    await measure(label, ws.memoryDir, gold, ms, note);
   } finally {
     if (!keepAt) rmSync(dir, { recursive: true, force: true });
   }
@@ -126,7 +126,7 @@ if (!existsSync(join(corpus, 'gold.json'))) {
 const gold = JSON.parse(readFileSync(join(corpus, 'gold.json'), 'utf8')) as Gold[];
 console.log(`hipo bench:summaries · node ${process.version} · ${new Date().toISOString()} · MemAware dev, ${gold.length} questions`);
 console.log('  reference: a tree built by an LLM agent kept the answer in ~64% of daily, 30% weekly, 37% monthly nodes, 15% of ROOT');
-if (!llmOnly) await build('extractive', false, gold);
-const llm = resolveLlmSettings({ ...defaultConfig(), timeZone: 'UTC' }, process.env);
-if (llm.settings) await build(`llm (${llm.settings.model} at ${llm.settings.baseUrl})`.replace(/[^\w.() -]+/g, '_'), true, gold);
+if (!llmOnly) await build('extractive', 'extractive', false, gold);
+const llm = resolveLlmSettings(defaultConfig(), process.env);
+if (llm.settings) await build('llm', `llm (${llm.settings.model} at ${llm.settings.baseUrl})`, true, gold);
 else console.log('\nllm: skipped (no endpoint: set HIPO_LLM_BASE_URL and HIPO_LLM_MODEL to measure one)');
