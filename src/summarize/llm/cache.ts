@@ -2,7 +2,7 @@
 // endpoint, model, parameters and messages) is answered from here and costs nothing. Answers are
 // kept raw, valid or not, so a request the model got wrong is not paid for twice either; they
 // are validated again when read. Only a cache: deleting it costs calls, never correctness.
-import { mkdirSync, readdirSync, readFileSync, statSync, unlinkSync, utimesSync } from 'node:fs';
+import { existsSync, mkdirSync, readdirSync, readFileSync, statSync, unlinkSync, utimesSync } from 'node:fs';
 import { join } from 'node:path';
 import { hashParts } from '../../tree/hash.js';
 import type { Workspace } from '../../tree/layout.js';
@@ -32,6 +32,11 @@ export class AnswerCache {
 
   constructor(private readonly ws: Workspace) {
     this.dir = join(ws.stateDir, DIR);
+  }
+
+  /** Whether an answer is kept, without marking it used (for --dry-run). */
+  has(key: string): boolean {
+    return existsSync(join(this.dir, `${key}.json`));
   }
 
   get(key: string): CachedAnswer | null {

@@ -140,16 +140,17 @@ export class RootRecompactor {
       const u: SummaryUsage = cached ? { model: a.model, tokensIn: 0, tokensOut: 0, latencyMs: 0, cached: true } : { model: a.model, tokensIn: a.tokensIn ?? sent, tokensOut: a.tokensOut ?? input.count(a.text), latencyMs: a.latencyMs };
       usage = usage ? { model: u.model, tokensIn: usage.tokensIn + u.tokensIn, tokensOut: usage.tokensOut + u.tokensOut, latencyMs: usage.latencyMs + u.latencyMs, ...(usage.cached && u.cached ? { cached: true } : {}) } : u;
     };
-    const fail = (reason: string, latencyMs = 0, sent = 0, inputFault = true): RootRecompactResult => {
-      if (!usage && (latencyMs || sent)) usage = { model: s.model, tokensIn: sent, tokensOut: 0, latencyMs };
+    const fail = (reason: string, latencyMs = 0, inputFault = true): RootRecompactResult => {
+      if (!usage && latencyMs) usage = { model: s.model, tokensIn: 0, tokensOut: 0, latencyMs };
       if (inputFault) this.session.state.recordFailedInput('root:root', { sourceHash: input.sourceHash, model: s.model, reason, at: new Date().toISOString() });
       return { ok: false, reason: `llm: ${reason}`, ...(usage ? { usage } : {}) };
     };
     const req = this.request(input);
-    if ('skip' in req) return fail(req.skip, 0, 0, false);
+    // Deterministic for this input (ROOT's source hash changes daily): not planned again today.
+    if ('skip' in req) return fail(req.skip);
 
     const first = await this.session.ask(req.messages);
-    if (!first.ok) return fail(first.reason, first.latencyMs, first.scope === 'skipped' ? 0 : req.tokensIn, first.scope === 'input');
+    if (!first.ok) return fail(first.reason, first.latencyMs, first.scope === 'input');
     addUsage(first.answer, req.tokensIn, first.cached);
     const checked = validateRootAnswer(first.answer.text, first.answer.finishReason);
     if (!checked.ok) return fail(`invalid output: ${checked.reason}`);
@@ -166,7 +167,7 @@ export class RootRecompactor {
         },
       ];
       const second = await this.session.ask(retry);
-      if (!second.ok) return fail(`over rootMaxTokens (${composed.tokens} > ${input.config.rootMaxTokens}) and the compress retry failed: ${second.reason}`, second.latencyMs, 0, second.scope === 'input');
+      if (!second.ok) return fail(`over rootMaxTokens (${composed.tokens} > ${input.config.rootMaxTokens}) and the compress retry failed: ${second.reason}`, second.latencyMs, second.scope === 'input');
       addUsage(second.answer, input.count(retry.map((m) => m.content).join('\n')), second.cached);
       const again = validateRootAnswer(second.answer.text, second.answer.finishReason);
       if (!again.ok) return fail(`invalid output on the compress retry: ${again.reason}`);

@@ -50,7 +50,7 @@ export class LlmSession {
 
   /** True when a request would be answered from the cache. */
   isCached(messages: readonly ChatMessage[], maxOutputTokens: number): boolean {
-    return this.cache.get(requestKey(this.settings, messages, maxOutputTokens)) !== null;
+    return this.cache.has(requestKey(this.settings, messages, maxOutputTokens));
   }
 
   async ask(messages: readonly ChatMessage[], maxOutputTokens = this.settings.maxOutputTokens): Promise<AskOutcome> {

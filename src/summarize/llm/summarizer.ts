@@ -62,7 +62,8 @@ export class LlmNodeSummarizer {
     const key = nodeKey(req.period);
     if (!outcome.ok) {
       if (outcome.scope === 'input' && req.sourceHash) this.session.state.recordFailedInput(key, { sourceHash: req.sourceHash, model: s.model, reason: outcome.reason, at: new Date().toISOString() });
-      const usage = outcome.scope === 'skipped' ? undefined : { model: s.model, tokensIn: built.tokensIn, tokensOut: 0, latencyMs: outcome.latencyMs };
+      // A failed call is journaled with its latency; no tokens are counted (none were reported).
+      const usage = outcome.scope === 'skipped' ? undefined : { model: s.model, tokensIn: 0, tokensOut: 0, latencyMs: outcome.latencyMs };
       return { ok: false, reason: `llm: ${outcome.reason}`, ...(usage ? { usage } : {}) };
     }
     const a = outcome.answer;
