@@ -36,11 +36,17 @@ export function cleanAnswer(text: string): string {
   return (first > 0 ? lines.slice(first) : lines).join('\n').trim();
 }
 
-/** Splits at `##` headings (outside code); text before the first one is returned apart. */
+/**
+ * Splits at `##` headings (outside code); text before the first one is returned apart. A model
+ * that wrote its sections one level off (`#` or `###` throughout, no `##`) is read the same way.
+ */
 function sections(text: string): { head: string[]; list: Section[] } {
   const lines = splitLines(text);
+  const headings = scanBlocks(lines).filter((b): b is Extract<ReturnType<typeof scanBlocks>[number], { kind: 'heading' }> => b.kind === 'heading');
+  const depths = new Set(headings.map((h) => h.depth));
+  const depth = depths.has(2) || depths.size === 0 ? 2 : depths.has(3) ? 3 : Math.min(...depths);
   const h2 = new Map<number, string>();
-  for (const b of scanBlocks(lines)) if (b.kind === 'heading' && b.depth === 2) h2.set(b.line, b.text.trim());
+  for (const b of headings) if (b.depth === depth) h2.set(b.line, b.text.trim());
   const head: string[] = [];
   const list: Section[] = [];
   lines.forEach((line, i) => {

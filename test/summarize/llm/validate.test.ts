@@ -51,6 +51,13 @@ describe('validateNodeAnswer', () => {
     expect(!r.ok && r.reason).toMatch(reason);
   });
 
+  it('reads sections written one heading level off', () => {
+    const r = validateNodeAnswer('# Summary\n\n### Topics\n- auth [project]\n\n### Key Decisions\n- chose JWT', 'stop', TITLE, topics);
+    expect(r.ok && r.value).toContain('## Key Decisions\n- chose JWT');
+    const h1 = validateNodeAnswer('# Topics\n- auth [project]\n\n# Highlights\n- shipped login', 'stop', TITLE, topics);
+    expect(h1.ok && h1.value).toContain('## Highlights\n- shipped login');
+  });
+
   it('refuses a Topics section without topics when hipo has none either', () => {
     const r = validateNodeAnswer('## Topics\nnothing here\n\n## Highlights\n- x', 'stop', '# T', []);
     expect(!r.ok && r.reason).toMatch(/lists no topic/);
