@@ -84,7 +84,8 @@ function formatModelPlan(r: CompactResult): string[] {
   const e = r.llm?.estimate;
   if (!e) return [];
   const calls = e.calls.filter((c) => !c.cached);
-  const lines = [`  model ${e.model} at ${e.baseUrl}: ${calls.length} call${calls.length === 1 ? '' : 's'} this cycle, ~${n(calls.reduce((t, c) => t + c.tokensIn, 0))} tokens in`];
+  const count = calls.reduce((t, c) => t + c.calls, 0);
+  const lines = [`  model ${e.model} at ${e.baseUrl}: ${count} call${count === 1 ? '' : 's'} this cycle, ~${n(calls.reduce((t, c) => t + c.tokensIn, 0))} tokens in`];
   for (const c of e.calls) lines.push(`    ${pad(c.node, 24)}${pad(c.cached ? 'cached' : `${n(c.tokensIn)} tokens`, 15)}${c.note ?? ''}`.trimEnd());
   if (e.unavailable) lines.push(`    no call would be made now: ${e.unavailable}`);
   return lines;

@@ -46,6 +46,8 @@ export interface LlmConfig {
   maxRetryWaitMs: number;
   /** Sources are condensed to fit this many tokens per request. */
   maxInputTokens: number;
+  /** A node whose sources do not fit one request is sent in up to this many parts (calls). */
+  maxPartsPerNode: number;
   /** Model calls allowed per compaction cycle; past it, nodes fall back to extractive. */
   maxCallsPerCycle: number;
   /** After an unreachable endpoint or a server error, no call for this long (doubling per failure, up to 64×). */
@@ -101,6 +103,7 @@ export function defaultConfig(): HipoConfig {
       maxRetries: 2,
       maxRetryWaitMs: 30_000,
       maxInputTokens: 16_000,
+      maxPartsPerNode: 4,
       maxCallsPerCycle: 8,
       backoffMinutes: 5,
       levels: ['daily', 'weekly', 'monthly', 'root'],
@@ -231,5 +234,6 @@ function validateLlm(l: LlmConfig, file: string): void {
   if (l.maxOutputTokens < 64) throw new ConfigError(file, '"llm.maxOutputTokens" must be at least 64');
   if (l.maxInputTokens < 500) throw new ConfigError(file, '"llm.maxInputTokens" must be at least 500');
   if (l.temperature > 2) throw new ConfigError(file, '"llm.temperature" must be between 0 and 2');
+  if (!Number.isInteger(l.maxPartsPerNode) || l.maxPartsPerNode < 1) throw new ConfigError(file, '"llm.maxPartsPerNode" must be a whole number of at least 1');
   if (!Number.isInteger(l.maxRetries)) throw new ConfigError(file, '"llm.maxRetries" must be a whole number');
 }

@@ -17,7 +17,9 @@ export interface ModelCallEstimate {
   /** Path relative to the memory folder. */
   node: string;
   level: Period['level'];
-  /** Tokens the request would send (hipo's count). */
+  /** Requests (a node too large for one is sent in parts). */
+  calls: number;
+  /** Tokens the requests would send (hipo's count). */
   tokensIn: number;
   /** The answer is in the cache: no call would be made. */
   cached: boolean;
@@ -54,18 +56,19 @@ export async function estimateModelCalls(plan: CyclePlan, tree: TreeState, llm: 
         const req = llm.root.request(input);
         if ('skip' in req) continue;
         const pending = months.some((m) => rewritten.has(periodId(m)));
-        calls.push({ node: action.relPath, level: 'root', tokensIn: req.tokensIn, cached: llm.session.isCached(req.messages, s.maxOutputTokens), note: `changed: ${req.changed.join(', ')}${pending ? '; monthly nodes rewritten this cycle counted as they are now' : ''}` });
+        calls.push({ node: action.relPath, level: 'root', calls: 1, tokensIn: req.tokensIn, cached: llm.session.isCached(req.messages, s.maxOutputTokens), note: `changed: ${req.changed.join(', ')}${pending ? '; monthly nodes rewritten this cycle counted as they are now' : ''}` });
         continue;
       }
       const inputs = period.level === 'daily' ? dailyInputs(period.date, tree, ctx.redactor, ctx.rules) : parentInputs(action.children, tree, ctx.redactor);
       if (inputs.lines <= ctx.config.compaction.thresholds[period.level]) continue;
       const title = period.level === 'daily' ? nodeTitle(period) : periodId(period);
-      const req = await llm.nodes.request({ level: period.level, period, title, sources: inputs.sources, topics: inputs.topics, today, sourceHash: inputs.sourceHash });
+      const planned = await llm.nodes.requests({ level: period.level, period, title, sources: inputs.sources, topics: inputs.topics, today, sourceHash: inputs.sourceHash });
       const childrenPending = action.children.some((c) => rewritten.has(periodId(c)));
-      const note = [req.condensed, childrenPending ? 'children rewritten this cycle counted as they are now' : null].filter(Boolean).join('; ');
-      calls.push({ node: action.relPath, level: period.level, tokensIn: req.tokensIn, cached: llm.session.isCached(req.messages, s.maxOutputTokens), note: note || null });
+      const note = [planned.condensed, childrenPending ? 'children rewritten this cycle counted as they are now' : null].filter(Boolean).join('; ');
+      const cached = planned.requests.every((r) => llm.session.isCached(r.messages, s.maxOutputTokens));
+      calls.push({ node: action.relPath, level: period.level, calls: planned.requests.length, tokensIn: planned.tokensIn, cached, note: note || null });
     } catch (err) {
-      calls.push({ node: action.relPath, level: period.level, tokensIn: 0, cached: false, note: `cannot be estimated: ${err instanceof Error ? err.message : String(err)}` });
+      calls.push({ node: action.relPath, level: period.level, calls: 0, tokensIn: 0, cached: false, note: `cannot be estimated: ${err instanceof Error ? err.message : String(err)}` });
     }
   }
   return { model: s.model, baseUrl: s.baseUrl, calls, unavailable: llm.session.unavailable() };

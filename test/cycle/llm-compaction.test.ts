@@ -158,6 +158,32 @@ describe('compaction with a model', () => {
     expect(llmState(ws).failed).toEqual({});
   });
 
+  it('sends a day too large for one request in parts, and merges the answers into one node', async () => {
+    const llm = await startFakeLlm((req) => completion(echoSummary(req)));
+    const sessions = Array.from({ length: 30 }, (_, i) => `## Session ${i + 1}\nUser: my fact number ${i + 1} is that I keep ${i + 1} plants on the balcony\nAssistant: ${'General advice about plants. '.repeat(20)}`);
+    const ws = workspace(llm, { 'memory/2026-03-15.md': `# 2026-03-15\n\n${sessions.join('\n\n')}\n` }, { levels: ['daily'], maxInputTokens: 1500, maxPartsPerNode: 4 });
+    await run(ws, '2026-03-15');
+    const parts = llm.requests.map((q) => /part (\d) of (\d)/.exec(q.body.messages[1]!.content)?.slice(1).join('/'));
+    expect(parts.length).toBeGreaterThan(1);
+    expect(parts).toEqual(parts.map((_, i) => `${i + 1}/${parts.length}`));
+    const daily = node(ws, 'daily/2026-03-15.md');
+    expect(daily.fm.summarizer).toBe('llm:test-model');
+    // Every session's fact reached the model and the node, in order; the sections are merged.
+    expect(daily.body.match(/my fact number \d+/g)).toEqual(Array.from({ length: 30 }, (_, i) => `my fact number ${i + 1}`));
+    expect(daily.body.match(/^## Highlights$/gm)).toHaveLength(1);
+    expect(actionFor(ws, 'daily/2026-03-15.md')).toMatchObject({ tokensIn: 1000 * parts.length, tokensOut: 200 * parts.length });
+  });
+
+  it('falls back for the whole node when one of its parts fails', async () => {
+    const llm = await startFakeLlm((req, n) => (n === 2 ? completion('no sections here') : completion(echoSummary(req))));
+    const sessions = Array.from({ length: 30 }, (_, i) => `## Session ${i + 1}\nUser: my fact number ${i + 1} is that I keep ${i + 1} plants on the balcony\nAssistant: ${'General advice about plants. '.repeat(20)}`);
+    const ws = workspace(llm, { 'memory/2026-03-15.md': `# 2026-03-15\n\n${sessions.join('\n\n')}\n` }, { levels: ['daily'], maxInputTokens: 1500 });
+    await run(ws, '2026-03-15');
+    expect(llm.requests).toHaveLength(2);
+    expect(node(ws, 'daily/2026-03-15.md').fm.summarizer).toBe('extractive');
+    expect(actionFor(ws, 'daily/2026-03-15.md').fallback).toMatch(/^llm: invalid output: part 2 of \d: no markdown sections/);
+  });
+
   it('asks the model once to compress a ROOT over rootMaxTokens', async () => {
     const long = ['## Active Context', ...Array.from({ length: 120 }, (_, i) => `- active item ${i} with several words of detail about the importer`), '## Recent Patterns', '- p', '## Historical Summary', '- h'].join('\n');
     const short = '## Active Context\n- compressed active\n\n## Recent Patterns\n- compressed pattern\n\n## Historical Summary\n- 2026-03: importer';

@@ -3,9 +3,11 @@
 // costs nothing): fenced code blocks, stack traces, and ephemeral sections and lines go.
 // Then the sources are fitted to the input budget, losing the least valuable text first:
 //   1. long assistant answers in chat transcripts are cut to their opening (facts about the
-//      user are in the user's turns; answers are mostly general advice), ever shorter;
+//      user are in the user's turns; answers are mostly general advice), ever shorter, and at
+//      last left out;
 //   2. if that is not enough, every source keeps its share of the budget from its start,
-//      with a marker saying how much was left out (the raw log keeps it all).
+//      with a marker saying how much was left out (the raw log keeps it all). A node's request
+//      builder tries sending it in parts (parts.ts) before accepting that.
 import { scanBlocks, splitLines } from '../../tree/markdown.js';
 import { isStackTraceLine, type ExclusionRules } from '../exclusion.js';
 import type { SourceDoc } from '../summarizer.js';
@@ -36,14 +38,14 @@ export function applyExclusions(text: string, rules: ExclusionRules): string {
 const SPEAKER = /^\s*(?:\*\*)?(user|human|me|you|assistant|ai|claude|bot|gpt|codex|agent)(?:\*\*)?\s*:/i;
 const HEADING = /^\s{0,3}#{1,6}\s/;
 
-/** Cuts every assistant turn to about `max` characters (whole lines, at least the first). */
+/** Cuts every assistant turn to about `max` characters (whole lines, at least the first); 0 leaves them out. */
 export function capAssistantTurns(text: string, max: number): string {
   const out: string[] = [];
   let inAssistant = false;
   let used = 0;
   let omitted = 0;
   const flush = (): void => {
-    if (omitted) out.push(`[… ${omitted} more line${omitted === 1 ? '' : 's'} of the answer]`);
+    if (omitted && max > 0) out.push(`[… ${omitted} more line${omitted === 1 ? '' : 's'} of the answer]`);
     omitted = 0;
   };
   for (const line of splitLines(text)) {
@@ -52,6 +54,10 @@ export function capAssistantTurns(text: string, max: number): string {
       flush();
       inAssistant = !!sp && !/^(user|human|me)$/i.test(sp[1]!);
       used = 0;
+      if (inAssistant && max === 0) {
+        omitted++;
+        continue;
+      }
       if (inAssistant && line.length > max) {
         out.push(`${line.slice(0, max).replace(/\s+\S*$/, '')} …`);
         used = max;
@@ -59,6 +65,10 @@ export function capAssistantTurns(text: string, max: number): string {
       }
       out.push(line);
       used = line.length;
+      continue;
+    }
+    if (inAssistant && max === 0) {
+      if (line.trim()) omitted++;
       continue;
     }
     if (inAssistant && used + line.length > max) {
@@ -87,10 +97,10 @@ export function fitSources(sources: readonly SourceDoc[], budget: number, count:
   let current = [...sources];
   let tokens = count(render(current));
   if (tokens <= budget) return { sources: current, tokens, condensed: null };
-  for (const cap of [1500, 700, 300, 120]) {
+  for (const cap of [1500, 700, 300, 120, 0]) {
     current = sources.map((s) => ({ ...s, text: capAssistantTurns(s.text, cap) }));
     tokens = count(render(current));
-    if (tokens <= budget) return { sources: current, tokens, condensed: `assistant answers cut to ~${cap} characters` };
+    if (tokens <= budget) return { sources: current, tokens, condensed: cap ? `assistant answers cut to ~${cap} characters` : 'assistant answers left out' };
   }
   // Still too long: every source keeps its share, from its start.
   const base = current;

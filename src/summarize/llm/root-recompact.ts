@@ -22,6 +22,7 @@ import type { PromptSet } from './prompts.js';
 import { ephemeralList } from './request.js';
 import type { LlmSession } from './session.js';
 import { llmSummarizerId } from './settings.js';
+import { addUsage } from './summarizer.js';
 import { parseNarrative, topicsIndexLines, validateRootAnswer, type RootNarrative } from './validate.js';
 
 /** Changed monthly nodes sent per recompaction, most recent first; older ones are in ROOT already. */
@@ -136,9 +137,8 @@ export class RootRecompactor {
       }
     }
     let usage: SummaryUsage | undefined;
-    const addUsage = (a: { model: string; tokensIn: number | null; tokensOut: number | null; latencyMs: number; text: string }, sent: number, cached: boolean): void => {
-      const u: SummaryUsage = cached ? { model: a.model, tokensIn: 0, tokensOut: 0, latencyMs: 0, cached: true } : { model: a.model, tokensIn: a.tokensIn ?? sent, tokensOut: a.tokensOut ?? input.count(a.text), latencyMs: a.latencyMs };
-      usage = usage ? { model: u.model, tokensIn: usage.tokensIn + u.tokensIn, tokensOut: usage.tokensOut + u.tokensOut, latencyMs: usage.latencyMs + u.latencyMs, ...(usage.cached && u.cached ? { cached: true } : {}) } : u;
+    const addCall = (a: { model: string; tokensIn: number | null; tokensOut: number | null; latencyMs: number; text: string }, sent: number, cached: boolean): void => {
+      usage = addUsage(usage, cached ? { model: a.model, tokensIn: 0, tokensOut: 0, latencyMs: 0, cached: true } : { model: a.model, tokensIn: a.tokensIn ?? sent, tokensOut: a.tokensOut ?? input.count(a.text), latencyMs: a.latencyMs });
     };
     const fail = (reason: string, latencyMs = 0, inputFault = true): RootRecompactResult => {
       if (!usage && latencyMs) usage = { model: s.model, tokensIn: 0, tokensOut: 0, latencyMs };
@@ -151,7 +151,7 @@ export class RootRecompactor {
 
     const first = await this.session.ask(req.messages);
     if (!first.ok) return fail(first.reason, first.latencyMs, first.scope === 'input');
-    addUsage(first.answer, req.tokensIn, first.cached);
+    addCall(first.answer, req.tokensIn, first.cached);
     const checked = validateRootAnswer(first.answer.text, first.answer.finishReason);
     if (!checked.ok) return fail(`invalid output: ${checked.reason}`);
     let composed = this.compose(input, checked.value, index);
@@ -168,7 +168,7 @@ export class RootRecompactor {
       ];
       const second = await this.session.ask(retry);
       if (!second.ok) return fail(`over rootMaxTokens (${composed.tokens} > ${input.config.rootMaxTokens}) and the compress retry failed: ${second.reason}`, second.latencyMs, second.scope === 'input');
-      addUsage(second.answer, input.count(retry.map((m) => m.content).join('\n')), second.cached);
+      addCall(second.answer, input.count(retry.map((m) => m.content).join('\n')), second.cached);
       const again = validateRootAnswer(second.answer.text, second.answer.finishReason);
       if (!again.ok) return fail(`invalid output on the compress retry: ${again.reason}`);
       composed = this.compose(input, again.value, index);

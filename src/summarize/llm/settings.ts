@@ -17,6 +17,7 @@ export interface LlmSettings {
   maxRetries: number;
   maxRetryWaitMs: number;
   maxInputTokens: number;
+  maxPartsPerNode: number;
   maxCallsPerCycle: number;
   backoffMinutes: number;
   levels: ReadonlySet<LlmLevel>;
@@ -67,6 +68,7 @@ export function resolveLlmSettings(config: Pick<HipoConfig, 'llm'>, env: NodeJS.
       maxRetries: c.maxRetries,
       maxRetryWaitMs: c.maxRetryWaitMs,
       maxInputTokens: c.maxInputTokens,
+      maxPartsPerNode: c.maxPartsPerNode,
       maxCallsPerCycle: c.maxCallsPerCycle,
       backoffMinutes: c.backoffMinutes,
       levels: new Set(c.levels as LlmLevel[]),

@@ -11,10 +11,10 @@ import type { ExtractiveSummarizer } from '../extractive.js';
 import type { Redactor } from '../redact.js';
 import type { Summarizer, SummaryRequest, SummaryResult, SummaryUsage } from '../summarizer.js';
 import { nodeShape, type PromptSet } from './prompts.js';
-import { buildNodeRequest, type BuiltRequest } from './request.js';
+import { buildNodeRequests, type NodeRequests } from './request.js';
 import type { LlmSession } from './session.js';
 import { llmSummarizerId } from './settings.js';
-import { validateNodeAnswer } from './validate.js';
+import { checkNodeAnswer, composeNodeBody, type NodeAnswer } from './validate.js';
 
 export interface LlmTools {
   prompts: PromptSet;
@@ -42,44 +42,64 @@ export class LlmNodeSummarizer {
     return this.count;
   }
 
-  /** The request a node would send (also what `--dry-run` counts). */
-  async request(req: SummaryRequest): Promise<BuiltRequest> {
+  /** The requests a node would send (also what `--dry-run` counts). */
+  async requests(req: SummaryRequest): Promise<NodeRequests> {
     const count = await this.counter();
-    return buildNodeRequest(req, nodeShape(this.tools.templates.get(req.level)), {
+    return buildNodeRequests(req, nodeShape(this.tools.templates.get(req.level)), {
       prompt: (n) => this.tools.prompts.get(n),
       rules: this.tools.rules,
       redactor: this.tools.redactor,
       count,
       maxInputTokens: this.session.settings.maxInputTokens,
+      maxParts: this.session.settings.maxPartsPerNode,
       ephemeralMarkers: this.tools.ephemeralMarkers,
     });
   }
 
   async summarize(req: SummaryRequest): Promise<LlmNodeOutcome> {
     const s = this.session.settings;
-    const built = await this.request(req);
-    const outcome = await this.session.ask(built.messages);
+    const count = await this.counter();
+    const planned = await this.requests(req);
     const key = nodeKey(req.period);
-    if (!outcome.ok) {
-      if (outcome.scope === 'input' && req.sourceHash) this.session.state.recordFailedInput(key, { sourceHash: req.sourceHash, model: s.model, reason: outcome.reason, at: new Date().toISOString() });
-      // A failed call is journaled with its latency; no tokens are counted (none were reported).
-      const usage = outcome.scope === 'skipped' ? undefined : { model: s.model, tokensIn: 0, tokensOut: 0, latencyMs: outcome.latencyMs };
-      return { ok: false, reason: `llm: ${outcome.reason}`, ...(usage ? { usage } : {}) };
-    }
-    const a = outcome.answer;
-    const usage: SummaryUsage = outcome.cached
-      ? { model: a.model, tokensIn: 0, tokensOut: 0, latencyMs: 0, cached: true }
-      : { model: a.model, tokensIn: a.tokensIn ?? built.tokensIn, tokensOut: a.tokensOut ?? (await this.counter())(a.text), latencyMs: a.latencyMs };
-    const title = renderTemplate(nodeShape(this.tools.templates.get(req.level)).titleLine, { title: req.title }).trim();
-    const checked = validateNodeAnswer(a.text, a.finishReason, title, req.topics);
-    if (!checked.ok) {
+    const failedInput = (reason: string): void => {
       // The same input would get the same answer: not planned again until it changes.
-      if (req.sourceHash) this.session.state.recordFailedInput(key, { sourceHash: req.sourceHash, model: s.model, reason: checked.reason, at: new Date().toISOString() });
-      return { ok: false, reason: `llm: invalid output: ${checked.reason}`, usage };
+      if (req.sourceHash) this.session.state.recordFailedInput(key, { sourceHash: req.sourceHash, model: s.model, reason, at: new Date().toISOString() });
+    };
+    let usage: SummaryUsage | undefined;
+    const answers: NodeAnswer[] = [];
+    for (const [i, built] of planned.requests.entries()) {
+      const part = planned.requests.length > 1 ? `part ${i + 1} of ${planned.requests.length}: ` : '';
+      const outcome = await this.session.ask(built.messages);
+      if (!outcome.ok) {
+        if (outcome.scope === 'input') failedInput(`${part}${outcome.reason}`);
+        // A failed call is journaled with its latency; no tokens are counted (none were reported).
+        if (outcome.scope !== 'skipped') usage = addUsage(usage, { model: s.model, tokensIn: 0, tokensOut: 0, latencyMs: outcome.latencyMs });
+        return { ok: false, reason: `llm: ${part}${outcome.reason}`, ...(usage ? { usage } : {}) };
+      }
+      const a = outcome.answer;
+      usage = addUsage(usage, outcome.cached ? { model: a.model, tokensIn: 0, tokensOut: 0, latencyMs: 0, cached: true } : { model: a.model, tokensIn: a.tokensIn ?? built.tokensIn, tokensOut: a.tokensOut ?? count(a.text), latencyMs: a.latencyMs });
+      const checked = checkNodeAnswer(a.text, a.finishReason, req.topics.length);
+      if (!checked.ok) {
+        failedInput(`${part}${checked.reason}`);
+        return { ok: false, reason: `llm: invalid output: ${part}${checked.reason}`, ...(usage ? { usage } : {}) };
+      }
+      answers.push(checked.value);
+    }
+    const title = renderTemplate(nodeShape(this.tools.templates.get(req.level)).titleLine, { title: req.title }).trim();
+    const body = composeNodeBody(answers, title, req.topics);
+    if (!body.ok) {
+      failedInput(body.reason);
+      return { ok: false, reason: `llm: invalid output: ${body.reason}`, ...(usage ? { usage } : {}) };
     }
     this.session.state.clearFailedInput(key);
-    return { ok: true, result: { body: checked.value, summarizer: llmSummarizerId(s.model), usage } };
+    return { ok: true, result: { body: body.value, summarizer: llmSummarizerId(s.model), ...(usage ? { usage } : {}) } };
   }
+}
+
+/** Usage of several calls for one node: tokens and latency summed; cached only if all were. */
+export function addUsage(a: SummaryUsage | undefined, b: SummaryUsage): SummaryUsage {
+  if (!a) return b;
+  return { model: b.model, tokensIn: a.tokensIn + b.tokensIn, tokensOut: a.tokensOut + b.tokensOut, latencyMs: a.latencyMs + b.latencyMs, ...(a.cached && b.cached ? { cached: true } : {}) };
 }
 
 /** The model where it is configured and able, the extractive summarizer everywhere else. */

@@ -74,11 +74,16 @@ function truncated(finishReason: string | null): string | null {
   return finishReason === 'length' ? 'the answer was cut off at llm.maxOutputTokens' : null;
 }
 
-/**
- * A node body from the model's answer: hipo's title, hipo's topics (names and types from the
- * frontmatter, sub-keywords merged with the model's), then the model's sections.
- */
-export function validateNodeAnswer(answer: string, finishReason: string | null, title: string, topics: readonly TopicInfo[]): Checked<string> {
+type ModelTopic = NonNullable<ReturnType<typeof parseTopicLine>>;
+
+/** A model answer that passed the checks: its topic lines and its other sections. */
+export interface NodeAnswer {
+  topics: ModelTopic[];
+  sections: { heading: string; lines: string[] }[];
+}
+
+/** Checks one answer for a node (or for a part of one). */
+export function checkNodeAnswer(answer: string, finishReason: string | null, hipoTopics: number): Checked<NodeAnswer> {
   const cut = truncated(finishReason);
   if (cut) return { ok: false, reason: cut };
   const text = cleanAnswer(answer);
@@ -88,28 +93,65 @@ export function validateNodeAnswer(answer: string, finishReason: string | null, 
   const topicSec = list.find((s) => /^topics$/i.test(s.heading));
   if (!topicSec) return { ok: false, reason: 'no `## Topics` section' };
   const modelTopics = topicSec.lines.map((l) => (/^\s*[-*+]\s/.test(l) ? parseTopicLine(l) : null)).filter((t) => t !== null);
-  if (modelTopics.length === 0 && topics.length === 0) return { ok: false, reason: '`## Topics` lists no topic' };
-  const rest = list.filter((s) => s !== topicSec && !/^topics$/i.test(s.heading)).map((s) => ({ heading: s.heading, lines: excludeCode(s.lines) }));
+  if (modelTopics.length === 0 && hipoTopics === 0) return { ok: false, reason: '`## Topics` lists no topic' };
+  const rest = list.filter((s) => !/^topics$/i.test(s.heading)).map((s) => ({ heading: s.heading, lines: excludeCode(s.lines) }));
   const filled = rest.filter((s) => hasContent(s.lines));
   if (filled.length === 0) return { ok: false, reason: 'nothing besides `## Topics`' };
-  const parts = [title, `## Topics\n${mergeTopicLines(topics, modelTopics)}`];
-  for (const s of filled) parts.push(`## ${s.heading}\n${s.lines.join('\n').trim()}`);
+  return { ok: true, value: { topics: modelTopics, sections: filled } };
+}
+
+/**
+ * A node body from one or more checked answers (the parts of a node too large for one request,
+ * in order): hipo's title, hipo's topics (names and types from the frontmatter, sub-keywords
+ * merged with the model's), then the model's sections, same headings merged, repeated lines once.
+ */
+export function composeNodeBody(answers: readonly NodeAnswer[], title: string, topics: readonly TopicInfo[]): Checked<string> {
+  const merged = new Map<string, { heading: string; lines: string[]; seen: Set<string> }>();
+  for (const a of answers) {
+    for (const sec of a.sections) {
+      const key = sec.heading.toLowerCase();
+      let m = merged.get(key);
+      if (!m) merged.set(key, (m = { heading: sec.heading, lines: [], seen: new Set() }));
+      for (const line of trimBlank(sec.lines)) {
+        const k = line.trim().toLowerCase();
+        if (k && /^\s*[-*+]\s/.test(line) && m.seen.has(k)) continue;
+        m.seen.add(k);
+        m.lines.push(line);
+      }
+    }
+  }
+  const parts = [title, `## Topics\n${mergeTopicLines(topics, answers.flatMap((a) => a.topics))}`];
+  for (const m of merged.values()) parts.push(`## ${m.heading}\n${m.lines.join('\n').trim()}`);
   const body = `${parts.join('\n\n').replace(/\n{3,}/g, '\n\n').trim()}\n`;
   if (Buffer.byteLength(body) < MIN_BODY_BYTES) return { ok: false, reason: `answer too short (${Buffer.byteLength(body)} bytes)` };
   return { ok: true, value: body };
 }
 
-type ModelTopic = NonNullable<ReturnType<typeof parseTopicLine>>;
+function trimBlank(lines: readonly string[]): string[] {
+  let a = 0;
+  let b = lines.length;
+  while (a < b && !lines[a]!.trim()) a++;
+  while (b > a && !lines[b - 1]!.trim()) b--;
+  return lines.slice(a, b);
+}
+
+/** One answer, checked and composed. */
+export function validateNodeAnswer(answer: string, finishReason: string | null, title: string, topics: readonly TopicInfo[]): Checked<string> {
+  const checked = checkNodeAnswer(answer, finishReason, topics.length);
+  return checked.ok ? composeNodeBody([checked.value], title, topics) : checked;
+}
 
 /** hipo's topics first (their names and types are the frontmatter's), then the model's extras. */
 export function mergeTopicLines(topics: readonly TopicInfo[], model: readonly ModelTopic[]): string {
-  const byName = new Map(model.map((m) => [m.name, m]));
-  const merged = topics.map((t) => {
-    const kws = [...new Set([...(byName.get(t.name)?.keywords ?? []), ...t.keywords])].slice(0, 8);
-    return { ...t, keywords: kws };
-  });
+  // The same topic from several parts of a node: one line, sub-keywords together.
+  const byName = new Map<string, ModelTopic>();
+  for (const m of model) {
+    const cur = byName.get(m.name);
+    byName.set(m.name, cur ? { ...cur, keywords: [...new Set([...cur.keywords, ...m.keywords])] } : m);
+  }
+  const merged = topics.map((t) => ({ ...t, keywords: [...new Set([...(byName.get(t.name)?.keywords ?? []), ...t.keywords])].slice(0, 8) }));
   const known = new Set(topics.map((t) => t.name));
-  const extra = model.filter((m) => !known.has(m.name)).map((m) => `- ${m.name} [${m.type}]${m.keywords.length ? `: ${m.keywords.slice(0, 8).join(', ')}` : ''}`);
+  const extra = [...byName.values()].filter((m) => !known.has(m.name)).map((m) => `- ${m.name} [${m.type}]${m.keywords.length ? `: ${m.keywords.slice(0, 8).join(', ')}` : ''}`);
   return [topicLines(merged), ...extra].filter(Boolean).join('\n');
 }
 
