@@ -56,7 +56,8 @@ export async function estimateModelCalls(plan: CyclePlan, tree: TreeState, llm: 
         const req = llm.root.request(input);
         if ('skip' in req) continue;
         const pending = months.some((m) => rewritten.has(periodId(m)));
-        calls.push({ node: action.relPath, level: 'root', calls: 1, tokensIn: req.tokensIn, cached: llm.session.isCached(req.messages, s.maxOutputTokens), note: `changed: ${req.changed.join(', ')}${pending ? '; monthly nodes rewritten this cycle counted as they are now' : ''}` });
+        const note = req.changed.length ? `monthly nodes sent: ${req.changed.join(', ')}${pending ? ' (those rewritten this cycle counted as they are now)' : ''}` : 'its monthly nodes are written this cycle: not counted';
+        calls.push({ node: action.relPath, level: 'root', calls: 1, tokensIn: req.tokensIn, cached: llm.session.isCached(req.messages, s.maxOutputTokens), note });
         continue;
       }
       const inputs = period.level === 'daily' ? dailyInputs(period.date, tree, ctx.redactor, ctx.rules) : parentInputs(action.children, tree, ctx.redactor);
