@@ -13,6 +13,19 @@ import type { ActionKind, Attention, CyclePlan, DeferredNode, NodeAction } from 
 export interface PlanOptions {
   limits: CompactionConfig['limits'];
   graceDays: number;
+  /** Set when a model is configured: which extractive summaries are due for a model pass. */
+  llm?: LlmPlanOptions;
+}
+
+export interface LlmPlanOptions {
+  /** Levels the model writes. */
+  levels: ReadonlySet<NodeLevel>;
+  /** False while the endpoint is backing off: no model passes are planned. */
+  upgrade: boolean;
+  /** Fixed nodes too (`hipo compact --resummarize`, asked for by the user). */
+  resummarize: boolean;
+  /** Nodes whose current input the model already failed on: node key → that source hash. */
+  failed: ReadonlyMap<NodeKey, string>;
 }
 
 /** What a node will look like once this cycle's actions are applied. */
@@ -132,8 +145,26 @@ export function planCycle(snapshot: TreeSnapshot, today: LocalDate, opts: PlanOp
     ix.setAfter(p, { changing: false, pending: false, status: 'fixed' });
   };
 
+  /** An extractive summary a model pass would replace (never a copy, concat or hand edit). */
+  const dueForModel = (node: NodeInfo, status: NodeStatus): boolean => {
+    const llm = opts.llm;
+    if (!llm || !llm.upgrade || !llm.levels.has(node.period.level) || node.summarizer !== 'extractive') return false;
+    if (node.problem || isHandEdited(node) || node.status === null) return false;
+    if (node.status === 'fixed' && !llm.resummarize) return false;
+    if (!llm.resummarize && node.sourceHash !== null && llm.failed.get(nodeKey(node.period)) === node.sourceHash) return false;
+    return status === 'fixed' || status === 'tentative';
+  };
+  const modelPass = (node: NodeInfo, status: NodeStatus, children: Period[]): Candidate => ({
+    kind: 'resummarize',
+    period: node.period,
+    status,
+    reason: node.status === 'fixed' ? 'extractive summary; model pass asked for (--resummarize)' : 'extractive summary (fallback or no model before); model pass',
+    children,
+  });
+
   // ---- daily: raw log → daily node ----------------------------------------------------
   const dailyCandidates: Candidate[] = [];
+  const dailyPasses: Candidate[] = [];
   for (const date of [...days].sort().reverse()) {
     const p = dailyPeriod(date);
     const node = ix.node(p);
@@ -150,7 +181,9 @@ export function planCycle(snapshot: TreeSnapshot, today: LocalDate, opts: PlanOp
     } else if (node.problem) {
       flag(node, `not rewritten: ${node.problem}; repair the frontmatter or delete the file to have it regenerated`);
     } else if (node.status === 'fixed') {
-      if (node.sourceHash === null || node.sourceHash === raw.hash) {
+      if (node.sourceHash === raw.hash && dueForModel(node, 'fixed')) {
+        dailyPasses.push(modelPass(node, 'fixed', []));
+      } else if (node.sourceHash === null || node.sourceHash === raw.hash) {
         upToDate.daily++;
       } else if (isHandEdited(node)) {
         flag(node, `raw log ${raw.relPath} changed after this fixed node was edited by hand; not rewritten (delete the node to rebuild it)`);
@@ -159,17 +192,22 @@ export function planCycle(snapshot: TreeSnapshot, today: LocalDate, opts: PlanOp
       }
     } else if (node.status === null || node.sourceHash !== raw.hash) {
       dailyCandidates.push({ kind: 'regenerate', period: p, status: want, reason: node.status === null ? 'node has no tentative/fixed status (placeholder or foreign node)' : 'raw log changed', children: [] });
+    } else if (dueForModel(node, want)) {
+      // A day about to be fixed gets its model pass first; after that, only --resummarize.
+      dailyPasses.push(modelPass(node, want, []));
     } else if (want === 'fixed') {
       fix(p, 'date has passed', []);
     } else {
       upToDate.daily++;
     }
   }
-  schedule('daily', dailyCandidates);
+  // Model passes come after real changes: they only improve a node that is already current.
+  schedule('daily', [...dailyCandidates, ...dailyPasses]);
 
   // ---- weekly and monthly: children → parent -----------------------------------------------
   const planParent = (level: 'weekly' | 'monthly', periods: Period[], childrenOf: (p: Period) => Period[]): void => {
     const candidates: Candidate[] = [];
+    const passes: Candidate[] = [];
     for (const p of periods) {
       const children = childrenOf(p);
       const node = ix.node(p);
@@ -199,7 +237,9 @@ export function planCycle(snapshot: TreeSnapshot, today: LocalDate, opts: PlanOp
       const stale = changing || node.sourceHash !== ix.childrenHash(children);
       const why = changing ? `${changedNames(states)} changed` : 'its sources changed';
       if (node.status === 'fixed') {
-        if (!stale || node.sourceHash === null) {
+        if (!stale && pending.length === 0 && dueForModel(node, 'fixed')) {
+          passes.push(modelPass(node, 'fixed', children));
+        } else if (!stale || node.sourceHash === null) {
           upToDate[level]++;
         } else if (isHandEdited(node)) {
           flag(node, `${why} after this fixed node was edited by hand; not rewritten (delete the node to rebuild it)`);
@@ -214,13 +254,15 @@ export function planCycle(snapshot: TreeSnapshot, today: LocalDate, opts: PlanOp
         const reason = node.status === null ? 'node has no tentative/fixed status (placeholder or foreign node)' : why;
         if (pending.length) waitFor('regenerate', reason);
         else candidates.push({ kind: 'regenerate', period: p, status: target, reason, children });
+      } else if (pending.length === 0 && dueForModel(node, target)) {
+        passes.push(modelPass(node, target, children));
       } else if (target === 'fixed') {
         fix(p, level === 'weekly' ? 'week ended and grace period passed; all its days are fixed' : 'month ended and grace period passed; all its parts are fixed', children);
       } else {
         upToDate[level]++;
       }
     }
-    schedule(level, candidates);
+    schedule(level, [...candidates, ...passes]);
   };
 
   const weeks = new Set<string>(weeksOf(days));
@@ -238,9 +280,10 @@ export function planCycle(snapshot: TreeSnapshot, today: LocalDate, opts: PlanOp
   if (monthsWithNodes.length > 0) {
     const changed = monthsWithNodes.filter((p) => ix.afterOf(p)?.changing);
     const stale = !root || root.status === null || changed.length > 0 || root.sourceHash !== hashParts([today, ix.childrenHash(monthsWithNodes)]);
-    if (stale) {
-      const kind = root ? 'regenerate' : 'create';
-      const reason = !root ? 'no ROOT.md yet' : changed.length ? `${changed.map(periodId).join(', ')} changed` : root.sourceHash?.length ? 'monthly nodes or the date changed (topic ages)' : 'ROOT.md was not written by hipo';
+    const pass = !stale && root !== undefined && dueForModel(root, 'tentative');
+    if (stale || pass) {
+      const kind = pass ? 'resummarize' : root ? 'regenerate' : 'create';
+      const reason = pass ? 'extractive ROOT (fallback or no model before); model recompaction' : !root ? 'no ROOT.md yet' : changed.length ? `${changed.map(periodId).join(', ')} changed` : root.sourceHash?.length ? 'monthly nodes or the date changed (topic ages)' : 'ROOT.md was not written by hipo';
       if (pendingMonths.length) deferred.push({ period: ROOT_PERIOD, relPath: nodeRelPath(ROOT_PERIOD), kind, reason: `${reason}; waiting for ${pendingMonths.join(', ')}` });
       else schedule('root', [{ kind, period: ROOT_PERIOD, status: 'tentative', reason, children: monthsWithNodes }]);
     } else {

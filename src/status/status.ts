@@ -18,6 +18,8 @@ import { atomicWriteFile } from '../write/atomic.js';
 import { loadTokenCounter, type TokenizerName } from '../write/tokens.js';
 import { readDaemonState, type DaemonState } from '../daemon/state.js';
 import { existsSync } from 'node:fs';
+import { resolveLlmSettings } from '../summarize/llm/settings.js';
+import { stateSummary, type BackoffView } from '../summarize/llm/state.js';
 
 export interface LevelStatus {
   tentative: number;
@@ -43,6 +45,8 @@ export interface StatusReport {
   writer: LockOwner | null;
   /** The daemon for this workspace, running or last seen. */
   daemon: (DaemonState & { running: boolean }) | null;
+  /** The model summaries use, if one is configured (config `llm` or HIPO_LLM_*). */
+  llm: { model: string; baseUrl: string; levels: string[]; backoff: BackoffView | null; failedInputs: number } | null;
 }
 
 const TOKENS_FILE = 'tokens.json';
@@ -102,6 +106,7 @@ export async function gatherStatus(ws: Workspace, config: HipoConfig, now?: stri
     warnings: [...snapshot.problems, ...next.attention.map((a) => ({ file: `${ws.memoryName}/${a.relPath}`, message: a.message }))],
     writer: lockHolder(ws),
     daemon: daemonStatus(ws),
+    llm: modelStatus(ws, config),
   };
 }
 
@@ -111,6 +116,11 @@ function daemonStatus(ws: Workspace): (DaemonState & { running: boolean }) | nul
   if (!state && !holder) return null;
   const base: DaemonState = state ?? { pid: holder!.pid, host: holder!.host, since: holder!.since, stoppedAt: null, runs: 0, lastRun: null, lastError: null };
   return { ...base, running: holder !== null && holder.pid === base.pid };
+}
+
+function modelStatus(ws: Workspace, config: HipoConfig): StatusReport['llm'] {
+  const s = resolveLlmSettings(config, process.env).settings;
+  return s ? { model: s.model, baseUrl: s.baseUrl, levels: [...s.levels], ...stateSummary(ws, s.baseUrl) } : null;
 }
 
 function loadTokenCache(ws: Workspace): Record<string, { hash: string; tokens: number }> {
