@@ -102,7 +102,7 @@ function writeNode(tree: TreeState, action: NodeAction, text: string): boolean {
     if (info && info.recordedBodyHash === null) backupForeign(tree, action.relPath);
   }
   mkdirSync(dirname(abs), { recursive: true });
-  atomicWriteFile(abs, bytes);
+  atomicWriteFile(abs, bytes, { durable: false });
   const size = statSync(abs).size;
   if (size !== bytes.length) throw new NodeWriteError(`wrote ${bytes.length} bytes but the file has ${size}`);
   tree.noteNode(action.period, action.relPath, bytes);
