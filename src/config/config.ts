@@ -25,6 +25,22 @@ export interface CompactionConfig {
   ephemeralMarkers: string[];
 }
 
+/** The search index (`.hipo/index.db`) and how queries are ranked; see docs/search.md. */
+export interface SearchConfig {
+  /** Extra markdown to index besides the memory tree: workspace-relative folders or files. */
+  include: string[];
+  /** Vector embedder: "wink" (offline default), "use-lite", "openai" or "none". */
+  embedder: string;
+  /** An OpenAI-compatible embeddings endpoint (HIPO_EMBED_* environment variables override). */
+  openai: { baseUrl: string; model: string; apiKey: string; batchSize: number; timeoutMs: number };
+  /** Build the index on `hipo compact` even when none exists yet (otherwise only kept current). */
+  autoIndex: boolean;
+  /** Chunks longer than this many characters are split, with overlap. */
+  chunkChars: number;
+  /** Reciprocal rank fusion: score = sum of weight / (k + rank). */
+  hybrid: { k: number; bm25Weight: number; vectorWeight: number };
+}
+
 export interface HipoConfig {
   /** Folder of the memory tree, relative to the workspace. */
   memoryDir: string;
@@ -35,6 +51,7 @@ export interface HipoConfig {
   lockWaitMs: number;
   /** Extra secret patterns (JavaScript regular expressions); matches are redacted whole. */
   redactPatterns: string[];
+  search: SearchConfig;
 }
 
 export const CONFIG_FILE = 'hipo.config.json';
@@ -59,6 +76,14 @@ export function defaultConfig(): HipoConfig {
     },
     lockWaitMs: 10_000,
     redactPatterns: [],
+    search: {
+      include: [],
+      embedder: 'wink',
+      openai: { baseUrl: '', model: '', apiKey: '', batchSize: 64, timeoutMs: 30_000 },
+      autoIndex: false,
+      chunkChars: 2000,
+      hybrid: { k: 60, bm25Weight: 1, vectorWeight: 0.5 },
+    },
   };
 }
 
@@ -172,4 +197,9 @@ function validate(c: HipoConfig, file: string): void {
     }
   }
   if (c.memoryDir.trim() === '' || resolve('/', c.memoryDir) === '/') throw new ConfigError(file, '"memoryDir" must name a folder');
+  const embedders = ['wink', 'use-lite', 'openai', 'none'];
+  if (!embedders.includes(c.search.embedder)) throw new ConfigError(file, `"search.embedder" must be one of ${embedders.map((e) => `"${e}"`).join(', ')}, got "${c.search.embedder}"`);
+  if (c.search.chunkChars < 200) throw new ConfigError(file, '"search.chunkChars" must be at least 200');
+  if (!Number.isInteger(c.search.openai.batchSize) || c.search.openai.batchSize < 1) throw new ConfigError(file, '"search.openai.batchSize" must be a whole number of at least 1');
+  if (c.search.include.some((p) => typeof p !== 'string' || p.trim() === '')) throw new ConfigError(file, '"search.include" must list folder or file paths');
 }

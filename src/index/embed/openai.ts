@@ -1,0 +1,89 @@
+// Any OpenAI-compatible embeddings endpoint (OpenAI, Ollama, llama.cpp, vLLM, …) through the
+// `openai` package. Vectors are requested as floats: the package's default (base64) comes back
+// as empty arrays from servers that answer with floats anyway. Failures become one clear line.
+import OpenAI from 'openai';
+import { EmbedderError, normalise, type Embedder } from './embedder.js';
+
+export interface OpenAiEmbedderOptions {
+  baseUrl: string;
+  model: string;
+  apiKey: string;
+  batchSize: number;
+  timeoutMs: number;
+  /** Characters sent per input at most (long inputs fail on small-context models). */
+  maxChars?: number;
+}
+
+export class OpenAiEmbedder implements Embedder {
+  readonly id: string;
+  readonly batchSize: number;
+  private readonly client: OpenAI;
+  private readonly maxChars: number;
+
+  constructor(private readonly opts: OpenAiEmbedderOptions) {
+    if (!opts.model) throw new EmbedderError('the "openai" embedder needs a model: set "search.openai.model" or HIPO_EMBED_MODEL');
+    this.id = `openai:${opts.model}@${opts.baseUrl || 'api.openai.com'}`;
+    this.batchSize = opts.batchSize;
+    this.maxChars = opts.maxChars ?? 8000;
+    this.client = new OpenAI({
+      // Local servers ignore the key, but the client refuses to start without one.
+      apiKey: opts.apiKey || 'none',
+      ...(opts.baseUrl ? { baseURL: opts.baseUrl } : {}),
+      timeout: opts.timeoutMs,
+      maxRetries: 1,
+    });
+  }
+
+  private where(): string {
+    return this.opts.baseUrl || 'https://api.openai.com/v1';
+  }
+
+  async embed(texts: readonly string[]): Promise<(Float32Array | null)[]> {
+    const input = texts.map((t) => t.slice(0, this.maxChars));
+    const nonEmpty = input.map((t) => t.trim() !== '');
+    const sent = input.filter((_, i) => nonEmpty[i]);
+    if (sent.length === 0) return input.map(() => null);
+    let data: { index: number; embedding: number[] }[];
+    try {
+      const res = await this.client.embeddings.create({ model: this.opts.model, input: sent, encoding_format: 'float' });
+      data = res.data;
+    } catch (err) {
+      throw this.explain(err);
+    }
+    if (!Array.isArray(data) || data.length !== sent.length) {
+      throw new EmbedderError(`embeddings endpoint ${this.where()} returned ${Array.isArray(data) ? data.length : 'no'} vectors for ${sent.length} inputs`);
+    }
+    const byIndex = [...data].sort((a, b) => a.index - b.index);
+    const dims = byIndex[0]!.embedding?.length ?? 0;
+    if (dims === 0 || byIndex.some((d) => !Array.isArray(d.embedding) || d.embedding.length !== dims)) {
+      throw new EmbedderError(`embeddings endpoint ${this.where()} returned empty or uneven vectors (model "${this.opts.model}")`);
+    }
+    let k = 0;
+    return input.map((_, i) => (nonEmpty[i] ? normalise(Float32Array.from(byIndex[k++]!.embedding)) : null));
+  }
+
+  async embedQuery(text: string): Promise<Float32Array | null> {
+    return (await this.embed([text]))[0] ?? null;
+  }
+
+  private explain(err: unknown): EmbedderError {
+    const where = this.where();
+    if (err instanceof OpenAI.APIConnectionTimeoutError) return new EmbedderError(`embeddings endpoint ${where} did not answer within ${this.opts.timeoutMs} ms`);
+    if (err instanceof OpenAI.APIConnectionError) {
+      const cause = (err as { cause?: { code?: string; message?: string; cause?: { code?: string } } }).cause;
+      const why = cause?.code ?? cause?.cause?.code ?? cause?.message ?? err.message;
+      return new EmbedderError(`cannot reach the embeddings endpoint ${where} (${why})`);
+    }
+    if (err instanceof OpenAI.APIError) {
+      const status = err.status;
+      if (status === 401 || status === 403) return new EmbedderError(`embeddings endpoint ${where} refused the API key (HTTP ${status}); set "search.openai.apiKey" or HIPO_EMBED_API_KEY`);
+      if (status === 404) return new EmbedderError(`embeddings endpoint ${where} has no model "${this.opts.model}" or no /embeddings route (HTTP 404)`);
+      return new EmbedderError(`embeddings endpoint ${where} answered HTTP ${status ?? '?'}: ${err.message}`);
+    }
+    return new EmbedderError(`embeddings endpoint ${where}: ${(err as Error)?.message ?? String(err)}`);
+  }
+
+  close(): void {
+    /* nothing held between requests */
+  }
+}
