@@ -10,6 +10,8 @@ import { CliError, EXIT } from './exit.js';
 import { registerCompact } from './commands/compact.js';
 import { registerInit } from './commands/init.js';
 import { registerStatus } from './commands/status.js';
+import { registerIndex } from './commands/index.js';
+import { registerSearch } from './commands/search.js';
 
 export const VERSION = '0.1.0';
 
@@ -27,6 +29,8 @@ export function buildProgram(io: Io, setRun: (run: Run) => void): Command {
   registerInit(program, ctx);
   registerCompact(program, ctx);
   registerStatus(program, ctx);
+  registerSearch(program, ctx);
+  registerIndex(program, ctx);
   return program;
 }
 

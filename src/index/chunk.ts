@@ -127,25 +127,27 @@ export function chunkDocument(fileText: string, opts: ChunkOptions): ChunkedDocu
       return;
     }
     // Pieces: blocks, with any block longer than a chunk cut into runs of lines.
-    const pieces: { line: number; endLine: number; chars: number }[] = [];
+    const pieces: { line: number; endLine: number; chars: number; heading: boolean }[] = [];
     for (const b of blocks) {
       if (b.line < from || b.line > to) continue;
       const end = Math.min(b.endLine, to);
       const chars = textOf(b.line, end).length + 1;
       if (chars <= opts.maxChars) {
-        pieces.push({ line: b.line, endLine: end, chars });
+        pieces.push({ line: b.line, endLine: end, chars, heading: b.kind === 'heading' });
         continue;
       }
       let start = b.line;
       let acc = 0;
       for (let l = b.line; l <= end; l++) {
-        acc += fileLines[l - 1]!.length + 1;
-        if (acc >= opts.maxChars || l === end) {
-          pieces.push({ line: start, endLine: l, chars: acc });
-          start = l + 1;
+        const len = fileLines[l - 1]!.length + 1;
+        if (acc > 0 && acc + len > opts.maxChars) {
+          pieces.push({ line: start, endLine: l - 1, chars: acc, heading: false });
+          start = l;
           acc = 0;
         }
+        acc += len;
       }
+      pieces.push({ line: start, endLine: end, chars: acc, heading: false });
     }
     let i = 0;
     while (i < pieces.length) {
@@ -154,7 +156,12 @@ export function chunkDocument(fileText: string, opts: ChunkOptions): ChunkedDocu
       while (j + 1 < pieces.length && chars + pieces[j + 1]!.chars <= opts.maxChars) chars += pieces[++j]!.chars;
       const first = pieces[i]!;
       const last = pieces[j]!;
-      if (first === last && first.line === first.endLine && first.chars > opts.maxChars) {
+      // A window of nothing but headings (the next block did not fit beside them) is skipped:
+      // the following windows carry those headings in their heading path.
+      const headingsOnly = pieces.slice(i, j + 1).every((p) => p.heading) && pieces.length > j + 1;
+      if (headingsOnly) {
+        /* nothing to emit */
+      } else if (first === last && first.line === first.endLine && first.chars > opts.maxChars) {
         // One line longer than a chunk (a pasted blob): windows of characters on that line.
         const len = fileLines[first.line - 1]!.length;
         const step = opts.maxChars - opts.overlapChars;

@@ -1,5 +1,6 @@
 import type { Command } from 'commander';
 import { compact } from '../../cycle/compaction.js';
+import { keepIndexCurrent } from '../../index/maintain.js';
 import { loadWorkspace } from '../context.js';
 import { EXIT } from '../exit.js';
 import { formatCompact, compactJson } from '../format.js';
@@ -20,8 +21,15 @@ export function registerCompact(program: Command, { io, setRun }: CommandContext
       setRun(async () => {
         const { ws, config, configWarnings } = loadWorkspace(opts.dir, true);
         const result = await compact(ws, config, { dryRun: !!opts.dryRun, catchUp: !!opts.catchUp, now: opts.now, command: opts.dryRun ? 'compact --dry-run' : 'compact' });
-        if (opts.json) io.out(JSON.stringify(compactJson(result, ws), null, 2));
-        else io.out(formatCompact(result, ws, { verbose: !!opts.verbose, configWarnings }));
+        // Keep the search index current for what was written (only if there is one, or
+        // search.autoIndex asks for it); a failure there is a warning, never the command's.
+        const index = result.dryRun ? { report: null, warnings: [] } : await keepIndexCurrent(ws, config);
+        if (opts.json) io.out(JSON.stringify({ ...(compactJson(result, ws) as object), searchIndex: index.report ? { updated: true, ...index.report } : { updated: false, warnings: index.warnings } }, null, 2));
+        else {
+          io.out(formatCompact(result, ws, { verbose: !!opts.verbose, configWarnings }));
+          if (index.report) io.out(`  search index: ${index.report.changed + index.report.added} file(s) reindexed, +${index.report.chunksAdded} −${index.report.chunksRemoved} chunks, ${index.report.embedded} embedded`);
+          for (const w of index.warnings) io.out(`  warning: search index: ${w}`);
+        }
         return result.errors.length ? EXIT.failed : EXIT.ok;
       });
     });
