@@ -4,6 +4,19 @@
 import OpenAI from 'openai';
 import { EmbedderError, normalise, type Embedder } from './embedder.js';
 
+/** The innermost cause's code or message: "ECONNREFUSED" rather than "fetch failed". */
+function rootCause(err: unknown): string {
+  let why = (err as Error).message;
+  let e = (err as { cause?: unknown }).cause;
+  for (let depth = 0; e && depth < 5; depth++) {
+    const c = e as { code?: string; message?: string; cause?: unknown };
+    why = c.code ?? c.message ?? why;
+    if (c.code) break;
+    e = c.cause;
+  }
+  return why;
+}
+
 export interface OpenAiEmbedderOptions {
   baseUrl: string;
   model: string;
@@ -69,16 +82,12 @@ export class OpenAiEmbedder implements Embedder {
   private explain(err: unknown): EmbedderError {
     const where = this.where();
     if (err instanceof OpenAI.APIConnectionTimeoutError) return new EmbedderError(`embeddings endpoint ${where} did not answer within ${this.opts.timeoutMs} ms`);
-    if (err instanceof OpenAI.APIConnectionError) {
-      const cause = (err as { cause?: { code?: string; message?: string; cause?: { code?: string } } }).cause;
-      const why = cause?.code ?? cause?.cause?.code ?? cause?.message ?? err.message;
-      return new EmbedderError(`cannot reach the embeddings endpoint ${where} (${why})`);
-    }
+    if (err instanceof OpenAI.APIConnectionError) return new EmbedderError(`cannot reach the embeddings endpoint ${where} (${rootCause(err)})`);
     if (err instanceof OpenAI.APIError) {
       const status = err.status;
       if (status === 401 || status === 403) return new EmbedderError(`embeddings endpoint ${where} refused the API key (HTTP ${status}); set "search.openai.apiKey" or HIPO_EMBED_API_KEY`);
       if (status === 404) return new EmbedderError(`embeddings endpoint ${where} has no model "${this.opts.model}" or no /embeddings route (HTTP 404)`);
-      return new EmbedderError(`embeddings endpoint ${where} answered HTTP ${status ?? '?'}: ${err.message}`);
+      return new EmbedderError(`embeddings endpoint ${where} answered HTTP ${status ?? '?'}: ${err.message.replace(/^\d{3}\s+/, '')}`);
     }
     return new EmbedderError(`embeddings endpoint ${where}: ${(err as Error)?.message ?? String(err)}`);
   }
