@@ -37,8 +37,13 @@ export interface SearchConfig {
   autoIndex: boolean;
   /** Chunks longer than this many characters are split, with overlap. */
   chunkChars: number;
-  /** Reciprocal rank fusion: score = sum of weight / (k + rank). */
-  hybrid: { k: number; bm25Weight: number; vectorWeight: number };
+  /**
+   * Reciprocal rank fusion: score = sum of weight / (k + rank). vectorWeight null: the
+   * embedder's own (0.2 for averaged word vectors, 1 for sentence models).
+   */
+  hybrid: { k: number; bm25Weight: number; vectorWeight: number | null };
+  /** Vector hits less similar than this (cosine) are dropped: nearest is not always near. */
+  minSimilarity: number;
 }
 
 export interface HipoConfig {
@@ -82,7 +87,8 @@ export function defaultConfig(): HipoConfig {
       openai: { baseUrl: '', model: '', apiKey: '', batchSize: 64, timeoutMs: 30_000 },
       autoIndex: false,
       chunkChars: 2000,
-      hybrid: { k: 60, bm25Weight: 1, vectorWeight: 0.5 },
+      hybrid: { k: 10, bm25Weight: 1, vectorWeight: null },
+      minSimilarity: 0.2,
     },
   };
 }
@@ -201,5 +207,8 @@ function validate(c: HipoConfig, file: string): void {
   if (!embedders.includes(c.search.embedder)) throw new ConfigError(file, `"search.embedder" must be one of ${embedders.map((e) => `"${e}"`).join(', ')}, got "${c.search.embedder}"`);
   if (c.search.chunkChars < 200) throw new ConfigError(file, '"search.chunkChars" must be at least 200');
   if (!Number.isInteger(c.search.openai.batchSize) || c.search.openai.batchSize < 1) throw new ConfigError(file, '"search.openai.batchSize" must be a whole number of at least 1');
+  const vw = c.search.hybrid.vectorWeight;
+  if (vw !== null && (typeof vw !== 'number' || !Number.isFinite(vw) || vw < 0)) throw new ConfigError(file, '"search.hybrid.vectorWeight" must be null or a non-negative number');
+  if (c.search.minSimilarity > 1) throw new ConfigError(file, '"search.minSimilarity" is a cosine similarity: at most 1');
   if (c.search.include.some((p) => typeof p !== 'string' || p.trim() === '')) throw new ConfigError(file, '"search.include" must list folder or file paths');
 }

@@ -14,6 +14,7 @@ export interface IndexSettings {
   include: string[];
   chunkChars: number;
   hybrid: { k: number; bm25Weight: number; vectorWeight: number };
+  minSimilarity: number;
 }
 
 export interface SearchIndex {
@@ -69,7 +70,12 @@ export function openIndex(ws: Workspace, config: HipoConfig, opts: OpenOptions =
     ws,
     file,
     db,
-    settings: { include: config.search.include, chunkChars: config.search.chunkChars, hybrid: config.search.hybrid },
+    settings: {
+      include: config.search.include,
+      chunkChars: config.search.chunkChars,
+      hybrid: { ...config.search.hybrid, vectorWeight: config.search.hybrid.vectorWeight ?? embedder?.fusionWeight ?? 1 },
+      minSimilarity: config.search.minSimilarity,
+    },
     redactor: new Redactor(config.redactPatterns),
     embedder,
     embedderProblem,

@@ -15,9 +15,9 @@ import { stmt, type IndexDb } from '../index/db.js';
 import type { ParsedQuery } from './query.js';
 
 /** FTS5 column weights: heading path, body, the user's statements about themselves, CJK bigrams. */
-export const HEADING_WEIGHT = Number(process.env.HIPO_T_HW ?? 2);
-export const FACTS_WEIGHT = Number(process.env.HIPO_T_FW ?? 3);
-export const COVERAGE = Number(process.env.HIPO_T_COV ?? 0.5);
+export const HEADING_WEIGHT = 2;
+export const FACTS_WEIGHT = 3;
+export const COVERAGE = 0.5;
 
 export interface Bm25Scores {
   /** Chunk id → score (higher is better). */

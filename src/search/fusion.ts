@@ -1,9 +1,9 @@
 // Reciprocal rank fusion: each ranked list gives an item weight / (k + rank), rank from 1, and
 // the sums are the fused order. Ranks, not scores, are fused: BM25 sums and cosines live on
 // scales that cannot be compared. k = 60 is the constant of the original paper (Cormack et al.,
-// 2009); it keeps the first few ranks of one list from drowning the other list. The weights come
-// from `search.hybrid` (bm25Weight 1, vectorWeight 0.5 by default, chosen on the MemAware dev
-// split: averaged word vectors are the weaker signal; see docs/search.md).
+// 2009). hipo uses k = 10 and weighs the vector list by its embedder (0.2 for averaged word
+// vectors, 1 for sentence models), both chosen on the MemAware dev split (docs/search.md):
+// a smaller k trusts each list's first ranks more, which suits a strong keyword list.
 
 export interface RankedList<K> {
   items: readonly K[];

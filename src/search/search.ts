@@ -211,7 +211,7 @@ function sourcesOf(ctx: Context, m: ChunkMeta, n: number): SectionRef[] {
   );
   if (ids.size === 0) return [];
   const bm25 = ctx.bm25 ? combine(ctx.bm25.terms, new Map(), ids, ctx.bm25.excluded) : null;
-  const vector = ctx.queryVector ? nearestChunks(db, ctx.queryVector, candidates(n) * 3, period) : null;
+  const vector = ctx.queryVector ? nearestChunks(db, ctx.queryVector, candidates(n) * 3, period, { minSimilarity: ctx.index.settings.minSimilarity }) : null;
   const b = bm25 && bm25.size ? bm25 : null;
   const v = vector && vector.size ? vector : null;
   if (!b && !v) return [];
@@ -259,7 +259,7 @@ export async function search(index: SearchIndex, query: string, opts: SearchOpti
   const ctx: Context = { index, q, mode, bm25, queryVector, meta: new Map() };
   let vector: Map<number, number> | null = null;
   if (queryVector) {
-    vector = nearestChunks(index.db, queryVector, candidates(limit) * 3, filters);
+    vector = nearestChunks(index.db, queryVector, candidates(limit) * 3, filters, { minSimilarity: index.settings.minSimilarity });
     if (bm25?.excluded.size) for (const id of bm25.excluded) vector.delete(id);
   } else if (mode === 'vector') {
     warnings.push('the query has no word the embedder knows');

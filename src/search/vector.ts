@@ -8,7 +8,9 @@ import { vectorFilterSql, type SearchFilters } from './filters.js';
 const MAX_K = 4096;
 
 /** Chunk id → cosine similarity (1 is identical), best first. */
-export function nearestChunks(db: IndexDb, query: Float32Array, k: number, filters: SearchFilters = {}, within?: readonly number[]): Map<number, number> {
+export function nearestChunks(db: IndexDb, query: Float32Array, k: number, filters: SearchFilters = {}, opts: { within?: readonly number[]; minSimilarity?: number } = {}): Map<number, number> {
+  const within = opts.within;
+  const floor = opts.minSimilarity ?? -1;
   const out = new Map<number, number>();
   if (!hasVectorTable(db) || k <= 0) return out;
   const f = vectorFilterSql(filters);
@@ -26,6 +28,6 @@ export function nearestChunks(db: IndexDb, query: Float32Array, k: number, filte
   const sql = `SELECT chunk_id, distance FROM chunk_vec WHERE ${conds.join(' AND ')} ORDER BY distance`;
   // Statements with an id list vary in length: prepare those once per use instead of caching.
   const rows = (within ? db.prepare(sql) : stmt(db, sql)).raw().all(...params) as [number | bigint, number][];
-  for (const [id, distance] of rows) out.set(Number(id), 1 - distance);
+  for (const [id, distance] of rows) if (1 - distance >= floor) out.set(Number(id), 1 - distance);
   return out;
 }

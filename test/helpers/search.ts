@@ -24,6 +24,7 @@ export function counting(inner: Embedder): Embedder & { texts: string[] } {
   return {
     id: inner.id,
     batchSize: inner.batchSize,
+    fusionWeight: inner.fusionWeight,
     texts,
     async embed(batch) {
       texts.push(...batch);

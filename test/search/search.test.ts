@@ -140,6 +140,18 @@ describe('vector and hybrid search', () => {
     expect(r.hits[0]!.scores.vector).toBeGreaterThan(0.3);
   });
 
+  it('drops nearest neighbours that are not near (search.minSimilarity)', async () => {
+    const r = await search(index, 'zeppelin', { mode: 'hybrid' });
+    expect(r.hits).toEqual([]);
+    expect(index.settings.minSimilarity).toBe(0.2);
+  });
+
+  it("weighs the vector list by the embedder's own weight unless the config sets one", () => {
+    expect(index.settings.hybrid).toEqual({ k: 10, bm25Weight: 1, vectorWeight: 0.2 });
+    const ws = makeWorkspace({}, { timeZone: 'UTC', search: { hybrid: { vectorWeight: 0.7 } } });
+    expect(indexOf(ws, { embedder: wink }).settings.hybrid.vectorWeight).toBe(0.7);
+  });
+
   it('fuses both lists in hybrid mode', async () => {
     const r = await search(index, 'kitten damages furniture invoices', { mode: 'hybrid', limit: 5 });
     expect(r.mode).toBe('hybrid');

@@ -4,6 +4,11 @@
 export interface Embedder {
   /** Identifies the model and everything that shapes its vectors (changes force re-embedding). */
   readonly id: string;
+  /**
+   * Weight of its list in hybrid fusion unless the config sets one: how much its nearest
+   * neighbours are worth next to keyword ranks (measured on the MemAware dev split).
+   */
+  readonly fusionWeight: number;
   /** Batch size the index feeds it with. */
   readonly batchSize: number;
   /**

@@ -30,6 +30,7 @@ export interface OpenAiEmbedderOptions {
 export class OpenAiEmbedder implements Embedder {
   readonly id: string;
   readonly batchSize: number;
+  readonly fusionWeight = 1;
   private readonly client: OpenAI;
   private readonly maxChars: number;
 

@@ -14,6 +14,7 @@ interface UseModel {
 export class UseLiteEmbedder implements Embedder {
   readonly id = 'use-lite-512@energetic-ai-0.2';
   readonly batchSize = 16;
+  readonly fusionWeight = 1;
   private model: Promise<UseModel> | null = null;
 
   private load(): Promise<UseModel> {

@@ -22,6 +22,8 @@ export interface WinkOptions {
 export class WinkEmbedder implements Embedder {
   readonly id: string;
   readonly batchSize = 256;
+  /** Averaged word vectors are a weak signal next to BM25 (docs/search.md). */
+  readonly fusionWeight = 0.2;
   private vectors: WordVectors | null = null;
   private readonly vocab: number;
   private readonly cacheDirs: string[];
