@@ -10,12 +10,13 @@ import { stmt, type IndexDb } from '../index/db.js';
 import type { SearchIndex } from '../index/search-index.js';
 import { storedEmbedder } from '../index/vectors.js';
 import { EmbedderError } from '../index/embed/embedder.js';
-import { bm25Scores, combine, type Bm25Scores } from './bm25.js';
+import { bm25Scores, excludedChunks, type Bm25Scores } from './bm25.js';
+import { mapScores, type ChunkScores } from './scores.js';
 import { allowedChunks, hasFilters, type SearchFilters } from './filters.js';
 import { rankByScore, reciprocalRankFusion } from './fusion.js';
 import { parseQuery, type ParsedQuery } from './query.js';
 import { makeSnippet, queryMatchers, type Snippet } from './snippet.js';
-import { nearestChunks } from './vector.js';
+import { nearestChunks, similarities } from './vector.js';
 
 export type SearchMode = 'bm25' | 'vector' | 'hybrid';
 export const SEARCH_MODES: readonly SearchMode[] = ['bm25', 'vector', 'hybrid'];
@@ -86,6 +87,7 @@ const META_SQL = `SELECT c.id, c.file_id, c.section_line, c.line_start, c.line_e
   f.path, f.level, f.period_start, f.period_end, f.status
   FROM chunks c JOIN files f ON f.id = c.file_id WHERE c.id IN (SELECT value FROM json_each(?))`;
 
+/** Full metadata of the chunks shown (hits and their sources). */
 function fetchMeta(db: IndexDb, ids: readonly number[], into: Map<number, ChunkMeta>): void {
   const missing = ids.filter((id) => !into.has(id));
   if (missing.length === 0) return;
@@ -106,7 +108,15 @@ function fetchMeta(db: IndexDb, ids: readonly number[], into: Map<number, ChunkM
   }
 }
 
-const keyOf = (m: ChunkMeta): SectionKey => `${m.fileId}:${m.sectionLine}`;
+/** The section each chunk belongs to, for ranking (a lighter read than full metadata). */
+function fetchSections(db: IndexDb, ids: readonly number[], into: Map<number, SectionKey>): void {
+  const missing = ids.filter((id) => !into.has(id));
+  if (missing.length === 0) return;
+  for (const [id, file, line] of stmt(db, 'SELECT id, file_id, section_line FROM chunks WHERE id IN (SELECT value FROM json_each(?))').raw().all(JSON.stringify(missing)) as [number, number, number][]) {
+    into.set(id, `${file}:${line}`);
+  }
+}
+
 
 /**
  * A long section cut into parts matches in several of them: its score is its best part's plus
@@ -114,47 +124,31 @@ const keyOf = (m: ChunkMeta): SectionKey => `${m.fileId}:${m.sectionLine}`;
  */
 export const SECTION_REST = 0.1;
 
-/** Top `want` sections of a chunk-score map, fetching chunk metadata page by page. */
-function rankSections(db: IndexDb, scores: ReadonlyMap<number, number>, want: number, meta: Map<number, ChunkMeta>, rest: number): RankedSections {
+/** Top `want` sections of chunk scores, fetching chunk metadata page by page. */
+function rankSections(db: IndexDb, scores: ChunkScores, want: number, sectionOf: Map<number, SectionKey>, rest: number): RankedSections {
   const sections = new Map<SectionKey, { id: number; best: number; others: number }>();
   const pageSize = Math.max(want * 6, 100);
-  let list = topIds(scores, pageSize);
+  let list = scores.top(pageSize);
   let start = 0;
   for (;;) {
     const page = list.slice(start, start + pageSize);
-    fetchMeta(db, page, meta);
+    fetchSections(db, page, sectionOf);
     for (const id of page) {
-      const m = meta.get(id);
-      if (!m) continue;
-      const key = keyOf(m);
+      const key = sectionOf.get(id);
+      if (!key) continue;
       const score = scores.get(id)!;
       const s = sections.get(key);
       if (!s) sections.set(key, { id, best: score, others: 0 });
       else s.others += score;
     }
     start += page.length;
-    if (sections.size >= want || start >= scores.size) break;
-    // Not enough distinct sections among the best chunks: go on down the whole ranking.
-    if (list.length < scores.size) list = rankByScore(scores);
+    if (sections.size >= want || page.length === 0) break;
+    // Not enough distinct sections among the best chunks: go on down the ranking.
+    if (start >= list.length) list = scores.top(Math.min(scores.size, list.length * 4));
   }
   const total = new Map([...sections].map(([key, s]) => [key, s.best + rest * s.others]));
   const order = rankByScore(total).slice(0, want);
   return { order, best: new Map(order.map((key) => [key, { id: sections.get(key)!.id, score: total.get(key)! }])) };
-}
-
-/** The `n` best ids of a score map, best first, without sorting all of it. */
-function topIds(scores: ReadonlyMap<number, number>, n: number): number[] {
-  if (scores.size <= n) return rankByScore(scores);
-  // Threshold from a sample would be faster still; a bounded insertion list is plenty here.
-  const top: [number, number][] = [];
-  for (const [id, s] of scores) {
-    if (top.length === n && s <= top[n - 1]![1]) continue;
-    let i = top.length === n ? n - 1 : top.length;
-    if (top.length === n) top.pop();
-    while (i > 0 && top[i - 1]![1] < s) i--;
-    top.splice(i, 0, [id, s]);
-  }
-  return top.map(([id]) => id);
 }
 
 interface Context {
@@ -162,8 +156,11 @@ interface Context {
   q: ParsedQuery;
   mode: SearchMode;
   bm25: Bm25Scores | null;
+  /** Chunks holding a -excluded word. */
+  excluded: ReadonlySet<number>;
   queryVector: Float32Array | null;
   meta: Map<number, ChunkMeta>;
+  sectionOf: Map<number, SectionKey>;
 }
 
 function candidates(limit: number): number {
@@ -171,11 +168,11 @@ function candidates(limit: number): number {
 }
 
 /** Ranks sections for the context's mode, from chunk scores (restricted to `only` if given). */
-function rankForMode(ctx: Context, bm25: ReadonlyMap<number, number> | null, vector: ReadonlyMap<number, number> | null, want: number): { order: SectionKey[]; b: RankedSections | null; v: RankedSections | null; fused: Map<SectionKey, number> } {
+function rankForMode(ctx: Context, bm25: ChunkScores | null, vector: ChunkScores | null, want: number): { order: SectionKey[]; b: RankedSections | null; v: RankedSections | null; fused: Map<SectionKey, number> } {
   const { db } = ctx.index;
   const n = ctx.mode === 'hybrid' ? candidates(want) : want;
-  const b = bm25 ? rankSections(db, bm25, n, ctx.meta, SECTION_REST) : null;
-  const v = vector ? rankSections(db, vector, n, ctx.meta, 0) : null;
+  const b = bm25 ? rankSections(db, bm25, n, ctx.sectionOf, SECTION_REST) : null;
+  const v = vector ? rankSections(db, vector, n, ctx.sectionOf, 0) : null;
   let fused: Map<SectionKey, number>;
   if (b && v) {
     const { k, bm25Weight, vectorWeight } = ctx.index.settings.hybrid;
@@ -205,21 +202,20 @@ const SUMMARY_WITH_PERIOD = new Set<IndexLevel>(['daily', 'weekly', 'monthly']);
 function sourcesOf(ctx: Context, m: ChunkMeta, n: number): SectionRef[] {
   if (n <= 0 || !SUMMARY_WITH_PERIOD.has(m.level) || !m.period) return [];
   const { db } = ctx.index;
-  const period = { levels: ['raw'] as IndexLevel[], since: m.period.start, until: m.period.end };
   const ids = new Set(
     (stmt(db, 'SELECT c.id FROM chunks c JOIN files f ON f.id = c.file_id WHERE f.level = ? AND f.period_start >= ? AND f.period_end <= ?').raw().all('raw', m.period.start, m.period.end) as [number][]).map((r) => r[0]),
   );
   if (ids.size === 0) return [];
-  const bm25 = ctx.bm25 ? combine(ctx.bm25.terms, new Map(), ids, ctx.bm25.excluded) : null;
-  const vector = ctx.queryVector ? nearestChunks(db, ctx.queryVector, candidates(n) * 3, period, { minSimilarity: ctx.index.settings.minSimilarity }) : null;
-  const b = bm25 && bm25.size ? bm25 : null;
-  const v = vector && vector.size ? vector : null;
+  const bm25 = ctx.bm25 ? ctx.bm25.scores.pick(ids) : null;
+  const vector = ctx.queryVector ? similarities(ctx.index, ctx.queryVector, [...ids], ctx.index.settings.minSimilarity) : null;
+  for (const id of ctx.excluded) vector?.delete(id);
+  const b = bm25 && bm25.size ? mapScores(bm25) : null;
+  const v = vector && vector.size ? mapScores(vector) : null;
   if (!b && !v) return [];
   const ranked = rankForMode(ctx, b, v, n);
-  return ranked.order.map((key) => {
-    const best = ranked.b?.best.get(key) ?? ranked.v!.best.get(key)!;
-    return sectionRef(ctx.meta.get(best.id)!, ranked.fused.get(key)!);
-  });
+  const shown = ranked.order.map((key) => (ranked.b?.best.get(key) ?? ranked.v!.best.get(key)!).id);
+  fetchMeta(db, shown, ctx.meta);
+  return ranked.order.map((key, i) => sectionRef(ctx.meta.get(shown[i]!)!, ranked.fused.get(key)!));
 }
 
 export async function search(index: SearchIndex, query: string, opts: SearchOptions = {}): Promise<SearchResult> {
@@ -255,22 +251,25 @@ export async function search(index: SearchIndex, query: string, opts: SearchOpti
 
   const filters = opts.filters ?? {};
   const allowed = hasFilters(filters) ? allowedChunks(index.db, filters) : null;
-  const bm25 = mode !== 'vector' ? bm25Scores(index.db, q, allowed) : null;
-  const ctx: Context = { index, q, mode, bm25, queryVector, meta: new Map() };
+  const bm25 = mode !== 'vector' ? bm25Scores(index, q) : null;
+  const excluded = excludedChunks(index, q);
+  const ctx: Context = { index, q, mode, bm25, excluded, queryVector, meta: new Map(), sectionOf: new Map() };
   let vector: Map<number, number> | null = null;
   if (queryVector) {
-    vector = nearestChunks(index.db, queryVector, candidates(limit) * 3, filters, { minSimilarity: index.settings.minSimilarity });
-    if (bm25?.excluded.size) for (const id of bm25.excluded) vector.delete(id);
+    vector = nearestChunks(index, queryVector, candidates(limit) * 3, filters, { minSimilarity: index.settings.minSimilarity });
+    for (const id of excluded) vector.delete(id);
   } else if (mode === 'vector') {
     warnings.push('the query has no word the embedder knows');
   }
   if (mode !== 'bm25' && mode !== 'vector' && !vector) mode = 'bm25';
 
-  const ranked = rankForMode(ctx, bm25?.scores ?? null, vector, limit);
+  const bm25List = bm25 ? (allowed ? bm25.scores.restrict((id) => allowed.has(id)) : bm25.scores) : null;
+  const ranked = rankForMode(ctx, bm25List, vector ? mapScores(vector) : null, limit);
   const texts = new Map(
     (stmt(index.db, 'SELECT id, text FROM chunks WHERE id IN (SELECT value FROM json_each(?))').all(JSON.stringify(ranked.order.map((key) => (ranked.b?.best.get(key) ?? ranked.v!.best.get(key)!).id))) as { id: number; text: string }[]).map((r) => [r.id, r.text]),
   );
   const matchers = queryMatchers(q);
+  fetchMeta(index.db, ranked.order.map((key) => (ranked.b?.best.get(key) ?? ranked.v!.best.get(key)!).id), ctx.meta);
   const hits: SearchHit[] = ranked.order.map((key) => {
     const b = ranked.b?.best.get(key);
     const v = ranked.v?.best.get(key);
