@@ -9,7 +9,7 @@ import { CHUNKER_VERSION } from './chunk.js';
 
 /** Bumped when the schema (or what is stored in it) changes: an older index is rebuilt. */
 export const SCHEMA_VERSION = 1;
-export const INDEX_FILE = 'index.db';
+export { INDEX_FILE } from './location.js';
 const BUSY_TIMEOUT_MS = 15_000;
 
 const SCHEMA = `

@@ -2,11 +2,11 @@
 // the daemon (which keeps one open for days and updates it after each cycle) and the agents'
 // recall share. Everything runs in-process; the handle holds the database connection, the
 // embedder (loaded on first use) and nothing that grows with use.
-import { join } from 'node:path';
 import type { HipoConfig } from '../config/config.js';
 import type { Workspace } from '../tree/layout.js';
 import { Redactor } from '../summarize/redact.js';
-import { INDEX_FILE, openIndexDb, type IndexDb } from './db.js';
+import { openIndexDb, type IndexDb } from './db.js';
+import { indexFile } from './location.js';
 import { EmbedderError, type Embedder } from './embed/embedder.js';
 import { embedderFor } from './embed/select.js';
 
@@ -37,9 +37,7 @@ export interface SearchIndex {
   close(): void;
 }
 
-export function indexFile(ws: Workspace): string {
-  return join(ws.stateDir, INDEX_FILE);
-}
+export { indexFile } from './location.js';
 
 export interface OpenOptions {
   /** Use this embedder instead of the configured one (tests, benchmarks). */

@@ -18,8 +18,8 @@ import { parseQuery, type ParsedQuery } from './query.js';
 import { makeSnippet, queryMatchers, type Snippet } from './snippet.js';
 import { nearestChunks, similarities } from './vector.js';
 
-export type SearchMode = 'bm25' | 'vector' | 'hybrid';
-export const SEARCH_MODES: readonly SearchMode[] = ['bm25', 'vector', 'hybrid'];
+import type { SearchMode } from './modes.js';
+export { SEARCH_MODES, type SearchMode } from './modes.js';
 
 export interface SearchOptions {
   /** Default hybrid (bm25 when there is no usable embedder). */

@@ -1,6 +1,7 @@
 import type { Command } from 'commander';
 import { compact } from '../../cycle/compaction.js';
-import { keepIndexCurrent } from '../../index/maintain.js';
+import { existsSync } from 'node:fs';
+import { indexFile } from '../../index/location.js';
 import { loadWorkspace } from '../context.js';
 import { EXIT } from '../exit.js';
 import { formatCompact, compactJson } from '../format.js';
@@ -23,7 +24,8 @@ export function registerCompact(program: Command, { io, setRun }: CommandContext
         const result = await compact(ws, config, { dryRun: !!opts.dryRun, catchUp: !!opts.catchUp, now: opts.now, command: opts.dryRun ? 'compact --dry-run' : 'compact' });
         // Keep the search index current for what was written (only if there is one, or
         // search.autoIndex asks for it); a failure there is a warning, never the command's.
-        const index = result.dryRun ? { report: null, warnings: [] } : await keepIndexCurrent(ws, config);
+        const wantIndex = !result.dryRun && (existsSync(indexFile(ws)) || config.search.autoIndex);
+        const index = wantIndex ? await (await import('../../index/maintain.js')).keepIndexCurrent(ws, config) : { report: null, warnings: [] as string[] };
         if (opts.json) io.out(JSON.stringify({ ...(compactJson(result, ws) as object), searchIndex: index.report ? { updated: true, ...index.report } : { updated: false, warnings: index.warnings } }, null, 2));
         else {
           io.out(formatCompact(result, ws, { verbose: !!opts.verbose, configWarnings }));

@@ -1,11 +1,8 @@
 import { statSync } from 'node:fs';
 import { relative } from 'node:path';
 import type { Command } from 'commander';
-import { stmt } from '../../index/db.js';
-import { withIndex } from '../../index/maintain.js';
 import type { SearchIndex } from '../../index/search-index.js';
 import type { UpdateReport } from '../../index/update.js';
-import { storedEmbedder } from '../../index/vectors.js';
 import { loadWorkspace } from '../context.js';
 import { EXIT } from '../exit.js';
 import type { CommandContext } from '../main.js';
@@ -22,7 +19,9 @@ interface IndexTotals {
   embedding: boolean;
 }
 
-function totals(index: SearchIndex): IndexTotals {
+async function totals(index: SearchIndex): Promise<IndexTotals> {
+  const { stmt } = await import('../../index/db.js');
+  const { storedEmbedder } = await import('../../index/vectors.js');
   const row = stmt(index.db, 'SELECT (SELECT count(*) FROM files) AS files, count(*) AS chunks, coalesce(sum(embedded = 1), 0) AS embedded FROM chunks').get() as { files: number; chunks: number; embedded: number };
   let bytes = 0;
   for (const suffix of ['', '-wal']) {
@@ -46,8 +45,9 @@ export function registerIndex(program: Command, { io, setRun }: CommandContext):
     .action((opts: { rebuild?: boolean; json?: boolean; dir: string }) => {
       setRun(async () => {
         const { ws, config, configWarnings } = loadWorkspace(opts.dir, true);
+        const { withIndex } = await import('../../index/maintain.js');
         const progress = progressSink(process.stderr, (l) => io.err(l), { plain: !opts.json, delayMs: 0 });
-        const session = await withIndex(ws, config, { update: true, rebuild: !!opts.rebuild, onProgress: (p) => progress.update(p) }, async (index) => totals(index));
+        const session = await withIndex(ws, config, { update: true, rebuild: !!opts.rebuild, onProgress: (p) => progress.update(p) }, (index) => totals(index));
         progress.done();
         const report = session.report!;
         const warnings = [...configWarnings, ...session.warnings];

@@ -1,7 +1,7 @@
 import type { Command } from 'commander';
 import { INDEX_LEVELS, type IndexLevel } from '../../index/files.js';
-import { withIndex } from '../../index/maintain.js';
-import { search, SEARCH_MODES, type SearchHit, type SearchMode, type SearchResult } from '../../search/search.js';
+import type { SearchHit, SearchResult } from '../../search/search.js';
+import { SEARCH_MODES, type SearchMode } from '../../search/modes.js';
 import type { SearchFilters } from '../../search/filters.js';
 import { parseLocalDate, type LocalDate } from '../../time/calendar.js';
 import { MEMORY_TYPES, type MemoryType } from '../../tree/layout.js';
@@ -72,6 +72,9 @@ export function registerSearch(program: Command, { io, setRun }: CommandContext)
         if (!Number.isInteger(limit) || limit < 1) throw new CliError(`--limit: "${opts.limit}" is not a whole number of at least 1`);
         const filters = parseSearchFilters(opts);
         const { ws, config, configWarnings } = loadWorkspace(opts.dir, true);
+        // Loaded here, not at start-up: other commands need no database or embedder code.
+        const { withIndex } = await import('../../index/maintain.js');
+        const { search } = await import('../../search/search.js');
         const progress = progressSink(process.stderr, (l) => io.err(l), { plain: false, delayMs: 300 });
         const session = await withIndex(ws, config, { update: opts.update, onProgress: (p) => progress.update(p) }, (index) => search(index, query, { mode, limit, filters }));
         progress.done();

@@ -1,7 +1,9 @@
 // Any OpenAI-compatible embeddings endpoint (OpenAI, Ollama, llama.cpp, vLLM, …) through the
 // `openai` package. Vectors are requested as floats: the package's default (base64) comes back
 // as empty arrays from servers that answer with floats anyway. Failures become one clear line.
-import OpenAI from 'openai';
+// The package is loaded on first use: it costs ~80 ms to import, which every other command
+// would otherwise pay.
+import type OpenAIClient from 'openai';
 import { EmbedderError, normalise, type Embedder } from './embedder.js';
 
 /** The innermost cause's code or message: "ECONNREFUSED" rather than "fetch failed". */
@@ -31,7 +33,8 @@ export class OpenAiEmbedder implements Embedder {
   readonly id: string;
   readonly batchSize: number;
   readonly fusionWeight = 1;
-  private readonly client: OpenAI;
+  private client: OpenAIClient | null = null;
+  private sdk: typeof OpenAIClient | null = null;
   private readonly maxChars: number;
 
   constructor(private readonly opts: OpenAiEmbedderOptions) {
@@ -39,13 +42,21 @@ export class OpenAiEmbedder implements Embedder {
     this.id = `openai:${opts.model}@${opts.baseUrl || 'api.openai.com'}`;
     this.batchSize = opts.batchSize;
     this.maxChars = opts.maxChars ?? 8000;
-    this.client = new OpenAI({
-      // Local servers ignore the key, but the client refuses to start without one.
-      apiKey: opts.apiKey || 'none',
-      ...(opts.baseUrl ? { baseURL: opts.baseUrl } : {}),
-      timeout: opts.timeoutMs,
-      maxRetries: 1,
-    });
+  }
+
+  private async connect(): Promise<OpenAIClient> {
+    if (!this.client) {
+      const OpenAI = (await import('openai')).default;
+      this.sdk = OpenAI;
+      this.client = new OpenAI({
+        // Local servers ignore the key, but the client refuses to start without one.
+        apiKey: this.opts.apiKey || 'none',
+        ...(this.opts.baseUrl ? { baseURL: this.opts.baseUrl } : {}),
+        timeout: this.opts.timeoutMs,
+        maxRetries: 1,
+      });
+    }
+    return this.client;
   }
 
   private where(): string {
@@ -59,7 +70,8 @@ export class OpenAiEmbedder implements Embedder {
     if (sent.length === 0) return input.map(() => null);
     let data: { index: number; embedding: number[] }[];
     try {
-      const res = await this.client.embeddings.create({ model: this.opts.model, input: sent, encoding_format: 'float' });
+      const client = await this.connect();
+      const res = await client.embeddings.create({ model: this.opts.model, input: sent, encoding_format: 'float' });
       data = res.data;
     } catch (err) {
       throw this.explain(err);
@@ -82,6 +94,8 @@ export class OpenAiEmbedder implements Embedder {
 
   private explain(err: unknown): EmbedderError {
     const where = this.where();
+    const OpenAI = this.sdk;
+    if (!OpenAI) return new EmbedderError(`embeddings endpoint ${where}: ${(err as Error)?.message ?? String(err)}`);
     if (err instanceof OpenAI.APIConnectionTimeoutError) return new EmbedderError(`embeddings endpoint ${where} did not answer within ${this.opts.timeoutMs} ms`);
     if (err instanceof OpenAI.APIConnectionError) return new EmbedderError(`cannot reach the embeddings endpoint ${where} (${rootCause(err)})`);
     if (err instanceof OpenAI.APIError) {
