@@ -2,7 +2,9 @@
 // Search speed and memory (figures, not a test), with the configured default embedder:
 //   - index build: the MemAware corpus (91 days, 16 MB) and generated 3- and 10-year trees
 //     (raw logs compacted into daily/weekly/monthly/ROOT first, so nodes are indexed too);
-//   - query latency in-process, p50/p95 per mode (after a warm-up), and the first query's cost;
+//   - query latency in-process, p50/p95 per mode: warm (a resident process after a warm-up, with
+//     its posting cache and in-memory vectors), cold (a fresh index handle per query, embedder
+//     loaded), and the very first query of a process (loading the embedder);
 //   - `hipo search` wall time from the shell (Node start-up included), with and without the
 //     no-op update it does first;
 //   - reindex after one raw log changes: in-process update and `hipo index` wall time.
@@ -87,7 +89,7 @@ function bench(name: string, prepare: (memory: string) => void, queries: string[
     writeFileSync(qfile, JSON.stringify(queries));
     for (const mode of ['bm25', 'vector', 'hybrid']) {
       const q = node([driver, 'query', dir, qfile, mode]).json;
-      console.log(`${name.padEnd(9)} query ${mode.padEnd(7)} p50 ${String(q.p50).padStart(6)} ms  p95 ${String(q.p95).padStart(6)} ms  first ${q.firstMs} ms  (${q.n} queries, ${q.meanHits} hits avg)  peak RSS ${q.maxRssMB} MB`);
+      console.log(`${name.padEnd(9)} query ${mode.padEnd(7)} p50 ${String(q.p50).padStart(6)} ms  p95 ${String(q.p95).padStart(6)} ms  · cold p50 ${String(q.coldP50).padStart(6)} ms  p95 ${String(q.coldP95).padStart(6)} ms  · first ${q.firstMs} ms  (${q.n} queries, ${q.meanHits} hits avg)  peak RSS ${q.maxRssMB} MB`);
     }
     const shell = (extra: string[]): number => median(Array.from({ length: runs }, () => node([cli, 'search', queries[1]!, ...extra, '--dir', dir]).wallMs));
     console.log(`${name.padEnd(9)} hipo search  hybrid ${Math.round(shell([]))} ms wall · bm25 --no-update ${Math.round(shell(['--mode', 'bm25', '--no-update']))} ms wall  (median of ${runs})`);

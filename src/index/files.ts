@@ -1,7 +1,7 @@
 // Which files the search index covers, and what each one is: every markdown file of the memory
 // tree (raw logs, daily/weekly/monthly nodes, ROOT.md, anything else kept there) plus the extra
 // folders or files the config names (`search.include`, e.g. `knowledge/`).
-import { readdirSync, statSync, type Stats } from 'node:fs';
+import { lstatSync, readdirSync, statSync, type Stats } from 'node:fs';
 import { join, relative, resolve, sep } from 'node:path';
 import { lastDayOfMonthId, monthDates, parseLocalDate, weekDates, type LocalDate } from '../time/calendar.js';
 import { classifyPath, type Level, type Workspace } from '../tree/layout.js';
@@ -80,7 +80,12 @@ export function listIndexableFiles(ws: Workspace, include: readonly string[]): F
       const abs = join(dir, name);
       let st: Stats;
       try {
-        st = statSync(abs);
+        // Symbolic links to files are followed; to folders not (a link loop would never end).
+        st = lstatSync(abs);
+        if (st.isSymbolicLink()) {
+          st = statSync(abs);
+          if (st.isDirectory()) continue;
+        }
       } catch {
         continue;
       }

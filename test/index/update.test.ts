@@ -229,3 +229,24 @@ describe('a damaged or foreign index file', () => {
     expect((await search(index, 'redis', { mode: 'bm25' })).hits.length).toBeGreaterThan(0);
   });
 });
+
+describe('what gets listed', () => {
+  it('follows links to files but not to folders (a link loop ends), and skips hidden folders', async () => {
+    const { symlinkSync } = await import('node:fs');
+    const ws = tree({ 'memory/.drafts/secret-plan.md': '# Plan\n\n## Draft\n- not for the index\n' });
+    symlinkSync(ws.memoryDir, join(ws.memoryDir, 'loop'));
+    symlinkSync(join(ws.root, 'knowledge', 'auth.md'), join(ws.memoryDir, 'auth-link.md'));
+    const index = indexOf(ws, { embedder: null });
+    const r = await updateIndex(index);
+    const paths = (index.db.prepare('SELECT path FROM files ORDER BY path').all() as { path: string }[]).map((f) => f.path);
+    expect(paths).toContain('memory/auth-link.md');
+    expect(paths.filter((p) => p.includes('loop') || p.includes('.drafts'))).toEqual([]);
+    expect(r.files).toBe(9);
+  });
+
+  it('names a configured path that does not exist', async () => {
+    const ws = makeWorkspace({ 'memory/2026-03-15.md': RAW }, { timeZone: 'UTC', search: { include: ['notes'] } });
+    const r = await updateIndex(indexOf(ws, { embedder: null }));
+    expect(r.warnings).toEqual(['search.include "notes": does not exist']);
+  });
+});
