@@ -11,6 +11,8 @@ import { registerCompact } from './commands/compact.js';
 import { registerInit } from './commands/init.js';
 import { registerStatus } from './commands/status.js';
 import { registerDaemon } from './commands/daemon.js';
+import { registerIndex } from './commands/index.js';
+import { registerSearch } from './commands/search.js';
 
 export const VERSION = '0.1.0';
 
@@ -29,6 +31,8 @@ export function buildProgram(io: Io, setRun: (run: Run) => void): Command {
   registerCompact(program, ctx);
   registerStatus(program, ctx);
   registerDaemon(program, ctx);
+  registerSearch(program, ctx);
+  registerIndex(program, ctx);
   return program;
 }
 
