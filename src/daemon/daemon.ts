@@ -15,13 +15,10 @@ import type { DaemonLog } from './log.js';
 import { CoalescingRunner } from './runner.js';
 import { writeDaemonState, type DaemonState } from './state.js';
 import { watchMemory } from './watcher.js';
+import { IndexKeeper } from './index-keeper.js';
 
 export class DaemonRunning extends Error {}
 
-export interface DaemonHooks {
-  /** Called after every run with the memory-relative paths that changed (written or seen). */
-  afterRun?: (changed: { written: string[]; touched: string[] }) => Promise<void>;
-}
 
 export class Daemon {
   private lock: Lock | null = null;
@@ -33,13 +30,16 @@ export class Daemon {
   private touched = new Set<string>();
   private retryMs: number;
   private state: DaemonState;
+  private readonly index: IndexKeeper;
+  /** Something changed since the index was last brought up to date (true at start). */
+  private indexStale = true;
 
   constructor(
     private readonly ws: Workspace,
     private readonly config: HipoConfig,
     private readonly log: DaemonLog,
-    private readonly hooks: DaemonHooks = {},
   ) {
+    this.index = new IndexKeeper(ws, config);
     this.cache = StampCache.load(ws);
     this.runner = new CoalescingRunner((reasons) => this.runOnce(reasons), config.daemon.debounceMs);
     this.retryMs = config.daemon.retryMs;
@@ -91,14 +91,10 @@ export class Daemon {
     this.touched.clear();
     try {
       const r = await compact(this.ws, this.config, { command: 'daemon', cache: this.cache });
-      if (this.hooks.afterRun) {
-        try {
-          await this.hooks.afterRun({ written: r.written, touched });
-        } catch (err) {
-          this.log('warn', 'index-error', `index update failed: ${(err as Error).message} (will retry)`, { error: (err as Error).message });
-          for (const t of touched) this.touched.add(t);
-        }
-      }
+      if (r.written.length || touched.length) this.indexStale = true;
+      // One index update per settled batch: not between the cycles of a backlog.
+      const settledNow = !(r.remaining.actions.length > 0 && r.written.length > 0);
+      if (settledNow && this.indexStale) await this.updateIndex();
       const ms = Math.round(performance.now() - started);
       this.state.runs++;
       this.state.lastRun = { at: new Date().toISOString(), reason, cycles: r.cycles, written: r.written.length, errors: r.errors, ms };
@@ -127,6 +123,21 @@ export class Daemon {
     }
   }
 
+  private async updateIndex(): Promise<void> {
+    const t0 = performance.now();
+    try {
+      const rep = await this.index.update((w) => this.log('warn', 'index-warning', `search index: ${w}`, { warning: w }));
+      this.indexStale = rep.pendingEmbeddings > 0;
+      const changed = rep.added + rep.changed + rep.removed;
+      if (changed || rep.embedded) this.log('info', 'index', `index: ${changed} file(s) reindexed, +${rep.chunksAdded} −${rep.chunksRemoved} chunks, ${rep.embedded} embedded, ${Math.round(performance.now() - t0)} ms${rep.pendingEmbeddings ? `; ${rep.pendingEmbeddings} waiting for vectors` : ''}`, { files: changed, chunksAdded: rep.chunksAdded, chunksRemoved: rep.chunksRemoved, embedded: rep.embedded, pending: rep.pendingEmbeddings, ms: Math.round(performance.now() - t0) });
+    } catch (err) {
+      // The index is a cache: the tree is current; the next run retries.
+      const message = (err as Error).message;
+      this.state.lastError = { at: new Date().toISOString(), message: `search index: ${message}` };
+      this.log('warn', 'index-error', `search index not updated: ${message} (will retry)`, { error: message });
+    }
+  }
+
   private backoff(): number {
     const ms = this.retryMs;
     this.retryMs = Math.min(this.retryMs * 2, 30 * 60 * 1000);
@@ -139,6 +150,7 @@ export class Daemon {
     await this.heartbeat?.destroy?.();
     await this.watcher?.close();
     await this.runner.stop();
+    this.index.close();
     this.state.stoppedAt = new Date().toISOString();
     writeDaemonState(this.ws, this.state);
     this.lock?.release();

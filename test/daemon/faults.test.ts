@@ -58,6 +58,13 @@ describe('daemon faults', () => {
     await d.until(() => settled(ws, '2026-03-01'), 60_000, 'the tree to settle after the kills');
     expect(nodesOf(ws)).toEqual(nodesOf(clean));
     expect(rawsOf(ws)).toEqual(raws);
+    // The index matches the files: an update finds nothing to do.
+    await d.until(() => d.logs.some((l) => l.event === 'index'), 60_000, 'the index');
+    await d.until(() => settled(ws, '2026-03-01') && !d.logs.slice(-1)[0]!.event.startsWith('cycle'), 60_000, 'quiet');
+    d.child.kill('SIGTERM');
+    await d.exited;
+    const idx = JSON.parse(runCli(['index', '--json', '--dir', ws.root]).stdout);
+    expect(idx.added + idx.changed + idx.removed).toBe(0);
     expect(ws.files().filter((f) => f.includes('hipo-tmp'))).toEqual([]);
   }, 120_000);
 
@@ -106,6 +113,25 @@ describe('daemon faults', () => {
     expect(node(ws, 'daily/2026-06-01.md').body).toContain('line 40');
   });
 
+  it('keeps compacting when the LLM and embeddings endpoints are down', async () => {
+    const dead = 'http://127.0.0.1:9/v1'; // discard port: nothing listens
+    const ws = makeWorkspace({ 'memory/2026-06-01.md': rawLog('2026-06-01', { 'x [project]': Array.from({ length: 250 }, (_, i) => `decided item ${i}`) }) }, {
+      ...FAST_DAEMON,
+      llm: { baseUrl: dead, model: 'm', timeoutMs: 500, maxRetries: 0 },
+      search: { embedder: 'openai', openai: { baseUrl: dead, model: 'e', timeoutMs: 500 } },
+    });
+    const d = start(ws.root, { HIPO_NOW: '2026-06-02' });
+    await d.until(() => ws.exists('memory/ROOT.md'), 30_000, 'the tree');
+    expect(node(ws, 'daily/2026-06-01.md').data.summarizer).toBe('extractive');
+    await d.waitFor((l) => l.event === 'index-warning' || l.event === 'index-error', 30_000, 'the embeddings warning');
+    ws.write('memory/2026-06-02.md', rawLog('2026-06-02', { 'y [project]': ['still alive'] }));
+    await d.until(() => ws.exists('memory/daily/2026-06-02.md'), 30_000, 'the next day');
+    expect(d.child.exitCode).toBeNull();
+    // Keywords still work without vectors.
+    const found = JSON.parse(runCli(['search', 'still alive', '--mode', 'bm25', '--no-update', '--json', '--dir', ws.root]).stdout);
+    expect(found.hits.length).toBeGreaterThan(0);
+  });
+
   it.skipIf(process.getuid?.() === 0)('logs an unreadable raw log and compacts the rest', async () => {
     const ws = makeWorkspace({ 'memory/2026-06-01.md': rawLog('2026-06-01', { 'ok [project]': ['fine'] }), 'memory/2026-06-02.md': rawLog('2026-06-02', { 'secret [project]': ['hidden'] }) }, FAST_DAEMON);
     chmodSync(join(ws.memoryDir, '2026-06-02.md'), 0o000);
@@ -118,7 +144,7 @@ describe('daemon faults', () => {
   it.skipIf(process.getuid?.() !== 0 || process.platform !== 'linux')('survives a full disk (ENOSPC) and writes once space is back', async () => {
     const mount = mkdtempSync(join(tmpdir(), 'hipo-enospc-'));
     try {
-      execFileSync('mount', ['-t', 'tmpfs', '-o', 'size=512k', 'tmpfs', mount]);
+      execFileSync('mount', ['-t', 'tmpfs', '-o', 'size=8m', 'tmpfs', mount]);
     } catch {
       rmSync(mount, { recursive: true, force: true });
       return; // no mount permission here: nothing to test against
