@@ -91,10 +91,6 @@ export class Daemon {
     this.touched.clear();
     try {
       const r = await compact(this.ws, this.config, { command: 'daemon', cache: this.cache });
-      if (r.written.length || touched.length) this.indexStale = true;
-      // One index update per settled batch: not between the cycles of a backlog.
-      const settledNow = !(r.remaining.actions.length > 0 && r.written.length > 0);
-      if (settledNow && this.indexStale) await this.updateIndex();
       const ms = Math.round(performance.now() - started);
       this.state.runs++;
       this.state.lastRun = { at: new Date().toISOString(), reason, cycles: r.cycles, written: r.written.length, errors: r.errors, ms };
@@ -103,6 +99,10 @@ export class Daemon {
         this.log(r.errors.length ? 'warn' : 'info', 'cycle', `cycle (${reason}): ${r.written.length} written, ${r.errors.length} error(s), ${ms} ms${r.remaining.actions.length ? `; ${r.remaining.actions.length + r.remaining.deferred.length} pending` : ''}`, { reason, written: r.written, errors: r.errors, ms, pending: r.remaining.actions.length + r.remaining.deferred.length });
       }
       for (const e of r.errors) this.log('error', 'node-error', e, { error: e });
+      if (r.written.length || touched.length) this.indexStale = true;
+      // One index update per settled batch: not between the cycles of a backlog.
+      const settledNow = !(r.remaining.actions.length > 0 && r.written.length > 0);
+      if (settledNow && this.indexStale) await this.updateIndex();
       if (r.errors.length) {
         this.state.lastError = { at: new Date().toISOString(), message: r.errors[0]! };
         writeDaemonState(this.ws, this.state);
