@@ -6,6 +6,7 @@ import { hostname } from 'node:os';
 import { join } from 'node:path';
 import type { Workspace } from '../tree/layout.js';
 import { ensureStateDir } from '../tree/state-dir.js';
+import { processAlive } from './process.js';
 
 export interface LockOwner {
   pid: number;
@@ -45,19 +46,11 @@ export function readLockOwner(file: string): LockOwner | null {
   }
 }
 
-function alive(pid: number): boolean {
-  try {
-    process.kill(pid, 0);
-    return true;
-  } catch (err) {
-    return (err as NodeJS.ErrnoException).code === 'EPERM';
-  }
-}
 
 /** Whether a lock file is held by a live process (on this host). */
 export function lockHolder(ws: Workspace, name: LockName = 'lock'): LockOwner | null {
   const owner = readLockOwner(lockPath(ws, name));
-  return owner && (owner.host !== hostname() || alive(owner.pid)) ? owner : null;
+  return owner && (owner.host !== hostname() || processAlive(owner.pid)) ? owner : null;
 }
 
 function tryCreate(file: string, owner: LockOwner): boolean {
@@ -86,7 +79,7 @@ export async function acquireLock(ws: Workspace, command: string, waitMs: number
   for (;;) {
     if (tryCreate(file, owner)) break;
     const holder = readLockOwner(file);
-    const stale = holder ? holder.host === owner.host && !alive(holder.pid) : lockAgeMs(file) > 5000;
+    const stale = holder ? holder.host === owner.host && !processAlive(holder.pid) : lockAgeMs(file) > 5000;
     if (stale) {
       // Remove only the lock we judged stale: re-read right before unlinking.
       const again = readLockOwner(file);

@@ -5,6 +5,7 @@
 // and skipping the fsync halves the cost of a catch-up.
 import { closeSync, fsyncSync, openSync, readdirSync, renameSync, unlinkSync, writeSync } from 'node:fs';
 import { basename, dirname, join } from 'node:path';
+import { processAlive } from '../cycle/process.js';
 
 let counter = 0;
 
@@ -63,13 +64,4 @@ export function sweepTempFiles(dirs: readonly string[]): number {
     }
   }
   return removed;
-}
-
-function processAlive(pid: number): boolean {
-  try {
-    process.kill(pid, 0);
-    return true;
-  } catch (err) {
-    return (err as NodeJS.ErrnoException).code === 'EPERM';
-  }
 }

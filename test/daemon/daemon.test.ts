@@ -2,26 +2,13 @@
 import { writeFileSync } from 'node:fs';
 import { hostname } from 'node:os';
 import { join } from 'node:path';
-import { afterEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { lockPath } from '../../src/cycle/lock.js';
-import { FAST_DAEMON, startDaemon, type DaemonProcess } from '../helpers/daemon.js';
+import { daemonsForTests, FAST_DAEMON } from '../helpers/daemon.js';
 import { node, rawLog, statusOf } from '../helpers/tree.js';
 import { makeWorkspace, runCli, runCliAsync } from '../helpers/workspace.js';
 
-const running: DaemonProcess[] = [];
-afterEach(async () => {
-  for (const d of running.splice(0)) {
-    if (d.child.exitCode === null && d.child.signalCode === null) {
-      d.child.kill('SIGKILL');
-      await d.exited;
-    }
-  }
-});
-const start = (dir: string, env: NodeJS.ProcessEnv = {}) => {
-  const d = startDaemon(dir, env);
-  running.push(d);
-  return d;
-};
+const start = daemonsForTests();
 
 describe('hipo daemon', () => {
   it('catches up on start, then follows a raw log as it is written', async () => {

@@ -4,28 +4,15 @@ import { execFileSync } from 'node:child_process';
 import { appendFileSync, chmodSync, closeSync, mkdirSync, mkdtempSync, openSync, rmSync, symlinkSync, writeFileSync, writeSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { afterEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { generateCorpus } from '../../bench/lib/corpus.js';
 import { splitFrontmatter } from '../../src/tree/frontmatter.js';
 import { contentHash } from '../../src/tree/hash.js';
-import { FAST_DAEMON, startDaemon, type DaemonProcess } from '../helpers/daemon.js';
+import { daemonsForTests, FAST_DAEMON } from '../helpers/daemon.js';
 import { cycle, node, rawLog, statusOf } from '../helpers/tree.js';
 import { makeWorkspace, runCli, type TestWorkspace } from '../helpers/workspace.js';
 
-const running: DaemonProcess[] = [];
-afterEach(async () => {
-  for (const d of running.splice(0)) {
-    if (d.child.exitCode === null && d.child.signalCode === null) {
-      d.child.kill('SIGKILL');
-      await d.exited;
-    }
-  }
-});
-const start = (dir: string, env: NodeJS.ProcessEnv = {}) => {
-  const d = startDaemon(dir, env);
-  running.push(d);
-  return d;
-};
+const start = daemonsForTests();
 const settled = (ws: TestWorkspace, now: string) => JSON.parse(runCli(['compact', '--dry-run', '--json', '--now', now, '--dir', ws.root]).stdout).plan.actions.length === 0;
 const nodesOf = (ws: TestWorkspace) => Object.fromEntries(Object.entries(ws.hashes('memory')).filter(([k]) => !/^memory\/\d{4}-\d{2}-\d{2}\.md$/.test(k)));
 const rawsOf = (ws: TestWorkspace) => Object.fromEntries(Object.entries(ws.hashes('memory')).filter(([k]) => /^memory\/\d{4}-\d{2}-\d{2}\.md$/.test(k)));

@@ -1,5 +1,6 @@
 // A real `hipo daemon` child process, with its JSON log lines collected.
 import { spawn, type ChildProcess } from 'node:child_process';
+import { afterEach } from 'vitest';
 import { CLI, REPO } from './workspace.js';
 
 export interface LogLine {
@@ -73,3 +74,21 @@ export function startDaemon(dir: string, env: NodeJS.ProcessEnv = {}): DaemonPro
 }
 
 export const FAST_DAEMON = { timeZone: 'UTC', daemon: { debounceMs: 100, writeFinishMs: 50, retryMs: 200, heartbeat: '*/30 * * * *' } };
+
+/** Starts daemons for a test file and SIGKILLs whatever is still running after each test. */
+export function daemonsForTests(): (dir: string, env?: NodeJS.ProcessEnv) => DaemonProcess {
+  const running: DaemonProcess[] = [];
+  afterEach(async () => {
+    for (const d of running.splice(0)) {
+      if (d.child.exitCode === null && d.child.signalCode === null) {
+        d.child.kill('SIGKILL');
+        await d.exited;
+      }
+    }
+  });
+  return (dir, env = {}) => {
+    const d = startDaemon(dir, env);
+    running.push(d);
+    return d;
+  };
+}
