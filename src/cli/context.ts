@@ -15,6 +15,15 @@ export const processIo: Io = {
   err: (t) => void process.stderr.write(t.endsWith('\n') ? t : `${t}\n`),
 };
 
+/** A command's action returns its exit code. */
+export type Run = () => Promise<number>;
+
+/** What a command module gets when it registers itself. */
+export interface CommandContext {
+  io: Io;
+  setRun: (run: Run) => void;
+}
+
 export interface Loaded {
   ws: Workspace;
   config: HipoConfig;

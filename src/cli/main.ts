@@ -5,7 +5,7 @@ import { LockBusy } from '../cycle/lock.js';
 import { MemoryDirMissing } from '../tree/scan.js';
 import { TemplateError } from '../write/template.js';
 import { InitError } from '../setup/init.js';
-import { processIo, type Io } from './context.js';
+import { processIo, type CommandContext, type Io, type Run } from './context.js';
 import { CliError, EXIT } from './exit.js';
 import { registerCompact } from './commands/compact.js';
 import { registerInit } from './commands/init.js';
@@ -16,8 +16,6 @@ import { registerSearch } from './commands/search.js';
 
 export const VERSION = '0.1.0';
 
-/** A command's action returns its exit code. */
-export type Run = () => Promise<number>;
 
 export function buildProgram(io: Io, setRun: (run: Run) => void): Command {
   const program = new Command('hipo')
@@ -26,7 +24,7 @@ export function buildProgram(io: Io, setRun: (run: Run) => void): Command {
     .showHelpAfterError('(run with --help for usage)')
     .configureOutput({ writeOut: (s) => io.out(s), writeErr: (s) => io.err(s) })
     .exitOverride();
-  const ctx = { io, setRun };
+  const ctx: CommandContext = { io, setRun };
   registerInit(program, ctx);
   registerCompact(program, ctx);
   registerStatus(program, ctx);
@@ -34,11 +32,6 @@ export function buildProgram(io: Io, setRun: (run: Run) => void): Command {
   registerSearch(program, ctx);
   registerIndex(program, ctx);
   return program;
-}
-
-export interface CommandContext {
-  io: Io;
-  setRun: (run: Run) => void;
 }
 
 export async function main(argv: string[], io: Io = processIo): Promise<number> {

@@ -5,7 +5,7 @@ import { indexFile } from '../../index/location.js';
 import { loadWorkspace } from '../context.js';
 import { CliError, EXIT } from '../exit.js';
 import { formatCompact, compactJson } from '../format.js';
-import type { CommandContext } from '../main.js';
+import type { CommandContext } from '../context.js';
 
 export function registerCompact(program: Command, { io, setRun }: CommandContext): void {
   program

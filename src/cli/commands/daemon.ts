@@ -4,7 +4,7 @@ import { Daemon, DaemonRunning } from '../../daemon/daemon.js';
 import { createLog } from '../../daemon/log.js';
 import { loadWorkspace } from '../context.js';
 import { CliError, EXIT } from '../exit.js';
-import type { CommandContext } from '../main.js';
+import type { CommandContext } from '../context.js';
 
 export function registerDaemon(program: Command, { setRun }: CommandContext): void {
   program

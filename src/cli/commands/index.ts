@@ -5,7 +5,7 @@ import type { SearchIndex } from '../../index/search-index.js';
 import type { UpdateReport } from '../../index/update.js';
 import { loadWorkspace } from '../context.js';
 import { EXIT } from '../exit.js';
-import type { CommandContext } from '../main.js';
+import type { CommandContext } from '../context.js';
 import { progressSink } from '../progress.js';
 
 interface IndexTotals {

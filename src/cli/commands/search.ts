@@ -7,7 +7,7 @@ import { parseLocalDate, type LocalDate } from '../../time/calendar.js';
 import { MEMORY_TYPES, type MemoryType } from '../../tree/layout.js';
 import { loadWorkspace } from '../context.js';
 import { CliError, EXIT } from '../exit.js';
-import type { CommandContext } from '../main.js';
+import type { CommandContext } from '../context.js';
 import { progressSink } from '../progress.js';
 
 interface SearchOpts {

@@ -4,7 +4,7 @@ import { NODE_LEVELS, periodId } from '../../tree/layout.js';
 import { loadWorkspace } from '../context.js';
 import { EXIT } from '../exit.js';
 import { formatPlan } from '../format.js';
-import type { CommandContext } from '../main.js';
+import type { CommandContext } from '../context.js';
 
 export function registerStatus(program: Command, { io, setRun }: CommandContext): void {
   program
