@@ -10,6 +10,9 @@ import { CliError, EXIT } from './exit.js';
 import { registerCompact } from './commands/compact.js';
 import { registerInit } from './commands/init.js';
 import { registerStatus } from './commands/status.js';
+import { registerHook } from './commands/hook.js';
+import { registerContext } from './commands/context.js';
+import { registerLog } from './commands/log.js';
 
 export const VERSION = '0.1.0';
 
@@ -27,6 +30,9 @@ export function buildProgram(io: Io, setRun: (run: Run) => void): Command {
   registerInit(program, ctx);
   registerCompact(program, ctx);
   registerStatus(program, ctx);
+  registerHook(program, ctx);
+  registerContext(program, ctx);
+  registerLog(program, ctx);
   return program;
 }
 
