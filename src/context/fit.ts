@@ -25,8 +25,13 @@ function sections(body: string, rankOf: (heading: string) => number): Section[] 
   let cur: Section = { heading: null, lines: [], rank: 0, index: 0 };
   let fence = false;
   for (const line of body.split('\n')) {
-    if (/^ {0,3}(```|~~~)/.test(line)) fence = !fence;
-    if (!fence && /^#{1,6}\s/.test(line)) {
+    // Code is left out of a trimmed body: half a code block is worse than none.
+    if (/^ {0,3}(```|~~~)/.test(line)) {
+      fence = !fence;
+      continue;
+    }
+    if (fence) continue;
+    if (/^#{1,6}\s/.test(line)) {
       if (cur.heading !== null || cur.lines.some((l) => l.trim())) out.push(cur);
       cur = { heading: line, lines: [], rank: rankOf(line.replace(/^#+\s*/, '')), index: out.length + 1 };
       continue;
@@ -86,7 +91,7 @@ export function fitBody(body: string, allowance: number, measure: Measure, opts:
   let dropped = 0;
   for (const s of secs) {
     const kept = keep.get(s)!;
-    const nonBlank = s.lines.filter((l) => l.trim()).length;
+    const nonBlank = s.lines.filter((l) => l.trim()).length; // code lines are not counted
     dropped += nonBlank - kept.size;
     if (!headingShown.has(s)) continue;
     if (out.length) out.push('');

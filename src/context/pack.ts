@@ -161,23 +161,29 @@ export function buildPack(o: PackOptions): Pack {
       const found = periods.map((p) => ({ p, rel: nodeRelPath(p) })).map((x) => ({ ...x, node: readNodeBody(o.memoryDir, x.rel) })).filter((x) => x.node !== null);
       // With a query, periods that mention it come first; otherwise newest first.
       const order = terms.length ? [...found.filter((x) => matchesAny(x.node!.body, terms)), ...found.filter((x) => !matchesAny(x.node!.body, terms))] : found;
-      let left = levelBudget;
+      // Allowances halve with age (floor one eighth); what a node does not use passes on.
+      const allowances = halvingAllowances(order.length, levelBudget);
+      let carry = 0;
       order.forEach((x, i) => {
-        const allowance = halvingAllowances(order.length - i, left)[0]!;
+        const allowance = allowances[i]! + carry;
+        carry = allowance;
         const title = `## ${x.node!.title ?? x.rel} · ${x.rel}`;
         if (allowance < MIN_PART + m(title)) {
+          // Too small to say anything: older nodes of the level are left out too (contiguous by age).
+          carry = 0;
           omitted.push({ level, path: x.rel, reason: 'over budget' });
           return;
         }
-        const fit = fitBody(demoteHeadings(x.node!.body, 1), allowance - m(title) - 1, m, { rankOf: nodeSectionRank, query: o.query });
+        const fit = fitBody(demoteHeadings(x.node!.body, 1), allowance - m(title) - 3, m, { rankOf: nodeSectionRank, query: o.query });
         if (!fit.text.trim()) {
+          carry = 0;
           omitted.push({ level, path: x.rel, reason: 'over budget' });
           return;
         }
         const text = `${title}\n${fit.text}`;
         const cost = m(text) + 2;
         levelParts.push({ level, path: x.rel, period: x.rel.replace(/^.*\/|\.md$/g, ''), text, cost: cost - 2, trimmed: fit.dropped > 0 });
-        left -= cost;
+        carry = Math.max(0, allowance - cost);
         spent += cost;
       });
     }

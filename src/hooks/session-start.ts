@@ -17,17 +17,32 @@ const ALWAYS_LATEST = 2;
 export function sessionTurnsSection(ws: Workspace, s: SessionState): ExtraSection | undefined {
   const recent = s.turns.slice(-CANDIDATE_TURNS);
   if (recent.length === 0) return undefined;
-  const terms = queryTerms(s.prompts.slice(-3).join(' '));
   const read = recent
     .map((t, i) => ({ t, i, bytes: readRawRange(ws, t.file, t.at, t.bytes) }))
     .filter((x) => x.bytes !== null)
     .map((x) => ({ ...x, text: x.bytes!.toString('utf8').trim() }));
   const latest = new Set(read.slice(-ALWAYS_LATEST).map((x) => x.i));
+  // Words of the latest prompts, weighted by how rare they are among the candidate turns (a
+  // word in every turn says nothing) and by how recent the prompt is.
+  const weights = new Map<string, number>();
+  s.prompts.slice(-3).forEach((p, k, all) => {
+    for (const w of queryTerms(p)) {
+      const df = read.filter((x) => overlap(x.text, [w]) > 0).length;
+      const weight = Math.log(1 + read.length / Math.max(1, df)) * (k === all.length - 1 ? 2 : 1);
+      weights.set(w, Math.max(weights.get(w) ?? 0, weight));
+    }
+  });
+  const score = (text: string): number => {
+    let n = 0;
+    for (const [w, x] of weights) if (overlap(text, [w])) n += x;
+    return n;
+  };
+  const scored = new Map(read.map((x) => [x.i, score(x.text)]));
   const ranked = [...read].sort((a, b) => {
     const la = latest.has(a.i) ? 1 : 0;
     const lb = latest.has(b.i) ? 1 : 0;
     if (la !== lb) return lb - la;
-    return overlap(b.text, terms) - overlap(a.text, terms) || b.i - a.i;
+    return scored.get(b.i)! - scored.get(a.i)! || b.i - a.i;
   });
   const files = [...new Set(recent.map((t) => t.file))];
   return {
