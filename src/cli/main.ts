@@ -13,6 +13,8 @@ import { registerStatus } from './commands/status.js';
 import { registerHook } from './commands/hook.js';
 import { registerContext } from './commands/context.js';
 import { registerLog } from './commands/log.js';
+import { registerUninstall } from './commands/uninstall.js';
+import { InstallError } from '../platforms/command.js';
 
 export const VERSION = '0.1.0';
 
@@ -33,6 +35,7 @@ export function buildProgram(io: Io, setRun: (run: Run) => void): Command {
   registerHook(program, ctx);
   registerContext(program, ctx);
   registerLog(program, ctx);
+  registerUninstall(program, ctx);
   return program;
 }
 
@@ -64,7 +67,7 @@ export async function main(argv: string[], io: Io = processIo): Promise<number> 
       io.err(`hipo: ${err.message}`);
       return EXIT.busy;
     }
-    if (err instanceof MemoryDirMissing || err instanceof ClockError || err instanceof TemplateError || err instanceof InitError) {
+    if (err instanceof MemoryDirMissing || err instanceof ClockError || err instanceof TemplateError || err instanceof InitError || err instanceof InstallError) {
       io.err(`hipo: ${err.message}`);
       return EXIT.usage;
     }
