@@ -25,12 +25,23 @@ function formatPending(plan: CyclePlan, memoryName = 'memory'): string[] {
   if (plan.deferred.length) {
     const byLevel = new Map<string, number>();
     for (const d of plan.deferred) byLevel.set(d.period.level, (byLevel.get(d.period.level) ?? 0) + 1);
-    lines.push(`  left for later cycles: ${[...byLevel].map(([l, n]) => `${n} ${l}`).join(', ')} (per-cycle limits; --catch-up runs them all)`);
+    lines.push(`  left for later cycles: ${[...byLevel].map(([l, n]) => `${n} ${l}`).join(', ')} (per-cycle limits, or waiting for a part of the period; --catch-up runs them all)`);
     for (const d of plan.deferred.slice(0, 5)) lines.push(`    ${pad(d.relPath, 24)}${d.reason}`);
     if (plan.deferred.length > 5) lines.push(`    … and ${plan.deferred.length - 5} more`);
   }
   for (const a of plan.attention) lines.push(`  attention: ${memoryName}/${a.relPath}: ${a.message}`);
   return lines;
+}
+
+/** After a run: what the next cycle would do, then what waits beyond it. */
+function formatRemaining(plan: CyclePlan, memoryName: string): string[] {
+  const lines: string[] = [];
+  if (plan.actions.length) {
+    lines.push(`  next cycle: ${plan.actions.length} action(s) pending (run again, or use --catch-up)`);
+    for (const a of plan.actions.slice(0, 5)) lines.push(`  ${actionLine(a)}`);
+    if (plan.actions.length > 5) lines.push(`      … and ${plan.actions.length - 5} more`);
+  }
+  return [...lines, ...formatPending(plan, memoryName)];
 }
 
 function upToDate(plan: CyclePlan): string {
@@ -67,8 +78,7 @@ export function formatCompact(r: CompactResult, ws: Workspace, opts: { verbose: 
       for (const a of r.applied) if (a.error) lines.push(appliedLine(a));
     }
     lines.push(`  ${r.written.length} file${r.written.length === 1 ? '' : 's'} written in ${r.cycles} cycle${r.cycles === 1 ? '' : 's'}`);
-    lines.push(...formatPending(r.remaining, ws.memoryName));
-    if (r.remaining.actions.length && !r.remaining.deferred.length) lines.push(`  next cycle: ${r.remaining.actions.length} action(s) pending`);
+    lines.push(...formatRemaining(r.remaining, ws.memoryName));
   }
   const warnings = [...opts.configWarnings, ...r.problems.map((p) => `${p.file}: ${p.message}`), ...r.warnings];
   for (const w of warnings) lines.push(`  warning: ${w}`);

@@ -7,6 +7,7 @@ import type { Clock } from '../time/clock.js';
 import { addDays, isoWeekOf, type LocalDate } from '../time/calendar.js';
 import { nodeKey, periodId, type NodeKey, type NodeStatus, type Period } from '../tree/layout.js';
 import { decodeText } from '../tree/text.js';
+import { isHandEdited } from '../tree/snapshot.js';
 import type { ExclusionRules } from '../summarize/exclusion.js';
 import type { Redactor } from '../summarize/redact.js';
 import type { Summarizer } from '../summarize/summarizer.js';
@@ -77,8 +78,9 @@ function childrenSettled(children: readonly Period[], tree: TreeState, failed: R
     const n = tree.node(c);
     if (!n || n.status !== 'fixed') return false;
     if (c.level === 'daily') {
+      // Current with its raw log, or left as it is on purpose (hand-edited, foreign).
       const raw = tree.raws.get(c.date);
-      return !raw || !raw.usable || n.sourceHash === null || n.sourceHash === raw.hash;
+      return !raw || !raw.usable || n.sourceHash === null || n.sourceHash === raw.hash || isHandEdited(n);
     }
     return true;
   });
@@ -129,7 +131,8 @@ async function applyGenerating(action: NodeAction, tree: TreeState, ctx: ExecCon
 
   const inputs: NodeInputs = period.level === 'daily' ? dailyInputs(period.date, tree, ctx.redactor, ctx.rules) : parentInputs(action.children, tree, ctx.redactor);
   let status: NodeStatus = action.status;
-  if (status === 'fixed' && period.level !== 'daily' && !childrenSettled(inputs.children, tree, failed)) status = 'tentative';
+  // A fixed node being amended stays fixed; a node becoming fixed needs every child settled.
+  if (status === 'fixed' && action.kind !== 'amend' && period.level !== 'daily' && !childrenSettled(inputs.children, tree, failed)) status = 'tentative';
 
   // The children were rewritten to the same content: nothing to regenerate.
   if (existing && existing.status !== null && action.kind !== 'create' && existing.sourceHash === inputs.sourceHash && !existing.problem) {

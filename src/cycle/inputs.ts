@@ -4,7 +4,7 @@ import { addDays, daysBetween, monthOf, type LocalDate } from '../time/calendar.
 import { contentHash, hashParts } from '../tree/hash.js';
 import { splitFrontmatter } from '../tree/frontmatter.js';
 import { nodeRelPath, periodId, rawRelPath, type Period } from '../tree/layout.js';
-import { readNode } from '../tree/read.js';
+import { rawLogBody } from '../tree/read.js';
 import { countLines, decodeText } from '../tree/text.js';
 import type { TopicInfo } from '../tree/topic.js';
 import { analyzeSources, dayTopics, mergeTopics } from '../summarize/analyze.js';
@@ -46,9 +46,9 @@ export function dailyInputs(date: LocalDate, tree: TreeState, redactor: Redactor
   if (tree.raws.get(date)?.hash !== hash) tree.noteRaw(date, rel, bytes);
   const decoded = decodeText(bytes);
   if (!decoded.ok) throw new SourceUnreadable(tree.shown(rel), decoded.reason);
-  const doc = splitFrontmatter(decoded.text);
-  const body = doc.data ? doc.body : decoded.text.replace(/^\uFEFF/, '');
-  const firstLine = doc.data ? doc.bodyLineOffset + 1 : 1;
+  const { body: original, firstLine } = rawLogBody(decoded.text);
+  // Nodes are hipo's files: line endings are normalised there (the raw log keeps its own).
+  const body = original.replace(/\r\n?/g, '\n');
   const source: SourceDoc = { label: date, path: tree.shown(rel), level: 'raw', text: redactor.redact(body).text, firstLine };
   const sources = [source];
   return {

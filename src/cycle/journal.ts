@@ -1,6 +1,6 @@
 // The journal: one JSON line per decision a cycle applied, and one per cycle, appended to
 // `.hipo/journal.jsonl`. `status` and the daemon read it; nothing needs it to read the tree.
-import { appendFileSync, closeSync, fstatSync, openSync, readSync } from 'node:fs';
+import { appendFileSync, closeSync, fstatSync, openSync, readSync, renameSync, statSync } from 'node:fs';
 import { join } from 'node:path';
 import type { Workspace } from '../tree/layout.js';
 import { ensureStateDir } from '../tree/state-dir.js';
@@ -48,9 +48,18 @@ export function journalPath(ws: Workspace): string {
   return join(ws.stateDir, 'journal.jsonl');
 }
 
+/** Past this size the journal is rotated to `journal.1.jsonl` (one generation kept). */
+export const JOURNAL_ROTATE_BYTES = 16 * 1024 * 1024;
+
 export function appendJournal(ws: Workspace, records: readonly JournalRecord[]): void {
   if (records.length === 0) return;
   ensureStateDir(ws);
+  const file = journalPath(ws);
+  try {
+    if (statSync(file).size > JOURNAL_ROTATE_BYTES) renameSync(file, join(ws.stateDir, 'journal.1.jsonl'));
+  } catch {
+    /* no journal yet */
+  }
   // One write per batch: O_APPEND keeps concurrent writers' lines whole.
   appendFileSync(journalPath(ws), records.map((r) => JSON.stringify(r)).join('\n') + '\n');
 }

@@ -201,19 +201,21 @@ export function planCycle(snapshot: TreeSnapshot, today: LocalDate, opts: PlanOp
 
   // ---- root: monthly nodes → ROOT.md --------------------------------------------------------
   const monthsWithNodes = [...monthPeriods].reverse().filter((p) => nodes.has(nodeKey(p)) || after.get(nodeKey(p))?.changing);
+  const pendingMonths = monthPeriods.filter((p) => after.get(nodeKey(p))?.pending).map(periodId);
   const root = nodes.get(nodeKey(ROOT_PERIOD));
   if (monthsWithNodes.length > 0) {
-    const pending = monthPeriods.filter((p) => after.get(nodeKey(p))?.pending).map(periodId);
     const changing = monthsWithNodes.some((p) => after.get(nodeKey(p))?.changing);
     const stale = !root || root.status === null || changing || root.sourceHash !== rootSourceHash(today, monthsWithNodes, nodes);
     if (stale) {
       const kind = root ? 'regenerate' : 'create';
       const reason = !root ? 'no ROOT.md yet' : changing ? `${monthsWithNodes.filter((p) => after.get(nodeKey(p))?.changing).map(periodId).join(', ')} changed` : root.sourceHash?.length ? 'monthly nodes or the date changed (topic ages)' : 'ROOT.md was not written by hipo';
-      if (pending.length) deferred.push({ period: ROOT_PERIOD, relPath: nodeRelPath(ROOT_PERIOD), kind, reason: `${reason}; waiting for ${pending.join(', ')}` });
+      if (pendingMonths.length) deferred.push({ period: ROOT_PERIOD, relPath: nodeRelPath(ROOT_PERIOD), kind, reason: `${reason}; waiting for ${pendingMonths.join(', ')}` });
       else schedule('root', [{ kind, period: ROOT_PERIOD, status: 'tentative', reason, children: monthsWithNodes }]);
     } else {
       upToDate.root++;
     }
+  } else if (pendingMonths.length) {
+    deferred.push({ period: ROOT_PERIOD, relPath: nodeRelPath(ROOT_PERIOD), kind: root ? 'regenerate' : 'create', reason: `${root ? 'monthly nodes changed' : 'no ROOT.md yet'}; waiting for ${pendingMonths.join(', ')}` });
   }
 
   return { today, actions, deferred, attention, upToDate };

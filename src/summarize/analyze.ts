@@ -28,14 +28,15 @@ export function entryText(e: Entry): string {
 const ASSISTANT_CHARS_FOR_STATS = 3000;
 
 function statsText(e: Entry): string {
-  const parts = [e.heading];
+  const parts = [e.heading.replace(/\[(?:user|feedback|project|reference)\]/gi, '')];
   let assistant = 0;
   for (const i of e.items) {
     if (i.speaker === 'assistant') {
       if (assistant >= ASSISTANT_CHARS_FOR_STATS) continue;
       assistant += i.text.length;
     }
-    parts.push(i.text);
+    // Feedback labels ("rule:", "why:", "how to apply:") are structure, not topic words.
+    parts.push(i.text.replace(/^(?:rule|why|how to apply)\s*:\s*/i, ''));
   }
   return parts.join('\n');
 }

@@ -20,9 +20,9 @@ export class ExclusionRules {
 }
 
 const TRACE_LINES = [
-  /^\s+at\s+(?:async\s+)?[\w$.<>\[\]]+.*\(.*:\d+(?::\d+)?\)\s*$/, // JS/Java: at fn (file:1:2)
-  /^\s+at\s+(?:async\s+)?[\w$./\\-]+:\d+:\d+\s*$/, // JS: at file:1:2
-  /^\s+at\s+[\w$.]+\([\w$]+\.(?:java|kt|scala):\d+\)\s*$/, // Java
+  /^\s*at\s+(?:async\s+)?[\w$.<>\[\]]+.*\(.*:\d+(?::\d+)?\)\s*$/, // JS/Java: at fn (file:1:2)
+  /^\s*at\s+(?:async\s+)?[\w$./\\:-]+:\d+:\d+\s*$/, // JS: at file:1:2
+  /^\s*at\s+[\w$.]+\([\w$]+\.(?:java|kt|scala):\d+\)\s*$/, // Java
   /^\s*Traceback \(most recent call last\):/, // Python
   /^\s+File ".*", line \d+/, // Python frame
   /^\s*goroutine \d+ \[/, // Go
@@ -39,6 +39,6 @@ export function isStackTraceLine(line: string): boolean {
 
 /** Drops stack-trace lines from a block of text. */
 export function stripStackTraces(text: string): string {
-  if (!/^\s+at\s|Traceback|File "|goroutine \d|panicked|stack backtrace|#\d+\s+0x|Exception in|Caused by|\.\.\. \d+ more/m.test(text)) return text;
+  if (!/^\s*at\s|Traceback|File "|goroutine \d|panicked|stack backtrace|#\d+\s+0x|Exception in|Caused by|\.\.\. \d+ more/m.test(text)) return text;
   return text.split('\n').filter((l) => !isStackTraceLine(l)).join('\n');
 }

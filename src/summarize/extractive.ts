@@ -75,9 +75,9 @@ function dedupeKey(text: string): string {
 
 /** Short label for a line's origin in a weekly or monthly node: `03-15` or `W11`. */
 function shortLabel(source: string): string {
-  const d = /^\d{4}-(\d{2}-\d{2})$/.exec(source);
+  const d = /^\d{4}-(\d{2}-\d{2})\b/.exec(source);
   if (d) return d[1]!;
-  const w = /^\d{4}-(W\d{2})$/.exec(source);
+  const w = /^\d{4}-(W\d{2})\b/.exec(source);
   return w ? w[1]! : source;
 }
 

@@ -121,7 +121,8 @@ export function keyphrases(text: string, stats: TermStats, limit: number): Keyph
 /** Top single words by TF-IDF, excluding `exclude`. */
 export function topWords(tfs: readonly ReadonlyMap<string, number>[], stats: TermStats, limit: number, exclude: ReadonlySet<string> = new Set()): string[] {
   const tf = new Map<string, number>();
-  for (const m of tfs) for (const [w, n] of m) if (!exclude.has(w) && !/^\d+$/.test(w)) tf.set(w, (tf.get(w) ?? 0) + n);
+  // Numbers, URLs and paths make poor sub-keywords (they stay searchable in the text).
+  for (const m of tfs) for (const [w, n] of m) if (!exclude.has(w) && !/^[\d.,:-]+$/.test(w) && !w.includes('/') && w !== 'https' && w !== 'http') tf.set(w, (tf.get(w) ?? 0) + n);
   return [...tf]
     .map(([w, n]) => ({ w, s: Math.log(1 + n) * stats.idf(w) }))
     .sort((a, b) => b.s - a.s || a.w.localeCompare(b.w))

@@ -87,7 +87,7 @@ const RESERVED = /^(?:true|false|yes|no|on|off|null|~|y|n)$/i;
 function scalar(v: string | number | boolean | null, inFlow: boolean): string {
   if (v === null) return 'null';
   if (typeof v === 'number' || typeof v === 'boolean') return String(v);
-  const risky = !PLAIN_SAFE.test(v) || RESERVED.test(v) || /^[-+]?\d/.test(v) && !/^\d{4}-\d{2}(-\d{2}|-W\d{2})?$/.test(v) || /\s$/.test(v) || v.includes(': ') || v.includes(' #');
+  const risky = !PLAIN_SAFE.test(v) || RESERVED.test(v) || /^[-+]?\d/.test(v) && !/^\d{4}-(?:\d{2}(?:-\d{2})?|W\d{2})$/.test(v) || /\s$/.test(v) || v.includes(': ') || v.includes(' #');
   const flowRisky = inFlow && /[\[\],{}]/.test(v);
   return risky || flowRisky ? JSON.stringify(v) : v;
 }

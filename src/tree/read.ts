@@ -13,15 +13,19 @@ export function readRawLog(date: LocalDate, relPath: string, bytes: Uint8Array, 
   const hash = contentHash(bytes);
   const decoded = decodeText(bytes);
   if (!decoded.ok) return { date, relPath, stamp, hash, lines: 0, usable: false, note: decoded.reason };
-  const body = rawLogBody(decoded.text);
+  const { body, note } = rawLogBody(decoded.text);
   if (body.trim() === '') return { date, relPath, stamp, hash, lines: 0, usable: false, note: 'empty: nothing to compact' };
-  return { date, relPath, stamp, hash, lines: countLines(body), usable: true, note: decoded.note };
+  return { date, relPath, stamp, hash, lines: countLines(body), usable: true, note: [decoded.note, note].filter(Boolean).join('; ') || null };
 }
 
-/** A raw log's text without a frontmatter block, if it has a valid one. */
-export function rawLogBody(text: string): string {
+/**
+ * A raw log's text without its frontmatter block, if it has a valid one. A broken block is
+ * kept as text (nothing is lost) with a note saying so.
+ */
+export function rawLogBody(text: string): { body: string; firstLine: number; note: string | null } {
   const doc = splitFrontmatter(text);
-  return doc.data ? doc.body : text.replace(/^\uFEFF/, '');
+  if (doc.data) return { body: doc.body, firstLine: doc.bodyLineOffset + 1, note: null };
+  return { body: text.replace(/^\uFEFF/, ''), firstLine: 1, note: doc.error ? `${doc.error}; read as plain text` : null };
 }
 
 /** The last day a period covers, used as a topic's last-seen date when none is recorded. */
@@ -64,6 +68,7 @@ export function readNode(period: Period, relPath: string, bytes: Uint8Array, sta
 function nodeTopics(period: Period, data: Record<string, unknown> | null, body: string): TopicInfo[] {
   const fm = data as Parameters<typeof fmList>[0];
   const lastSeen = fmMap(fm, 'last-seen');
+  const mentionDays = fmMap(fm, 'mention-days');
   const fallback = periodEnd(period);
   const keywords = new Map<string, string[]>();
   for (const line of topicsSectionLines(body)) {
@@ -79,7 +84,8 @@ function nodeTopics(period: Period, data: Record<string, unknown> | null, body: 
     const ls = lastSeen[ref.name];
     const date = (typeof ls === 'string' && parseLocalDate(ls)) || fallback;
     if (!date) continue;
-    out.push({ ...ref, keywords: keywords.get(ref.name) ?? [], lastSeen: date, days: 1 });
+    const days = mentionDays[ref.name];
+    out.push({ ...ref, keywords: keywords.get(ref.name) ?? [], lastSeen: date, days: typeof days === 'number' && days >= 1 ? days : 1 });
   }
   return out;
 }

@@ -10,7 +10,7 @@ import type { FileStamp, NodeInfo, Problem, RawLogInfo, TreeSnapshot } from './s
 import { atomicWriteFile } from '../write/atomic.js';
 import { ensureStateDir } from './state-dir.js';
 
-const CACHE_VERSION = 4;
+const CACHE_VERSION = 5;
 const CACHE_FILE = 'tree-cache.json';
 /**
  * A record is trusted when the file's mtime is older than the moment the record was taken:

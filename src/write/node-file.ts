@@ -58,10 +58,16 @@ export function renderNodeFile(n: NodeFileInput): NodeFile {
   if (n.period.level !== 'root') {
     fm.topics = n.topics.map(formatTopicTag);
     if (n.period.level !== 'daily') {
-      // Last mention per topic, so ROOT can age topics without reading every daily node.
+      // Last mention and number of days mentioned per topic, so ROOT can age and rank topics
+      // without reading every daily node.
       const seen: Record<string, string> = {};
-      for (const t of n.topics) seen[t.name] = t.lastSeen;
+      const days: Record<string, number> = {};
+      for (const t of n.topics) {
+        seen[t.name] = t.lastSeen;
+        days[t.name] = t.days;
+      }
       fm['last-seen'] = seen;
+      fm['mention-days'] = days;
     }
   }
   fm.summarizer = n.summarizer;

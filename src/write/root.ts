@@ -163,7 +163,7 @@ function linesOrNone(lines: readonly string[]): string {
 function activeContext(input: RootInput): string[] {
   if (input.recentDailies.length === 0) return [];
   const draft = buildDraft(analyzeSources(input.recentDailies, input.rules), 'weekly', true);
-  const pick = (lines: string[], n: number): string[] => lines.slice(-n).map((l) => clip(l, 220));
+  const pick = (lines: string[], n: number): string[] => lines.slice(-n).map((l) => `- ${clip(l, 220)}`);
   return [...pick(draft.open, 6), ...pick(draft.decisions, 6), ...pick(draft.user, 4), ...pick(draft.highlights, 8)];
 }
 

@@ -47,7 +47,8 @@ function statusJson(r: StatusReport, configWarnings: string[]): unknown {
 function formatStatus(r: StatusReport, configWarnings: string[]): string {
   const n = (x: number): string => x.toLocaleString('en-US');
   const lines = [`hipo status · ${r.memoryDir} · today ${r.clock.today} (${r.clock.timeZone})`];
-  lines.push(`  raw logs: ${n(r.raw.files)} (${(r.raw.bytes / 1024 / 1024).toFixed(1)} MB${r.raw.first ? `, ${r.raw.first} … ${r.raw.last}` : ''})${r.raw.unusable ? `, ${r.raw.unusable} unusable` : ''}`);
+  const size = r.raw.bytes >= 1024 * 1024 ? `${(r.raw.bytes / 1024 / 1024).toFixed(1)} MB` : `${Math.ceil(r.raw.bytes / 1024)} KB`;
+  lines.push(`  raw logs: ${n(r.raw.files)} (${size}${r.raw.first ? `, ${r.raw.first} … ${r.raw.last}` : ''})${r.raw.unusable ? `, ${r.raw.unusable} unusable` : ''}`);
   lines.push('  nodes       tentative     fixed    tokens');
   for (const l of NODE_LEVELS) {
     const s = r.nodes[l];

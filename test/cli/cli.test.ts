@@ -1,0 +1,119 @@
+// The hipo executable, run as a real child process.
+import { describe, expect, it } from 'vitest';
+import { acquireLock } from '../../src/cycle/lock.js';
+import { rawLog } from '../helpers/tree.js';
+import { makeWorkspace, runCli } from '../helpers/workspace.js';
+
+const withLogs = () => makeWorkspace({
+  'memory/2026-06-01.md': rawLog('2026-06-01', { 'parser [project]': ['decided to keep the scanner'] }),
+  'memory/2026-06-02.md': rawLog('2026-06-02', { 'timezone [user]': ['I work from Seoul'] }),
+});
+
+describe('hipo --help', () => {
+  it.each([[[]], [['compact']], [['status']], [['init']]])('documents %j', (cmd) => {
+    const r = runCli([...cmd, '--help']);
+    expect(r.code).toBe(0);
+    expect(r.stdout).toMatch(/Usage: hipo/);
+    if (cmd[0] === 'compact') expect(r.stdout).toMatch(/--dry-run[\s\S]*--catch-up[\s\S]*--now[\s\S]*--json[\s\S]*--dir/);
+    if (cmd[0] === 'compact') expect(r.stdout).toMatch(/Exit codes: 0 done/);
+  });
+
+  it('rejects an unknown option with exit code 2', () => {
+    const r = runCli(['compact', '--frobnicate']);
+    expect(r.code).toBe(2);
+    expect(r.stderr).toMatch(/unknown option '--frobnicate'/);
+  });
+});
+
+describe('hipo init', () => {
+  it('creates memory/ and a config with the time zone, and never overwrites', () => {
+    const ws = makeWorkspace({}, null as never);
+    const dir = `${ws.root}/fresh`;
+    const first = runCli(['init', dir, '--timezone', 'Europe/Berlin']);
+    expect(first.code).toBe(0);
+    expect(first.stdout).toMatch(/created\s+memory\//);
+    expect(JSON.parse(ws.read('fresh/hipo.config.json'))).toMatchObject({ timeZone: 'Europe/Berlin' });
+    ws.write('fresh/hipo.config.json', '{"timeZone":"Asia/Seoul"}');
+    const second = runCli(['init', dir]);
+    expect(second.stdout).toMatch(/kept\s+hipo\.config\.json/);
+    expect(ws.read('fresh/hipo.config.json')).toBe('{"timeZone":"Asia/Seoul"}');
+  });
+});
+
+describe('hipo compact', () => {
+  it('refuses to run without a memory folder and creates nothing (pitfall 10)', () => {
+    const ws = makeWorkspace({}, null as never);
+    const { rmSync } = require('node:fs') as typeof import('node:fs');
+    rmSync(ws.memoryDir, { recursive: true });
+    const r = runCli(['compact', '--dir', ws.root]);
+    expect(r.code).toBe(2);
+    expect(r.stderr).toContain(`${ws.memoryDir}: no memory folder here`);
+    expect(ws.files()).toEqual([]);
+  });
+
+  it('names the config file and key on a bad config', () => {
+    const ws = makeWorkspace({}, { timeZone: 'Nowhere/Land' });
+    const r = runCli(['compact', '--dir', ws.root]);
+    expect(r.code).toBe(2);
+    expect(r.stderr).toContain(`${ws.root}/hipo.config.json: "timeZone" is not an IANA time zone: "Nowhere/Land"`);
+  });
+
+  it('rejects an impossible --now', () => {
+    const r = runCli(['compact', '--now', '2026-02-30', '--dir', withLogs().root]);
+    expect(r.code).toBe(2);
+    expect(r.stderr).toMatch(/--now: "2026-02-30" is not a date/);
+  });
+
+  it('--dry-run --json prints the plan and writes nothing', () => {
+    const ws = withLogs();
+    const before = ws.hashes();
+    const r = runCli(['compact', '--dry-run', '--json', '--now', '2026-06-03', '--dir', ws.root]);
+    expect(r.code).toBe(0);
+    const out = JSON.parse(r.stdout);
+    expect(out.dryRun).toBe(true);
+    // One daily node per cycle; the week waits for its other day, and the month and ROOT for it.
+    expect(out.plan.actions.map((a: { action: string; node: string }) => `${a.action} ${a.node}`)).toEqual(['create daily/2026-06-02.md']);
+    expect(out.plan.deferred.map((d: { node: string }) => d.node)).toEqual(['daily/2026-06-01.md', 'weekly/2026-W23.md', 'monthly/2026-06.md', 'ROOT.md']);
+    expect(out.plan.deferred[1].reason).toBe('new period; waiting for 2026-06-01');
+    expect(ws.hashes()).toEqual(before);
+  });
+
+  it('human output lists what was done and what is left', () => {
+    const ws = withLogs();
+    const r = runCli(['compact', '--now', '2026-06-03', '--dir', ws.root]);
+    expect(r.code).toBe(0);
+    expect(r.stdout).toMatch(/create\s+daily\/2026-06-02\.md\s+→ fixed\s+copy\s+new raw log/);
+    expect(r.stdout).toMatch(/next cycle: 4 action\(s\) pending/);
+    expect(r.stdout).toMatch(/create\s+ROOT\.md\s+→ tentative\s+no ROOT\.md yet/);
+  });
+
+  it('exits 3 when another writer holds the lock', async () => {
+    const ws = makeWorkspace({ 'memory/2026-06-01.md': rawLog('2026-06-01', { 'x [project]': ['y'] }) }, { timeZone: 'UTC', lockWaitMs: 300 });
+    const lock = await acquireLock(ws, 'daemon', 100);
+    try {
+      const r = runCli(['compact', '--dir', ws.root]);
+      expect(r.code).toBe(3);
+      expect(r.stderr).toMatch(/another hipo process holds the lock \(pid \d+, "daemon"/);
+    } finally {
+      lock.release();
+    }
+  });
+});
+
+describe('hipo status', () => {
+  it('reports nodes per level with tokens, pending work and the last cycle', () => {
+    const ws = withLogs();
+    runCli(['compact', '--now', '2026-06-03', '--dir', ws.root]);
+    const r = runCli(['status', '--json', '--now', '2026-06-03', '--dir', ws.root]);
+    expect(r.code).toBe(0);
+    const s = JSON.parse(r.stdout);
+    expect(s.raw.files).toBe(2);
+    expect(s.nodes.daily).toMatchObject({ tentative: 0, fixed: 1 });
+    expect(s.nodes.daily.tokens).toBeGreaterThan(10);
+    expect(s.pending.actions.map((a: { node: string }) => a.node)).toContain('daily/2026-06-01.md');
+    expect(s.lastCycle).toMatchObject({ type: 'cycle', command: 'compact', today: '2026-06-03', errors: [] });
+    const human = runCli(['status', '--now', '2026-06-03', '--dir', ws.root]);
+    expect(human.stdout).toMatch(/daily\s+0\s+1\s+\d+/);
+    expect(human.stdout).toMatch(/last cycle: .*compact, today 2026-06-03/);
+  });
+});

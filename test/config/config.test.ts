@@ -1,0 +1,39 @@
+import { describe, expect, it } from 'vitest';
+import { ConfigError, loadConfig } from '../../src/config/config.js';
+import { makeWorkspace } from '../helpers/workspace.js';
+
+describe('hipo.config.json', () => {
+  it('overlays user settings on the defaults', () => {
+    const ws = makeWorkspace({}, { timeZone: 'Asia/Seoul', compaction: { rootMaxTokens: 2000, limits: { daily: 3 } } });
+    const { config, warnings } = loadConfig(ws.root);
+    expect(config.timeZone).toBe('Asia/Seoul');
+    expect(config.compaction.rootMaxTokens).toBe(2000);
+    expect(config.compaction.limits).toEqual({ daily: 3, weekly: 1, monthly: 1, root: 1 });
+    expect(config.compaction.thresholds).toEqual({ daily: 200, weekly: 300, monthly: 500 });
+    expect(warnings).toEqual([]);
+  });
+
+  it('names the file and the key in every error', () => {
+    const bad = (cfg: unknown, pattern: RegExp) => {
+      const ws = makeWorkspace({}, null as never);
+      ws.write('hipo.config.json', typeof cfg === 'string' ? cfg : JSON.stringify(cfg));
+      expect(() => loadConfig(ws.root)).toThrow(ConfigError);
+      expect(() => loadConfig(ws.root)).toThrow(pattern);
+    };
+    bad('{ "timeZone": ', /hipo\.config\.json: is not valid JSON/);
+    bad({ timeZone: 'Mars/Olympus' }, /hipo\.config\.json: "timeZone" is not an IANA time zone: "Mars\/Olympus"/);
+    bad({ compaction: { rootMaxTokens: 'lots' } }, /"compaction\.rootMaxTokens" must be a non-negative number/);
+    bad({ compaction: { limits: { daily: 0 } } }, /"compaction\.limits\.daily" must be a whole number of at least 1/);
+    bad({ redactPatterns: ['(unclosed'] }, /"redactPatterns": "\(unclosed" is not a valid regular expression/);
+  });
+
+  it('warns about unknown settings instead of ignoring them silently', () => {
+    const ws = makeWorkspace({}, { timeZone: 'UTC', compaction: { rootMaxToken: 10 } });
+    expect(loadConfig(ws.root).warnings).toEqual([expect.stringMatching(/unknown setting "compaction\.rootMaxToken" ignored/)]);
+  });
+
+  it('reads rootMaxTokens from a hipocampus.config.json when there is no hipo config', () => {
+    const ws = makeWorkspace({ 'hipocampus.config.json': JSON.stringify({ compaction: { rootMaxTokens: 2500 } }) }, null as never);
+    expect(loadConfig(ws.root).config.compaction.rootMaxTokens).toBe(2500);
+  });
+});

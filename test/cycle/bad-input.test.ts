@@ -1,0 +1,109 @@
+// Bad input gets a clear warning naming the file; nothing is lost; the rest of the work goes on.
+import { describe, expect, it } from 'vitest';
+import { cycle, node, rawLog, statusOf } from '../helpers/tree.js';
+import { makeWorkspace } from '../helpers/workspace.js';
+
+const good = rawLog('2026-06-01', { 'good day [project]': ['decided to ship the parser'] });
+const warningsOf = (r: Awaited<ReturnType<typeof cycle>>) => r.problems.map((p) => `${p.file}: ${p.message}`);
+
+describe('bad raw logs', () => {
+  it('skips a raw log named for a date that does not exist, and says which', async () => {
+    const ws = makeWorkspace({ 'memory/2026-02-30.md': '# not a day\n- x\n', 'memory/2026-06-01.md': good });
+    const r = await cycle(ws, '2026-06-02', { catchUp: true });
+    expect(warningsOf(r)).toContain('memory/2026-02-30.md: skipped: "2026-02-30" is not a calendar date');
+    expect(statusOf(ws, 'daily/2026-06-01.md')).toBe('fixed');
+    expect(ws.exists('memory/ROOT.md')).toBe(true);
+  });
+
+  it('skips empty and binary files with a warning and builds the rest', async () => {
+    const junk = Uint8Array.from({ length: 4096 }, (_, i) => (i * 7919) % 256);
+    const ws = makeWorkspace({ 'memory/2026-06-01.md': good, 'memory/2026-06-02.md': '', 'memory/2026-06-03.md': '  \n\n', 'memory/2026-06-04.md': junk });
+    const r = await cycle(ws, '2026-06-05', { catchUp: true });
+    expect(warningsOf(r)).toEqual(expect.arrayContaining([
+      'memory/2026-06-02.md: skipped: empty: nothing to compact',
+      'memory/2026-06-03.md: skipped: empty: nothing to compact',
+      'memory/2026-06-04.md: skipped: binary data (NUL bytes), not a text file',
+    ]));
+    expect(ws.files('memory/daily')).toEqual(['memory/daily/2026-06-01.md']);
+    expect(r.errors).toEqual([]);
+  });
+
+  it('reads a raw log with broken frontmatter as plain text and says so', async () => {
+    const ws = makeWorkspace({ 'memory/2026-06-01.md': '---\ntags: [a, b\n---\n# 2026-06-01\n\n## parser [project]\n- kept despite the broken header\n' });
+    const r = await cycle(ws, '2026-06-01');
+    expect(warningsOf(r).join('\n')).toMatch(/memory\/2026-06-01\.md: malformed frontmatter \(.*\); read as plain text/);
+    expect(node(ws, 'daily/2026-06-01.md').body).toContain('kept despite the broken header');
+  });
+
+  it('reads CRLF logs, and non-UTF-8 logs as Latin-1 without losing a byte of meaning', async () => {
+    const latin1 = Buffer.from('# 2026-06-02\n\n## café [user]\n- prefers crème brûlée\n', 'latin1');
+    const ws = makeWorkspace({ 'memory/2026-06-01.md': good.replace(/\n/g, '\r\n'), 'memory/2026-06-02.md': latin1 });
+    const r = await cycle(ws, '2026-06-03', { catchUp: true });
+    expect(warningsOf(r)).toContain('memory/2026-06-02.md: not valid UTF-8; read as Latin-1');
+    expect(node(ws, 'daily/2026-06-02.md').body).toContain('prefers crème brûlée');
+    expect(node(ws, 'daily/2026-06-02.md').data.topics).toEqual(['café [user]']);
+    const crlf = node(ws, 'daily/2026-06-01.md').body;
+    expect(crlf).toContain('decided to ship the parser');
+    expect(crlf).not.toContain('\r');
+  });
+
+  it('does not read "status: fixed" or "needs-summarization" in a log as a status (pitfall 6)', async () => {
+    const tricky = rawLog('2026-06-10', { 'notes [project]': ['status: fixed', 'the old tool wrote needs-summarization placeholders'] });
+    const ws = makeWorkspace({ 'memory/2026-06-10.md': tricky });
+    await cycle(ws, '2026-06-10');
+    expect(statusOf(ws, 'daily/2026-06-10.md')).toBe('tentative');
+    expect(node(ws, 'weekly/2026-W24.md').body).toContain('needs-summarization placeholders');
+  });
+
+  it('compacts a 50 MB raw log into a bounded node', async () => {
+    const session = (i: number) => `## Session ${i}\nSession Date: 2026-06-01\n\nUser: I moved my build cache to /srv/cache-${i} because the disk filled up.\nAssistant: ${'That works; consider pruning old entries weekly. '.repeat(40)}\n\n`;
+    const parts = ['# 2026-06-01\n\n'];
+    let size = 0;
+    for (let i = 0; size < 50 * 1024 * 1024; i++) {
+      const s = session(i);
+      parts.push(s);
+      size += s.length;
+    }
+    const ws = makeWorkspace({ 'memory/2026-06-01.md': parts.join('') });
+    const r = await cycle(ws, '2026-06-02', { catchUp: true });
+    expect(r.errors).toEqual([]);
+    const daily = ws.read('memory/daily/2026-06-01.md');
+    expect(daily.length).toBeLessThan(200 * 1024);
+    expect(node(ws, 'daily/2026-06-01.md').data.summarizer).toBe('extractive');
+    expect(daily).toContain('/srv/cache-');
+  }, 120_000);
+});
+
+describe('bad and foreign nodes', () => {
+  it('never rewrites a node with malformed frontmatter, and flags it', async () => {
+    const broken = '---\ntype: daily\nstatus: [fixed\n---\nmy hand-written notes\n';
+    const ws = makeWorkspace({ 'memory/2026-06-01.md': good, 'memory/daily/2026-06-01.md': broken });
+    const r = await cycle(ws, '2026-06-02', { catchUp: true });
+    expect(ws.read('memory/daily/2026-06-01.md')).toBe(broken);
+    expect(r.remaining.attention[0]).toMatchObject({ relPath: 'daily/2026-06-01.md' });
+    expect(r.remaining.attention[0]!.message).toMatch(/malformed frontmatter/);
+    // The week above it is still built, from the node as it stands.
+    expect(node(ws, 'weekly/2026-W23.md').body).toContain('my hand-written notes');
+  });
+
+  it('replaces a hipocampus "needs-summarization" placeholder and keeps a backup of it', async () => {
+    const placeholder = '---\ntype: daily\nstatus: needs-summarization\nperiod: 2026-06-01\nlines: 250\n---\n\nThis daily node exceeds 200 lines and needs LLM summarization.\n';
+    const ws = makeWorkspace({ 'memory/2026-06-01.md': good, 'memory/daily/2026-06-01.md': placeholder });
+    const r = await cycle(ws, '2026-06-02', { catchUp: true });
+    expect(r.applied[0]!.record).toMatchObject({ action: 'regenerate', node: 'memory/daily/2026-06-01.md' });
+    expect(statusOf(ws, 'daily/2026-06-01.md')).toBe('fixed');
+    expect(ws.read('.hipo/backup/daily/2026-06-01.md')).toBe(placeholder);
+  });
+
+  it('keeps frontmatter out of node bodies: one block per node, whatever the sources carry', async () => {
+    const withFm = '---\ntags: [travel]\n---\n# 2026-06-01\n\n## lisbon trip [project]\n- booked flights\n';
+    const ws = makeWorkspace({ 'memory/2026-06-01.md': withFm, 'memory/2026-06-02.md': rawLog('2026-06-02', { 'packing [project]': ['bought a bag'] }) });
+    await cycle(ws, '2026-06-03', { catchUp: true });
+    for (const rel of ['daily/2026-06-01.md', 'weekly/2026-W23.md', 'monthly/2026-06.md', 'ROOT.md']) {
+      const text = ws.read(`memory/${rel}`);
+      expect(text.split('\n').filter((l) => l === '---'), rel).toHaveLength(2);
+      expect(text, rel).not.toContain('tags: [travel]');
+    }
+    expect(node(ws, 'weekly/2026-W23.md').body).toContain('booked flights');
+  });
+});

@@ -1,0 +1,26 @@
+// Reading nodes back in tests: status, frontmatter, body.
+import { splitFrontmatter, type FrontmatterData } from '../../src/tree/frontmatter.js';
+import { compact, type CompactOptions, type CompactResult } from '../../src/cycle/compaction.js';
+import { configOf, type TestWorkspace } from './workspace.js';
+
+export function node(ws: TestWorkspace, rel: string): { data: FrontmatterData; body: string } {
+  const doc = splitFrontmatter(ws.read(`memory/${rel}`));
+  if (!doc.data) throw new Error(`memory/${rel} has no frontmatter: ${doc.error}`);
+  return { data: doc.data, body: doc.body };
+}
+
+export function statusOf(ws: TestWorkspace, rel: string): string | null {
+  return ws.exists(`memory/${rel}`) ? String(node(ws, rel).data.status) : null;
+}
+
+/** One compaction as `hipo compact --now DATE` would run it, in-process. */
+export function cycle(ws: TestWorkspace, now: string, opts: CompactOptions = {}): Promise<CompactResult> {
+  return compact(ws, configOf(ws), { now, lockWaitMs: 2000, ...opts });
+}
+
+/** Writes a small raw log in the hipo format. */
+export function rawLog(date: string, entries: Record<string, string[]>): string {
+  const parts = [`# ${date}`, ''];
+  for (const [heading, bullets] of Object.entries(entries)) parts.push(`## ${heading}`, ...bullets.map((b) => `- ${b}`), '');
+  return parts.join('\n');
+}

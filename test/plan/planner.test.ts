@@ -1,0 +1,71 @@
+// The planner is a pure function of (snapshot, today, options): these tests hand it snapshots
+// built in memory, no files involved.
+import { describe, expect, it } from 'vitest';
+import type { LocalDate } from '../../src/time/calendar.js';
+import { nodeKey, nodeRelPath, type NodeStatus, type Period } from '../../src/tree/layout.js';
+import type { NodeInfo, RawLogInfo, TreeSnapshot } from '../../src/tree/snapshot.js';
+import { childrenHash, planCycle } from '../../src/plan/planner.js';
+
+const opts = { limits: { daily: 1, weekly: 1, monthly: 1, root: 1 }, graceDays: 7 };
+const stamp = { size: 1, mtimeMs: 1 };
+const raw = (date: string, hash = `h-${date}`): RawLogInfo => ({ date: date as LocalDate, relPath: `${date}.md`, stamp, hash, lines: 10, usable: true, note: null });
+const daily = (date: string, status: NodeStatus | null, sourceHash: string | null, extra: Partial<NodeInfo> = {}): NodeInfo => ({
+  period: { level: 'daily', date: date as LocalDate }, relPath: `daily/${date}.md`, stamp, status, sourceHash, recordedBodyHash: `b-${date}`, bodyHash: `b-${date}`, bodyLines: 10, summarizer: 'copy', topics: [], problem: null, ...extra,
+});
+const snap = (raws: RawLogInfo[], nodes: NodeInfo[]): TreeSnapshot => ({ raws: new Map(raws.map((r) => [r.date, r])), nodes: new Map(nodes.map((n) => [nodeKey(n.period), n])), problems: [] });
+const deepFreeze = <T>(o: T): T => {
+  if (o && typeof o === 'object') {
+    Object.freeze(o);
+    if (o instanceof Map) for (const v of o.values()) deepFreeze(v);
+    else for (const v of Object.values(o)) deepFreeze(v);
+  }
+  return o;
+};
+
+describe('planCycle', () => {
+  it('is pure: same input, same plan; the snapshot is not touched', () => {
+    const s = deepFreeze(snap([raw('2026-06-01'), raw('2026-06-02')], []));
+    const a = planCycle(s, '2026-06-02' as LocalDate, opts);
+    const b = planCycle(s, '2026-06-02' as LocalDate, opts);
+    expect(a).toEqual(b);
+    expect(a.actions.map((x) => `${x.kind} ${x.relPath} ${x.status}`)).toEqual(['create daily/2026-06-02.md tentative']);
+  });
+
+  it('fixes yesterday by status only when its raw log is unchanged', () => {
+    const s = snap([raw('2026-06-01')], [daily('2026-06-01', 'tentative', 'h-2026-06-01')]);
+    const p = planCycle(s, '2026-06-02' as LocalDate, opts);
+    expect(p.actions[0]).toMatchObject({ kind: 'fix', relPath: 'daily/2026-06-01.md', status: 'fixed', reason: 'date has passed' });
+  });
+
+  it('regenerates a tentative node whose raw log changed, and one without a valid status', () => {
+    const changed = planCycle(snap([raw('2026-06-02', 'new')], [daily('2026-06-02', 'tentative', 'old')]), '2026-06-02' as LocalDate, opts);
+    expect(changed.actions[0]).toMatchObject({ kind: 'regenerate', reason: 'raw log changed' });
+    const placeholder = planCycle(snap([raw('2026-06-02')], [daily('2026-06-02', null, null)]), '2026-06-02' as LocalDate, opts);
+    expect(placeholder.actions[0]).toMatchObject({ kind: 'regenerate', reason: expect.stringMatching(/no tentative\/fixed status/) });
+  });
+
+  it('amends a fixed node for a late entry, but only flags it when it was edited by hand', () => {
+    const late = planCycle(snap([raw('2026-06-01', 'new')], [daily('2026-06-01', 'fixed', 'old')]), '2026-06-20' as LocalDate, opts);
+    expect(late.actions[0]).toMatchObject({ kind: 'amend', status: 'fixed' });
+    const edited = planCycle(snap([raw('2026-06-01', 'new')], [daily('2026-06-01', 'fixed', 'old', { bodyHash: 'edited' })]), '2026-06-20' as LocalDate, opts);
+    expect(edited.actions.filter((a) => a.period.level === 'daily')).toEqual([]);
+    expect(edited.attention[0]).toMatchObject({ relPath: 'daily/2026-06-01.md', message: expect.stringMatching(/edited by hand; not rewritten/) });
+  });
+
+  it('keeps a fixed node it cannot verify (written by another tool) as it is', () => {
+    const p = planCycle(snap([raw('2026-06-01')], [daily('2026-06-01', 'fixed', null, { recordedBodyHash: null })]), '2026-06-20' as LocalDate, opts);
+    expect(p.actions.filter((a) => a.period.level === 'daily')).toEqual([]);
+  });
+
+  it('does not fix a week while one of its days waits (pitfall 4)', () => {
+    const week: Period = { level: 'weekly', week: '2026-W23' as never };
+    const days = ['2026-06-01', '2026-06-02'];
+    const nodes = [daily('2026-06-01', 'fixed', 'h-2026-06-01')];
+    const weekly: NodeInfo = { ...daily('x', 'tentative', null), period: week, relPath: nodeRelPath(week), sourceHash: childrenHash([{ level: 'daily', date: '2026-06-01' as LocalDate }], new Map(nodes.map((n) => [nodeKey(n.period), n]))) };
+    // 2026-06-02 has a raw log but no daily node yet, and the limit lets no other daily through.
+    const s = snap([...days.map((d) => raw(d)), raw('2026-06-25')], [...nodes, weekly]);
+    const p = planCycle(s, '2026-06-30' as LocalDate, opts);
+    expect(p.actions.map((a) => a.relPath)).not.toContain('weekly/2026-W23.md');
+    expect(p.deferred.find((d) => d.relPath === 'weekly/2026-W23.md')?.reason).toMatch(/waiting for 2026-06-02/);
+  });
+});

@@ -1,0 +1,121 @@
+// The offline summarizer writes real, keyword-dense nodes in the template's sections and
+// follows the spec's type-aware and exclusion rules.
+import { describe, expect, it } from 'vitest';
+import { parseHeading } from '../../src/summarize/entries.js';
+import { cycle, node } from '../helpers/tree.js';
+import { makeWorkspace } from '../helpers/workspace.js';
+
+const filler = (n: number) => Array.from({ length: n }, (_, i) => `- checked build ${i} of the ingest pipeline on runner ${i % 7}`).join('\n');
+
+const BIG_DAY = `# 2026-06-01
+
+## timezone [user]
+- I live in Seoul and work KST hours
+- My name is Dana; I prefer short answers
+
+## test doubles [feedback]
+- rule: no mocks in integration tests
+- why: a mocked database hid a broken migration last quarter
+- how to apply: use a real SQLite file in a temp dir
+
+## sqlite docs [reference]
+- https://sqlite.org/fts5.html — FTS5 tokenizers and bm25()
+- some surrounding chatter that should not survive
+
+## ingest pipeline [project]
+- decided to use FTS5 instead of MiniSearch because the index must persist
+- [x] implemented incremental updates in src/index/update.ts
+- [ ] follow up: benchmark the 10-year corpus
+- lesson: WAL mode needs a busy_timeout or readers fail under load
+- Alice reported ENOSPC on the runner disk
+\`\`\`ts
+const secretSauce = computeSomethingHuge();
+\`\`\`
+    at Object.<anonymous> (/srv/app/index.js:10:5)
+    at Module._compile (node:internal/modules/cjs/loader:1105:14)
+
+## scratch experiment [project] temporary
+- trying a throwaway idea, delete later
+
+## 임시 메모 [project]
+- 나중에 삭제할 내용
+
+## routine checks [project]
+${filler(220)}
+`;
+
+describe('extractive daily summary (above the 200-line threshold)', () => {
+  it('keeps user facts and feedback verbatim, sorts project notes, drops excluded content', async () => {
+    const ws = makeWorkspace({ 'memory/2026-06-01.md': BIG_DAY });
+    await cycle(ws, '2026-06-02');
+    const daily = node(ws, 'daily/2026-06-01.md');
+    expect(daily.data.summarizer).toBe('extractive');
+    const body = daily.body;
+    const section = (title: string) => body.split(`## ${title}\n`)[1]?.split('\n## ')[0] ?? '';
+
+    expect(section('User Facts')).toContain('timezone: I live in Seoul and work KST hours');
+    expect(section('User Facts')).toContain('timezone: My name is Dana; I prefer short answers');
+    expect(section('Feedback')).toContain('test doubles: rule: no mocks in integration tests | why: a mocked database hid a broken migration last quarter | how to apply: use a real SQLite file in a temp dir');
+    expect(section('References')).toContain('https://sqlite.org/fts5.html — FTS5 tokenizers and bm25()');
+    expect(section('References')).not.toContain('surrounding chatter');
+    expect(section('Key Decisions')).toContain('decided to use FTS5 instead of MiniSearch');
+    expect(section('Tasks Completed')).toContain('implemented incremental updates in src/index/update.ts');
+    expect(section('Open Items')).toContain('benchmark the 10-year corpus');
+    expect(section('Lessons Learned')).toContain('WAL mode needs a busy_timeout');
+    expect(section('Entities Referenced')).toMatch(/files: .*src\/index\/update\.ts/);
+    expect(section('Entities Referenced')).toMatch(/errors: .*ENOSPC/);
+
+    // Exclusions: code blocks, stack traces, ephemeral entries (English and Korean markers).
+    expect(body).not.toContain('secretSauce');
+    expect(body).not.toContain('Module._compile');
+    expect(body).not.toContain('throwaway idea');
+    expect(body).not.toContain('나중에 삭제할 내용');
+
+    // Topics with type tags, in frontmatter and in the body.
+    expect(daily.data.topics).toEqual(expect.arrayContaining(['timezone [user]', 'test doubles [feedback]', 'sqlite docs [reference]', 'ingest pipeline [project]']));
+    expect(section('Topics')).toMatch(/- ingest pipeline \[project\]: .+/);
+    expect(body.split('\n').length).toBeLessThan(200);
+  });
+
+  it('copies a small raw log verbatim, with a Topics section under its title', async () => {
+    const small = '# 2026-06-03\n\n## lunch [user]\n- I am vegetarian\n\n```sh\nrm -rf build\n```\n';
+    const ws = makeWorkspace({ 'memory/2026-06-03.md': small });
+    await cycle(ws, '2026-06-03');
+    const daily = node(ws, 'daily/2026-06-03.md');
+    expect(daily.data.summarizer).toBe('copy');
+    expect(daily.body).toBe('\n# 2026-06-03\n\n## Topics\n- lunch [user]: vegetarian\n\n## lunch [user]\n- I am vegetarian\n\n```sh\nrm -rf build\n```\n');
+  });
+});
+
+describe('extractive weekly summary (above the 300-line threshold)', () => {
+  it('labels lines with their day and keeps every user fact', async () => {
+    const day = (date: string, fact: string) => `# ${date}\n\n## about me [user]\n- ${fact}\n\n## work [project]\n- decided on ${date} to rename the parser\n${filler(180)}\n`;
+    const ws = makeWorkspace({
+      'memory/2026-06-01.md': day('2026-06-01', 'I moved to Lisbon'),
+      'memory/2026-06-02.md': day('2026-06-02', 'My dog is called Miso'),
+    });
+    await cycle(ws, '2026-06-10', { catchUp: true });
+    const weekly = node(ws, 'weekly/2026-W23.md');
+    expect(weekly.data.summarizer).toBe('extractive');
+    expect(weekly.body).toContain('# Weekly Summary: 2026-W23');
+    expect(weekly.body).toContain('06-01 · about me: I moved to Lisbon');
+    expect(weekly.body).toContain('06-02 · about me: My dog is called Miso');
+    expect(weekly.body).toMatch(/06-02 · work: decided on 2026-06-02 to rename the parser/);
+    expect(weekly.data['last-seen']).toMatchObject({ 'about me': '2026-06-02' });
+  });
+});
+
+describe('headings', () => {
+  it.each([
+    ['Auth refactor [project]', 'auth refactor', 'project', true],
+    ['timezone [user]', 'timezone', 'user', true],
+    ['Auth refactor [feedback] · 14:05 · session 3f2a9c1b', 'auth refactor', 'feedback', true],
+    ['14:05 deploy notes', 'deploy notes', 'project', false],
+    ['Session 12', null, 'project', false],
+    ['Notes', null, 'project', false],
+    ['dist = 120, thres = 16 0 degree: <45 = 10/10', null, 'project', false],
+    ['인증 리팩터링 [project]', '인증 리팩터링', 'project', true],
+  ])('%s', (heading, topic, type, tagged) => {
+    expect(parseHeading(heading)).toEqual({ topic, type, tagged });
+  });
+});

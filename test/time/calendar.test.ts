@@ -1,0 +1,132 @@
+import { execFileSync } from 'node:child_process';
+import { describe, expect, it } from 'vitest';
+import {
+  addDays, daysBetween, isoWeekOf, isoWeeksInYear, monthDates, parseIsoWeek, parseLocalDate,
+  todayIn, weekDates, weekdayName, weeksTouchingMonth, type IsoWeek, type LocalDate, type MonthId,
+} from '../../src/time/calendar.js';
+import { resolveClock } from '../../src/time/clock.js';
+
+const d = (s: string) => s as LocalDate;
+
+describe('ISO weeks', () => {
+  it('numbers the spec reference date like `date +%G-W%V`', () => {
+    expect(isoWeekOf(d('2026-03-01'))).toBe('2026-W09');
+  });
+
+  it('gives 2026 a week 53 that takes in 2027-01-01..03', () => {
+    expect(isoWeeksInYear(2026)).toBe(53);
+    expect(isoWeekOf(d('2026-12-31'))).toBe('2026-W53');
+    expect(isoWeekOf(d('2027-01-01'))).toBe('2026-W53');
+    expect(isoWeekOf(d('2027-01-03'))).toBe('2026-W53');
+    expect(weekDates('2026-W53' as IsoWeek)).toEqual(['2026-12-28', '2026-12-29', '2026-12-30', '2026-12-31', '2027-01-01', '2027-01-02', '2027-01-03']);
+  });
+
+  it('starts 2027 (which begins on a Friday) at W01 on Monday Jan 4, not W02 (pitfall 1)', () => {
+    expect(weekdayName(d('2027-01-01'))).toBe('Fri');
+    expect(isoWeekOf(d('2027-01-04'))).toBe('2027-W01');
+    expect(isoWeekOf(d('2027-12-31'))).toBe('2027-W52');
+    expect(isoWeeksInYear(2027)).toBe(52);
+    // The other Friday-start years of the pitfall.
+    expect(isoWeekOf(d('2016-01-04'))).toBe('2016-W01');
+    expect(isoWeekOf(d('2016-01-01'))).toBe('2015-W53');
+    expect(isoWeekOf(d('2021-01-04'))).toBe('2021-W01');
+    expect(isoWeekOf(d('2021-01-03'))).toBe('2020-W53');
+  });
+
+  it('puts late-December days into week 1 of the next week-year', () => {
+    expect(isoWeekOf(d('2024-12-30'))).toBe('2025-W01');
+    expect(isoWeekOf(d('2025-12-29'))).toBe('2026-W01');
+  });
+
+  it('agrees with GNU date for every day of 2015-2028', () => {
+    // One `date` process for the whole range keeps this fast; skipped where GNU date is absent.
+    let lines: string[];
+    try {
+      lines = execFileSync('date', ['-f', '-', '+%F %G-W%V'], { input: Array.from({ length: 14 * 366 }, (_, i) => addDays(d('2015-01-01'), i)).join('\n'), encoding: 'utf8' }).trim().split('\n');
+    } catch {
+      return;
+    }
+    for (const line of lines) {
+      const [day, week] = line.split(' ');
+      expect(isoWeekOf(d(day!)), day).toBe(week);
+    }
+  });
+
+  it('partitions every year into consecutive 7-day weeks (no day lost or counted twice)', () => {
+    for (const year of [2015, 2020, 2026, 2027, 2028]) {
+      const seen = new Set<string>();
+      for (let w = 1; w <= isoWeeksInYear(year); w++) {
+        const days = weekDates(`${year}-W${String(w).padStart(2, '0')}` as IsoWeek);
+        expect(days).toHaveLength(7);
+        expect(weekdayName(days[0]!)).toBe('Mon');
+        for (let i = 1; i < 7; i++) expect(daysBetween(days[i - 1]!, days[i]!)).toBe(1);
+        for (const x of days) {
+          expect(seen.has(x)).toBe(false);
+          seen.add(x);
+        }
+      }
+    }
+  });
+
+  it('rejects weeks that do not exist', () => {
+    expect(parseIsoWeek('2027-W53')).toBeNull();
+    expect(parseIsoWeek('2026-W53')).toBe('2026-W53');
+    expect(parseIsoWeek('2026-W00')).toBeNull();
+  });
+});
+
+describe('months and weeks that straddle them', () => {
+  it('lists the weeks touching a month; a straddling week touches both', () => {
+    expect(weeksTouchingMonth('2026-03' as MonthId)).toEqual(['2026-W09', '2026-W10', '2026-W11', '2026-W12', '2026-W13', '2026-W14']);
+    expect(weeksTouchingMonth('2026-04' as MonthId)[0]).toBe('2026-W14');
+  });
+
+  it('keeps 2028-W18 (May 1-7) wholly in May (pitfall 2)', () => {
+    expect(weekDates('2028-W18' as IsoWeek)).toEqual(['2028-05-01', '2028-05-02', '2028-05-03', '2028-05-04', '2028-05-05', '2028-05-06', '2028-05-07']);
+    expect(weeksTouchingMonth('2028-04' as MonthId)).not.toContain('2028-W18');
+    expect(weeksTouchingMonth('2028-05' as MonthId)[0]).toBe('2028-W18');
+  });
+
+  it('knows month lengths, leap years included', () => {
+    expect(monthDates('2028-02' as MonthId)).toHaveLength(29);
+    expect(monthDates('2026-02' as MonthId)).toHaveLength(28);
+  });
+});
+
+describe('dates', () => {
+  it('rejects impossible dates such as 2026-02-30', () => {
+    expect(parseLocalDate('2026-02-30')).toBeNull();
+    expect(parseLocalDate('2026-13-01')).toBeNull();
+    expect(parseLocalDate('2028-02-29')).toBe('2028-02-29');
+    expect(parseLocalDate('2026-2-3')).toBeNull();
+  });
+
+  it('counts days across DST changes as whole days', () => {
+    expect(daysBetween(d('2026-03-07'), d('2026-03-09'))).toBe(2);
+    expect(addDays(d('2026-10-24'), 2)).toBe('2026-10-26');
+  });
+});
+
+describe('time zones', () => {
+  it("takes today's date in the configured zone, not UTC", () => {
+    const instant = new Date('2026-03-15T23:30:00Z');
+    expect(todayIn('UTC', instant)).toBe('2026-03-15');
+    expect(todayIn('Asia/Seoul', instant)).toBe('2026-03-16');
+    expect(todayIn('America/Los_Angeles', new Date('2026-03-16T06:30:00Z'))).toBe('2026-03-15');
+  });
+
+  it('handles the DST change day in New York (a 23-hour day)', () => {
+    // 2026-03-08: clocks jump from 02:00 to 03:00 local.
+    expect(todayIn('America/New_York', new Date('2026-03-08T04:59:00Z'))).toBe('2026-03-07');
+    expect(todayIn('America/New_York', new Date('2026-03-08T05:00:00Z'))).toBe('2026-03-08');
+    expect(todayIn('America/New_York', new Date('2026-03-09T03:59:00Z'))).toBe('2026-03-08');
+    expect(todayIn('America/New_York', new Date('2026-03-09T04:00:00Z'))).toBe('2026-03-09');
+  });
+
+  it('injects now as a date or as an instant converted into the zone', () => {
+    expect(resolveClock('Asia/Seoul', '2026-03-15').today).toBe('2026-03-15');
+    expect(resolveClock('Asia/Seoul', '2026-03-15T23:30:00Z').today).toBe('2026-03-16');
+    expect(() => resolveClock('UTC', '2026-02-30')).toThrow(/not a date/);
+    expect(resolveClock('UTC', undefined, { HIPO_NOW: '2027-01-01' }).today).toBe('2027-01-01');
+  });
+});
