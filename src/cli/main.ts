@@ -14,6 +14,7 @@ import { registerHook } from './commands/hook.js';
 import { registerContext } from './commands/context.js';
 import { registerLog } from './commands/log.js';
 import { registerUninstall } from './commands/uninstall.js';
+import { registerMcp } from './commands/mcp.js';
 import { InstallError } from '../platforms/command.js';
 
 export const VERSION = '0.1.0';
@@ -36,6 +37,7 @@ export function buildProgram(io: Io, setRun: (run: Run) => void): Command {
   registerContext(program, ctx);
   registerLog(program, ctx);
   registerUninstall(program, ctx);
+  registerMcp(program, ctx);
   return program;
 }
 
