@@ -18,9 +18,7 @@ import { readTail } from './tail.js';
 import { parseTranscriptLine, type TranscriptMessage } from './transcript.js';
 import { groupTurns, type Turn } from './turns.js';
 
-/** Hook events that archive, and whether the last turn may be archived unfinished. */
-export const CAPTURE_EVENTS = { UserPromptSubmit: false, PreCompact: true, Stop: true, SessionEnd: true } as const;
-export type CaptureEvent = keyof typeof CAPTURE_EVENTS;
+import type { CaptureEvent } from '../hooks/run.js';
 
 export interface CaptureInput {
   event: CaptureEvent;

@@ -7,10 +7,11 @@ import { loadConfig } from '../config/config.js';
 import { appendJournal } from '../cycle/journal.js';
 import { resolveClock } from '../time/clock.js';
 import { workspaceAt, type Workspace } from '../tree/layout.js';
-import { CAPTURE_EVENTS, captureTranscript, type CaptureEvent } from '../capture/archive.js';
 import { hookWorkspace, parseHookInput, type HookInput } from './input.js';
-import { sessionStart } from './session-start.js';
 
+/** Hook events that archive the transcript, and whether the last turn may be archived unfinished. */
+export const CAPTURE_EVENTS = { UserPromptSubmit: false, PreCompact: true, Stop: true, SessionEnd: true } as const;
+export type CaptureEvent = keyof typeof CAPTURE_EVENTS;
 export const HOOK_EVENTS = ['SessionStart', ...Object.keys(CAPTURE_EVENTS)] as const;
 
 export interface HookRun {
@@ -47,13 +48,16 @@ export async function runHook(event: string, stdinText: string | Error, opts: Ho
     const clock = resolveClock(config.timeZone, opts.now);
     const sessionId = str(input.session_id);
     const transcriptPath = str(input.transcript_path);
+    // Each event loads only what it needs: a capture hook never pays for the context pack.
     if (event === 'SessionStart') {
+      const { sessionStart } = await import('./session-start.js');
       const out = await sessionStart(ws, config, clock, { sessionId, source: str(input.source), transcriptPath });
       return { stdout: out.json, error: null };
     }
     if (event in CAPTURE_EVENTS) {
       if (!sessionId) throw new Error('hook input has no session_id');
       const deadline = opts.startedAt + config.agents.hookBudgetMs;
+      const { captureTranscript } = await import('../capture/archive.js');
       const r = await captureTranscript(ws, config, clock, { event: event as CaptureEvent, sessionId, transcriptPath, prompt: str(input.prompt) }, deadline);
       if (r.turns > 0 || r.backlog > 0 || r.malformed > 0 || r.note) {
         appendJournal(ws, [{

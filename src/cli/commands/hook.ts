@@ -1,15 +1,7 @@
 import type { Command } from 'commander';
-import { defaultConfig } from '../../config/config.js';
-import { MAX_INPUT_BYTES, readStdin } from '../../hooks/input.js';
-import { HOOK_EVENTS, runHook } from '../../hooks/run.js';
-import { EXIT } from '../exit.js';
+import { hookEntry } from '../../hooks/entry.js';
+import { HOOK_EVENTS } from '../../hooks/run.js';
 import type { CommandContext } from '../main.js';
-
-/** `stop`, `session-start`, `PreCompact`… → the canonical event name. */
-function canonicalEvent(name: string): string {
-  const key = name.replace(/[^a-z]/gi, '').toLowerCase();
-  return HOOK_EVENTS.find((e) => e.toLowerCase() === key) ?? name;
-}
 
 export function registerHook(program: Command, { io, setRun }: CommandContext): void {
   program
@@ -21,14 +13,6 @@ export function registerHook(program: Command, { io, setRun }: CommandContext): 
     .allowUnknownOption()
     .allowExcessArguments()
     .action((event: string, opts: { dir?: string; now?: string }) => {
-      setRun(async () => {
-        // The hard cap: whatever happens, the platform gets its exit 0 in time.
-        const cap = Number(process.env.HIPO_HOOK_TIMEOUT_MS) || defaultConfig().agents.hookTimeoutMs;
-        setTimeout(() => process.exit(0), cap).unref();
-        const input = await readStdin(process.stdin, MAX_INPUT_BYTES, 2000).catch((e: unknown) => (e instanceof Error ? e : new Error(String(e))));
-        const r = await runHook(canonicalEvent(event), input, { dir: opts.dir, now: opts.now, startedAt: 0 });
-        if (r.stdout) io.out(r.stdout);
-        return EXIT.ok;
-      });
+      setRun(() => hookEntry([event, ...(opts.dir ? ['--dir', opts.dir] : []), ...(opts.now ? ['--now', opts.now] : [])], (s) => io.out(s)));
     });
 }
