@@ -40,6 +40,9 @@ export interface CaptureResult {
   note: string | null;
 }
 
+/** Transcript bytes one hook reads at most (bounds its memory; the rest waits for the next hook). */
+const MAX_READ_BYTES = 24 * 1024 * 1024;
+
 const hash = (b: string | Buffer): string => createHash('sha256').update(b).digest('hex').slice(0, 16);
 
 function dateOf(ts: string | null, tz: string): LocalDate | null {
@@ -80,10 +83,18 @@ export async function captureTranscript(ws: Workspace, config: HipoConfig, clock
     }
     if (s && statSync(path).size < s.offset) s.offset = 0; // rewritten shorter: re-read, dedupe by key
 
-    const tail = readTail(path, s?.offset ?? 0, { deadline });
+    const read = readTail(path, s?.offset ?? 0, { deadline, maxBytes: MAX_READ_BYTES });
+    const tail = { ...read };
     let malformed = 0;
     const messages: TranscriptMessage[] = [];
-    for (const l of tail.lines) {
+    // Parsing counts against the budget too: stop at a line, the rest waits for the next hook.
+    for (let k = 0; k < read.lines.length; k++) {
+      const l = read.lines[k]!;
+      if (k > 0 && k % 8 === 0 && performance.now() > deadline) {
+        tail.next = l.offset;
+        tail.done = false;
+        break;
+      }
       const m = parseTranscriptLine(l.text, l.offset, l.end);
       if (m === 'malformed') malformed++;
       else if (m !== 'skip') messages.push(m);

@@ -26,6 +26,8 @@ export interface TailOptions {
   maxLineBytes?: number;
   /** performance.now() value after which no new chunk is read. */
   deadline?: number;
+  /** Bytes read at most (memory bound); the rest waits for the next call. */
+  maxBytes?: number;
 }
 
 const NL = 0x0a;
@@ -41,7 +43,9 @@ export function readTail(path: string, from: number, opts: TailOptions = {}): Ta
     let oversized = 0;
     const buf = Buffer.alloc(Math.max(chunkBytes, 64 * 1024));
     while (pos < size) {
-      if (opts.deadline !== undefined && performance.now() > opts.deadline && lines.length + oversized > 0) return { lines, next: pos, size, done: false, oversized };
+      const progressed = lines.length + oversized > 0;
+      if (progressed && opts.deadline !== undefined && performance.now() > opts.deadline) return { lines, next: pos, size, done: false, oversized };
+      if (progressed && opts.maxBytes !== undefined && pos - from >= opts.maxBytes) return { lines, next: pos, size, done: false, oversized };
       const n = readSync(fd, buf, 0, Math.min(buf.length, size - pos), pos);
       if (n <= 0) break;
       const lastNl = buf.lastIndexOf(NL, n - 1);
