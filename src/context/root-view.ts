@@ -2,7 +2,7 @@
 // moved forward by the days since ROOT was written, so a ROOT from last week does not claim
 // that a topic was seen yesterday.
 import { daysBetween, parseLocalDate, type LocalDate } from '../time/calendar.js';
-import { fmString, splitFrontmatter } from '../tree/frontmatter.js';
+import { splitFrontmatterLight } from './sources.js';
 
 export interface RootView {
   body: string;
@@ -14,8 +14,9 @@ export interface RootView {
 const AGE = /\[(user|feedback|project|reference), (\d+)d\b/g;
 
 export function rootView(text: string, today: LocalDate): RootView {
-  const doc = splitFrontmatter(text);
-  const lastUpdated = parseLocalDate(fmString(doc.data, 'last-updated') ?? '');
+  const doc = splitFrontmatterLight(text);
+  const lu = doc.yaml ? /^last-updated:[ \t]*["']?(\d{4}-\d{2}-\d{2})/m.exec(doc.yaml) : null;
+  const lastUpdated = lu ? parseLocalDate(lu[1]!) : null;
   const shift = lastUpdated ? Math.max(0, daysBetween(lastUpdated, today)) : 0;
   const body = shift === 0 ? doc.body : doc.body.replace(AGE, (_m, type: string, n: string) => `[${type}, ${Number(n) + shift}d`);
   return { body: body.trim(), lastUpdated, shiftedBy: shift };

@@ -2,7 +2,6 @@
 // `MAX_NODE_BYTES`), and the newest entries of a raw log from its tail.
 import { closeSync, fstatSync, openSync, readSync } from 'node:fs';
 import { join } from 'node:path';
-import { splitFrontmatter } from '../tree/frontmatter.js';
 import { decodeText } from '../tree/text.js';
 
 export const MAX_NODE_BYTES = 256 * 1024;
@@ -30,6 +29,21 @@ export function readBounded(path: string, max: number, fromEnd = false): { text:
   }
 }
 
+/**
+ * Splits off a frontmatter block without parsing it: the pack only needs the body (and ROOT's
+ * `last-updated`), and a YAML parser costs more to load than the whole pack takes to build.
+ */
+export function splitFrontmatterLight(text: string): { yaml: string | null; body: string } {
+  const src = text.charCodeAt(0) === 0xfeff ? text.slice(1) : text;
+  const first = /^---[ \t]*\r?\n/.exec(src);
+  if (!first) return { yaml: null, body: src };
+  const close = /^(?:---|\.\.\.)[ \t]*(?:\r?\n|$)/m;
+  const rest = src.slice(first[0].length);
+  const m = close.exec(rest);
+  if (!m) return { yaml: null, body: src };
+  return { yaml: rest.slice(0, m.index), body: rest.slice(m.index + m[0].length) };
+}
+
 export interface NodeBody {
   /** Body without frontmatter and without its `# Title` line. */
   body: string;
@@ -39,8 +53,7 @@ export interface NodeBody {
 export function readNodeBody(memoryDir: string, rel: string): NodeBody | null {
   const r = readBounded(join(memoryDir, rel), MAX_NODE_BYTES);
   if (!r) return null;
-  const doc = splitFrontmatter(r.text);
-  let body = doc.body.trim();
+  let body = splitFrontmatterLight(r.text).body.trim();
   let title: string | null = null;
   const m = /^# (.+)\n?/.exec(body);
   if (m) {
