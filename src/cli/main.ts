@@ -15,6 +15,7 @@ import { registerContext } from './commands/context.js';
 import { registerLog } from './commands/log.js';
 import { registerUninstall } from './commands/uninstall.js';
 import { registerMcp } from './commands/mcp.js';
+import { registerRecall } from './commands/recall.js';
 import { InstallError } from '../platforms/command.js';
 
 export const VERSION = '0.1.0';
@@ -37,6 +38,7 @@ export function buildProgram(io: Io, setRun: (run: Run) => void): Command {
   registerContext(program, ctx);
   registerLog(program, ctx);
   registerUninstall(program, ctx);
+  registerRecall(program, ctx);
   registerMcp(program, ctx);
   return program;
 }

@@ -19,3 +19,17 @@ export function overlap(text: string, terms: readonly string[]): number {
   for (const w of terms) if (t.includes(w)) n++;
   return n;
 }
+
+/** A crude stem, enough to match "deploys", "deployed", "deploying" with "deploy". */
+export function stem(w: string): string {
+  if (w.length > 5 && w.endsWith('ing')) return w.slice(0, -3);
+  if (w.length > 4 && w.endsWith('ed')) return w.slice(0, -2);
+  if (w.length > 4 && w.endsWith('es') && !w.endsWith('ses')) return w.slice(0, -2);
+  if (w.length > 3 && w.endsWith('s') && !w.endsWith('ss')) return w.slice(0, -1);
+  return w;
+}
+
+/** Stemmed content words of a question. */
+export function recallTerms(text: string): string[] {
+  return [...new Set(queryTerms(text).map(stem))];
+}

@@ -5,7 +5,7 @@ import { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
 import { StdioServerTransport } from '@modelcontextprotocol/sdk/server/stdio.js';
 import { z } from 'zod';
 import { MEMORY_TYPES } from '../tree/layout.js';
-import { contextTool, getTool, logTool, statusTool, ToolError, type ToolEnv } from './tools.js';
+import { contextTool, getTool, logTool, recallTool, statusTool, ToolError, type ToolEnv } from './tools.js';
 
 type Result = { content: { type: 'text'; text: string }[]; isError?: boolean };
 
@@ -29,6 +29,15 @@ export function buildServer(env: ToolEnv, version: string): McpServer {
     },
     annotations: { readOnlyHint: true },
   }, async (a) => answer(() => contextTool(env, a)));
+  server.registerTool('recall', {
+    title: 'Recall from memory',
+    description: "Find the passages of memory that answer a question (e.g. 'what did we decide about session storage?'): ROOT's Topics Index, then the summaries' topics and periods, then search. Returns ranked passages, each headed with its file and line range (open more with get), under a token budget.",
+    inputSchema: {
+      question: z.string().min(1).max(2000).describe('the question, in plain words'),
+      budget: z.number().int().min(100).max(50_000).optional().describe('token budget for the passages (default 2000)'),
+    },
+    annotations: { readOnlyHint: true },
+  }, async (a) => answer(() => recallTool(env, a)));
   server.registerTool('get', {
     title: 'Read a memory file',
     description: 'Lines of one file in the memory folder (a raw log, daily/weekly/monthly node or ROOT.md), numbered. Accepts "daily/2026-03-14.md", "memory/2026-03-14.md" or "2026-03-14.md:120:40" (path:from:lines) as other tools print them.',

@@ -3,6 +3,7 @@ import { realpathSync } from 'node:fs';
 import { relative, resolve, sep } from 'node:path';
 import type { HipoConfig } from '../config/config.js';
 import { buildPack } from '../context/pack.js';
+import { recall, renderRecall } from '../context/recall.js';
 import { readBounded } from '../context/sources.js';
 import { appendTypedEntry } from '../capture/log-entry.js';
 import { gatherStatus } from '../status/status.js';
@@ -78,4 +79,12 @@ export async function statusTool(env: ToolEnv): Promise<string> {
     pending: r.next.actions.length + r.next.deferred.length, lastCycle: r.lastCycle, lastCapture: r.lastCapture, hookErrors: r.hookErrors,
     warnings: r.warnings.slice(0, 20),
   }, null, 2);
+}
+
+export async function recallTool(env: ToolEnv, args: { question: string; budget?: number }): Promise<string> {
+  if (!args.question.trim()) throw new ToolError('question is empty');
+  const clock = resolveClock(env.config.timeZone, env.now);
+  const measure = await loadTokenCounter(env.config.compaction.tokenizer as TokenizerName);
+  const r = await recall({ memoryDir: env.ws.memoryDir, today: clock.today, question: args.question, budget: args.budget ?? env.config.agents.contextTokens, measure });
+  return renderRecall(r, env.ws.memoryName);
 }

@@ -27,7 +27,7 @@ describe('hipo mcp', () => {
     const client = await connect(ws.root);
     const { tools } = await client.listTools();
     const byName = Object.fromEntries(tools.map((t) => [t.name, t]));
-    for (const name of ['context', 'get', 'log', 'status']) {
+    for (const name of ['context', 'recall', 'get', 'log', 'status']) {
       expect(byName[name]?.description?.length).toBeGreaterThan(40);
       expect(byName[name]?.inputSchema.type).toBe('object');
     }
@@ -52,6 +52,9 @@ describe('hipo mcp', () => {
     const ctx = await client.callTool({ name: 'context', arguments: { budget: 500 } });
     expect(text(ctx)).toMatch(/^# Memory context · 2026-03-15/);
     expect(text(ctx)).toContain('sessions live in Postgres');
+
+    const recalled = await client.callTool({ name: 'recall', arguments: { question: 'where do sessions live?', budget: 300 } });
+    expect(text(recalled)).toMatch(/^# Recall · where do sessions live\?\n[\s\S]*## memory\/2026-03-15\.md:\d+-\d+\n[\s\S]*Postgres/);
 
     const status = JSON.parse(text(await client.callTool({ name: 'status', arguments: {} })));
     expect(status.raw.files).toBe(1);
