@@ -17,6 +17,7 @@ import { registerUninstall } from './commands/uninstall.js';
 import { registerMcp } from './commands/mcp.js';
 import { registerRecall } from './commands/recall.js';
 import { InstallError } from '../platforms/command.js';
+import { registerDaemon } from './commands/daemon.js';
 
 export const VERSION = '0.1.0';
 
@@ -40,6 +41,7 @@ export function buildProgram(io: Io, setRun: (run: Run) => void): Command {
   registerUninstall(program, ctx);
   registerRecall(program, ctx);
   registerMcp(program, ctx);
+  registerDaemon(program, ctx);
   return program;
 }
 

@@ -50,6 +50,18 @@ export interface HipoConfig {
   /** Extra secret patterns (JavaScript regular expressions); matches are redacted whole. */
   redactPatterns: string[];
   agents: AgentsConfig;
+  daemon: DaemonConfig;
+}
+
+export interface DaemonConfig {
+  /** Quiet time after the last file change before a cycle runs. */
+  debounceMs: number;
+  /** Cron expression (in `timeZone`) for cycles that run even when nothing changed. */
+  heartbeat: string;
+  /** A file's size must hold still this long before its change is reported. */
+  writeFinishMs: number;
+  /** First retry delay after a failed run (doubles up to the heartbeat). */
+  retryMs: number;
 }
 
 export const CONFIG_FILE = 'hipo.config.json';
@@ -81,6 +93,7 @@ export function defaultConfig(): HipoConfig {
       sessionStartChars: 8000,
       contextTokens: 2000,
     },
+    daemon: { debounceMs: 2000, heartbeat: '*/30 * * * *', writeFinishMs: 300, retryMs: 5000 },
   };
 }
 

@@ -13,6 +13,8 @@ import type { Summarizer } from '../summarize/summarizer.js';
 import { planCycle } from '../plan/planner.js';
 import type { CyclePlan } from '../plan/plan.js';
 import { loadTemplates } from '../write/template.js';
+import { sweepTempFiles } from '../write/atomic.js';
+import { join } from 'node:path';
 import { executePlan, type Applied } from './execute.js';
 import { appendJournal, type CycleRecord, type JournalRecord } from './journal.js';
 import { acquireLock } from './lock.js';
@@ -31,6 +33,8 @@ export interface CompactOptions {
   maxCycles?: number;
   /** Overrides the summarizer chosen by the config (tests, benchmarks). */
   summarizer?: Summarizer;
+  /** A stamp cache kept in memory across runs (the daemon); default: loaded from `.hipo/`. */
+  cache?: StampCache;
 }
 
 export interface CompactResult {
@@ -65,7 +69,9 @@ export async function compact(ws: Workspace, config: HipoConfig, opts: CompactOp
 
   const lock = await acquireLock(ws, command, opts.lockWaitMs ?? config.lockWaitMs);
   try {
-    const cache = StampCache.load(ws);
+    // Writers that were killed mid-write leave hidden temp files behind; nothing else does.
+    sweepTempFiles(['', 'daily', 'weekly', 'monthly'].map((d) => join(ws.memoryDir, d)).concat(ws.stateDir));
+    const cache = opts.cache ?? StampCache.load(ws);
     const { snapshot, startedAt } = scanTree(ws, cache);
     const tree = new TreeState(snapshot, ws, cache);
     const templates = loadTemplates(ws.root);

@@ -29,8 +29,11 @@ export interface Lock {
   release(): void;
 }
 
-export function lockPath(ws: Workspace): string {
-  return join(ws.stateDir, 'lock');
+/** `lock` is the writer lock (compaction cycles); `daemon.lock` marks a running daemon. */
+export type LockName = 'lock' | 'daemon.lock';
+
+export function lockPath(ws: Workspace, name: LockName = 'lock'): string {
+  return join(ws.stateDir, name);
 }
 
 export function readLockOwner(file: string): LockOwner | null {
@@ -52,8 +55,8 @@ function alive(pid: number): boolean {
 }
 
 /** Whether a lock file is held by a live process (on this host). */
-export function lockHolder(ws: Workspace): LockOwner | null {
-  const owner = readLockOwner(lockPath(ws));
+export function lockHolder(ws: Workspace, name: LockName = 'lock'): LockOwner | null {
+  const owner = readLockOwner(lockPath(ws, name));
   return owner && (owner.host !== hostname() || alive(owner.pid)) ? owner : null;
 }
 
@@ -75,9 +78,9 @@ function tryCreate(file: string, owner: LockOwner): boolean {
 
 const sleep = (ms: number): Promise<void> => new Promise((r) => setTimeout(r, ms));
 
-export async function acquireLock(ws: Workspace, command: string, waitMs: number): Promise<Lock> {
+export async function acquireLock(ws: Workspace, command: string, waitMs: number, name: LockName = 'lock'): Promise<Lock> {
   ensureStateDir(ws);
-  const file = lockPath(ws);
+  const file = lockPath(ws, name);
   const owner: LockOwner = { pid: process.pid, command, since: new Date().toISOString(), host: hostname() };
   const started = Date.now();
   for (;;) {

@@ -16,6 +16,7 @@ import { ensureStateDir } from '../tree/state-dir.js';
 import { decodeText } from '../tree/text.js';
 import { atomicWriteFile } from '../write/atomic.js';
 import { loadTokenCounter, type TokenizerName } from '../write/tokens.js';
+import { readDaemonState, type DaemonState } from '../daemon/state.js';
 import { existsSync } from 'node:fs';
 
 export interface LevelStatus {
@@ -38,12 +39,14 @@ export interface StatusReport {
   /** Errors of the most recent cycles, newest first. */
   recentErrors: string[];
   warnings: Problem[];
-  /** A process holding the writer lock now (a daemon, or a compact in progress). */
+  /** A process holding the writer lock now (a daemon's cycle, or a compact in progress). */
   writer: LockOwner | null;
   /** Failed agent hooks (they exit 0 and print nothing), newest first. */
   hookErrors: { at: string; event: string; session: string | null; message: string }[];
   /** The latest transcript capture by a hook. */
   lastCapture: { at: string; event: string; session: string; turns: number; file: string | null } | null;
+  /** The daemon for this workspace, running or last seen. */
+  daemon: (DaemonState & { running: boolean }) | null;
 }
 
 const TOKENS_FILE = 'tokens.json';
@@ -106,7 +109,16 @@ export async function gatherStatus(ws: Workspace, config: HipoConfig, now?: stri
     writer: lockHolder(ws),
     hookErrors,
     lastCapture,
+    daemon: daemonStatus(ws),
   };
+}
+
+function daemonStatus(ws: Workspace): (DaemonState & { running: boolean }) | null {
+  const state = readDaemonState(ws);
+  const holder = lockHolder(ws, 'daemon.lock');
+  if (!state && !holder) return null;
+  const base: DaemonState = state ?? { pid: holder!.pid, host: holder!.host, since: holder!.since, stoppedAt: null, runs: 0, lastRun: null, lastError: null };
+  return { ...base, running: holder !== null && holder.pid === base.pid };
 }
 
 function loadTokenCache(ws: Workspace): Record<string, { hash: string; tokens: number }> {

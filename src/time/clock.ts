@@ -1,5 +1,6 @@
 // "Now" for a command: the real clock, or an injected date (`--now`, HIPO_NOW) so that tests,
 // dry runs and replays are deterministic.
+import { readFileSync } from 'node:fs';
 import { parseLocalDate, zonedParts, type LocalDate } from './calendar.js';
 
 export interface Clock {
@@ -15,11 +16,24 @@ export interface Clock {
 export class ClockError extends Error {}
 
 /**
+ * `HIPO_NOW_FILE` names a file holding the injected date, read afresh every time: a
+ * long-running process (the daemon) can be moved through days in tests and demos.
+ */
+function fromFile(path: string | undefined): string | undefined {
+  if (!path) return undefined;
+  try {
+    return readFileSync(path, 'utf8').trim() || undefined;
+  } catch {
+    return undefined;
+  }
+}
+
+/**
  * Accepts `YYYY-MM-DD` (a civil date in `timeZone`) or an ISO-8601 instant with an offset
  * (`2026-03-15T23:30:00Z`), which is converted into `timeZone`.
  */
 export function resolveClock(timeZone: string, now?: string, env: NodeJS.ProcessEnv = process.env): Clock {
-  const raw = now ?? env.HIPO_NOW;
+  const raw = now ?? (env.HIPO_NOW || fromFile(env.HIPO_NOW_FILE));
   if (raw === undefined || raw === '') {
     const instant = new Date();
     return { today: zonedParts(instant, timeZone).date, instant, timeZone, injected: false };

@@ -62,6 +62,12 @@ export class StampCache {
     return hit;
   }
 
+  /** True when the record for `relPath` was taken from a file with exactly this stamp. */
+  knows(relPath: string, stamp: FileStamp): boolean {
+    const hit = this.entries.get(relPath);
+    return hit !== undefined && hit.info.stamp.size === stamp.size && hit.info.stamp.mtimeMs === stamp.mtimeMs;
+  }
+
   set(relPath: string, value: Cached): void {
     // Only monthly topics are needed without reading the file (ROOT is built from them);
     // daily and weekly topics are many, and their parents read those files anyway.

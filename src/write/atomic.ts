@@ -1,6 +1,6 @@
 // Atomic file replacement: write a temp file beside the target, fsync, rename over it.
 // A reader (or a crash) sees the old file or the new one, never half of either.
-import { closeSync, fsyncSync, openSync, renameSync, unlinkSync, writeSync } from 'node:fs';
+import { closeSync, fsyncSync, openSync, readdirSync, renameSync, unlinkSync, writeSync } from 'node:fs';
 import { basename, dirname, join } from 'node:path';
 
 let counter = 0;
@@ -28,5 +28,45 @@ export function atomicWriteFile(target: string, data: string | Uint8Array): void
     }
     try { unlinkSync(tmp); } catch { /* never created */ }
     throw err;
+  }
+}
+
+const TEMP = /^\.(.+)\.hipo-tmp-(\d+)-\d+$/;
+
+/**
+ * Removes temp files left in `dirs` by hipo processes that died mid-write (their pid is in the
+ * name). Called under the writer lock, so no live writer's temp file is touched.
+ */
+export function sweepTempFiles(dirs: readonly string[]): number {
+  let removed = 0;
+  for (const dir of dirs) {
+    let names: string[];
+    try {
+      names = readdirSync(dir);
+    } catch {
+      continue;
+    }
+    for (const name of names) {
+      const m = TEMP.exec(name);
+      if (!m) continue;
+      const pid = Number(m[2]);
+      if (pid !== process.pid && processAlive(pid)) continue;
+      try {
+        unlinkSync(join(dir, name));
+        removed++;
+      } catch {
+        /* already gone */
+      }
+    }
+  }
+  return removed;
+}
+
+function processAlive(pid: number): boolean {
+  try {
+    process.kill(pid, 0);
+    return true;
+  } catch (err) {
+    return (err as NodeJS.ErrnoException).code === 'EPERM';
   }
 }

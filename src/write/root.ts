@@ -170,13 +170,15 @@ function activeContext(input: RootInput): string[] {
 /** Cross-cutting: topics that keep coming back, feedback rules, lessons. */
 function recentPatterns(input: RootInput): string[] {
   const counts = new Map<string, { days: number; last: LocalDate; type: MemoryType; keywords: string[] }>();
-  for (const d of input.recentDayTopics) {
+  // Oldest day first, so the latest day's sub-keywords win, whatever order the days came in.
+  for (const d of [...input.recentDayTopics].sort((a, b) => (a.date < b.date ? -1 : a.date > b.date ? 1 : 0))) {
     for (const t of d.topics) {
       const c = counts.get(t.name);
       if (!c) counts.set(t.name, { days: 1, last: d.date, type: t.type, keywords: t.keywords });
       else {
         c.days++;
-        if (d.date > c.last) c.last = d.date;
+        c.last = d.date;
+        c.keywords = t.keywords;
       }
     }
   }

@@ -41,6 +41,7 @@ function statusJson(r: StatusReport, configWarnings: string[]): unknown {
     writer: r.writer,
     hookErrors: r.hookErrors,
     lastCapture: r.lastCapture,
+    daemon: r.daemon,
   };
 }
 
@@ -57,6 +58,12 @@ function formatStatus(r: StatusReport, configWarnings: string[]): string {
   const pending = r.next.actions.length + r.next.deferred.length;
   lines.push(pending ? `  pending: ${pending} (next cycle below)` : '  pending: nothing, the tree is current');
   if (pending) lines.push(...formatPlan(r.next, r.memoryName).map((l) => `  ${l}`));
+  if (r.daemon) {
+    const d = r.daemon;
+    lines.push(d.running ? `  daemon: running, pid ${d.pid} since ${d.since}, ${d.runs} run(s)` : `  daemon: not running (last: pid ${d.pid}, ${d.stoppedAt ? `stopped ${d.stoppedAt}` : 'did not stop cleanly'})`);
+    if (d.lastRun) lines.push(`    last run: ${d.lastRun.at} (${d.lastRun.reason}): ${d.lastRun.written} written, ${d.lastRun.errors.length} error(s)`);
+    if (d.lastError) lines.push(`    last error: ${d.lastError.at}: ${d.lastError.message}`);
+  } else lines.push('  daemon: not running');
   if (r.writer) lines.push(`  writer: pid ${r.writer.pid} (${r.writer.command}) since ${r.writer.since}`);
   if (r.lastCycle) {
     const c = r.lastCycle;

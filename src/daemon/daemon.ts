@@ -1,0 +1,147 @@
+// `hipo daemon`: keeps the tree current by itself. It catches up on start, then runs a cycle
+// after file changes (debounced) and on a heartbeat (so nodes turn fixed after midnight even
+// when nothing is written), one cycle per run so a backlog never blocks file-change handling.
+// It writes only under the shared writer lock, so `hipo compact` and the daemon never interleave.
+import { statSync } from 'node:fs';
+import { hostname } from 'node:os';
+import type { FSWatcher } from 'chokidar';
+import { createTask, type ScheduledTask } from 'node-cron';
+import type { HipoConfig } from '../config/config.js';
+import { compact } from '../cycle/compaction.js';
+import { acquireLock, LockBusy, type Lock } from '../cycle/lock.js';
+import type { Workspace } from '../tree/layout.js';
+import { MemoryDirMissing, StampCache } from '../tree/scan.js';
+import type { DaemonLog } from './log.js';
+import { CoalescingRunner } from './runner.js';
+import { writeDaemonState, type DaemonState } from './state.js';
+import { watchMemory } from './watcher.js';
+
+export class DaemonRunning extends Error {}
+
+export interface DaemonHooks {
+  /** Called after every run with the memory-relative paths that changed (written or seen). */
+  afterRun?: (changed: { written: string[]; touched: string[] }) => Promise<void>;
+}
+
+export class Daemon {
+  private lock: Lock | null = null;
+  private watcher: FSWatcher | null = null;
+  private heartbeat: ScheduledTask | null = null;
+  private runner: CoalescingRunner;
+  private readonly cache: StampCache;
+  /** Memory files changed by others since the last run (for the index). */
+  private touched = new Set<string>();
+  private retryMs: number;
+  private state: DaemonState;
+
+  constructor(
+    private readonly ws: Workspace,
+    private readonly config: HipoConfig,
+    private readonly log: DaemonLog,
+    private readonly hooks: DaemonHooks = {},
+  ) {
+    this.cache = StampCache.load(ws);
+    this.runner = new CoalescingRunner((reasons) => this.runOnce(reasons), config.daemon.debounceMs);
+    this.retryMs = config.daemon.retryMs;
+    this.state = { pid: process.pid, host: hostname(), since: new Date().toISOString(), stoppedAt: null, runs: 0, lastRun: null, lastError: null };
+  }
+
+  async start(): Promise<void> {
+    try {
+      this.lock = await acquireLock(this.ws, 'daemon', 0, 'daemon.lock');
+    } catch (err) {
+      if (err instanceof LockBusy && err.owner) throw new DaemonRunning(`another hipo daemon is already running for ${this.ws.root} (pid ${err.owner.pid}, since ${err.owner.since})`);
+      throw err;
+    }
+    writeDaemonState(this.ws, this.state);
+    this.log('info', 'start', `hipo daemon: watching ${this.ws.memoryDir} (pid ${process.pid}, heartbeat "${this.config.daemon.heartbeat}" ${this.config.timeZone}, debounce ${this.config.daemon.debounceMs} ms)`, { pid: process.pid, memoryDir: this.ws.memoryDir });
+    this.watcher = watchMemory(this.ws, {
+      writeFinishMs: this.config.daemon.writeFinishMs,
+      onChange: (abs, event) => this.onChange(abs, event),
+      onError: (err) => this.log('warn', 'watch-error', `watcher: ${err.message}`, { error: err.message }),
+    });
+    await new Promise<void>((resolve) => this.watcher!.once('ready', () => resolve()));
+    this.heartbeat = createTask(this.config.daemon.heartbeat, () => this.runner.request('heartbeat'), { timezone: this.config.timeZone, noOverlap: true, name: 'hipo-heartbeat' });
+    this.heartbeat.start();
+    // Catch up: runs follow each other until nothing is pending.
+    this.runner.request('start');
+  }
+
+  private onChange(abs: string, event: string): void {
+    // A new folder inside the tree says nothing by itself (its files raise their own events);
+    // the memory folder itself coming back does.
+    if (event === 'addDir' && abs !== this.ws.memoryDir) return;
+    const rel = abs.slice(this.ws.memoryDir.length + 1) || '.';
+    // An echo of the daemon's own write, or a version it has already read: the stamp cache
+    // (updated right after every write) knows this exact size and mtime.
+    try {
+      const st = statSync(abs);
+      if (st.isFile() && this.cache.knows(rel, { size: st.size, mtimeMs: st.mtimeMs })) return;
+    } catch {
+      /* gone: a real change */
+    }
+    this.touched.add(rel);
+    this.runner.changed(`${rel} (${event})`);
+  }
+
+  private async runOnce(reasons: string[]): Promise<{ again: boolean; retryMs: number | null }> {
+    const started = performance.now();
+    const reason = [...new Set(reasons)].join('; ');
+    const touched = [...this.touched];
+    this.touched.clear();
+    try {
+      const r = await compact(this.ws, this.config, { command: 'daemon', cache: this.cache });
+      if (this.hooks.afterRun) {
+        try {
+          await this.hooks.afterRun({ written: r.written, touched });
+        } catch (err) {
+          this.log('warn', 'index-error', `index update failed: ${(err as Error).message} (will retry)`, { error: (err as Error).message });
+          for (const t of touched) this.touched.add(t);
+        }
+      }
+      const ms = Math.round(performance.now() - started);
+      this.state.runs++;
+      this.state.lastRun = { at: new Date().toISOString(), reason, cycles: r.cycles, written: r.written.length, errors: r.errors, ms };
+      for (const w of [...r.problems.map((p) => `${p.file}: ${p.message}`), ...r.warnings]) this.log('warn', 'warning', w, { warning: w });
+      if (r.cycles > 0 || r.errors.length) {
+        this.log(r.errors.length ? 'warn' : 'info', 'cycle', `cycle (${reason}): ${r.written.length} written, ${r.errors.length} error(s), ${ms} ms${r.remaining.actions.length ? `; ${r.remaining.actions.length + r.remaining.deferred.length} pending` : ''}`, { reason, written: r.written, errors: r.errors, ms, pending: r.remaining.actions.length + r.remaining.deferred.length });
+      }
+      for (const e of r.errors) this.log('error', 'node-error', e, { error: e });
+      if (r.errors.length) {
+        this.state.lastError = { at: new Date().toISOString(), message: r.errors[0]! };
+        writeDaemonState(this.ws, this.state);
+        return { again: false, retryMs: this.backoff() };
+      }
+      this.retryMs = this.config.daemon.retryMs;
+      writeDaemonState(this.ws, this.state);
+      return { again: r.remaining.actions.length > 0 && r.written.length > 0, retryMs: null };
+    } catch (err) {
+      for (const t of touched) this.touched.add(t);
+      const message = err instanceof Error ? err.message : String(err);
+      this.state.lastError = { at: new Date().toISOString(), message };
+      writeDaemonState(this.ws, this.state);
+      // A missing memory folder is waited for (the watcher sees it come back); other failures
+      // (a lock held by a long `hipo compact`, a full disk) are retried with backoff.
+      this.log(err instanceof MemoryDirMissing ? 'warn' : 'error', 'run-error', `run failed (${reason}): ${message}`, { reason, error: message });
+      return { again: false, retryMs: err instanceof MemoryDirMissing ? null : this.backoff() };
+    }
+  }
+
+  private backoff(): number {
+    const ms = this.retryMs;
+    this.retryMs = Math.min(this.retryMs * 2, 30 * 60 * 1000);
+    return ms;
+  }
+
+  /** Finishes the run in progress, stops watching, releases the locks. */
+  async stop(): Promise<void> {
+    this.heartbeat?.stop();
+    await this.heartbeat?.destroy?.();
+    await this.watcher?.close();
+    await this.runner.stop();
+    this.state.stoppedAt = new Date().toISOString();
+    writeDaemonState(this.ws, this.state);
+    this.lock?.release();
+    this.log('info', 'stop', 'hipo daemon: stopped', {});
+  }
+}

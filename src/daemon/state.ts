@@ -1,0 +1,48 @@
+// What a running daemon tells `hipo status`: `.hipo/daemon.json`, rewritten (atomically) after
+// every run. A record whose pid is dead describes a daemon that stopped or crashed.
+import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import type { Workspace } from '../tree/layout.js';
+import { ensureStateDir } from '../tree/state-dir.js';
+import { atomicWriteFile } from '../write/atomic.js';
+
+export interface DaemonRun {
+  at: string;
+  reason: string;
+  cycles: number;
+  written: number;
+  errors: string[];
+  ms: number;
+}
+
+export interface DaemonState {
+  pid: number;
+  host: string;
+  since: string;
+  /** Set when the daemon stopped cleanly. */
+  stoppedAt: string | null;
+  runs: number;
+  lastRun: DaemonRun | null;
+  lastError: { at: string; message: string } | null;
+}
+
+export function daemonStatePath(ws: Workspace): string {
+  return join(ws.stateDir, 'daemon.json');
+}
+
+export function writeDaemonState(ws: Workspace, state: DaemonState): void {
+  try {
+    ensureStateDir(ws);
+    atomicWriteFile(daemonStatePath(ws), `${JSON.stringify(state, null, 2)}\n`);
+  } catch {
+    /* status information only: a full disk must not stop the daemon */
+  }
+}
+
+export function readDaemonState(ws: Workspace): DaemonState | null {
+  try {
+    return JSON.parse(readFileSync(daemonStatePath(ws), 'utf8')) as DaemonState;
+  } catch {
+    return null;
+  }
+}

@@ -1,0 +1,109 @@
+// hipo daemon as a real child process: catching up, following changes, one writer, clean stops.
+import { writeFileSync } from 'node:fs';
+import { hostname } from 'node:os';
+import { join } from 'node:path';
+import { afterEach, describe, expect, it } from 'vitest';
+import { lockPath } from '../../src/cycle/lock.js';
+import { FAST_DAEMON, startDaemon, type DaemonProcess } from '../helpers/daemon.js';
+import { node, rawLog, statusOf } from '../helpers/tree.js';
+import { makeWorkspace, runCli, runCliAsync } from '../helpers/workspace.js';
+
+const running: DaemonProcess[] = [];
+afterEach(async () => {
+  for (const d of running.splice(0)) {
+    if (d.child.exitCode === null && d.child.signalCode === null) {
+      d.child.kill('SIGKILL');
+      await d.exited;
+    }
+  }
+});
+const start = (dir: string, env: NodeJS.ProcessEnv = {}) => {
+  const d = startDaemon(dir, env);
+  running.push(d);
+  return d;
+};
+
+describe('hipo daemon', () => {
+  it('catches up on start, then follows a raw log as it is written', async () => {
+    const ws = makeWorkspace({}, FAST_DAEMON);
+    for (const date of ['2026-06-01', '2026-06-02', '2026-06-03']) ws.write(`memory/${date}.md`, rawLog(date, { [`work ${date} [project]`]: ['started'] }));
+    ws.write('now.txt', '2026-06-03');
+    const d = start(ws.root, { HIPO_NOW_FILE: join(ws.root, 'now.txt') });
+    await d.waitFor((l) => l.event === 'cycle' && !l.pending, 20_000, 'the end of the catch-up');
+    expect(statusOf(ws, 'daily/2026-06-01.md')).toBe('fixed');
+    expect(statusOf(ws, 'daily/2026-06-03.md')).toBe('tentative');
+    ws.write('memory/2026-06-03.md', rawLog('2026-06-03', { 'work 2026-06-03 [project]': ['started', 'decided to follow the log live'] }));
+    const changed = await d.waitFor((l) => l.event === 'cycle' && String(l.reason).startsWith('change: 2026-06-03.md'), 20_000, 'a cycle for the change');
+    expect(changed.written).toEqual(['daily/2026-06-03.md', 'weekly/2026-W23.md', 'monthly/2026-06.md', 'ROOT.md']);
+    expect(node(ws, 'weekly/2026-W23.md').body).toContain('decided to follow the log live');
+    // Its own writes do not trigger cycles: after the change settles, no more cycles run.
+    const count = d.logs.filter((l) => l.event === 'cycle').length;
+    await new Promise((r) => setTimeout(r, 800));
+    expect(d.logs.filter((l) => l.event === 'cycle').length).toBe(count);
+  });
+
+  it('turns nodes fixed on the heartbeat when the day changes, with no file written', async () => {
+    const ws = makeWorkspace({}, { ...FAST_DAEMON, daemon: { ...FAST_DAEMON.daemon, heartbeat: '* * * * * *' } });
+    ws.write('memory/2026-06-01.md', rawLog('2026-06-01', { 'late night [project]': ['still working'] }));
+    ws.write('now.txt', '2026-06-01');
+    const d = start(ws.root, { HIPO_NOW_FILE: join(ws.root, 'now.txt') });
+    await d.waitFor((l) => l.event === 'cycle' && !l.pending, 20_000, 'the first cycle');
+    expect(statusOf(ws, 'daily/2026-06-01.md')).toBe('tentative');
+    // Let any echo settle, then move the clock: only the heartbeat can notice.
+    await new Promise((r) => setTimeout(r, 500));
+    const before = d.logs.filter((l) => l.event === 'cycle').length;
+    writeFileSync(join(ws.root, 'now.txt'), '2026-06-02');
+    await d.until(() => statusOf(ws, 'daily/2026-06-01.md') === 'fixed', 20_000, 'the heartbeat fix');
+    await d.waitFor((l) => l.event === 'cycle' && /heartbeat/.test(String(l.reason)), 5000, 'the heartbeat cycle in the log');
+    expect(d.logs.filter((l) => l.event === 'cycle').slice(before).every((l) => /heartbeat/.test(String(l.reason)))).toBe(true);
+  });
+
+  it('refuses a second daemon for the same workspace, naming the first', async () => {
+    const ws = makeWorkspace({ 'memory/2026-06-01.md': rawLog('2026-06-01', { 'x [project]': ['y'] }) }, FAST_DAEMON);
+    const d = start(ws.root, { HIPO_NOW: '2026-06-01' });
+    await d.waitFor((l) => l.event === 'start');
+    const second = runCli(['daemon', '--dir', ws.root], { env: { HIPO_NOW: '2026-06-01' }, timeoutMs: 20_000 });
+    expect(second.code).toBe(3);
+    expect(second.stderr).toMatch(new RegExp(`another hipo daemon is already running for .* \\(pid ${d.child.pid}, since `));
+  });
+
+  it('takes over a daemon lock left by a dead process', async () => {
+    const ws = makeWorkspace({ 'memory/2026-06-01.md': rawLog('2026-06-01', { 'x [project]': ['y'] }) }, FAST_DAEMON);
+    ws.write('.hipo/daemon.lock', JSON.stringify({ pid: 2 ** 22 + 4321, command: 'daemon', since: '2026-01-01T00:00:00Z', host: hostname() }));
+    const d = start(ws.root, { HIPO_NOW: '2026-06-01' });
+    await d.waitFor((l) => l.event === 'start');
+    await d.until(() => ws.exists('memory/ROOT.md'));
+  });
+
+  it('stops cleanly on SIGTERM and SIGINT: exit 0, locks released, status says so', async () => {
+    for (const signal of ['SIGTERM', 'SIGINT'] as const) {
+      const ws = makeWorkspace({ 'memory/2026-06-01.md': rawLog('2026-06-01', { 'x [project]': ['y'] }) }, FAST_DAEMON);
+      const d = start(ws.root, { HIPO_NOW: '2026-06-01' });
+      await d.until(() => ws.exists('memory/ROOT.md'));
+      const live = JSON.parse(runCli(['status', '--json', '--dir', ws.root]).stdout);
+      expect(live.daemon).toMatchObject({ running: true, pid: d.child.pid });
+      d.child.kill(signal);
+      expect(await d.exited).toEqual({ code: 0, signal: null });
+      expect(ws.exists('.hipo/daemon.lock')).toBe(false);
+      expect(ws.exists('.hipo/lock')).toBe(false);
+      const after = JSON.parse(runCli(['status', '--json', '--dir', ws.root]).stdout);
+      expect(after.daemon).toMatchObject({ running: false, pid: d.child.pid });
+      expect(after.daemon.stoppedAt).toEqual(expect.any(String));
+    }
+  });
+
+  it('lets `hipo compact` wait for the lock instead of interleaving', async () => {
+    const ws = makeWorkspace({}, { ...FAST_DAEMON, compaction: { limits: { daily: 1, weekly: 1, monthly: 1, root: 1 } } });
+    for (let i = 1; i <= 28; i++) {
+      const date = `2026-02-${String(i).padStart(2, '0')}`;
+      ws.write(`memory/${date}.md`, rawLog(date, { [`day ${i} [project]`]: ['notes'] }));
+    }
+    const d = start(ws.root, { HIPO_NOW: '2026-03-20' });
+    await d.waitFor((l) => l.event === 'cycle');
+    const r = await runCliAsync(['compact', '--catch-up', '--json', '--now', '2026-03-20', '--dir', ws.root]);
+    expect(r.code).toBe(0);
+    await d.until(() => ws.exists('memory/ROOT.md'));
+    await d.until(() => JSON.parse(runCli(['compact', '--dry-run', '--json', '--now', '2026-03-20', '--dir', ws.root]).stdout).plan.actions.length === 0, 30_000, 'the tree to settle');
+    expect(ws.files('memory/daily')).toHaveLength(28);
+  });
+});

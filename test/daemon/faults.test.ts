@@ -1,0 +1,164 @@
+// Faults the daemon survives, with real child processes: kill -9 mid-cycle, the memory folder
+// vanishing, unreadable files, symlink loops, bursts of files, growing logs, a full disk.
+import { execFileSync } from 'node:child_process';
+import { appendFileSync, chmodSync, closeSync, mkdirSync, mkdtempSync, openSync, rmSync, symlinkSync, writeFileSync, writeSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterEach, describe, expect, it } from 'vitest';
+import { generateCorpus } from '../../bench/lib/corpus.js';
+import { splitFrontmatter } from '../../src/tree/frontmatter.js';
+import { contentHash } from '../../src/tree/hash.js';
+import { FAST_DAEMON, startDaemon, type DaemonProcess } from '../helpers/daemon.js';
+import { cycle, node, rawLog, statusOf } from '../helpers/tree.js';
+import { makeWorkspace, runCli, type TestWorkspace } from '../helpers/workspace.js';
+
+const running: DaemonProcess[] = [];
+afterEach(async () => {
+  for (const d of running.splice(0)) {
+    if (d.child.exitCode === null && d.child.signalCode === null) {
+      d.child.kill('SIGKILL');
+      await d.exited;
+    }
+  }
+});
+const start = (dir: string, env: NodeJS.ProcessEnv = {}) => {
+  const d = startDaemon(dir, env);
+  running.push(d);
+  return d;
+};
+const settled = (ws: TestWorkspace, now: string) => JSON.parse(runCli(['compact', '--dry-run', '--json', '--now', now, '--dir', ws.root]).stdout).plan.actions.length === 0;
+const nodesOf = (ws: TestWorkspace) => Object.fromEntries(Object.entries(ws.hashes('memory')).filter(([k]) => !/^memory\/\d{4}-\d{2}-\d{2}\.md$/.test(k)));
+const rawsOf = (ws: TestWorkspace) => Object.fromEntries(Object.entries(ws.hashes('memory')).filter(([k]) => /^memory\/\d{4}-\d{2}-\d{2}\.md$/.test(k)));
+
+describe('daemon faults', () => {
+  it('survives kill -9 at random points: the tree ends as a clean run builds it, raw logs untouched', async () => {
+    const ws = makeWorkspace({}, FAST_DAEMON);
+    generateCorpus(ws.memoryDir, { start: '2026-01-05', days: 45, seed: 11 });
+    const raws = rawsOf(ws);
+    const clean = makeWorkspace({}, FAST_DAEMON);
+    generateCorpus(clean.memoryDir, { start: '2026-01-05', days: 45, seed: 11 });
+    await cycle(clean, '2026-03-01', { catchUp: true });
+
+    let seed = 7;
+    const rand = () => ((seed = (seed * 1103515245 + 12345) % 2 ** 31) / 2 ** 31);
+    for (let i = 0; i < 12; i++) {
+      const d = start(ws.root, { HIPO_NOW: '2026-03-01' });
+      await d.waitFor((l) => l.event === 'start');
+      await new Promise((r) => setTimeout(r, 30 + Math.floor(rand() * 250)));
+      d.child.kill('SIGKILL');
+      await d.exited;
+      // Whatever was on disk at the kill is whole: every node parses. (A write cut short leaves
+      // only a hidden temp file, swept by the next run.)
+      for (const f of ws.files('memory').filter((f) => !/^memory\/\d{4}-\d{2}-\d{2}\.md$/.test(f))) {
+        if (f.split('/').pop()!.startsWith('.')) expect(f).toMatch(/\.hipo-tmp-\d+-\d+$/);
+        else expect(splitFrontmatter(ws.read(f)).data, f).not.toBeNull();
+      }
+    }
+    const d = start(ws.root, { HIPO_NOW: '2026-03-01' });
+    await d.until(() => settled(ws, '2026-03-01'), 60_000, 'the tree to settle after the kills');
+    expect(nodesOf(ws)).toEqual(nodesOf(clean));
+    expect(rawsOf(ws)).toEqual(raws);
+    expect(ws.files().filter((f) => f.includes('hipo-tmp'))).toEqual([]);
+  }, 120_000);
+
+  it('waits out a deleted memory folder and picks it up when it comes back', async () => {
+    const ws = makeWorkspace({ 'memory/2026-06-01.md': rawLog('2026-06-01', { 'x [project]': ['first'] }) }, FAST_DAEMON);
+    const d = start(ws.root, { HIPO_NOW: '2026-06-02' });
+    await d.until(() => ws.exists('memory/ROOT.md'));
+    rmSync(ws.memoryDir, { recursive: true, force: true });
+    await d.waitFor((l) => l.event === 'run-error' && /no memory folder/.test(l.message), 20_000, 'the missing-folder warning');
+    mkdirSync(ws.memoryDir);
+    ws.write('memory/2026-06-02.md', rawLog('2026-06-02', { 'back again [project]': ['the folder returned'] }));
+    await d.until(() => ws.exists('memory/daily/2026-06-02.md'), 20_000, 'the new daily node');
+    expect(node(ws, 'daily/2026-06-02.md').body).toContain('the folder returned');
+    expect(d.child.exitCode).toBeNull();
+  });
+
+  it('keeps going past a symlink loop, a FIFO and a burst of 1,000 files', async () => {
+    const ws = makeWorkspace({}, { ...FAST_DAEMON, compaction: { limits: { daily: 200, weekly: 50, monthly: 20, root: 1 } } });
+    symlinkSync(join(ws.memoryDir, 'loop'), join(ws.memoryDir, 'loop'));
+    symlinkSync(ws.memoryDir, join(ws.memoryDir, 'self'));
+    execFileSync('mkfifo', [join(ws.memoryDir, '2026-01-01.md')]);
+    const d = start(ws.root, { HIPO_NOW: '2029-01-01' });
+    await d.waitFor((l) => l.event === 'start');
+    const first = new Date('2026-01-02T00:00:00Z').getTime();
+    for (let i = 0; i < 1000; i++) {
+      const date = new Date(first + i * 86_400_000).toISOString().slice(0, 10);
+      writeFileSync(join(ws.memoryDir, `${date}.md`), rawLog(date, { [`burst ${i} [project]`]: [`file ${i}`] }));
+    }
+    await d.until(() => settled(ws, '2029-01-01'), 90_000, 'the burst to be compacted');
+    expect(ws.files('memory/daily')).toHaveLength(1000);
+    expect(d.child.exitCode).toBeNull();
+    // The burst was debounced: far fewer change-triggered runs than files.
+    expect(d.logs.filter((l) => l.event === 'cycle' && String(l.reason).includes('change')).length).toBeLessThan(50);
+  }, 120_000);
+
+  it('catches a raw log that keeps growing while cycles read it', async () => {
+    const ws = makeWorkspace({ 'memory/2026-06-01.md': rawLog('2026-06-01', { 'stream [project]': ['line 0'] }) }, FAST_DAEMON);
+    const d = start(ws.root, { HIPO_NOW: '2026-06-01' });
+    await d.until(() => ws.exists('memory/ROOT.md'));
+    for (let i = 1; i <= 40; i++) {
+      appendFileSync(join(ws.memoryDir, '2026-06-01.md'), `- line ${i}\n`);
+      await new Promise((r) => setTimeout(r, 15));
+    }
+    const final = contentHash(ws.read('memory/2026-06-01.md'));
+    await d.until(() => node(ws, 'daily/2026-06-01.md').data['source-hash'] === final, 20_000, 'the daily node to catch up with the log');
+    expect(node(ws, 'daily/2026-06-01.md').body).toContain('line 40');
+  });
+
+  it.skipIf(process.getuid?.() === 0)('logs an unreadable raw log and compacts the rest', async () => {
+    const ws = makeWorkspace({ 'memory/2026-06-01.md': rawLog('2026-06-01', { 'ok [project]': ['fine'] }), 'memory/2026-06-02.md': rawLog('2026-06-02', { 'secret [project]': ['hidden'] }) }, FAST_DAEMON);
+    chmodSync(join(ws.memoryDir, '2026-06-02.md'), 0o000);
+    const d = start(ws.root, { HIPO_NOW: '2026-06-03' });
+    await d.waitFor((l) => l.event === 'warning' && /2026-06-02\.md: skipped: cannot be read \(EACCES\)/.test(l.message));
+    await d.until(() => statusOf(ws, 'daily/2026-06-01.md') === 'fixed');
+    chmodSync(join(ws.memoryDir, '2026-06-02.md'), 0o644);
+  });
+
+  it.skipIf(process.getuid?.() !== 0 || process.platform !== 'linux')('survives a full disk (ENOSPC) and writes once space is back', async () => {
+    const mount = mkdtempSync(join(tmpdir(), 'hipo-enospc-'));
+    try {
+      execFileSync('mount', ['-t', 'tmpfs', '-o', 'size=512k', 'tmpfs', mount]);
+    } catch {
+      rmSync(mount, { recursive: true, force: true });
+      return; // no mount permission here: nothing to test against
+    }
+    try {
+      const root = join(mount, 'ws');
+      mkdirSync(join(root, 'memory'), { recursive: true });
+      writeFileSync(join(root, 'hipo.config.json'), JSON.stringify(FAST_DAEMON));
+      const logText = rawLog('2026-06-01', { 'disk [project]': Array.from({ length: 40 }, (_, i) => `note ${i} about the disk filling up`) });
+      const rawPath = join(root, 'memory', '2026-06-01.md');
+      writeFileSync(rawPath, logText);
+      const d = start(root, { HIPO_NOW: '2026-06-02' });
+      await d.waitFor((l) => l.event === 'cycle' && !l.pending, 20_000, 'the first catch-up');
+      const before = execFileSync('cat', [join(root, 'memory', 'daily', '2026-06-01.md')], { encoding: 'utf8' });
+      // Fill the disk, then change the raw log in place (same length: it needs no new space).
+      try {
+        execFileSync('dd', ['if=/dev/zero', `of=${join(mount, 'filler')}`, 'bs=4k'], { stdio: 'ignore' });
+      } catch {
+        /* dd stops at ENOSPC, as intended */
+      }
+      const changed = logText.replace('note 7 about', 'NOTE 7 about');
+      const fd = openSync(rawPath, 'r+');
+      writeSync(fd, changed, 0);
+      closeSync(fd);
+      await d.waitFor((l) => /ENOSPC/.test(l.message), 20_000, 'the ENOSPC error in the log');
+      expect(d.child.exitCode).toBeNull();
+      // Nothing half-written: the node is still the old one, whole.
+      expect(execFileSync('cat', [join(root, 'memory', 'daily', '2026-06-01.md')], { encoding: 'utf8' })).toBe(before);
+      rmSync(join(mount, 'filler'));
+      await d.until(() => execFileSync('cat', [join(root, 'memory', 'daily', '2026-06-01.md')], { encoding: 'utf8' }).includes('NOTE 7 about'), 30_000, 'the retry after space came back');
+      expect(execFileSync('cat', [rawPath], { encoding: 'utf8' })).toBe(changed);
+      d.child.kill('SIGTERM');
+      expect((await d.exited).code).toBe(0);
+    } finally {
+      try {
+        execFileSync('umount', [mount]);
+      } catch {
+        /* best effort */
+      }
+      rmSync(mount, { recursive: true, force: true });
+    }
+  }, 60_000);
+});
