@@ -65,13 +65,18 @@ export async function sessionStart(ws: Workspace, config: HipoConfig, clock: Clo
   if (input.sessionId) {
     const id = input.sessionId;
     // Remember the day the session started: its turns go to that day's raw log.
-    state = await withAppendLock(ws, () => {
-      const s = loadSessionState(ws, id);
-      if (s) return s;
-      const fresh = newSessionState(id, clock.today, input.transcriptPath);
-      saveSessionState(ws, fresh);
-      return fresh;
-    }, 2000);
+    try {
+      state = await withAppendLock(ws, () => {
+        const s = loadSessionState(ws, id);
+        if (s) return s;
+        const fresh = newSessionState(id, clock.today, input.transcriptPath);
+        saveSessionState(ws, fresh);
+        return fresh;
+      }, 2000);
+    } catch {
+      // A busy lock must not cost the session its memory: restore without recording the start.
+      state = loadSessionState(ws, id);
+    }
   }
   const extra = input.source === 'compact' && state ? sessionTurnsSection(ws, state) : undefined;
   const pack = buildPack({

@@ -180,3 +180,28 @@ describe('hipo hook: transcript capture', () => {
     for (let i = 0; i < 40; i++) expect(log.split(`Question ${i}:`).length - 1).toBe(1);
   });
 });
+
+describe('hipo hook: a crash between the append and the state write', () => {
+  it('is recognised: the turns written before the crash are not appended again', async () => {
+    const { createHash } = await import('node:crypto');
+    const { readFileSync, writeFileSync } = await import('node:fs');
+    const ws = makeWorkspace();
+    const t = fixture().writeTo(join(ws.root, 'session.jsonl'));
+    hook(ws, 'Stop', { transcript_path: t });
+    const stateFile = join(ws.root, '.hipo', 'sessions', `${SESSION}.json`);
+    const done = JSON.parse(readFileSync(stateFile, 'utf8'));
+    const raw = readFileSync(join(ws.root, 'memory', '2026-03-15.md'));
+    const at = done.turns[0].at;
+    const payload = raw.subarray(at);
+    // The state as it was saved just before the append, with the append on disk.
+    const crashed = { ...done, offset: 0, openTurn: null, archived: 0, turns: [], pending: { file: '2026-03-15.md', at, bytes: payload.length, hash: createHash('sha256').update(payload).digest('hex').slice(0, 16), offset: done.offset, openTurn: done.openTurn, turns: done.turns } };
+    writeFileSync(stateFile, JSON.stringify(crashed));
+    hook(ws, 'Stop', { transcript_path: t });
+    expect(readFileSync(join(ws.root, 'memory', '2026-03-15.md'))).toEqual(raw);
+    // And when the append had not happened (the bytes are not there), the turns are written once.
+    writeFileSync(join(ws.root, 'memory', '2026-03-15.md'), '');
+    writeFileSync(stateFile, JSON.stringify(crashed));
+    hook(ws, 'Stop', { transcript_path: t });
+    expect(turnsIn(ws.read('memory/2026-03-15.md'))).toHaveLength(2);
+  });
+});
