@@ -42,6 +42,8 @@ export interface CaptureResult {
 
 /** Transcript bytes one hook reads at most (bounds its memory; the rest waits for the next hook). */
 const MAX_READ_BYTES = 24 * 1024 * 1024;
+/** Transcript bytes one hook always gets through, whatever its budget. */
+const MIN_PROGRESS_BYTES = 4 * 1024 * 1024;
 
 const hash = (b: string | Buffer): string => createHash('sha256').update(b).digest('hex').slice(0, 16);
 
@@ -88,9 +90,12 @@ export async function captureTranscript(ws: Workspace, config: HipoConfig, clock
     let malformed = 0;
     const messages: TranscriptMessage[] = [];
     // Parsing counts against the budget too: stop at a line, the rest waits for the next hook.
+    // The first MIN_PROGRESS bytes are always done, so a slow start (a loaded machine) still
+    // moves the offset on by a useful amount.
+    const minEnd = (s?.offset ?? 0) + MIN_PROGRESS_BYTES;
     for (let k = 0; k < read.lines.length; k++) {
       const l = read.lines[k]!;
-      if (k > 0 && k % 8 === 0 && performance.now() > deadline) {
+      if (l.offset >= minEnd && k % 8 === 0 && performance.now() > deadline) {
         tail.next = l.offset;
         tail.done = false;
         break;

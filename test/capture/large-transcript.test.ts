@@ -10,7 +10,7 @@ const SESSION = 'b16b16b1-0000-4000-8000-000000000100';
 
 describe('a 100 MB transcript', () => {
   it('is archived incrementally within the hook budget, every turn once', () => {
-    const ws = makeWorkspace({}, { timeZone: 'UTC', agents: { hookBudgetMs: 250 } });
+    const ws = makeWorkspace({}, { timeZone: 'UTC', agents: { hookBudgetMs: 600 } });
     const path = join(ws.root, 'big.jsonl');
     const fd = openSync(path, 'w');
     const blob = 'x'.repeat(480 * 1024);
