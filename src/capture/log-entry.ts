@@ -12,8 +12,6 @@ export interface LogEntryInput {
   type: MemoryType;
   topic: string | null;
   text: string;
-  /** A session id or tool name, shown in the heading's metadata. */
-  source?: string;
 }
 
 export interface LoggedEntry {
@@ -25,7 +23,7 @@ export interface LoggedEntry {
 
 export async function appendTypedEntry(ws: Workspace, config: HipoConfig, clock: Clock, input: LogEntryInput): Promise<LoggedEntry> {
   const time = zonedParts(clock.instant, config.timeZone).time.slice(0, 5);
-  const entry = renderLogEntry({ topic: input.topic ?? 'Note', type: input.type, time, text: input.text, ...(input.source ? { source: input.source } : {}) });
+  const entry = renderLogEntry({ topic: input.topic ?? 'Note', type: input.type, time, text: input.text });
   const r = new Redactor(config.redactPatterns).redact(entry);
   const redacted = Object.values(r.counts).reduce((a, b) => a + b, 0);
   const done = await withAppendLock(ws, () => appendRawEntry(ws, clock.today, r.text));

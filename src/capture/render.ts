@@ -94,9 +94,9 @@ export function renderTurn(turn: Turn, ctx: TurnContext): string {
 }
 
 /** `## Deploy checklist [feedback] · 14:05` then the text as bullets. */
-export function renderLogEntry(opts: { topic: string; type: string; time: string; text: string; source?: string }): string {
+export function renderLogEntry(opts: { topic: string; type: string; time: string; text: string }): string {
   const topic = opts.topic.replace(/[\r\n#\[\]]+/g, ' ').replace(/\s+/g, ' ').trim() || 'Note';
-  const heading = [`## ${topic} [${opts.type}]`, opts.time, ...(opts.source ? [opts.source] : [])].join(' · ');
+  const heading = `## ${topic} [${opts.type}] · ${opts.time}`;
   // Each line of prose becomes a bullet; lists, indented lines and code stay as written.
   let fenced = false;
   const body = containMarkdown(opts.text.trim())

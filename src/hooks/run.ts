@@ -37,7 +37,10 @@ export async function runHook(event: string, stdinText: string | Error, opts: Ho
   let input: HookInput = {};
   try {
     // With --dir the workspace is known before the input is read, so bad input can be reported.
-    if (opts.dir) ws = workspaceAt(opts.dir, loadConfig(opts.dir).config.memoryDir);
+    if (opts.dir) {
+      ws = workspaceAt(opts.dir); // where to report a bad config, if loading it fails
+      ws = workspaceAt(opts.dir, loadConfig(opts.dir).config.memoryDir);
+    }
     if (stdinText instanceof Error) throw stdinText;
     input = parseHookInput(stdinText);
     const root = hookWorkspace(opts.dir, input);

@@ -68,7 +68,7 @@ export function getTool(env: ToolEnv, args: { path: string; from?: number; lines
 export async function logTool(env: ToolEnv, args: { text: string; type?: MemoryType; topic?: string }): Promise<string> {
   if (!args.text.trim()) throw new ToolError('text is empty');
   const clock = resolveClock(env.config.timeZone, env.now);
-  const r = await appendTypedEntry(env.ws, env.config, clock, { type: args.type ?? 'project', topic: args.topic ?? null, text: args.text, source: 'mcp' });
+  const r = await appendTypedEntry(env.ws, env.config, clock, { type: args.type ?? 'project', topic: args.topic ?? null, text: args.text });
   return `appended to ${env.ws.memoryName}/${r.rel}: ${r.heading}${r.redacted ? ` (${r.redacted} secret(s) redacted)` : ''}`;
 }
 

@@ -44,7 +44,7 @@ describe('hipo mcp', () => {
     expect(raw).toContain('- sessions live in Postgres, not Redis; token [REDACTED:github-token]');
 
     const got = await client.callTool({ name: 'get', arguments: { path: 'memory/2026-03-15.md:3:2' } });
-    expect(text(got)).toMatch(/^memory\/2026-03-15\.md lines 3-4 of 5\n    3  ## session storage \[project\] · \d\d:\d\d · mcp\n    4  - sessions live in Postgres/);
+    expect(text(got)).toMatch(/^memory\/2026-03-15\.md lines 3-4 of 5\n    3  ## session storage \[project\] · \d\d:\d\d\n    4  - sessions live in Postgres/);
     const outside = await client.callTool({ name: 'get', arguments: { path: '../hipo.config.json' } });
     expect((outside as Text).isError).toBe(true);
     expect(text(outside)).toContain('outside the memory folder');
