@@ -63,6 +63,7 @@ export function formatCompact(r: CompactResult, ws: Workspace, opts: { verbose: 
     lines.push(...formatPlan(r.plan, ws.memoryName));
     const up = upToDate(r.plan);
     if (up) lines.push(up);
+    lines.push(...formatModelPlan(r));
   } else {
     if (r.cycles === 0) lines.push('  nothing to do');
     const showAll = opts.verbose || r.cycles <= 1;
@@ -78,11 +79,40 @@ export function formatCompact(r: CompactResult, ws: Workspace, opts: { verbose: 
       for (const a of r.applied) if (a.error) lines.push(appliedLine(a));
     }
     lines.push(`  ${r.written.length} file${r.written.length === 1 ? '' : 's'} written in ${r.cycles} cycle${r.cycles === 1 ? '' : 's'}`);
+    lines.push(...formatModelUse(r));
     lines.push(...formatRemaining(r.remaining, ws.memoryName));
   }
   const warnings = [...opts.configWarnings, ...r.problems.map((p) => `${p.file}: ${p.message}`), ...r.warnings];
   for (const w of warnings) lines.push(`  warning: ${w}`);
   return lines.join('\n');
+}
+
+const n = (x: number): string => x.toLocaleString('en-US');
+
+/** Dry run: the nodes that would call the model, with their input tokens. */
+function formatModelPlan(r: CompactResult): string[] {
+  const e = r.llm?.estimate;
+  if (!e) return [];
+  const calls = e.calls.filter((c) => !c.cached);
+  const count = calls.reduce((t, c) => t + c.calls, 0);
+  const lines = [`  model ${e.model} at ${e.baseUrl}: ${count} call${count === 1 ? '' : 's'} this cycle, ~${n(calls.reduce((t, c) => t + c.tokensIn, 0))} tokens in`];
+  for (const c of e.calls) lines.push(`    ${pad(c.node, 24)}${pad(c.cached ? 'cached' : `${n(c.tokensIn)} tokens`, 15)}${c.note ?? ''}`.trimEnd());
+  if (e.unavailable) lines.push(`    no call would be made now: ${e.unavailable}`);
+  return lines;
+}
+
+/** After a run: calls made, tokens, fallbacks. */
+function formatModelUse(r: CompactResult): string[] {
+  if (!r.llm) return [];
+  const recs = r.applied.map((a) => a.record);
+  const byModel = recs.filter((x) => x.wrote && x.summarizer?.startsWith('llm:')).length;
+  const cached = recs.filter((x) => x.cached).length;
+  const fallbacks = recs.filter((x) => x.fallback).length;
+  const tin = recs.reduce((t, x) => t + (x.tokensIn ?? 0), 0);
+  const tout = recs.reduce((t, x) => t + (x.tokensOut ?? 0), 0);
+  if (!r.llm.calls && !cached && !fallbacks && !byModel) return [];
+  const calls = `${r.llm.calls} call${r.llm.calls === 1 ? '' : 's'}`;
+  return [`  model ${r.llm.model}: ${calls} (${n(tin)} tokens in, ${n(tout)} out), ${byModel} node${byModel === 1 ? '' : 's'} written by it, ${cached} answer${cached === 1 ? '' : 's'} from cache, ${fallbacks} extractive fallback${fallbacks === 1 ? '' : 's'}`];
 }
 
 export function compactJson(r: CompactResult, ws: Workspace): unknown {
@@ -107,5 +137,6 @@ export function compactJson(r: CompactResult, ws: Workspace): unknown {
     problems: r.problems,
     errors: r.errors,
     warnings: r.warnings,
+    llm: r.llm,
   };
 }

@@ -39,6 +39,39 @@ export interface AgentsConfig {
   contextTokens: number;
 }
 
+/**
+ * An OpenAI-compatible chat-completions endpoint for summaries (docs/llm.md). Off unless
+ * `baseUrl` and `model` are set (here or by HIPO_LLM_BASE_URL / HIPO_LLM_MODEL): with no
+ * endpoint nothing ever leaves the machine and the extractive summarizer does the work.
+ */
+export interface LlmConfig {
+  /** e.g. `http://127.0.0.1:11434/v1` (Ollama), `https://api.openai.com/v1`. Empty: off. */
+  baseUrl: string;
+  model: string;
+  /** Name of the environment variable holding the API key (HIPO_LLM_API_KEY always wins). */
+  apiKeyEnv: string;
+  /** Per request, in milliseconds. */
+  timeoutMs: number;
+  maxOutputTokens: number;
+  temperature: number;
+  /** Retries after a 429, a 5xx or a refused connection (not after a timeout). */
+  maxRetries: number;
+  /** A `retry-after` longer than this is not waited for: the node falls back and hipo backs off. */
+  maxRetryWaitMs: number;
+  /** Sources are condensed to fit this many tokens per request. */
+  maxInputTokens: number;
+  /** A node whose sources do not fit one request is sent in up to this many parts (calls). */
+  maxPartsPerNode: number;
+  /** Model calls allowed per compaction cycle; past it, nodes fall back to extractive. */
+  maxCallsPerCycle: number;
+  /** After an unreachable endpoint or a server error, no call for this long (doubling per failure, up to 64×). */
+  backoffMinutes: number;
+  /** Levels summarized by the model; the others stay extractive. */
+  levels: string[];
+  /** Extra request fields merged into every call (e.g. `{"max_completion_tokens": 2000}`); null removes a field. */
+  extraBody: Record<string, unknown>;
+}
+
 export interface HipoConfig {
   /** Folder of the memory tree, relative to the workspace. */
   memoryDir: string;
@@ -51,6 +84,7 @@ export interface HipoConfig {
   redactPatterns: string[];
   agents: AgentsConfig;
   daemon: DaemonConfig;
+  llm: LlmConfig;
 }
 
 export interface DaemonConfig {
@@ -94,6 +128,22 @@ export function defaultConfig(): HipoConfig {
       contextTokens: 2000,
     },
     daemon: { debounceMs: 2000, heartbeat: '*/30 * * * *', writeFinishMs: 300, retryMs: 5000 },
+    llm: {
+      baseUrl: '',
+      model: '',
+      apiKeyEnv: '',
+      timeoutMs: 120_000,
+      maxOutputTokens: 2000,
+      temperature: 0.2,
+      maxRetries: 2,
+      maxRetryWaitMs: 30_000,
+      maxInputTokens: 16_000,
+      maxPartsPerNode: 4,
+      maxCallsPerCycle: 8,
+      backoffMinutes: 5,
+      levels: ['daily', 'weekly', 'monthly', 'root'],
+      extraBody: {},
+    },
   };
 }
 
@@ -147,7 +197,7 @@ function overlay(base: Record<string, unknown>, user: Record<string, Json>, path
 }
 
 /** Sections whose keys are free-form (e.g. a plugin's own settings). */
-const OPEN_SECTIONS = new Set<string>();
+const OPEN_SECTIONS = new Set<string>(['llm.extraBody']);
 
 function readJson(file: string): Record<string, Json> {
   let text: string;
@@ -208,5 +258,19 @@ function validate(c: HipoConfig, file: string): void {
   }
   if (c.agents.sessionStartChars < 500) throw new ConfigError(file, '"agents.sessionStartChars" must be at least 500');
   if (c.agents.contextTokens < 100) throw new ConfigError(file, '"agents.contextTokens" must be at least 100');
+  validateLlm(c.llm, file);
   if (c.memoryDir.trim() === '' || resolve('/', c.memoryDir) === '/') throw new ConfigError(file, '"memoryDir" must name a folder');
+}
+
+const LLM_LEVELS = ['daily', 'weekly', 'monthly', 'root'];
+
+function validateLlm(l: LlmConfig, file: string): void {
+  if (l.baseUrl && !/^https?:\/\/[^\s/]+/i.test(l.baseUrl)) throw new ConfigError(file, `"llm.baseUrl" must be an http(s) URL, got "${l.baseUrl}"`);
+  for (const lv of l.levels) if (!LLM_LEVELS.includes(lv)) throw new ConfigError(file, `"llm.levels" may hold ${LLM_LEVELS.join(', ')}; got "${lv}"`);
+  if (l.timeoutMs < 100) throw new ConfigError(file, '"llm.timeoutMs" must be at least 100');
+  if (l.maxOutputTokens < 64) throw new ConfigError(file, '"llm.maxOutputTokens" must be at least 64');
+  if (l.maxInputTokens < 500) throw new ConfigError(file, '"llm.maxInputTokens" must be at least 500');
+  if (l.temperature > 2) throw new ConfigError(file, '"llm.temperature" must be between 0 and 2');
+  if (!Number.isInteger(l.maxPartsPerNode) || l.maxPartsPerNode < 1) throw new ConfigError(file, '"llm.maxPartsPerNode" must be a whole number of at least 1');
+  if (!Number.isInteger(l.maxRetries)) throw new ConfigError(file, '"llm.maxRetries" must be a whole number');
 }

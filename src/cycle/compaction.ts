@@ -8,14 +8,15 @@ import { scanTree, StampCache } from '../tree/scan.js';
 import type { Problem } from '../tree/snapshot.js';
 import { ExclusionRules } from '../summarize/exclusion.js';
 import { Redactor } from '../summarize/redact.js';
-import { summarizerFor } from '../summarize/select.js';
+import { selectSummarizers, type LlmRuntime } from '../summarize/select.js';
 import type { Summarizer } from '../summarize/summarizer.js';
-import { planCycle } from '../plan/planner.js';
+import { planCycle, type PlanOptions } from '../plan/planner.js';
 import type { CyclePlan } from '../plan/plan.js';
 import { loadTemplates } from '../write/template.js';
 import { sweepTempFiles } from '../write/atomic.js';
 import { join } from 'node:path';
 import { executePlan, type Applied } from './execute.js';
+import { estimateModelCalls, type ModelCallPlan } from './llm-estimate.js';
 import { appendJournal, type CycleRecord, type JournalRecord } from './journal.js';
 import { acquireLock } from './lock.js';
 import { TreeState } from './tree-state.js';
@@ -35,6 +36,10 @@ export interface CompactOptions {
   summarizer?: Summarizer;
   /** A stamp cache kept in memory across runs (the daemon); default: loaded from `.hipo/`. */
   cache?: StampCache;
+  /** Fixed extractive nodes get a model pass too (needs a configured model). */
+  resummarize?: boolean;
+  /** Where HIPO_LLM_* overrides are read; default process.env. */
+  env?: NodeJS.ProcessEnv;
 }
 
 export interface CompactResult {
@@ -51,20 +56,47 @@ export interface CompactResult {
   problems: Problem[];
   errors: string[];
   warnings: string[];
+  /** The model in use (null: extractive only) and, for a dry run, the calls the plan would make. */
+  llm: { model: string; baseUrl: string; calls: number; unavailable: string | null; estimate?: ModelCallPlan } | null;
 }
 
-function planOptions(config: HipoConfig) {
-  return { limits: config.compaction.limits, graceDays: config.compaction.graceDays };
+export class ResummarizeWithoutModel extends Error {
+  constructor() {
+    super('--resummarize needs a model: set llm.baseUrl and llm.model in hipo.config.json, or HIPO_LLM_BASE_URL and HIPO_LLM_MODEL');
+  }
+}
+
+function planOptions(config: HipoConfig, llm: LlmRuntime | null, resummarize: boolean): PlanOptions {
+  const base = { limits: config.compaction.limits, graceDays: config.compaction.graceDays };
+  if (!llm) return base;
+  const s = llm.session;
+  // Model passes wait while the endpoint backs off, except when the user asks (--resummarize).
+  return { ...base, llm: { levels: s.settings.levels, upgrade: resummarize || s.unavailable() === null, resummarize, failed: s.state.failedInputs() } };
 }
 
 export async function compact(ws: Workspace, config: HipoConfig, opts: CompactOptions = {}): Promise<CompactResult> {
   const clock = resolveClock(config.timeZone, opts.now);
   const command = opts.command ?? 'compact';
+  const resummarize = !!opts.resummarize;
+  const templates = loadTemplates(ws.root);
+  const rules = new ExclusionRules(config.compaction.ephemeralMarkers);
+  const redactor = new Redactor(config.redactPatterns);
+  const choice = selectSummarizers(ws, config, templates, rules, redactor, opts.env ?? process.env);
+  const llm = opts.summarizer ? null : choice.llm;
+  if (resummarize && !llm) throw new ResummarizeWithoutModel();
+  const llmInfo = (): CompactResult['llm'] => (llm ? { model: llm.session.settings.model, baseUrl: llm.session.settings.baseUrl, calls: llm.session.calls, unavailable: llm.session.unavailable() } : null);
   if (opts.dryRun) {
     // Reads only: no lock, no cache write, no journal.
-    const { snapshot } = scanTree(ws, StampCache.load(ws));
-    const plan = planCycle(snapshot, clock.today, planOptions(config));
-    return { clock, dryRun: true, plan, cycles: 0, applied: [], written: [], remaining: plan, problems: [...snapshot.problems], errors: [], warnings: [] };
+    const cache = StampCache.load(ws);
+    const { snapshot } = scanTree(ws, cache);
+    const plan = planCycle(snapshot, clock.today, planOptions(config, llm, resummarize));
+    const info = llmInfo();
+    if (info && llm) {
+      info.estimate = await estimateModelCalls(plan, new TreeState(snapshot, ws, cache), llm, { config, clock, redactor, rules, templates });
+      // --resummarize ends any backoff when it runs for real.
+      if (resummarize) info.estimate.unavailable = info.unavailable = null;
+    }
+    return { clock, dryRun: true, plan, cycles: 0, applied: [], written: [], remaining: plan, problems: [...snapshot.problems], errors: [], warnings: [...choice.warnings], llm: info };
   }
 
   const lock = await acquireLock(ws, command, opts.lockWaitMs ?? config.lockWaitMs);
@@ -72,23 +104,22 @@ export async function compact(ws: Workspace, config: HipoConfig, opts: CompactOp
     // Writers that were killed mid-write leave hidden temp files behind; nothing else does.
     sweepTempFiles(['', 'daily', 'weekly', 'monthly'].map((d) => join(ws.memoryDir, d)).concat(ws.stateDir));
     const cache = opts.cache ?? StampCache.load(ws);
-    const { snapshot, startedAt } = scanTree(ws, cache);
+    const { snapshot } = scanTree(ws, cache);
     const tree = new TreeState(snapshot, ws, cache);
-    const templates = loadTemplates(ws.root);
-    const rules = new ExclusionRules(config.compaction.ephemeralMarkers);
-    const redactor = new Redactor(config.redactPatterns);
-    const summarizer = opts.summarizer ?? summarizerFor(config, templates, rules);
+    const summarizer = opts.summarizer ?? choice.summarizer;
+    if (resummarize) llm?.session.state.clearBackoff();
     const applied: Applied[] = [];
     const maxCycles = opts.maxCycles ?? 1_000_000;
     let first: CyclePlan | null = null;
     let cycles = 0;
     for (;;) {
-      const plan = planCycle(tree, clock.today, planOptions(config));
+      const plan = planCycle(tree, clock.today, planOptions(config, llm, resummarize));
       first ??= plan;
       if (plan.actions.length === 0) break;
       const cycleId = randomUUID().slice(0, 8);
       const t0 = performance.now();
-      const results = await executePlan(plan, tree, { config, clock, summarizer, templates, redactor, rules, cycleId });
+      llm?.session.startCycle();
+      const results = await executePlan(plan, tree, { config, clock, summarizer, templates, redactor, rules, cycleId, llm });
       applied.push(...results);
       cycles++;
       const errors = results.flatMap((r) => (r.error ? [r.error] : []));
@@ -102,8 +133,9 @@ export async function compact(ws: Workspace, config: HipoConfig, opts: CompactOp
       const progressed = results.some((r) => r.written !== null);
       if (!opts.catchUp || cycles >= maxCycles || !progressed) break;
     }
-    const remaining = planCycle(tree, clock.today, planOptions(config));
-    cache.save(ws, startedAt);
+    // Nothing ran: the first plan is still what the next cycle would do.
+    const remaining = cycles === 0 && first ? first : planCycle(tree, clock.today, planOptions(config, llm, resummarize));
+    cache.save(ws);
     return {
       clock,
       dryRun: false,
@@ -114,7 +146,8 @@ export async function compact(ws: Workspace, config: HipoConfig, opts: CompactOp
       remaining,
       problems: tree.problems,
       errors: applied.flatMap((r) => (r.error ? [r.error] : [])),
-      warnings: applied.flatMap((r) => (r.warning ? [r.warning] : [])),
+      warnings: [...choice.warnings, ...applied.flatMap((r) => (r.warning ? [r.warning] : []))],
+      llm: llmInfo(),
     };
   } finally {
     lock.release();

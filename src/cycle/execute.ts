@@ -11,14 +11,16 @@ import { isHandEdited } from '../tree/snapshot.js';
 import type { ExclusionRules } from '../summarize/exclusion.js';
 import type { Redactor } from '../summarize/redact.js';
 import type { Summarizer } from '../summarize/summarizer.js';
+import type { LlmRuntime } from '../summarize/select.js';
 import type { NodeAction, CyclePlan } from '../plan/plan.js';
 import { rootSourceHash } from '../plan/planner.js';
 import { atomicWriteFile } from '../write/atomic.js';
 import { composeBody, type Composed } from '../write/compose.js';
 import { renderNodeFile, withStatus } from '../write/node-file.js';
-import { buildRoot } from '../write/root.js';
+import { buildRoot, type RootBuild } from '../write/root.js';
 import type { TemplateSet } from '../write/template.js';
-import { loadTokenCounter, type TokenizerName } from '../write/tokens.js';
+import { loadTokenCounter, type CountTokens, type TokenizerName } from '../write/tokens.js';
+import { modelRoot } from './root-llm.js';
 import { dailyInputs, parentInputs, readSources, recentDailyPeriods, topicPointer, type NodeInputs } from './inputs.js';
 import type { ActionRecord } from './journal.js';
 import type { TreeState } from './tree-state.js';
@@ -34,6 +36,8 @@ export interface ExecContext {
   redactor: Redactor;
   rules: ExclusionRules;
   cycleId: string;
+  /** The model's side (ROOT recompaction), when an endpoint is configured. */
+  llm?: LlmRuntime | null;
 }
 
 export interface Applied {
@@ -135,14 +139,14 @@ async function applyGenerating(action: NodeAction, tree: TreeState, ctx: ExecCon
   if (status === 'fixed' && action.kind !== 'amend' && period.level !== 'daily' && !childrenSettled(inputs.children, tree, failed)) status = 'tentative';
 
   // The children were rewritten to the same content: nothing to regenerate.
-  if (existing && existing.status !== null && action.kind !== 'create' && existing.sourceHash === inputs.sourceHash && !existing.problem) {
+  if (existing && existing.status !== null && action.kind !== 'create' && action.kind !== 'resummarize' && existing.sourceHash === inputs.sourceHash && !existing.problem) {
     if (existing.status === status || existing.status === 'fixed') return { record: { status: existing.status, wrote: false, inputHash: inputs.sourceHash, mode: 'unchanged' }, written: null, error: null, warning: null };
     const r = applyFix({ ...action, kind: 'fix', status: 'fixed' }, tree, failed);
     return { ...r, record: { ...r.record, action: 'fix' } };
   }
 
   const threshold = ctx.config.compaction.thresholds[period.level];
-  const composed: Composed = await composeBody({ period, lines: inputs.lines, threshold, sources: inputs.sources, topics: inputs.topics, today }, ctx.summarizer);
+  const composed: Composed = await composeBody({ period, lines: inputs.lines, threshold, sources: inputs.sources, topics: inputs.topics, today, sourceHash: inputs.sourceHash }, ctx.summarizer);
   const file = renderNodeFile({
     period,
     status,
@@ -163,12 +167,18 @@ async function applyGenerating(action: NodeAction, tree: TreeState, ctx: ExecCon
       inputHash: inputs.sourceHash,
       outputHash: file.bodyHash,
       bytes: Buffer.byteLength(file.text),
-      ...(composed.usage ? { model: composed.usage.model, tokensIn: composed.usage.tokensIn, tokensOut: composed.usage.tokensOut, latencyMs: composed.usage.latencyMs } : {}),
-      ...(composed.fallbackReason ? { fallback: composed.fallbackReason } : {}),
+      ...usageRecord(composed),
     },
     written: wrote ? action.relPath : null,
     error: null,
     warning: composed.fallbackReason ? `${tree.shown(action.relPath)}: ${composed.fallbackReason}` : null,
+  };
+}
+
+function usageRecord(r: { usage?: Composed['usage']; fallbackReason?: string }): Pick<ActionRecord, 'model' | 'tokensIn' | 'tokensOut' | 'latencyMs' | 'cached' | 'fallback'> {
+  return {
+    ...(r.usage ? { model: r.usage.model, tokensIn: r.usage.tokensIn, tokensOut: r.usage.tokensOut, latencyMs: r.usage.latencyMs, ...(r.usage.cached ? { cached: true } : {}) } : {}),
+    ...(r.fallbackReason ? { fallback: r.fallbackReason } : {}),
   };
 }
 
@@ -181,24 +191,17 @@ function weeksOf(children: readonly Period[]): string[] {
   return [...weeks].sort();
 }
 
-async function applyRoot(action: NodeAction, tree: TreeState, ctx: ExecContext): Promise<Partial> {
+/** ROOT as the extractive builder makes it (and the Topics Index a model-written ROOT keeps). */
+export function extractiveRoot(months: readonly Period[], tree: TreeState, ctx: Pick<ExecContext, 'config' | 'clock' | 'redactor' | 'rules' | 'templates'>, countTokens: CountTokens): RootBuild {
   const today = ctx.clock.today;
   const cfg = ctx.config.compaction;
-  const months = action.children.filter((m) => tree.node(m));
-  const sourceHash = rootSourceHash(today, months, tree.nodes);
-  const existing = tree.node(action.period);
-  if (existing && existing.status !== null && existing.sourceHash === sourceHash && action.kind !== 'create') {
-    return { record: { status: 'tentative', wrote: false, inputHash: sourceHash, mode: 'unchanged' }, written: null, error: null, warning: null };
-  }
-  const countTokens = await loadTokenCounter(cfg.tokenizer as TokenizerName);
   const recent = recentDailyPeriods(tree, today, cfg.activeContextDays);
-  const monthInfos = months.map((m) => ({ month: periodId(m), topics: tree.topicsOf(m) }));
   const recentDayTopics = [...tree.nodes.values()]
     .filter((n) => n.period.level === 'daily' && n.period.date <= today && n.period.date > addDays(today, -30))
     .map((n) => ({ date: (n.period as { date: LocalDate }).date, topics: tree.topicsOf(n.period) }));
-  const built = buildRoot({
+  return buildRoot({
     today,
-    months: monthInfos,
+    months: months.map((m) => ({ month: periodId(m), topics: tree.topicsOf(m) })),
     recentDailies: readSources(recent, tree, ctx.redactor),
     recentDayTopics,
     latestMonthlies: readSources(months.slice(-2), tree, ctx.redactor),
@@ -208,23 +211,41 @@ async function applyRoot(action: NodeAction, tree: TreeState, ctx: ExecContext):
     rules: ctx.rules,
     countTokens,
   });
+}
+
+async function applyRoot(action: NodeAction, tree: TreeState, ctx: ExecContext): Promise<Partial> {
+  const today = ctx.clock.today;
+  const cfg = ctx.config.compaction;
+  const months = action.children.filter((m) => tree.node(m));
+  const sourceHash = rootSourceHash(today, months, tree.nodes);
+  const existing = tree.node(action.period);
+  if (existing && existing.status !== null && existing.sourceHash === sourceHash && action.kind !== 'create' && action.kind !== 'resummarize') {
+    return { record: { status: 'tentative', wrote: false, inputHash: sourceHash, mode: 'unchanged' }, written: null, error: null, warning: null };
+  }
+  const countTokens = await loadTokenCounter(cfg.tokenizer as TokenizerName);
+  const built = extractiveRoot(months, tree, ctx, countTokens);
+  // With a model: it rewrites the narrative sections, hipo keeps the Topics Index (root-llm.ts).
+  const root = ctx.llm?.root ? await modelRoot(ctx.llm.root, { tree, months, today, sourceHash, built, template: ctx.templates.get('root'), config: cfg, redactor: ctx.redactor, countTokens }) : null;
+  const made = root?.ok ? root : { body: built.body, tokens: built.tokens, summarizer: 'extractive' };
   const file = renderNodeFile({
     period: action.period,
     status: 'tentative',
     sourceFiles: months.map((m) => tree.shown(`monthly/${periodId(m)}.md`)),
     topics: [],
-    summarizer: 'extractive',
+    summarizer: made.summarizer,
     sourceHash,
-    body: built.body,
+    body: made.body,
     lastUpdated: today,
     monthsCovered: months.map(periodId),
-    tokens: built.tokens,
+    tokens: made.tokens,
   });
   const wrote = writeNode(tree, action, file.text);
+  const fallback = root && !root.ok ? root.reason : undefined;
+  const warnings = [built.overCap, fallback].filter(Boolean).join('; ');
   return {
-    record: { status: 'tentative', wrote, mode: 'root', summarizer: 'extractive', inputHash: sourceHash, outputHash: file.bodyHash, bytes: Buffer.byteLength(file.text) },
+    record: { status: 'tentative', wrote, mode: 'root', summarizer: made.summarizer, inputHash: sourceHash, outputHash: file.bodyHash, bytes: Buffer.byteLength(file.text), ...usageRecord({ ...(root?.usage ? { usage: root.usage } : {}), ...(fallback ? { fallbackReason: fallback } : {}) }) },
     written: wrote ? action.relPath : null,
     error: null,
-    warning: built.overCap ? `${tree.shown(action.relPath)}: ${built.overCap}` : null,
+    warning: warnings ? `${tree.shown(action.relPath)}: ${warnings}` : null,
   };
 }

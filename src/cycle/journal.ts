@@ -24,6 +24,8 @@ export interface ActionRecord {
   tokensIn?: number;
   tokensOut?: number;
   latencyMs?: number;
+  /** The model's answer came from the cache (`.hipo/llm-cache/`): no call, no cost. */
+  cached?: boolean;
   fallback?: string;
   error?: string;
 }

@@ -18,26 +18,21 @@ export function periodLastDay(p: Period): LocalDate | null {
   }
 }
 
-const statusMemo = new Map<string, NodeStatus>();
+const fixableMemo = new Map<string, LocalDate | null>();
 
 /** The status a period's node should have today, by the calendar alone. */
 export function calendarStatus(p: Period, today: LocalDate, graceDays: number): NodeStatus {
-  const key = `${p.level}:${p.level === 'daily' ? p.date : p.level === 'weekly' ? p.week : p.level === 'monthly' ? p.month : ''}|${today}|${graceDays}`;
-  let s = statusMemo.get(key);
-  if (s === undefined) {
-    if (statusMemo.size > 50_000) statusMemo.clear();
-    s = computeStatus(p, today, graceDays);
-    statusMemo.set(key, s);
+  // ISO dates compare as strings; the planner asks this for every period on every cycle.
+  if (p.level === 'daily') return p.date < today ? 'fixed' : 'tentative';
+  if (p.level === 'root') return 'tentative';
+  const key = `${p.level === 'weekly' ? p.week : p.month}|${graceDays}`;
+  let from = fixableMemo.get(key);
+  if (from === undefined) {
+    if (fixableMemo.size > 50_000) fixableMemo.clear();
+    from = fixableFrom(p, graceDays);
+    fixableMemo.set(key, from);
   }
-  return s;
-}
-
-function computeStatus(p: Period, today: LocalDate, graceDays: number): NodeStatus {
-  const last = periodLastDay(p);
-  if (last === null) return 'tentative';
-  const after = daysBetween(last, today);
-  if (p.level === 'daily') return after >= 1 ? 'fixed' : 'tentative';
-  return after > graceDays ? 'fixed' : 'tentative';
+  return from !== null && today >= from ? 'fixed' : 'tentative';
 }
 
 /** The first day on which the period's node may be fixed. */

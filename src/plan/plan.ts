@@ -9,9 +9,12 @@ import type { NodeLevel, NodeStatus, Period } from '../tree/layout.js';
  * amend      — a fixed node whose sources changed after it was fixed (a late raw log or a late
  *              edit), rewritten once with the late input and kept fixed; never done to a node
  *              edited by hand (that is reported instead);
- * fix        — sources unchanged, the period is over: only the status turns `fixed`.
+ * fix        — sources unchanged, the period is over: only the status turns `fixed`;
+ * resummarize — sources unchanged, but the body is an extractive summary and a model is
+ *              configured: a tentative node gets its model pass (e.g. after a fallback), a
+ *              fixed one only with `hipo compact --resummarize`.
  */
-export type ActionKind = 'create' | 'regenerate' | 'amend' | 'fix';
+export type ActionKind = 'create' | 'regenerate' | 'amend' | 'fix' | 'resummarize';
 
 export interface NodeAction {
   readonly kind: ActionKind;

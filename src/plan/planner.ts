@@ -13,6 +13,19 @@ import type { ActionKind, Attention, CyclePlan, DeferredNode, NodeAction } from 
 export interface PlanOptions {
   limits: CompactionConfig['limits'];
   graceDays: number;
+  /** Set when a model is configured: which extractive summaries are due for a model pass. */
+  llm?: LlmPlanOptions;
+}
+
+export interface LlmPlanOptions {
+  /** Levels the model writes. */
+  levels: ReadonlySet<NodeLevel>;
+  /** False while the endpoint is backing off: no model passes are planned. */
+  upgrade: boolean;
+  /** Fixed nodes too (`hipo compact --resummarize`, asked for by the user). */
+  resummarize: boolean;
+  /** Nodes whose current input the model already failed on: node key → that source hash. */
+  failed: ReadonlyMap<NodeKey, string>;
 }
 
 /** What a node will look like once this cycle's actions are applied. */
@@ -36,9 +49,7 @@ const ROOT_PERIOD: Period = { level: 'root' };
 // their hashes are looked up by a signature string instead of recomputed.
 const hashMemo = new Map<string, string>();
 
-/** The source hash of a parent node: its children's bodies as they are on disk. */
-export function childrenHash(children: readonly Period[], nodes: ReadonlyMap<NodeKey, NodeInfo>): string {
-  const parts = children.map((c) => `${periodId(c)}:${nodes.get(nodeKey(c))?.bodyHash ?? 'missing'}`);
+function hashOf(parts: string[]): string {
   const sig = parts.join('|');
   let h = hashMemo.get(sig);
   if (h === undefined) {
@@ -49,14 +60,56 @@ export function childrenHash(children: readonly Period[], nodes: ReadonlyMap<Nod
   return h;
 }
 
+/** The source hash of a parent node: its children's bodies as they are on disk. */
+export function childrenHash(children: readonly Period[], nodes: ReadonlyMap<NodeKey, NodeInfo>): string {
+  return hashOf(children.map((c) => `${periodId(c)}:${nodes.get(nodeKey(c))?.bodyHash ?? 'missing'}`));
+}
+
 /** ROOT depends on the monthly nodes and on today's date (topic ages, Active Context window). */
 export function rootSourceHash(today: LocalDate, months: readonly Period[], nodes: ReadonlyMap<NodeKey, NodeInfo>): string {
   return hashParts([today, childrenHash(months, nodes)]);
 }
 
+/**
+ * Nodes by level and period id. Lookups use the id strings already held by the snapshot and the
+ * memoized calendar instead of building `level:id` keys, which dominated planning time.
+ */
+class Index {
+  private readonly byLevel: Record<NodeLevel, Map<string, NodeInfo>> = { daily: new Map(), weekly: new Map(), monthly: new Map(), root: new Map() };
+  private readonly after: Record<NodeLevel, Map<string, After>> = { daily: new Map(), weekly: new Map(), monthly: new Map(), root: new Map() };
+
+  constructor(nodes: Iterable<NodeInfo>) {
+    for (const n of nodes) this.byLevel[n.period.level].set(periodId(n.period), n);
+  }
+
+  node(p: Period): NodeInfo | undefined {
+    return this.byLevel[p.level].get(periodId(p));
+  }
+
+  periods(level: NodeLevel): Period[] {
+    return [...this.byLevel[level].values()].map((n) => n.period);
+  }
+
+  /** The node after this cycle: as planned, or as it is when the cycle does not touch it. */
+  afterOf(p: Period): After | undefined {
+    const a = this.after[p.level].get(periodId(p));
+    if (a) return a;
+    const n = this.node(p);
+    return n ? { changing: false, pending: false, status: n.status } : undefined;
+  }
+
+  setAfter(p: Period, a: After): void {
+    this.after[p.level].set(periodId(p), a);
+  }
+
+  childrenHash(children: readonly Period[]): string {
+    return hashOf(children.map((c) => `${periodId(c)}:${this.node(c)?.bodyHash ?? 'missing'}`));
+  }
+}
+
 export function planCycle(snapshot: TreeSnapshot, today: LocalDate, opts: PlanOptions): CyclePlan {
-  const { raws, nodes } = snapshot;
-  const after = new Map<NodeKey, After>();
+  const { raws } = snapshot;
+  const ix = new Index(snapshot.nodes.values());
   const actions: NodeAction[] = [];
   const deferred: DeferredNode[] = [];
   const attention: Attention[] = [];
@@ -64,10 +117,10 @@ export function planCycle(snapshot: TreeSnapshot, today: LocalDate, opts: PlanOp
 
   const days = new Set<LocalDate>();
   for (const [date, raw] of raws) if (raw.usable) days.add(date);
-  for (const n of nodes.values()) if (n.period.level === 'daily') days.add(n.period.date);
+  for (const p of ix.periods('daily')) if (p.level === 'daily') days.add(p.date);
 
   const settle = (p: Period, node: NodeInfo | undefined): void => {
-    after.set(nodeKey(p), { changing: false, pending: false, status: node?.status ?? null });
+    if (!node) ix.setAfter(p, { changing: false, pending: false, status: null });
   };
   const flag = (node: NodeInfo, message: string): void => {
     attention.push({ relPath: node.relPath, message });
@@ -77,27 +130,44 @@ export function planCycle(snapshot: TreeSnapshot, today: LocalDate, opts: PlanOp
   const schedule = (level: NodeLevel, candidates: Candidate[]): void => {
     const limit = opts.limits[level];
     candidates.forEach((c, i) => {
-      const key = nodeKey(c.period);
       if (i < limit) {
         actions.push({ kind: c.kind, period: c.period, relPath: nodeRelPath(c.period), status: c.status, reason: c.reason, children: c.children });
-        after.set(key, { changing: true, pending: false, status: c.status });
+        ix.setAfter(c.period, { changing: true, pending: false, status: c.status });
       } else {
         deferred.push({ period: c.period, relPath: nodeRelPath(c.period), kind: c.kind, reason: `per-cycle limit (${level}: ${limit}); ${c.reason}` });
-        after.set(key, { changing: false, pending: true, status: nodes.get(key)?.status ?? null });
+        ix.setAfter(c.period, { changing: false, pending: true, status: ix.node(c.period)?.status ?? null });
       }
     });
   };
 
   const fix = (p: Period, reason: string, children: Period[]): void => {
     actions.push({ kind: 'fix', period: p, relPath: nodeRelPath(p), status: 'fixed', reason, children });
-    after.set(nodeKey(p), { changing: false, pending: false, status: 'fixed' });
+    ix.setAfter(p, { changing: false, pending: false, status: 'fixed' });
   };
+
+  /** An extractive summary a model pass would replace (never a copy, concat or hand edit). */
+  const dueForModel = (node: NodeInfo, status: NodeStatus): boolean => {
+    const llm = opts.llm;
+    if (!llm || !llm.upgrade || !llm.levels.has(node.period.level) || node.summarizer !== 'extractive') return false;
+    if (node.problem || isHandEdited(node) || node.status === null) return false;
+    if (node.status === 'fixed' && !llm.resummarize) return false;
+    if (!llm.resummarize && node.sourceHash !== null && llm.failed.get(nodeKey(node.period)) === node.sourceHash) return false;
+    return status === 'fixed' || status === 'tentative';
+  };
+  const modelPass = (node: NodeInfo, status: NodeStatus, children: Period[]): Candidate => ({
+    kind: 'resummarize',
+    period: node.period,
+    status,
+    reason: node.status === 'fixed' ? 'extractive summary; model pass asked for (--resummarize)' : 'extractive summary (fallback or no model before); model pass',
+    children,
+  });
 
   // ---- daily: raw log → daily node ----------------------------------------------------
   const dailyCandidates: Candidate[] = [];
+  const dailyPasses: Candidate[] = [];
   for (const date of [...days].sort().reverse()) {
     const p = dailyPeriod(date);
-    const node = nodes.get(nodeKey(p));
+    const node = ix.node(p);
     const raw = raws.get(date);
     const want = calendarStatus(p, today, opts.graceDays);
     if (!raw || !raw.usable) {
@@ -110,39 +180,42 @@ export function planCycle(snapshot: TreeSnapshot, today: LocalDate, opts: PlanOp
       dailyCandidates.push({ kind: 'create', period: p, status: want, reason: 'new raw log', children: [] });
     } else if (node.problem) {
       flag(node, `not rewritten: ${node.problem}; repair the frontmatter or delete the file to have it regenerated`);
-      settle(p, node);
     } else if (node.status === 'fixed') {
-      if (node.sourceHash === null || node.sourceHash === raw.hash) {
+      if (node.sourceHash === raw.hash && dueForModel(node, 'fixed')) {
+        dailyPasses.push(modelPass(node, 'fixed', []));
+      } else if (node.sourceHash === null || node.sourceHash === raw.hash) {
         upToDate.daily++;
-        settle(p, node);
       } else if (isHandEdited(node)) {
         flag(node, `raw log ${raw.relPath} changed after this fixed node was edited by hand; not rewritten (delete the node to rebuild it)`);
-        settle(p, node);
       } else {
         dailyCandidates.push({ kind: 'amend', period: p, status: 'fixed', reason: 'raw log changed after the day was fixed (late entry)', children: [] });
       }
     } else if (node.status === null || node.sourceHash !== raw.hash) {
       dailyCandidates.push({ kind: 'regenerate', period: p, status: want, reason: node.status === null ? 'node has no tentative/fixed status (placeholder or foreign node)' : 'raw log changed', children: [] });
+    } else if (dueForModel(node, want)) {
+      // A day about to be fixed gets its model pass first; after that, only --resummarize.
+      dailyPasses.push(modelPass(node, want, []));
     } else if (want === 'fixed') {
       fix(p, 'date has passed', []);
     } else {
       upToDate.daily++;
-      settle(p, node);
     }
   }
-  schedule('daily', dailyCandidates);
+  // Model passes come after real changes: they only improve a node that is already current.
+  schedule('daily', [...dailyCandidates, ...dailyPasses]);
 
   // ---- weekly and monthly: children → parent -----------------------------------------------
   const planParent = (level: 'weekly' | 'monthly', periods: Period[], childrenOf: (p: Period) => Period[]): void => {
     const candidates: Candidate[] = [];
+    const passes: Candidate[] = [];
     for (const p of periods) {
       const children = childrenOf(p);
-      const node = nodes.get(nodeKey(p));
+      const node = ix.node(p);
       if (children.length === 0) {
         settle(p, node);
         continue;
       }
-      const states = children.map((c) => ({ c, a: after.get(nodeKey(c)) }));
+      const states = children.map((c) => ({ c, a: ix.afterOf(c) }));
       const pending = states.filter((s) => !s.a || s.a.pending).map((s) => periodId(s.c));
       const changing = states.some((s) => s.a?.changing);
       const allFixed = states.every((s) => s.a?.status === 'fixed');
@@ -150,7 +223,7 @@ export function planCycle(snapshot: TreeSnapshot, today: LocalDate, opts: PlanOp
       const target: NodeStatus = want === 'fixed' && allFixed && pending.length === 0 ? 'fixed' : 'tentative';
       const waitFor = (kind: ActionKind, why: string): void => {
         deferred.push({ period: p, relPath: nodeRelPath(p), kind, reason: `${why}; waiting for ${pending.join(', ')}` });
-        after.set(nodeKey(p), { changing: false, pending: true, status: node?.status ?? null });
+        ix.setAfter(p, { changing: false, pending: true, status: node?.status ?? null });
       };
       if (!node) {
         if (pending.length) waitFor('create', 'new period');
@@ -159,18 +232,17 @@ export function planCycle(snapshot: TreeSnapshot, today: LocalDate, opts: PlanOp
       }
       if (node.problem) {
         flag(node, `not rewritten: ${node.problem}; repair the frontmatter or delete the file to have it regenerated`);
-        settle(p, node);
         continue;
       }
-      const stale = changing || node.sourceHash !== childrenHash(children, nodes);
+      const stale = changing || node.sourceHash !== ix.childrenHash(children);
       const why = changing ? `${changedNames(states)} changed` : 'its sources changed';
       if (node.status === 'fixed') {
-        if (!stale || node.sourceHash === null) {
+        if (!stale && pending.length === 0 && dueForModel(node, 'fixed')) {
+          passes.push(modelPass(node, 'fixed', children));
+        } else if (!stale || node.sourceHash === null) {
           upToDate[level]++;
-          settle(p, node);
         } else if (isHandEdited(node)) {
           flag(node, `${why} after this fixed node was edited by hand; not rewritten (delete the node to rebuild it)`);
-          settle(p, node);
         } else if (pending.length) {
           waitFor('amend', `${why} after the period was fixed`);
         } else {
@@ -182,33 +254,36 @@ export function planCycle(snapshot: TreeSnapshot, today: LocalDate, opts: PlanOp
         const reason = node.status === null ? 'node has no tentative/fixed status (placeholder or foreign node)' : why;
         if (pending.length) waitFor('regenerate', reason);
         else candidates.push({ kind: 'regenerate', period: p, status: target, reason, children });
+      } else if (pending.length === 0 && dueForModel(node, target)) {
+        passes.push(modelPass(node, target, children));
       } else if (target === 'fixed') {
         fix(p, level === 'weekly' ? 'week ended and grace period passed; all its days are fixed' : 'month ended and grace period passed; all its parts are fixed', children);
       } else {
         upToDate[level]++;
-        settle(p, node);
       }
     }
-    schedule(level, candidates);
+    schedule(level, [...candidates, ...passes]);
   };
 
-  const existingOf = (level: NodeLevel): Period[] => [...nodes.values()].filter((n) => n.period.level === level).map((n) => n.period);
-  const weeks = new Set([...weeksOf(days).map(weeklyPeriod), ...existingOf('weekly')].map(periodId));
+  const weeks = new Set<string>(weeksOf(days));
+  for (const p of ix.periods('weekly')) if (p.level === 'weekly') weeks.add(p.week);
   planParent('weekly', [...weeks].sort().reverse().map((w) => weeklyPeriod(w as never)), (p) => (p.level === 'weekly' ? weekChildren(p.week, days) : []));
-  const months = new Set([...monthsOf(days).map(monthlyPeriod), ...existingOf('monthly')].map(periodId));
+  const months = new Set<string>(monthsOf(days));
+  for (const p of ix.periods('monthly')) if (p.level === 'monthly') months.add(p.month);
   const monthPeriods = [...months].sort().reverse().map((m) => monthlyPeriod(m as never));
   planParent('monthly', monthPeriods, (p) => (p.level === 'monthly' ? monthChildren(p.month, days) : []));
 
   // ---- root: monthly nodes → ROOT.md --------------------------------------------------------
-  const monthsWithNodes = [...monthPeriods].reverse().filter((p) => nodes.has(nodeKey(p)) || after.get(nodeKey(p))?.changing);
-  const pendingMonths = monthPeriods.filter((p) => after.get(nodeKey(p))?.pending).map(periodId);
-  const root = nodes.get(nodeKey(ROOT_PERIOD));
+  const monthsWithNodes = [...monthPeriods].reverse().filter((p) => ix.node(p) || ix.afterOf(p)?.changing);
+  const pendingMonths = monthPeriods.filter((p) => ix.afterOf(p)?.pending).map(periodId);
+  const root = ix.node(ROOT_PERIOD);
   if (monthsWithNodes.length > 0) {
-    const changing = monthsWithNodes.some((p) => after.get(nodeKey(p))?.changing);
-    const stale = !root || root.status === null || changing || root.sourceHash !== rootSourceHash(today, monthsWithNodes, nodes);
-    if (stale) {
-      const kind = root ? 'regenerate' : 'create';
-      const reason = !root ? 'no ROOT.md yet' : changing ? `${monthsWithNodes.filter((p) => after.get(nodeKey(p))?.changing).map(periodId).join(', ')} changed` : root.sourceHash?.length ? 'monthly nodes or the date changed (topic ages)' : 'ROOT.md was not written by hipo';
+    const changed = monthsWithNodes.filter((p) => ix.afterOf(p)?.changing);
+    const stale = !root || root.status === null || changed.length > 0 || root.sourceHash !== hashParts([today, ix.childrenHash(monthsWithNodes)]);
+    const pass = !stale && root !== undefined && dueForModel(root, 'tentative');
+    if (stale || pass) {
+      const kind = pass ? 'resummarize' : root ? 'regenerate' : 'create';
+      const reason = pass ? 'extractive ROOT (fallback or no model before); model recompaction' : !root ? 'no ROOT.md yet' : changed.length ? `${changed.map(periodId).join(', ')} changed` : root.sourceHash?.length ? 'monthly nodes or the date changed (topic ages)' : 'ROOT.md was not written by hipo';
       if (pendingMonths.length) deferred.push({ period: ROOT_PERIOD, relPath: nodeRelPath(ROOT_PERIOD), kind, reason: `${reason}; waiting for ${pendingMonths.join(', ')}` });
       else schedule('root', [{ kind, period: ROOT_PERIOD, status: 'tentative', reason, children: monthsWithNodes }]);
     } else {

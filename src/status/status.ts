@@ -18,6 +18,8 @@ import { atomicWriteFile } from '../write/atomic.js';
 import { loadTokenCounter, type TokenizerName } from '../write/tokens.js';
 import { readDaemonState, type DaemonState } from '../daemon/state.js';
 import { existsSync } from 'node:fs';
+import { resolveLlmSettings } from '../summarize/llm/settings.js';
+import { stateSummary, type BackoffView } from '../summarize/llm/state.js';
 
 export interface LevelStatus {
   tentative: number;
@@ -47,6 +49,8 @@ export interface StatusReport {
   lastCapture: { at: string; event: string; session: string; turns: number; file: string | null } | null;
   /** The daemon for this workspace, running or last seen. */
   daemon: (DaemonState & { running: boolean }) | null;
+  /** The model summaries use, if one is configured (config `llm` or HIPO_LLM_*). */
+  llm: { model: string; baseUrl: string; levels: string[]; backoff: BackoffView | null; failedInputs: number } | null;
 }
 
 const TOKENS_FILE = 'tokens.json';
@@ -54,7 +58,7 @@ const TOKENS_FILE = 'tokens.json';
 export async function gatherStatus(ws: Workspace, config: HipoConfig, now?: string): Promise<StatusReport> {
   const clock = resolveClock(config.timeZone, now);
   const cache = StampCache.load(ws);
-  const { snapshot, startedAt } = scanTree(ws, cache);
+  const { snapshot } = scanTree(ws, cache);
   const next = planCycle(snapshot, clock.today, { limits: config.compaction.limits, graceDays: config.compaction.graceDays });
 
   const count = await loadTokenCounter(config.compaction.tokenizer as TokenizerName);
@@ -87,7 +91,7 @@ export async function gatherStatus(ws: Workspace, config: HipoConfig, now?: stri
   const lastCapture = (journal.filter((r) => r.type === 'capture').pop() ?? null) as unknown as StatusReport['lastCapture'];
   // Caches are refreshed only where hipo already keeps state: status never creates .hipo/.
   if (existsSync(ws.stateDir)) {
-    cache.save(ws, startedAt);
+    cache.save(ws);
     try {
       ensureStateDir(ws);
       atomicWriteFile(join(ws.stateDir, TOKENS_FILE), JSON.stringify(fresh));
@@ -110,6 +114,7 @@ export async function gatherStatus(ws: Workspace, config: HipoConfig, now?: stri
     hookErrors,
     lastCapture,
     daemon: daemonStatus(ws),
+    llm: modelStatus(ws, config),
   };
 }
 
@@ -119,6 +124,11 @@ function daemonStatus(ws: Workspace): (DaemonState & { running: boolean }) | nul
   if (!state && !holder) return null;
   const base: DaemonState = state ?? { pid: holder!.pid, host: holder!.host, since: holder!.since, stoppedAt: null, runs: 0, lastRun: null, lastError: null };
   return { ...base, running: holder !== null && holder.pid === base.pid };
+}
+
+function modelStatus(ws: Workspace, config: HipoConfig): StatusReport['llm'] {
+  const s = resolveLlmSettings(config, process.env).settings;
+  return s ? { model: s.model, baseUrl: s.baseUrl, levels: [...s.levels], ...stateSummary(ws, s.baseUrl) } : null;
 }
 
 function loadTokenCache(ws: Workspace): Record<string, { hash: string; tokens: number }> {

@@ -16,12 +16,21 @@ type Level = SummaryRequest['level'];
 type ListBucket = Exclude<Bucket, 'topics' | 'entities'>;
 const LIST_BUCKETS: readonly ListBucket[] = ['user', 'feedback', 'decisions', 'tasks', 'lessons', 'open', 'references', 'highlights'];
 
-/** Lines kept per section, by level. `user` and `feedback` are preserved: their caps are wide. */
+/**
+ * Lines kept per section, by level. `user` and `feedback` are preserved: their caps are wide,
+ * and a day's `user` cap grows with its entries (a day of fifty chat sessions states far more
+ * about the user than a day of notes). Parents spend their lines on user facts rather than
+ * highlights: on the MemAware corpus this keeps more facts per token (bench:summaries).
+ */
 const CAPS: Record<Level, Record<ListBucket, number>> = {
   daily: { user: 80, feedback: 200, decisions: 25, tasks: 25, lessons: 20, open: 20, references: 25, highlights: 70 },
-  weekly: { user: 90, feedback: 200, decisions: 30, tasks: 30, lessons: 25, open: 25, references: 30, highlights: 70 },
-  monthly: { user: 110, feedback: 300, decisions: 40, tasks: 40, lessons: 30, open: 30, references: 40, highlights: 90 },
+  weekly: { user: 180, feedback: 200, decisions: 30, tasks: 30, lessons: 25, open: 25, references: 30, highlights: 40 },
+  monthly: { user: 220, feedback: 300, decisions: 40, tasks: 40, lessons: 30, open: 30, references: 40, highlights: 50 },
 };
+/** A day's `user` lines: at least its cap, or this many per entry (section, chat session)... */
+const DAILY_USER_PER_ENTRY = 4;
+/** ...but never more than this, so a day of thousands of sessions still makes a bounded node. */
+const DAILY_USER_MAX = 300;
 const LINE_MAX: Record<ListBucket, number> = { user: 400, feedback: 500, decisions: 240, tasks: 200, lessons: 240, open: 200, references: 240, highlights: 320 };
 
 interface Candidate {
@@ -146,7 +155,11 @@ export function buildDraft(a: Analysis, level: Level, labelLines: boolean): Draf
       // Long assistant answers: score a bounded number of sentences (user lines all count).
       if (!isUser && inChat && highlight.length > 60) continue;
       for (const s of item.listed && !inChat ? [item.text] : sentences(item.text)) {
-        if (isUser && isSelfStatement(s)) add('user', e, prefix + s, sentenceScore(s, a.stats, 1.5));
+        if (isUser && isSelfStatement(s)) {
+          // Kept as a user fact; the highlight picks something the facts do not already say.
+          add('user', e, prefix + s, sentenceScore(s, a.stats, 1.5));
+          continue;
+        }
         highlight.push({ text: s, score: sentenceScore(s, a.stats, isUser ? 1.4 : 1), order: highlight.length });
       }
     }
@@ -155,7 +168,9 @@ export function buildDraft(a: Analysis, level: Level, labelLines: boolean): Draf
   }
 
   const draft = { entities } as Draft;
-  for (const b of LIST_BUCKETS) draft[b] = select(pools[b], CAPS[level][b]);
+  const caps = { ...CAPS[level] };
+  if (level === 'daily') caps.user = Math.min(DAILY_USER_MAX, Math.max(caps.user, a.entries.length * DAILY_USER_PER_ENTRY));
+  for (const b of LIST_BUCKETS) draft[b] = select(pools[b], caps[b]);
   return draft;
 }
 

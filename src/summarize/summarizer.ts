@@ -26,6 +26,8 @@ export interface SummaryRequest {
   /** The node's topics, computed by hipo (the summarizer may use them as hints). */
   topics: TopicInfo[];
   today: LocalDate;
+  /** Hash of the node's sources (as recorded in its frontmatter), for caches keyed by input. */
+  sourceHash?: string;
 }
 
 export interface SummaryUsage {
@@ -33,6 +35,8 @@ export interface SummaryUsage {
   tokensIn: number;
   tokensOut: number;
   latencyMs: number;
+  /** Answered from the cache: no call was made. */
+  cached?: boolean;
 }
 
 export interface SummaryResult {

@@ -102,6 +102,7 @@ export interface ComposeInput {
   sources: SourceDoc[];
   topics: TopicInfo[];
   today: LocalDate;
+  sourceHash?: string;
 }
 
 export async function composeBody(input: ComposeInput, summarizer: Summarizer): Promise<Composed> {
@@ -113,6 +114,6 @@ export async function composeBody(input: ComposeInput, summarizer: Summarizer): 
     return { body: concatChildren(title, input.topics, input.sources.map((s) => ({ label: s.label, text: s.text }))), mode: 'concat', summarizer: 'concat' };
   }
   const title = period.level === 'daily' ? nodeTitle(period) : periodId(period);
-  const r = await summarizer.summarize({ level: period.level, period, title, sources: input.sources, topics: input.topics, today: input.today });
+  const r = await summarizer.summarize({ level: period.level, period, title, sources: input.sources, topics: input.topics, today: input.today, ...(input.sourceHash ? { sourceHash: input.sourceHash } : {}) });
   return { body: r.body, mode: 'summary', summarizer: r.summarizer, ...(r.usage ? { usage: r.usage } : {}), ...(r.fallbackReason ? { fallbackReason: r.fallbackReason } : {}) };
 }

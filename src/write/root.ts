@@ -164,7 +164,9 @@ function activeContext(input: RootInput): string[] {
   if (input.recentDailies.length === 0) return [];
   const draft = buildDraft(analyzeSources(input.recentDailies, input.rules), 'weekly', true);
   const pick = (lines: string[], n: number): string[] => lines.slice(-n).map((l) => `- ${clip(l, 220)}`);
-  return [...pick(draft.open, 6), ...pick(draft.decisions, 6), ...pick(draft.user, 4), ...pick(draft.highlights, 8)];
+  // Highlights do not repeat what the user said about themselves (that is in draft.user), so
+  // the user's lines get more of the section than the highlights.
+  return [...pick(draft.open, 6), ...pick(draft.decisions, 6), ...pick(draft.user, 8), ...pick(draft.highlights, 4)];
 }
 
 /** Cross-cutting: topics that keep coming back, feedback rules, lessons. */

@@ -1,7 +1,7 @@
 import type { Command } from 'commander';
-import { compact } from '../../cycle/compaction.js';
+import { compact, ResummarizeWithoutModel } from '../../cycle/compaction.js';
 import { loadWorkspace } from '../context.js';
-import { EXIT } from '../exit.js';
+import { CliError, EXIT } from '../exit.js';
 import { formatCompact, compactJson } from '../format.js';
 import type { CommandContext } from '../main.js';
 
@@ -12,14 +12,18 @@ export function registerCompact(program: Command, { io, setRun }: CommandContext
     .option('--dry-run', 'print the plan (what would be created, regenerated or fixed, and why) and write nothing')
     .option('--catch-up', 'run cycles until nothing is left to do (per-cycle limits apply to each cycle)')
     .option('--now <date>', 'treat this as today: YYYY-MM-DD, or an ISO-8601 instant (default: the clock, or HIPO_NOW)')
+    .option('--resummarize', 'also give fixed nodes with an extractive summary a pass by the configured model (costs calls; per-cycle limits apply)')
     .option('--json', 'print the plan or result as JSON')
     .option('--verbose', 'list every action of every cycle')
     .option('--dir <path>', 'workspace holding memory/ and hipo.config.json', '.')
     .addHelpText('after', '\nExit codes: 0 done, 1 a node could not be written, 2 bad usage/config or no memory folder, 3 another hipo holds the lock.')
-    .action((opts: { dryRun?: boolean; catchUp?: boolean; now?: string; json?: boolean; verbose?: boolean; dir: string }) => {
+    .action((opts: { dryRun?: boolean; catchUp?: boolean; resummarize?: boolean; now?: string; json?: boolean; verbose?: boolean; dir: string }) => {
       setRun(async () => {
         const { ws, config, configWarnings } = loadWorkspace(opts.dir, true);
-        const result = await compact(ws, config, { dryRun: !!opts.dryRun, catchUp: !!opts.catchUp, now: opts.now, command: opts.dryRun ? 'compact --dry-run' : 'compact' });
+        const command = `compact${opts.dryRun ? ' --dry-run' : ''}${opts.resummarize ? ' --resummarize' : ''}`;
+        const result = await compact(ws, config, { dryRun: !!opts.dryRun, catchUp: !!opts.catchUp, resummarize: !!opts.resummarize, now: opts.now, command }).catch((err: unknown) => {
+          throw err instanceof ResummarizeWithoutModel ? new CliError(err.message) : err;
+        });
         if (opts.json) io.out(JSON.stringify(compactJson(result, ws), null, 2));
         else io.out(formatCompact(result, ws, { verbose: !!opts.verbose, configWarnings }));
         return result.errors.length ? EXIT.failed : EXIT.ok;

@@ -42,6 +42,7 @@ function statusJson(r: StatusReport, configWarnings: string[]): unknown {
     hookErrors: r.hookErrors,
     lastCapture: r.lastCapture,
     daemon: r.daemon,
+    llm: r.llm,
   };
 }
 
@@ -64,6 +65,10 @@ function formatStatus(r: StatusReport, configWarnings: string[]): string {
     if (d.lastRun) lines.push(`    last run: ${d.lastRun.at} (${d.lastRun.reason}): ${d.lastRun.written} written, ${d.lastRun.errors.length} error(s)`);
     if (d.lastError) lines.push(`    last error: ${d.lastError.at}: ${d.lastError.message}`);
   } else lines.push('  daemon: not running');
+  if (r.llm) {
+    const l = r.llm;
+    lines.push(`  model: ${l.model} at ${l.baseUrl} (${l.levels.join(', ')})${l.backoff ? `; backing off until ${l.backoff.until}: ${l.backoff.reason}` : ''}${l.failedInputs ? `; ${l.failedInputs} node input(s) it could not summarize` : ''}`);
+  } else lines.push('  model: none (extractive summaries; nothing leaves this machine)');
   if (r.writer) lines.push(`  writer: pid ${r.writer.pid} (${r.writer.command}) since ${r.writer.since}`);
   if (r.lastCycle) {
     const c = r.lastCycle;

@@ -1,0 +1,114 @@
+// The stamp cache (`.hipo/tree-cache.json`): each file's record by size and mtime, so a cycle
+// on an unchanged tree stats files instead of reading them. Records are stored as flat tuples
+// (a 10-year tree has ~7,000 files; objects per record made loading it dominate a no-op run).
+// It is only a cache: a missing or corrupt one means a full read, never a wrong answer.
+import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import type { LocalDate } from '../time/calendar.js';
+import type { MemoryType, NodeStatus, Period, Workspace } from './layout.js';
+import type { FileStamp, NodeInfo, RawLogInfo } from './snapshot.js';
+import type { TopicInfo } from './topic.js';
+import { atomicWriteFile } from '../write/atomic.js';
+import { ensureStateDir } from './state-dir.js';
+
+const CACHE_VERSION = 6;
+const CACHE_FILE = 'tree-cache.json';
+/**
+ * A record is trusted when the file's mtime is older than the moment the record was taken: any
+ * later change moves the mtime past it. On a file system with whole-second mtimes a change within
+ * the same second would not, so there the margin is two seconds.
+ */
+const COARSE_MARGIN_MS = 2000;
+
+export type Cached = { kind: 'raw'; info: RawLogInfo } | { kind: 'node'; info: NodeInfo };
+
+type TopicTuple = [name: string, type: MemoryType, lastSeen: string, days: number, keywords: string[]];
+type RawTuple = ['r', size: number, mtimeMs: number, seen: number, hash: string, lines: number, usable: 0 | 1, note: string | null];
+type NodeTuple = ['n', size: number, mtimeMs: number, seen: number, status: NodeStatus | null, sourceHash: string | null, recordedBodyHash: string | null, bodyHash: string, bodyLines: number, summarizer: string | null, problem: string | null, topics: TopicTuple[] | null];
+type Rec = RawTuple | NodeTuple;
+
+interface CacheFile {
+  version: number;
+  entries: Record<string, Rec>;
+}
+
+export class StampCache {
+  private dirty = false;
+
+  private constructor(private readonly entries: Map<string, Rec>, private loaded: boolean) {}
+
+  static empty(): StampCache {
+    return new StampCache(new Map(), false);
+  }
+
+  static load(ws: Workspace): StampCache {
+    try {
+      const parsed = JSON.parse(readFileSync(join(ws.stateDir, CACHE_FILE), 'utf8')) as CacheFile;
+      if (parsed.version !== CACHE_VERSION || typeof parsed.entries !== 'object') return StampCache.empty();
+      return new StampCache(new Map(Object.entries(parsed.entries)), true);
+    } catch {
+      return StampCache.empty();
+    }
+  }
+
+  /** The record of `relPath` if it was taken from this exact file version, rebuilt for `what`. */
+  get(relPath: string, stamp: FileStamp, what: { date: LocalDate } | { period: Period }): Cached | undefined {
+    const r = this.entries.get(relPath);
+    if (!r || r[1] !== stamp.size || r[2] !== stamp.mtimeMs) return undefined;
+    const margin = Number.isInteger(stamp.mtimeMs / 1000) ? COARSE_MARGIN_MS : 0;
+    if (stamp.mtimeMs >= r[3] - margin) return undefined;
+    if (r[0] === 'r') {
+      if (!('date' in what)) return undefined;
+      return { kind: 'raw', info: { date: what.date, relPath, stamp, hash: r[4], lines: r[5], usable: r[6] === 1, note: r[7] } };
+    }
+    if (!('period' in what)) return undefined;
+    const topics = r[11] ? r[11].map(([name, type, lastSeen, days, keywords]) => ({ name, type, lastSeen: lastSeen as LocalDate, days, keywords })) : null;
+    return { kind: 'node', info: { period: what.period, relPath, stamp, status: r[4], sourceHash: r[5], recordedBodyHash: r[6], bodyHash: r[7], bodyLines: r[8], summarizer: r[9], problem: r[10], topics } };
+  }
+
+  /** True when the record for `relPath` was taken from a file with exactly this stamp. */
+  knows(relPath: string, stamp: FileStamp): boolean {
+    const r = this.entries.get(relPath);
+    return r !== undefined && r[1] === stamp.size && r[2] === stamp.mtimeMs;
+  }
+
+  set(relPath: string, value: Cached): void {
+    const seen = Date.now();
+    const s = value.info.stamp;
+    if (value.kind === 'raw') {
+      const i = value.info;
+      this.entries.set(relPath, ['r', s.size, s.mtimeMs, seen, i.hash, i.lines, i.usable ? 1 : 0, i.note]);
+    } else {
+      const i = value.info;
+      // Only monthly topics are needed without reading the file (ROOT is built from them);
+      // daily and weekly topics are many, and their parents read those files anyway.
+      const topics = i.period.level === 'monthly' && i.topics ? i.topics.map((t: TopicInfo): TopicTuple => [t.name, t.type, t.lastSeen, t.days, t.keywords]) : null;
+      this.entries.set(relPath, ['n', s.size, s.mtimeMs, seen, i.status, i.sourceHash, i.recordedBodyHash, i.bodyHash, i.bodyLines, i.summarizer, i.problem, topics]);
+    }
+    this.dirty = true;
+  }
+
+  /** Drops entries for files that no longer exist. */
+  retain(live: ReadonlySet<string>): void {
+    for (const k of this.entries.keys()) {
+      if (!live.has(k)) {
+        this.entries.delete(k);
+        this.dirty = true;
+      }
+    }
+  }
+
+  /** Writes the cache if anything changed. Failure is harmless: the next scan reads more. */
+  save(ws: Workspace): void {
+    if (!this.dirty && this.loaded) return;
+    try {
+      ensureStateDir(ws);
+      const file: CacheFile = { version: CACHE_VERSION, entries: Object.fromEntries(this.entries) };
+      atomicWriteFile(join(ws.stateDir, CACHE_FILE), JSON.stringify(file));
+      this.dirty = false;
+      this.loaded = true;
+    } catch {
+      /* a read-only state folder only costs speed */
+    }
+  }
+}

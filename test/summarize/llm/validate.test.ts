@@ -1,0 +1,94 @@
+// What of a model's answer may become a node: cleaned where harmless, refused where not.
+import { describe, expect, it } from 'vitest';
+import type { LocalDate } from '../../../src/time/calendar.js';
+import type { TopicInfo } from '../../../src/tree/topic.js';
+import { cleanAnswer, parseNarrative, validateNodeAnswer, validateRootAnswer } from '../../../src/summarize/llm/validate.js';
+
+const topics: TopicInfo[] = [
+  { name: 'auth', type: 'project', keywords: ['jwt'], lastSeen: '2026-03-15' as LocalDate, days: 1 },
+  { name: 'timezone', type: 'user', keywords: [], lastSeen: '2026-03-15' as LocalDate, days: 1 },
+];
+const TITLE = '# Daily Summary: 2026-03-15 (Sun)';
+
+describe('validateNodeAnswer', () => {
+  it('writes hipo title and topics over the model sections, merging sub-keywords', () => {
+    const answer = '## Topics\n- auth [project]: refresh-token, rotation\n- billing [project]: stripe\n\n## Key Decisions\n- auth: chose JWT with 15-min refresh';
+    const r = validateNodeAnswer(answer, 'stop', TITLE, topics);
+    expect(r.ok).toBe(true);
+    expect(r.ok && r.value).toBe(
+      '# Daily Summary: 2026-03-15 (Sun)\n\n## Topics\n- auth [project]: refresh-token, rotation, jwt\n- timezone [user]\n- billing [project]: stripe\n\n## Key Decisions\n- auth: chose JWT with 15-min refresh\n',
+    );
+  });
+
+  it('strips frontmatter, the model title, a preamble, reasoning and a wrapping fence', () => {
+    const answer = '<think>Let me think about the log.</think>\n```markdown\nHere is the summary:\n---\ntype: daily\nstatus: fixed\n---\n# My Own Title\n\n## Topics\n- auth [project]\n\n## Highlights\n- shipped login\n```';
+    const r = validateNodeAnswer(answer, 'stop', TITLE, topics);
+    expect(r.ok).toBe(true);
+    const body = r.ok ? r.value : '';
+    expect(body.startsWith(`${TITLE}\n\n## Topics\n`)).toBe(true);
+    expect(body).not.toMatch(/status: fixed|My Own Title|Here is the summary|think|```/);
+    expect(body).toContain('## Highlights\n- shipped login');
+  });
+
+  it('drops code blocks and stack traces from the answer (exclusion rules hold for output)', () => {
+    const answer = '## Topics\n- auth [project]\n\n## Lessons Learned\n- null check before refresh\n```ts\nconst x = 1;\n```\n    at refresh (src/auth.ts:10:5)';
+    const r = validateNodeAnswer(answer, 'stop', TITLE, topics);
+    expect(r.ok && r.value).not.toMatch(/const x|auth\.ts:10/);
+    expect(r.ok && r.value).toContain('- null check before refresh');
+  });
+
+  it.each([
+    ['cut off at max tokens', '## Topics\n- auth [project]\n\n## Highlights\n- shipped', 'length', /cut off/],
+    ['empty', '   ', 'stop', /empty answer/],
+    ['a refusal in prose', "I'm sorry, I can't summarize this log.", 'stop', /no markdown sections/],
+    ['JSON', '{"topics": ["auth"], "summary": "shipped login"}', 'stop', /no markdown sections/],
+    ['no Topics section', '## Highlights\n- shipped login', 'stop', /no `## Topics` section/],
+    ['only Topics', '## Topics\n- auth [project]: jwt', 'stop', /nothing besides `## Topics`/],
+    ['empty sections', '## Topics\n- auth [project]\n\n## Highlights\n- (none)\n\n## Open Items\n', 'stop', /nothing besides/],
+  ])('refuses %s', (_what, answer, finish, reason) => {
+    const r = validateNodeAnswer(answer, finish, TITLE, topics);
+    expect(r.ok).toBe(false);
+    expect(!r.ok && r.reason).toMatch(reason);
+  });
+
+  it('reads sections written one heading level off', () => {
+    const r = validateNodeAnswer('# Summary\n\n### Topics\n- auth [project]\n\n### Key Decisions\n- chose JWT', 'stop', TITLE, topics);
+    expect(r.ok && r.value).toContain('## Key Decisions\n- chose JWT');
+    const h1 = validateNodeAnswer('# Topics\n- auth [project]\n\n# Highlights\n- shipped login', 'stop', TITLE, topics);
+    expect(h1.ok && h1.value).toContain('## Highlights\n- shipped login');
+  });
+
+  it('refuses a Topics section without topics when hipo has none either', () => {
+    const r = validateNodeAnswer('## Topics\nnothing here\n\n## Highlights\n- x', 'stop', '# T', []);
+    expect(!r.ok && r.reason).toMatch(/lists no topic/);
+  });
+
+  it('refuses a body under 50 bytes', () => {
+    const r = validateNodeAnswer('## Topics\n- a [project]\n\n## H\n- b', 'stop', '# T', []);
+    expect(!r.ok && r.reason).toMatch(/too short/);
+  });
+});
+
+describe('ROOT narrative', () => {
+  it('takes the three sections and ignores a Topics Index the model wrote anyway', () => {
+    const r = validateRootAnswer('## Active Context\n- a\n\n## Recent Patterns\n- b\n\n## Historical Summary\n- 2026-02: c\n\n## Topics Index\n- made up [project, 1d]', 'stop');
+    expect(r).toEqual({ ok: true, value: { active: '- a', patterns: '- b', history: '- 2026-02: c' } });
+  });
+
+  it('reads the sections of a ROOT.md body, headings with their window included', () => {
+    const r = parseNarrative('## Active Context (recent ~7 days)\n- a\n\n## Recent Patterns\n- b\n\n## Historical Summary\n- c\n\n## Topics Index\n- t [project, 0d]');
+    expect(r.ok && r.value.active).toBe('- a');
+  });
+
+  it('refuses a missing or empty section, and a cut-off answer', () => {
+    expect(validateRootAnswer('## Active Context\n- a\n\n## Recent Patterns\n- b', 'stop')).toMatchObject({ ok: false, reason: 'no `## Historical Summary` section' });
+    expect(validateRootAnswer('## Active Context\n\n## Recent Patterns\n- b\n\n## Historical Summary\n- c', 'stop')).toMatchObject({ ok: false, reason: '`## Active Context` is empty' });
+    expect(validateRootAnswer('## Active Context\n- a\n\n## Recent Patterns\n- b\n\n## Historical Summary\n- c', 'length')).toMatchObject({ ok: false });
+  });
+});
+
+describe('cleanAnswer', () => {
+  it('leaves a plain markdown answer alone', () => {
+    expect(cleanAnswer('## Topics\n- a [project]\n')).toBe('## Topics\n- a [project]');
+  });
+});
