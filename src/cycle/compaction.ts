@@ -20,6 +20,10 @@ import { estimateModelCalls, type ModelCallPlan } from './llm-estimate.js';
 import { appendJournal, type CycleRecord, type JournalRecord } from './journal.js';
 import { acquireLock } from './lock.js';
 import { TreeState } from './tree-state.js';
+import { DailyPrefetch } from './prefetch.js';
+
+/** Below this many daily nodes to build, starting a worker costs more than it saves. */
+const PREFETCH_MIN_DAYS = 4;
 
 export interface CompactOptions {
   dryRun?: boolean;
@@ -112,14 +116,21 @@ export async function compact(ws: Workspace, config: HipoConfig, opts: CompactOp
     const maxCycles = opts.maxCycles ?? 1_000_000;
     let first: CyclePlan | null = null;
     let cycles = 0;
+    let prefetch: DailyPrefetch | null = null;
+    try {
     for (;;) {
       const plan = planCycle(tree, clock.today, planOptions(config, llm, resummarize));
       first ??= plan;
       if (plan.actions.length === 0) break;
+      // A long catch-up with the offline summarizer builds upcoming daily nodes on a worker.
+      if (!prefetch && opts.catchUp && !llm && summarizer.id === 'extractive' && plan.deferred.filter((d) => d.period.level === 'daily').length >= PREFETCH_MIN_DAYS) {
+        prefetch = DailyPrefetch.start(ws, config, clock.today);
+      }
+      prefetch?.plan(plan);
       const cycleId = randomUUID().slice(0, 8);
       const t0 = performance.now();
       llm?.session.startCycle();
-      const results = await executePlan(plan, tree, { config, clock, summarizer, templates, redactor, rules, cycleId, llm });
+      const results = await executePlan(plan, tree, { config, clock, summarizer, templates, redactor, rules, cycleId, llm, prefetch });
       applied.push(...results);
       cycles++;
       const errors = results.flatMap((r) => (r.error ? [r.error] : []));
@@ -132,6 +143,9 @@ export async function compact(ws: Workspace, config: HipoConfig, opts: CompactOp
       // A cycle that wrote nothing will not be followed by one that does: stop.
       const progressed = results.some((r) => r.written !== null);
       if (!opts.catchUp || cycles >= maxCycles || !progressed) break;
+    }
+    } finally {
+      await prefetch?.close();
     }
     // Nothing ran: the first plan is still what the next cycle would do.
     const remaining = cycles === 0 && first ? first : planCycle(tree, clock.today, planOptions(config, llm, resummarize));

@@ -5,7 +5,7 @@ import { dirname, join } from 'node:path';
 import type { HipoConfig } from '../config/config.js';
 import type { Clock } from '../time/clock.js';
 import { addDays, isoWeekOf, type LocalDate } from '../time/calendar.js';
-import { nodeKey, periodId, type NodeKey, type NodeStatus, type Period } from '../tree/layout.js';
+import { nodeKey, periodId, rawRelPath, type NodeKey, type NodeStatus, type Period } from '../tree/layout.js';
 import { decodeText } from '../tree/text.js';
 import { isHandEdited } from '../tree/snapshot.js';
 import type { ExclusionRules } from '../summarize/exclusion.js';
@@ -21,9 +21,10 @@ import { buildRoot, type RootBuild } from '../write/root.js';
 import type { TemplateSet } from '../write/template.js';
 import { loadTokenCounter, type CountTokens, type TokenizerName } from '../write/tokens.js';
 import { modelRoot } from './root-llm.js';
-import { dailyInputs, parentInputs, readSources, recentDailyPeriods, topicPointer, type NodeInputs } from './inputs.js';
+import { dailyInputsFrom, parentInputs, readRawLogBytes, readSources, recentDailyPeriods, topicPointer, type NodeInputs } from './inputs.js';
 import type { ActionRecord } from './journal.js';
 import type { TreeState } from './tree-state.js';
+import type { DailyPrefetch } from './prefetch.js';
 
 /** Never write a node shorter than this (spec guard). */
 export const MIN_NODE_BYTES = 50;
@@ -38,6 +39,8 @@ export interface ExecContext {
   cycleId: string;
   /** The model's side (ROOT recompaction), when an endpoint is configured. */
   llm?: LlmRuntime | null;
+  /** Daily nodes built ahead on a worker thread (catch-up with the extractive summarizer). */
+  prefetch?: DailyPrefetch | null;
 }
 
 export interface Applied {
@@ -102,7 +105,7 @@ function writeNode(tree: TreeState, action: NodeAction, text: string): boolean {
     if (info && info.recordedBodyHash === null) backupForeign(tree, action.relPath);
   }
   mkdirSync(dirname(abs), { recursive: true });
-  atomicWriteFile(abs, bytes);
+  atomicWriteFile(abs, bytes, { durable: false });
   const size = statSync(abs).size;
   if (size !== bytes.length) throw new NodeWriteError(`wrote ${bytes.length} bytes but the file has ${size}`);
   tree.noteNode(action.period, action.relPath, bytes);
@@ -133,7 +136,16 @@ async function applyGenerating(action: NodeAction, tree: TreeState, ctx: ExecCon
   const today = ctx.clock.today;
   if (period.level === 'root') return applyRoot(action, tree, ctx);
 
-  const inputs: NodeInputs = period.level === 'daily' ? dailyInputs(period.date, tree, ctx.redactor, ctx.rules) : parentInputs(action.children, tree, ctx.redactor);
+  let inputs: NodeInputs;
+  let prebuilt: Composed | null = null;
+  if (period.level === 'daily') {
+    const { bytes, hash } = readRawLogBytes(period.date, tree);
+    const pre = ctx.prefetch ? await ctx.prefetch.take(period.date, hash) : null;
+    if (pre) {
+      inputs = pre.inputs;
+      prebuilt = pre.composed;
+    } else inputs = dailyInputsFrom(period.date, bytes, hash, tree.shown(rawRelPath(period.date)), ctx.redactor, ctx.rules);
+  } else inputs = parentInputs(action.children, tree, ctx.redactor);
   let status: NodeStatus = action.status;
   // A fixed node being amended stays fixed; a node becoming fixed needs every child settled.
   if (status === 'fixed' && action.kind !== 'amend' && period.level !== 'daily' && !childrenSettled(inputs.children, tree, failed)) status = 'tentative';
@@ -146,7 +158,7 @@ async function applyGenerating(action: NodeAction, tree: TreeState, ctx: ExecCon
   }
 
   const threshold = ctx.config.compaction.thresholds[period.level];
-  const composed: Composed = await composeBody({ period, lines: inputs.lines, threshold, sources: inputs.sources, topics: inputs.topics, today, sourceHash: inputs.sourceHash }, ctx.summarizer);
+  const composed: Composed = prebuilt ?? (await composeBody({ period, lines: inputs.lines, threshold, sources: inputs.sources, topics: inputs.topics, today, sourceHash: inputs.sourceHash }, ctx.summarizer));
   const file = renderNodeFile({
     period,
     status,

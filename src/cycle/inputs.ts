@@ -35,6 +35,12 @@ const DAY_TOPIC_LIMIT = 30;
 const PARENT_TOPIC_LIMIT = 60;
 
 export function dailyInputs(date: LocalDate, tree: TreeState, redactor: Redactor, rules: ExclusionRules): NodeInputs {
+  const { bytes, hash } = readRawLogBytes(date, tree);
+  return dailyInputsFrom(date, bytes, hash, tree.shown(rawRelPath(date)), redactor, rules);
+}
+
+/** Reads a raw log for its daily node, noting it in the tree if it changed since the scan. */
+export function readRawLogBytes(date: LocalDate, tree: TreeState): { bytes: Buffer; hash: string } {
   const rel = rawRelPath(date);
   let bytes: Buffer;
   try {
@@ -44,12 +50,17 @@ export function dailyInputs(date: LocalDate, tree: TreeState, redactor: Redactor
   }
   const hash = contentHash(bytes);
   if (tree.raws.get(date)?.hash !== hash) tree.noteRaw(date, rel, bytes);
+  return { bytes, hash };
+}
+
+/** A daily node's inputs from its raw log's bytes (pure: also run in the catch-up worker). */
+export function dailyInputsFrom(date: LocalDate, bytes: Uint8Array, hash: string, shownPath: string, redactor: Redactor, rules: ExclusionRules): NodeInputs {
   const decoded = decodeText(bytes);
-  if (!decoded.ok) throw new SourceUnreadable(tree.shown(rel), decoded.reason);
+  if (!decoded.ok) throw new SourceUnreadable(shownPath, decoded.reason);
   const { body: original, firstLine } = rawLogBody(decoded.text);
   // Nodes are hipo's files: line endings are normalised there (the raw log keeps its own).
   const body = original.replace(/\r\n?/g, '\n');
-  const source: SourceDoc = { label: date, path: tree.shown(rel), level: 'raw', text: redactor.redact(body).text, firstLine };
+  const source: SourceDoc = { label: date, path: shownPath, level: 'raw', text: redactor.redact(body).text, firstLine };
   const sources = [source];
   return {
     sources,

@@ -94,7 +94,7 @@ export async function gatherStatus(ws: Workspace, config: HipoConfig, now?: stri
     cache.save(ws);
     try {
       ensureStateDir(ws);
-      atomicWriteFile(join(ws.stateDir, TOKENS_FILE), JSON.stringify(fresh));
+      atomicWriteFile(join(ws.stateDir, TOKENS_FILE), JSON.stringify(fresh), { durable: false });
     } catch {
       /* only a cache */
     }

@@ -73,8 +73,9 @@ function analyze(sources: readonly SourceDoc[], rules: ExclusionRules): Analysis
       continue;
     }
     // Untitled sections (chat sessions, notes): name them by what the user talked about.
-    const userText = e.items.filter((i) => i.speaker === 'user').map((i) => i.text).join('\n');
-    const best = keyphrases(userText || textOf.get(e)!, stats, 1)[0];
+    // The opening of what the user said names the session well enough, and is cheap.
+    const userText = e.items.filter((i) => i.speaker === 'user').map((i) => i.text).join('\n').slice(0, 2000);
+    const best = keyphrases(userText || textOf.get(e)!.slice(0, 2000), stats, 1)[0];
     if (best) topicOf.set(e, best.phrase);
   }
   return { entries, stats, topicOf, textOf, tfOf };

@@ -104,7 +104,7 @@ export class StampCache {
     try {
       ensureStateDir(ws);
       const file: CacheFile = { version: CACHE_VERSION, entries: Object.fromEntries(this.entries) };
-      atomicWriteFile(join(ws.stateDir, CACHE_FILE), JSON.stringify(file));
+      atomicWriteFile(join(ws.stateDir, CACHE_FILE), JSON.stringify(file), { durable: false });
       this.dirty = false;
       this.loaded = true;
     } catch {

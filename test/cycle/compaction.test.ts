@@ -161,3 +161,18 @@ describe('dry run', () => {
     expect(ws.exists('.hipo')).toBe(false);
   });
 });
+
+describe('catch-up on two cores', () => {
+  it('builds the same bytes whether daily nodes come from the worker (CLI) or the main thread', async () => {
+    const { generateCorpus } = await import('../../bench/lib/corpus.js');
+    const { runCli } = await import('../helpers/workspace.js');
+    const viaCli = makeWorkspace();
+    const inProcess = makeWorkspace();
+    for (const ws of [viaCli, inProcess]) generateCorpus(ws.memoryDir, { start: '2026-01-05', days: 40, seed: 5 });
+    const r = runCli(['compact', '--catch-up', '--now', '2026-03-01', '--dir', viaCli.root]);
+    expect(r.code).toBe(0);
+    await cycle(inProcess, '2026-03-01', { catchUp: true });
+    expect(viaCli.hashes('memory')).toEqual(inProcess.hashes('memory'));
+    expect(Object.keys(viaCli.hashes('memory/daily')).length).toBeGreaterThan(20);
+  });
+});

@@ -57,7 +57,7 @@ export class AnswerCache {
       ensureStateDir(this.ws);
       mkdirSync(this.dir, { recursive: true });
       const entry: CachedAnswer = { ...answer, key, at: new Date().toISOString() };
-      atomicWriteFile(join(this.dir, `${key}.json`), JSON.stringify(entry));
+      atomicWriteFile(join(this.dir, `${key}.json`), JSON.stringify(entry), { durable: false });
       if (!this.pruned) this.prune();
     } catch {
       /* a read-only state folder only costs calls */
