@@ -1,3 +1,5 @@
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { defineConfig } from 'vitest/config';
 
 export default defineConfig({
@@ -9,6 +11,8 @@ export default defineConfig({
     hookTimeout: 60_000,
     // Two cores here: keep parallel files modest so timing-sensitive child-process tests are fair.
     maxWorkers: 2,
-    env: { TZ: 'UTC', HIPO_NOW: '' },
+    // The word-vector cache (converted once from the wink package) lives in a temp folder,
+    // never in the user's cache; embedding endpoints come only from the tests themselves.
+    env: { TZ: 'UTC', HIPO_NOW: '', HIPO_CACHE_DIR: join(tmpdir(), 'hipo-test-cache'), HIPO_EMBED_BASE_URL: '', HIPO_EMBED_MODEL: '', HIPO_EMBED_API_KEY: '' },
   },
 });

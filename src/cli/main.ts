@@ -18,6 +18,8 @@ import { registerMcp } from './commands/mcp.js';
 import { registerRecall } from './commands/recall.js';
 import { InstallError } from '../platforms/command.js';
 import { registerDaemon } from './commands/daemon.js';
+import { registerIndex } from './commands/index.js';
+import { registerSearch } from './commands/search.js';
 
 export const VERSION = '0.1.0';
 
@@ -42,6 +44,8 @@ export function buildProgram(io: Io, setRun: (run: Run) => void): Command {
   registerRecall(program, ctx);
   registerMcp(program, ctx);
   registerDaemon(program, ctx);
+  registerSearch(program, ctx);
+  registerIndex(program, ctx);
   return program;
 }
 

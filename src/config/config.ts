@@ -72,6 +72,27 @@ export interface LlmConfig {
   extraBody: Record<string, unknown>;
 }
 
+/** The search index (`.hipo/index.db`) and how queries are ranked; see docs/search.md. */
+export interface SearchConfig {
+  /** Extra markdown to index besides the memory tree: workspace-relative folders or files. */
+  include: string[];
+  /** Vector embedder: "wink" (offline default), "use-lite", "openai" or "none". */
+  embedder: string;
+  /** An OpenAI-compatible embeddings endpoint (HIPO_EMBED_* environment variables override). */
+  openai: { baseUrl: string; model: string; apiKey: string; batchSize: number; timeoutMs: number };
+  /** Build the index on `hipo compact` even when none exists yet (otherwise only kept current). */
+  autoIndex: boolean;
+  /** Chunks longer than this many characters are split, with overlap. */
+  chunkChars: number;
+  /**
+   * Reciprocal rank fusion: score = sum of weight / (k + rank). vectorWeight null: the
+   * embedder's own (0.2 for averaged word vectors, 1 for sentence models).
+   */
+  hybrid: { k: number; bm25Weight: number; vectorWeight: number | null };
+  /** Vector hits less similar than this (cosine) are dropped: nearest is not always near. */
+  minSimilarity: number;
+}
+
 export interface HipoConfig {
   /** Folder of the memory tree, relative to the workspace. */
   memoryDir: string;
@@ -85,6 +106,7 @@ export interface HipoConfig {
   agents: AgentsConfig;
   daemon: DaemonConfig;
   llm: LlmConfig;
+  search: SearchConfig;
 }
 
 export interface DaemonConfig {
@@ -143,6 +165,15 @@ export function defaultConfig(): HipoConfig {
       backoffMinutes: 5,
       levels: ['daily', 'weekly', 'monthly', 'root'],
       extraBody: {},
+    },
+    search: {
+      include: [],
+      embedder: 'wink',
+      openai: { baseUrl: '', model: '', apiKey: '', batchSize: 64, timeoutMs: 30_000 },
+      autoIndex: false,
+      chunkChars: 2000,
+      hybrid: { k: 10, bm25Weight: 1, vectorWeight: null },
+      minSimilarity: 0.2,
     },
   };
 }
@@ -260,6 +291,14 @@ function validate(c: HipoConfig, file: string): void {
   if (c.agents.contextTokens < 100) throw new ConfigError(file, '"agents.contextTokens" must be at least 100');
   validateLlm(c.llm, file);
   if (c.memoryDir.trim() === '' || resolve('/', c.memoryDir) === '/') throw new ConfigError(file, '"memoryDir" must name a folder');
+  const embedders = ['wink', 'use-lite', 'openai', 'none'];
+  if (!embedders.includes(c.search.embedder)) throw new ConfigError(file, `"search.embedder" must be one of ${embedders.map((e) => `"${e}"`).join(', ')}, got "${c.search.embedder}"`);
+  if (c.search.chunkChars < 200) throw new ConfigError(file, '"search.chunkChars" must be at least 200');
+  if (!Number.isInteger(c.search.openai.batchSize) || c.search.openai.batchSize < 1) throw new ConfigError(file, '"search.openai.batchSize" must be a whole number of at least 1');
+  const vw = c.search.hybrid.vectorWeight;
+  if (vw !== null && (typeof vw !== 'number' || !Number.isFinite(vw) || vw < 0)) throw new ConfigError(file, '"search.hybrid.vectorWeight" must be null or a non-negative number');
+  if (c.search.minSimilarity > 1) throw new ConfigError(file, '"search.minSimilarity" is a cosine similarity: at most 1');
+  if (c.search.include.some((p) => typeof p !== 'string' || p.trim() === '')) throw new ConfigError(file, '"search.include" must list folder or file paths');
 }
 
 const LLM_LEVELS = ['daily', 'weekly', 'monthly', 'root'];

@@ -1,6 +1,14 @@
 // YAML frontmatter: read with a YAML parser (gray-matter / js-yaml), written by one small
 // deterministic emitter so that nodes are byte-stable and readable.
-import matter from 'gray-matter';
+import { createRequire } from 'node:module';
+
+// gray-matter (and js-yaml under it) is loaded on first use: a cycle that finds every file in
+// the stamp cache parses no YAML at all.
+let matterFn: ((input: string, options: object) => { data: unknown }) | null = null;
+function matter(input: string, options: object): { data: unknown } {
+  matterFn ??= createRequire(import.meta.url)('gray-matter') as typeof matterFn;
+  return matterFn!(input, options);
+}
 
 export type FrontmatterValue = string | number | boolean | null | FrontmatterValue[] | { [k: string]: FrontmatterValue };
 export type FrontmatterData = Record<string, FrontmatterValue>;

@@ -62,20 +62,34 @@ interface IndexTopic extends TopicInfo {
 export function buildRoot(input: RootInput): RootBuild {
   const { today, config } = input;
   const all = mergeTopics(input.months.map((m) => m.topics), Number.MAX_SAFE_INTEGER);
-  const topics: IndexTopic[] = all
+  let topics: IndexTopic[] = all
     .map((t) => ({ ...t, age: Math.max(0, daysBetween(t.lastSeen, today)), keep: 4 }))
     .sort((a, b) => TYPE_ORDER[a.type] - TYPE_ORDER[b.type] || a.age - b.age || b.days - a.days || a.name.localeCompare(b.name));
 
   let active = activeContext(input);
   let patterns = recentPatterns(input);
-  let historyDetail = { quarterAfter: Infinity, yearAfter: Infinity, perLine: 6 };
+  let historyDetail: HistoryDetail = { quarterAfter: Infinity, yearAfter: Infinity, perLine: 6 };
   const dropped: string[] = [];
 
-  const historyLines = (): string[] => historicalSummary(input.months, historyDetail);
+  // The cap loop re-renders many times; the history only changes when its detail does.
+  const historyMemo = new Map<HistoryDetail, string[]>();
+  const historyLines = (): string[] => {
+    let lines = historyMemo.get(historyDetail);
+    if (!lines) {
+      lines = historicalSummary(input.months, historyDetail);
+      historyMemo.set(historyDetail, lines);
+    }
+    return lines;
+  };
+  const lineMemo = new Map<IndexTopic, { keep: number; line: string }>();
   const indexLine = (t: IndexTopic): string => {
+    const hit = lineMemo.get(t);
+    if (hit && hit.keep === t.keep) return hit.line;
     const tag = `${t.type}, ${t.age}d${t.type === 'reference' && t.age > config.referenceStaleDays ? ', ?' : ''}`;
     const kws = t.keywords.slice(0, t.keep);
-    return `- ${t.name} [${tag}]${kws.length ? `: ${kws.join(', ')}` : ''} → ${input.pointerFor(t)}`;
+    const line = `- ${t.name} [${tag}]${kws.length ? `: ${kws.join(', ')}` : ''} → ${input.pointerFor(t)}`;
+    lineMemo.set(t, { keep: t.keep, line });
+    return line;
   };
   const render = (): string =>
     renderTemplate(input.template, {
@@ -109,35 +123,30 @@ export function buildRoot(input: RootInput): RootBuild {
     tokens = measure(body);
     return tokens > cap;
   };
-  const dropWhile = (pick: () => IndexTopic | undefined): boolean => {
-    // Drop in batches sized from the overshoot, then re-measure.
-    while (tokens > cap) {
-      const victim = pick();
-      if (!victim) return false;
-      const perLine = Math.max(8, input.countTokens(indexLine(victim)));
+  /** Drops topics matching `pred`, oldest first, in batches sized from the overshoot. */
+  const dropOldest = (pred: (t: IndexTopic) => boolean): void => {
+    const queue = topics.filter(pred).sort((a, b) => b.age - a.age || a.days - b.days || a.name.localeCompare(b.name));
+    let next = 0;
+    while (tokens > cap && next < queue.length) {
+      const perLine = Math.max(8, input.countTokens(indexLine(queue[next]!)));
       const n = Math.max(1, Math.floor((tokens - cap) / perLine));
-      for (let i = 0; i < n; i++) {
-        const v = i === 0 ? victim : pick();
-        if (!v) break;
-        topics.splice(topics.indexOf(v), 1);
-        dropped.push(v.name);
-      }
+      const batch = new Set(queue.slice(next, next + n));
+      next += batch.size;
+      for (const v of batch) dropped.push(v.name);
+      topics = topics.filter((t) => !batch.has(t));
       over();
     }
-    return true;
   };
-  const oldest = (pred: (t: IndexTopic) => boolean) => (): IndexTopic | undefined =>
-    topics.filter(pred).sort((a, b) => b.age - a.age || a.days - b.days || a.name.localeCompare(b.name))[0];
 
   const steps: (() => void)[] = [
     () => { historyDetail = { quarterAfter: 3, yearAfter: Infinity, perLine: 4 }; },
     () => { historyDetail = { quarterAfter: 3, yearAfter: 12, perLine: 3 }; },
-    () => { dropWhile(oldest((t) => t.type === 'project' && t.age >= config.projectStaleDays)); },
+    () => { dropOldest((t) => t.type === 'project' && t.age >= config.projectStaleDays); },
     () => { for (const t of topics) if (t.age > 30) t.keep = Math.min(t.keep, 2); },
     () => { active = active.slice(0, 10); patterns = patterns.slice(0, 6); historyDetail = { quarterAfter: 2, yearAfter: 6, perLine: 2 }; },
     () => { for (const t of topics) if (t.type !== 'user' && t.type !== 'feedback') t.keep = Math.min(t.keep, 1); },
-    () => { dropWhile(oldest((t) => t.type === 'reference' && t.age > config.referenceStaleDays)); },
-    () => { dropWhile(oldest((t) => t.type === 'project' || t.type === 'reference')); },
+    () => { dropOldest((t) => t.type === 'reference' && t.age > config.referenceStaleDays); },
+    () => { dropOldest((t) => t.type === 'project' || t.type === 'reference'); },
     () => { active = active.slice(0, 5); patterns = patterns.slice(0, 3); historyDetail = { quarterAfter: 0, yearAfter: 0, perLine: 1 }; },
     () => { for (const t of topics) t.keep = 0; },
   ];

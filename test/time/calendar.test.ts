@@ -1,4 +1,5 @@
 import { execFileSync } from 'node:child_process';
+import { getISOWeek, getISOWeekYear } from 'date-fns';
 import { describe, expect, it } from 'vitest';
 import {
   addDays, daysBetween, isoWeekOf, isoWeeksInYear, monthDates, parseIsoWeek, parseLocalDate,
@@ -49,6 +50,14 @@ describe('ISO weeks', () => {
     for (const line of lines) {
       const [day, week] = line.split(' ');
       expect(isoWeekOf(d(day!)), day).toBe(week);
+    }
+  });
+
+  it('agrees with date-fns for every day of 1990-2060', () => {
+    for (let day = Date.UTC(1990, 0, 1); day < Date.UTC(2061, 0, 1); day += 86_400_000) {
+      const iso = new Date(day).toISOString().slice(0, 10);
+      const local = new Date(Number(iso.slice(0, 4)), Number(iso.slice(5, 7)) - 1, Number(iso.slice(8, 10)), 12);
+      expect(isoWeekOf(d(iso)), iso).toBe(`${getISOWeekYear(local)}-W${String(getISOWeek(local)).padStart(2, '0')}`);
     }
   });
 

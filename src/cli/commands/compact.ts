@@ -1,5 +1,7 @@
 import type { Command } from 'commander';
 import { compact, ResummarizeWithoutModel } from '../../cycle/compaction.js';
+import { existsSync } from 'node:fs';
+import { indexFile } from '../../index/location.js';
 import { loadWorkspace } from '../context.js';
 import { CliError, EXIT } from '../exit.js';
 import { formatCompact, compactJson } from '../format.js';
@@ -24,8 +26,16 @@ export function registerCompact(program: Command, { io, setRun }: CommandContext
         const result = await compact(ws, config, { dryRun: !!opts.dryRun, catchUp: !!opts.catchUp, resummarize: !!opts.resummarize, now: opts.now, command }).catch((err: unknown) => {
           throw err instanceof ResummarizeWithoutModel ? new CliError(err.message) : err;
         });
-        if (opts.json) io.out(JSON.stringify(compactJson(result, ws), null, 2));
-        else io.out(formatCompact(result, ws, { verbose: !!opts.verbose, configWarnings }));
+        // Keep the search index current for what was written (only if there is one, or
+        // search.autoIndex asks for it); a failure there is a warning, never the command's.
+        const wantIndex = !result.dryRun && (existsSync(indexFile(ws)) || config.search.autoIndex);
+        const index = wantIndex ? await (await import('../../index/maintain.js')).keepIndexCurrent(ws, config) : { report: null, warnings: [] as string[] };
+        if (opts.json) io.out(JSON.stringify({ ...(compactJson(result, ws) as object), searchIndex: index.report ? { updated: true, ...index.report } : { updated: false, warnings: index.warnings } }, null, 2));
+        else {
+          io.out(formatCompact(result, ws, { verbose: !!opts.verbose, configWarnings }));
+          if (index.report) io.out(`  search index: ${index.report.changed + index.report.added} file(s) reindexed, +${index.report.chunksAdded} −${index.report.chunksRemoved} chunks, ${index.report.embedded} embedded`);
+          for (const w of index.warnings) io.out(`  warning: search index: ${w}`);
+        }
         return result.errors.length ? EXIT.failed : EXIT.ok;
       });
     });

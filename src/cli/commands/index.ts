@@ -1,0 +1,71 @@
+import { statSync } from 'node:fs';
+import { relative } from 'node:path';
+import type { Command } from 'commander';
+import type { SearchIndex } from '../../index/search-index.js';
+import type { UpdateReport } from '../../index/update.js';
+import { loadWorkspace } from '../context.js';
+import { EXIT } from '../exit.js';
+import type { CommandContext } from '../main.js';
+import { progressSink } from '../progress.js';
+
+interface IndexTotals {
+  file: string;
+  bytes: number;
+  files: number;
+  chunks: number;
+  embedded: number;
+  embedder: string | null;
+  /** An embedder is configured and loadable (so waiting chunks are a failure, not a choice). */
+  embedding: boolean;
+}
+
+async function totals(index: SearchIndex): Promise<IndexTotals> {
+  const { stmt } = await import('../../index/db.js');
+  const { storedEmbedder } = await import('../../index/vectors.js');
+  const row = stmt(index.db, 'SELECT (SELECT count(*) FROM files) AS files, count(*) AS chunks, coalesce(sum(embedded = 1), 0) AS embedded FROM chunks').get() as { files: number; chunks: number; embedded: number };
+  let bytes = 0;
+  for (const suffix of ['', '-wal']) {
+    try {
+      bytes += statSync(index.file + suffix).size;
+    } catch {
+      /* no WAL right now */
+    }
+  }
+  return { file: index.file, bytes, ...row, embedder: storedEmbedder(index.db)?.id ?? null, embedding: index.embedder !== null };
+}
+
+export function registerIndex(program: Command, { io, setRun }: CommandContext): void {
+  program
+    .command('index')
+    .description('Bring the search index (.hipo/index.db) up to date with the memory tree')
+    .option('--rebuild', 'empty the index and index everything again')
+    .option('--json', 'print what was done as JSON')
+    .option('--dir <path>', 'workspace holding memory/ and hipo.config.json', '.')
+    .addHelpText('after', '\nOnly changed files are read, only new chunks are embedded. Exit codes: 0 done, 1 some chunks could not be embedded, 2 bad usage/config or no memory folder.')
+    .action((opts: { rebuild?: boolean; json?: boolean; dir: string }) => {
+      setRun(async () => {
+        const { ws, config, configWarnings } = loadWorkspace(opts.dir, true);
+        const { withIndex } = await import('../../index/maintain.js');
+        const progress = progressSink(process.stderr, (l) => io.err(l), { plain: !opts.json, delayMs: 0 });
+        const session = await withIndex(ws, config, { update: true, rebuild: !!opts.rebuild, onProgress: (p) => progress.update(p) }, (index) => totals(index));
+        progress.done();
+        const report = session.report!;
+        const warnings = [...configWarnings, ...session.warnings];
+        const t = session.result;
+        if (opts.json) io.out(JSON.stringify({ ...report, warnings, index: t }, null, 2));
+        else io.out(formatIndex(report, t, ws.root, warnings));
+        return report.pendingEmbeddings > 0 && t.embedding ? EXIT.failed : EXIT.ok;
+      });
+    });
+}
+
+function formatIndex(r: UpdateReport, t: IndexTotals, root: string, warnings: string[]): string {
+  const n = (x: number): string => x.toLocaleString('en-US');
+  const lines = [`hipo index · ${relative(root, t.file) || t.file} · ${(t.bytes / 1024 / 1024).toFixed(1)} MB · ${(r.ms / 1000).toFixed(1)} s`];
+  lines.push(`  files   ${n(t.files)} (${n(r.added)} added, ${n(r.changed)} changed, ${n(r.removed)} removed, ${n(r.unchanged)} unchanged)`);
+  lines.push(`  chunks  ${n(t.chunks)} (+${n(r.chunksAdded)} −${n(r.chunksRemoved)}, ${n(r.chunksKept)} kept in changed files)`);
+  lines.push(`  vectors ${n(t.embedded)} (${t.embedder ?? 'no embedder'}; ${n(r.embedded)} new${r.pendingEmbeddings ? `, ${n(r.pendingEmbeddings)} waiting` : ''})`);
+  if (r.redacted) lines.push(`  secrets ${n(r.redacted)} redacted before indexing`);
+  for (const w of warnings) lines.push(`  warning: ${w}`);
+  return lines.join('\n');
+}

@@ -1,0 +1,125 @@
+import type { Command } from 'commander';
+import { INDEX_LEVELS, type IndexLevel } from '../../index/files.js';
+import type { SearchHit, SearchResult } from '../../search/search.js';
+import { SEARCH_MODES, type SearchMode } from '../../search/modes.js';
+import type { SearchFilters } from '../../search/filters.js';
+import { parseLocalDate, type LocalDate } from '../../time/calendar.js';
+import { MEMORY_TYPES, type MemoryType } from '../../tree/layout.js';
+import { loadWorkspace } from '../context.js';
+import { CliError, EXIT } from '../exit.js';
+import type { CommandContext } from '../main.js';
+import { progressSink } from '../progress.js';
+
+interface SearchOpts {
+  mode: string;
+  limit: string;
+  level?: string;
+  since?: string;
+  until?: string;
+  type?: string;
+  json?: boolean;
+  update: boolean;
+  dir: string;
+}
+
+function listOption<T extends string>(value: string | undefined, allowed: readonly T[], flag: string): T[] | undefined {
+  if (value === undefined) return undefined;
+  const items = value.split(',').map((s) => s.trim().toLowerCase()).filter(Boolean);
+  for (const item of items) if (!allowed.includes(item as T)) throw new CliError(`${flag}: "${item}" is not one of ${allowed.join(', ')}`);
+  return items as T[];
+}
+
+function dateOption(value: string | undefined, flag: string): LocalDate | undefined {
+  if (value === undefined) return undefined;
+  const d = parseLocalDate(value.trim());
+  if (!d) throw new CliError(`${flag}: "${value}" is not a date (YYYY-MM-DD)`);
+  return d;
+}
+
+export function parseSearchFilters(opts: Pick<SearchOpts, 'level' | 'since' | 'until' | 'type'>): SearchFilters {
+  const filters: SearchFilters = {
+    levels: listOption<IndexLevel>(opts.level, INDEX_LEVELS, '--level'),
+    since: dateOption(opts.since, '--since'),
+    until: dateOption(opts.until, '--until'),
+    types: listOption<MemoryType>(opts.type, MEMORY_TYPES, '--type'),
+  };
+  if (filters.since && filters.until && filters.since > filters.until) throw new CliError(`--since ${filters.since} is after --until ${filters.until}`);
+  return filters;
+}
+
+export function registerSearch(program: Command, { io, setRun }: CommandContext): void {
+  program
+    .command('search')
+    .description('Search the memory tree: keywords (BM25), meaning (vectors) or both (hybrid)')
+    .argument('<query...>', 'what to look for: words, "exact phrases", -excluded words')
+    .option('--mode <mode>', `ranking: ${SEARCH_MODES.join(', ')}`, 'hybrid')
+    .option('-n, --limit <n>', 'number of results', '10')
+    .option('--level <levels>', `only these levels, comma-separated: ${INDEX_LEVELS.join(', ')}`)
+    .option('--since <date>', 'only what covers this day or later (YYYY-MM-DD)')
+    .option('--until <date>', 'only what covers this day or earlier (YYYY-MM-DD)')
+    .option('--type <types>', `only entries of these memory types: ${MEMORY_TYPES.join(', ')}`)
+    .option('--json', 'print the results as JSON')
+    .option('--no-update', 'search the index as it is, without bringing it up to date first')
+    .option('--dir <path>', 'workspace holding memory/ and hipo.config.json', '.')
+    .addHelpText('after', '\nThe index (.hipo/index.db) is brought up to date before searching; it is built on first use.\nExit codes: 0 done (also when nothing matched), 2 bad usage/config or no memory folder.')
+    .action((words: string[], opts: SearchOpts) => {
+      setRun(async () => {
+        const query = words.join(' ').trim();
+        if (query === '') throw new CliError('search: the query is empty');
+        const mode = opts.mode as SearchMode;
+        if (!SEARCH_MODES.includes(mode)) throw new CliError(`--mode: "${opts.mode}" is not one of ${SEARCH_MODES.join(', ')}`);
+        const limit = Number(opts.limit);
+        if (!Number.isInteger(limit) || limit < 1) throw new CliError(`--limit: "${opts.limit}" is not a whole number of at least 1`);
+        const filters = parseSearchFilters(opts);
+        const { ws, config, configWarnings } = loadWorkspace(opts.dir, true);
+        // Loaded here, not at start-up: other commands need no database or embedder code.
+        const { withIndex } = await import('../../index/maintain.js');
+        const { search } = await import('../../search/search.js');
+        const progress = progressSink(process.stderr, (l) => io.err(l), { plain: false, delayMs: 300 });
+        const session = await withIndex(ws, config, { update: opts.update, onProgress: (p) => progress.update(p) }, (index) => search(index, query, { mode, limit, filters }));
+        progress.done();
+        const warnings = [...configWarnings, ...session.warnings, ...session.result.warnings];
+        if (opts.json) io.out(JSON.stringify(searchJson(session.result, warnings), null, 2));
+        else {
+          io.out(formatSearch(session.result));
+          for (const w of warnings) io.err(`hipo: warning: ${w}`);
+        }
+        return EXIT.ok;
+      });
+    });
+}
+
+function searchJson(r: SearchResult, warnings: string[]): unknown {
+  return { query: r.query, mode: r.mode, ms: Math.round(r.ms * 10) / 10, hits: r.hits, warnings };
+}
+
+function where(h: Pick<SearchHit, 'path' | 'lines'>): string {
+  return `${h.path}:${h.lines.start}${h.lines.end > h.lines.start ? `-${h.lines.end}` : ''}`;
+}
+
+function periodText(h: Pick<SearchHit, 'period'>): string {
+  if (!h.period) return '';
+  return h.period.start === h.period.end ? h.period.start : `${h.period.start}..${h.period.end}`;
+}
+
+function fmtScore(x: number): string {
+  return x >= 100 ? x.toFixed(0) : x >= 1 ? x.toFixed(2) : x.toFixed(4);
+}
+
+export function formatSearch(r: SearchResult): string {
+  const lines = [`hipo search "${r.query}" · ${r.mode} · ${r.hits.length} result${r.hits.length === 1 ? '' : 's'} (${r.ms.toFixed(0)} ms)`];
+  if (r.hits.length === 0) lines.push('  nothing found');
+  r.hits.forEach((h, i) => {
+    const tags = [h.level, periodText(h), h.status ?? '', h.type ? `[${h.type}]` : ''].filter(Boolean).join(' ');
+    lines.push('');
+    lines.push(`${String(i + 1).padStart(2)}. ${where(h)}  ${tags}`);
+    if (h.headingPath.length) lines.push(`    ${h.headingPath.join(' › ')}`);
+    const parts = [h.scores.bm25 !== null ? `bm25 ${fmtScore(h.scores.bm25)}` : '', h.scores.vector !== null ? `vector ${h.scores.vector.toFixed(3)}` : ''].filter(Boolean);
+    lines.push(`    score ${fmtScore(h.score)}${parts.length && r.mode === 'hybrid' ? ` (${parts.join(', ')})` : ''}`);
+    const snippetLines = h.snippet.text.split('\n');
+    const width = String(h.snippet.line + snippetLines.length - 1).length;
+    snippetLines.forEach((l, k) => lines.push(`    ${String(h.snippet.line + k).padStart(width)} │ ${l}`));
+    for (const s of h.sources) lines.push(`    ↳ ${where(s)}  ${s.headingPath[s.headingPath.length - 1] ?? ''}`);
+  });
+  return lines.join('\n');
+}

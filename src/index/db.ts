@@ -1,0 +1,179 @@
+// The index file: one SQLite database (`.hipo/index.db`, WAL) holding files, chunks, a full-text
+// table (FTS5, porter stemming, with a CJK side column) and a vector table (sqlite-vec). It is a
+// cache of the tree: a missing, corrupt or outdated file is rebuilt, never trusted.
+import Database from 'better-sqlite3';
+import { existsSync, mkdirSync, rmSync } from 'node:fs';
+import { dirname } from 'node:path';
+import * as sqliteVec from 'sqlite-vec';
+import { CHUNKER_VERSION } from './chunk.js';
+
+/** Bumped when the schema (or what is stored in it) changes: an older index is rebuilt. */
+export const SCHEMA_VERSION = 1;
+export { INDEX_FILE } from './location.js';
+const BUSY_TIMEOUT_MS = 15_000;
+
+const SCHEMA = `
+CREATE TABLE meta (key TEXT PRIMARY KEY, value TEXT NOT NULL);
+CREATE TABLE files (
+  id INTEGER PRIMARY KEY,
+  path TEXT NOT NULL UNIQUE,
+  level TEXT NOT NULL,
+  period_start TEXT,
+  period_end TEXT,
+  status TEXT,
+  size INTEGER NOT NULL,
+  mtime_ms REAL NOT NULL,
+  hash TEXT NOT NULL,
+  indexed_at INTEGER NOT NULL
+);
+CREATE INDEX files_level ON files (level, period_start, period_end);
+-- Chunk ids of summary nodes (daily, weekly, monthly, root) are negative, so ranking can tell
+-- summary text (which repeats its sources' words) from source text without a lookup.
+CREATE TABLE chunks (
+  id INTEGER PRIMARY KEY,
+  file_id INTEGER NOT NULL REFERENCES files (id) ON DELETE CASCADE,
+  section_line INTEGER NOT NULL,
+  line_start INTEGER NOT NULL,
+  line_end INTEGER NOT NULL,
+  heading_path TEXT NOT NULL,
+  type TEXT,
+  hash TEXT NOT NULL,
+  text TEXT NOT NULL,
+  -- 0: waiting for a vector; 1: has one; 2: nothing to embed (no known word)
+  embedded INTEGER NOT NULL DEFAULT 0
+);
+CREATE INDEX chunks_file ON chunks (file_id);
+CREATE INDEX chunks_hash ON chunks (hash);
+CREATE INDEX chunks_pending ON chunks (embedded) WHERE embedded = 0;
+-- heading: the chunk's heading path; facts: what the user said about themselves (facts.ts);
+-- cjk: unigrams and bigrams of Korean/Japanese/Chinese runs (cjk.ts).
+CREATE VIRTUAL TABLE chunks_fts USING fts5 (
+  heading, body, facts, cjk,
+  content = '', contentless_delete = 1,
+  tokenize = 'porter unicode61 remove_diacritics 2'
+);
+`;
+
+export type IndexDb = Database.Database;
+
+export interface OpenedDb {
+  db: IndexDb;
+  /** Why the file was rebuilt, if it was. */
+  warnings: string[];
+  /** True when the index was created (or recreated) by this call. */
+  created: boolean;
+}
+
+const CORRUPT_CODES = new Set(['SQLITE_CORRUPT', 'SQLITE_NOTADB', 'SQLITE_CORRUPT_VTAB', 'SQLITE_CORRUPT_INDEX', 'SQLITE_CORRUPT_SEQUENCE']);
+
+/** True for errors that mean the file itself is damaged (as opposed to busy or read-only). */
+export function isCorruption(err: unknown): boolean {
+  const code = (err as { code?: string } | null)?.code;
+  return typeof code === 'string' && (CORRUPT_CODES.has(code) || code.startsWith('SQLITE_CORRUPT'));
+}
+
+function configure(db: IndexDb): void {
+  db.pragma(`busy_timeout = ${BUSY_TIMEOUT_MS}`);
+  db.pragma('journal_mode = WAL');
+  db.pragma('synchronous = NORMAL');
+  db.pragma('foreign_keys = ON');
+  sqliteVec.load(db);
+}
+
+function createSchema(db: IndexDb): void {
+  db.transaction(() => {
+    db.exec(SCHEMA);
+    const put = db.prepare('INSERT INTO meta (key, value) VALUES (?, ?)');
+    put.run('schema_version', String(SCHEMA_VERSION));
+    put.run('chunker_version', String(CHUNKER_VERSION));
+  }).immediate();
+}
+
+const statements = new WeakMap<IndexDb, Map<string, Database.Statement>>();
+
+/** A prepared statement, prepared once per connection (the set of statements is fixed). */
+export function stmt(db: IndexDb, sql: string): Database.Statement {
+  let byDb = statements.get(db);
+  if (!byDb) {
+    byDb = new Map();
+    statements.set(db, byDb);
+  }
+  let s = byDb.get(sql);
+  if (!s) {
+    s = db.prepare(sql);
+    byDb.set(sql, s);
+  }
+  return s;
+}
+
+export function readMeta(db: IndexDb, key: string): string | null {
+  const row = stmt(db, 'SELECT value FROM meta WHERE key = ?').get(key) as { value: string } | undefined;
+  return row?.value ?? null;
+}
+
+export function writeMeta(db: IndexDb, key: string, value: string | null): void {
+  if (value === null) db.prepare('DELETE FROM meta WHERE key = ?').run(key);
+  else db.prepare('INSERT INTO meta (key, value) VALUES (?, ?) ON CONFLICT (key) DO UPDATE SET value = excluded.value').run(key, value);
+}
+
+/** Why an existing file cannot be used as it is, or null when it can. */
+function staleness(db: IndexDb): string | null {
+  const hasMeta = db.prepare("SELECT 1 FROM sqlite_master WHERE type = 'table' AND name = 'meta'").get();
+  if (!hasMeta) return 'it is not a hipo index';
+  const version = readMeta(db, 'schema_version');
+  if (version !== String(SCHEMA_VERSION)) return `it has schema version ${version ?? 'none'}, this hipo uses ${SCHEMA_VERSION}`;
+  if (readMeta(db, 'chunker_version') !== String(CHUNKER_VERSION)) return 'it was chunked by another hipo version';
+  return null;
+}
+
+function removeFiles(file: string): void {
+  for (const suffix of ['', '-wal', '-shm', '-journal']) rmSync(file + suffix, { force: true });
+}
+
+/**
+ * Opens the index at `file`, creating it when missing. A damaged file, or one written by
+ * another version, is deleted and created again (the caller reindexes), with a warning.
+ */
+export function openIndexDb(file: string, opts: { readonly?: boolean } = {}): OpenedDb {
+  const warnings: string[] = [];
+  const existed = existsSync(file);
+  if (existed) {
+    let db: IndexDb | null = null;
+    let problem: string | null = null;
+    try {
+      db = new Database(file, { fileMustExist: true });
+      configure(db);
+      problem = staleness(db);
+      if (!problem) {
+        // Touch every table once: a damaged page usually shows up here.
+        db.prepare('SELECT count(*) FROM files').get();
+        db.prepare('SELECT count(*) FROM chunks').get();
+        return { db, warnings, created: false };
+      }
+    } catch (err) {
+      if (!isCorruption(err)) {
+        db?.close();
+        throw err;
+      }
+      problem = `it is damaged (${(err as Error).message})`;
+    }
+    db?.close();
+    if (opts.readonly) throw new Error(`${file}: ${problem}`);
+    warnings.push(`${file}: rebuilding the search index because ${problem}`);
+    removeFiles(file);
+  }
+  mkdirSync(dirname(file), { recursive: true });
+  const db = new Database(file);
+  configure(db);
+  createSchema(db);
+  return { db, warnings, created: true };
+}
+
+/** Empties the index in place (readers keep a valid, if empty, file), keeping its schema. */
+export function clearIndex(db: IndexDb): void {
+  db.transaction(() => {
+    db.exec('DELETE FROM chunks; DELETE FROM files; DROP TABLE IF EXISTS chunk_vec;');
+    db.exec("INSERT INTO chunks_fts (chunks_fts) VALUES ('delete-all');");
+    db.prepare("DELETE FROM meta WHERE key IN ('embedder_id', 'embedder_dims')").run();
+  }).immediate();
+}

@@ -1,0 +1,110 @@
+// Which files the search index covers, and what each one is: every markdown file of the memory
+// tree (raw logs, daily/weekly/monthly nodes, ROOT.md, anything else kept there) plus the extra
+// folders or files the config names (`search.include`, e.g. `knowledge/`).
+import { lstatSync, readdirSync, statSync, type Stats } from 'node:fs';
+import { join, relative, resolve, sep } from 'node:path';
+import { lastDayOfMonthId, monthDates, parseLocalDate, weekDates, type LocalDate } from '../time/calendar.js';
+import { classifyPath, type Level, type Workspace } from '../tree/layout.js';
+
+/** A chunk's level: a tree level, or `other` for markdown that is not part of the tree. */
+export type IndexLevel = Level | 'other';
+export const INDEX_LEVELS: readonly IndexLevel[] = ['raw', 'daily', 'weekly', 'monthly', 'root', 'other'];
+
+/** The days a file speaks about, inclusive. */
+export interface DateRange {
+  start: LocalDate;
+  end: LocalDate;
+}
+
+export interface IndexableFile {
+  /** Workspace-relative, forward slashes: `memory/2026-03-15.md`, `knowledge/auth.md`. */
+  path: string;
+  abs: string;
+  level: IndexLevel;
+  period: DateRange | null;
+}
+
+/** Folders never descended into: hidden ones (`.hipo`, `.git`) and dependency trees. */
+const SKIP_DIRS = new Set(['node_modules']);
+const DATE_IN_NAME = /(?:^|[^\d])(\d{4}-\d{2}-\d{2})(?:[^\d]|$)/;
+
+/** What a workspace-relative path is, for the index. */
+export function describeFile(ws: Workspace, abs: string): IndexableFile {
+  const path = relative(ws.root, abs).split(sep).join('/');
+  const inTree = relative(ws.memoryDir, abs).split(sep).join('/');
+  const what = inTree.startsWith('..') ? ({ kind: 'other' } as const) : classifyPath(inTree);
+  if (what.kind === 'raw') return { path, abs, level: 'raw', period: { start: what.date, end: what.date } };
+  if (what.kind === 'node') {
+    const p = what.period;
+    switch (p.level) {
+      case 'daily': return { path, abs, level: 'daily', period: { start: p.date, end: p.date } };
+      case 'weekly': {
+        const days = weekDates(p.week);
+        return { path, abs, level: 'weekly', period: { start: days[0]!, end: days[6]! } };
+      }
+      case 'monthly': return { path, abs, level: 'monthly', period: { start: monthDates(p.month)[0]!, end: lastDayOfMonthId(p.month) } };
+      case 'root': return { path, abs, level: 'root', period: null };
+    }
+  }
+  // Other markdown: a date in its name (`notes/2026-03-15-standup.md`) still places it in time.
+  const m = DATE_IN_NAME.exec(path.slice(path.lastIndexOf('/') + 1));
+  const date = m ? parseLocalDate(m[1]!) : null;
+  return { path, abs, level: 'other', period: date ? { start: date, end: date } : null };
+}
+
+export interface FileListing {
+  files: IndexableFile[];
+  /** Configured paths that could not be read, each naming the path and why. */
+  problems: string[];
+}
+
+/** Lists every file the index should hold, sorted by path, each once. */
+export function listIndexableFiles(ws: Workspace, include: readonly string[]): FileListing {
+  const seen = new Map<string, IndexableFile>();
+  const problems: string[] = [];
+  const add = (abs: string): void => {
+    const f = describeFile(ws, abs);
+    if (!seen.has(f.path)) seen.set(f.path, f);
+  };
+  const walk = (dir: string, reportMissing: string | null): void => {
+    let names: string[];
+    try {
+      names = readdirSync(dir);
+    } catch (err) {
+      const code = (err as NodeJS.ErrnoException).code;
+      if (reportMissing !== null || code !== 'ENOENT') problems.push(`${reportMissing ?? dir}: cannot be listed (${code ?? String(err)})`);
+      return;
+    }
+    for (const name of names) {
+      if (name.startsWith('.') || SKIP_DIRS.has(name)) continue;
+      const abs = join(dir, name);
+      let st: Stats;
+      try {
+        // Symbolic links to files are followed; to folders not (a link loop would never end).
+        st = lstatSync(abs);
+        if (st.isSymbolicLink()) {
+          st = statSync(abs);
+          if (st.isDirectory()) continue;
+        }
+      } catch {
+        continue;
+      }
+      if (st.isDirectory()) walk(abs, null);
+      else if (st.isFile() && name.toLowerCase().endsWith('.md')) add(abs);
+    }
+  };
+  walk(ws.memoryDir, null);
+  for (const p of include) {
+    const abs = resolve(ws.root, p);
+    let st: Stats;
+    try {
+      st = statSync(abs);
+    } catch (err) {
+      problems.push(`search.include "${p}": ${(err as NodeJS.ErrnoException).code === 'ENOENT' ? 'does not exist' : `cannot be read (${(err as NodeJS.ErrnoException).code})`}`);
+      continue;
+    }
+    if (st.isDirectory()) walk(abs, `search.include "${p}"`);
+    else if (st.isFile()) add(abs);
+  }
+  return { files: [...seen.values()].sort((a, b) => (a.path < b.path ? -1 : a.path > b.path ? 1 : 0)), problems };
+}

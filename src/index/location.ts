@@ -1,0 +1,9 @@
+// Where a workspace's search index lives (a light module: no database code behind it).
+import { join } from 'node:path';
+import type { Workspace } from '../tree/layout.js';
+
+export const INDEX_FILE = 'index.db';
+
+export function indexFile(ws: Workspace): string {
+  return join(ws.stateDir, INDEX_FILE);
+}

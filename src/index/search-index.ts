@@ -1,0 +1,88 @@
+// The library entry point for indexing: `openIndex(ws, config)` gives a handle that the CLI,
+// the daemon (which keeps one open for days and updates it after each cycle) and the agents'
+// recall share. Everything runs in-process; the handle holds the database connection, the
+// embedder (loaded on first use) and nothing that grows with use.
+import type { HipoConfig } from '../config/config.js';
+import type { Workspace } from '../tree/layout.js';
+import { Redactor } from '../summarize/redact.js';
+import { openIndexDb, type IndexDb } from './db.js';
+import { indexFile } from './location.js';
+import { EmbedderError, type Embedder } from './embed/embedder.js';
+import { embedderFor } from './embed/select.js';
+
+export interface IndexSettings {
+  include: string[];
+  chunkChars: number;
+  hybrid: { k: number; bm25Weight: number; vectorWeight: number };
+  minSimilarity: number;
+}
+
+export interface SearchIndex {
+  readonly ws: Workspace;
+  /** Path of the database file. */
+  readonly file: string;
+  readonly db: IndexDb;
+  readonly settings: IndexSettings;
+  readonly redactor: Redactor;
+  /** The configured embedder, or null (none configured, or it could not be set up). */
+  readonly embedder: Embedder | null;
+  /** Why there is no embedder although one is configured. */
+  readonly embedderProblem: string | null;
+  /** Said while opening: e.g. a damaged index file was rebuilt. */
+  readonly warnings: string[];
+  /** True when the file did not exist (or was rebuilt) and holds nothing yet. */
+  readonly created: boolean;
+  /** Bumped by every update that changed something. */
+  generation: number;
+  close(): void;
+}
+
+export { indexFile } from './location.js';
+
+export interface OpenOptions {
+  /** Use this embedder instead of the configured one (tests, benchmarks). */
+  embedder?: Embedder | null;
+  env?: NodeJS.ProcessEnv;
+}
+
+/** Opens (creating or rebuilding when needed) the workspace's index. */
+export function openIndex(ws: Workspace, config: HipoConfig, opts: OpenOptions = {}): SearchIndex {
+  const file = indexFile(ws);
+  const opened = openIndexDb(file);
+  let embedder: Embedder | null = null;
+  let embedderProblem: string | null = null;
+  if (opts.embedder !== undefined) embedder = opts.embedder;
+  else {
+    try {
+      embedder = embedderFor(ws, config.search, opts.env);
+    } catch (err) {
+      if (!(err instanceof EmbedderError)) {
+        opened.db.close();
+        throw err;
+      }
+      embedderProblem = err.message;
+    }
+  }
+  const db = opened.db;
+  return {
+    ws,
+    file,
+    db,
+    settings: {
+      include: config.search.include,
+      chunkChars: config.search.chunkChars,
+      hybrid: { ...config.search.hybrid, vectorWeight: config.search.hybrid.vectorWeight ?? embedder?.fusionWeight ?? 1 },
+      minSimilarity: config.search.minSimilarity,
+    },
+    redactor: new Redactor(config.redactPatterns),
+    embedder,
+    embedderProblem,
+    warnings: opened.warnings,
+    created: opened.created,
+    generation: 0,
+    close() {
+      embedder?.close();
+      if (db.open) db.close();
+    },
+  };
+}

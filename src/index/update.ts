@@ -1,0 +1,315 @@
+// Bringing the index up to date with the files, incrementally:
+//   - a file whose size and mtime match what was indexed is skipped without being read;
+//   - a file that was read but hashes the same only gets its new stamp;
+//   - a changed file is chunked again, and only chunks whose content hash is new are tokenized
+//     and embedded (moved chunks just get their new line numbers);
+//   - a new chunk with the same content as an embedded one (a renamed file) copies its vector;
+//   - files that are gone leave the index.
+// Each file is one transaction, so readers (a daemon's searches, another process) always see a
+// whole file, and an interrupted update loses nothing but time.
+import { readFileSync, statSync, type Stats } from 'node:fs';
+import { fmString } from '../tree/frontmatter.js';
+import { contentHash } from '../tree/hash.js';
+import { decodeText } from '../tree/text.js';
+import { chunkDocument, chunkOptions, type ChunkDraft } from './chunk.js';
+import { cjkIndexText } from './cjk.js';
+import { clearIndex, stmt, type IndexDb } from './db.js';
+import { EmbedderError, type Embedder } from './embed/embedder.js';
+import { listIndexableFiles, type IndexableFile } from './files.js';
+import { redactKeepingLines } from './redact.js';
+import type { SearchIndex } from './search-index.js';
+import { deleteVector, insertVector, prepareVectorTable, readVector, storedEmbedder } from './vectors.js';
+
+export interface UpdateProgress {
+  phase: 'files' | 'embed';
+  done: number;
+  total: number;
+}
+
+export interface UpdateOptions {
+  /** Empty the index first and index everything again. */
+  rebuild?: boolean;
+  /** Skip embedding (the chunks stay waiting for the next update). */
+  skipEmbedding?: boolean;
+  onProgress?: (p: UpdateProgress) => void;
+}
+
+export interface UpdateReport {
+  files: number;
+  added: number;
+  changed: number;
+  removed: number;
+  unchanged: number;
+  chunksAdded: number;
+  chunksRemoved: number;
+  chunksKept: number;
+  /** Chunks that got a vector in this update (computed or copied from an identical chunk). */
+  embedded: number;
+  /** Chunks still without a vector (embedder missing or failing). */
+  pendingEmbeddings: number;
+  /** Secrets replaced before indexing. */
+  redacted: number;
+  warnings: string[];
+  ms: number;
+}
+
+/**
+ * A stamp is trusted when the file's mtime is older than the moment it was read: any later
+ * write moves the mtime past it. With whole-second mtimes a write within the same second would
+ * not, so there the margin is two seconds (the same rule as the tree's stamp cache).
+ */
+function stampTrusted(st: Stats, row: FileRow): boolean {
+  if (row.size !== st.size || row.mtime_ms !== st.mtimeMs) return false;
+  const margin = Number.isInteger(st.mtimeMs / 1000) ? 2000 : 0;
+  return st.mtimeMs < row.indexed_at - margin;
+}
+
+interface FileRow {
+  id: number;
+  path: string;
+  size: number;
+  mtime_ms: number;
+  hash: string;
+  indexed_at: number;
+}
+
+const SUMMARY_LEVELS = new Set(['daily', 'weekly', 'monthly', 'root']);
+
+export async function updateIndex(index: SearchIndex, opts: UpdateOptions = {}): Promise<UpdateReport> {
+  const t0 = performance.now();
+  const { db } = index;
+  const report: UpdateReport = {
+    files: 0, added: 0, changed: 0, removed: 0, unchanged: 0, chunksAdded: 0, chunksRemoved: 0, chunksKept: 0,
+    embedded: 0, pendingEmbeddings: 0, redacted: 0, warnings: [], ms: 0,
+  };
+  if (opts.rebuild) clearIndex(db);
+  const listing = listIndexableFiles(index.ws, index.settings.include);
+  report.warnings.push(...listing.problems);
+  report.files = listing.files.length;
+  const rows = new Map((stmt(db, 'SELECT id, path, size, mtime_ms, hash, indexed_at FROM files').all() as FileRow[]).map((r) => [r.path, r]));
+
+  let done = 0;
+  const total = listing.files.length;
+  const progress = (): void => opts.onProgress?.({ phase: 'files', done, total });
+  for (const f of listing.files) {
+    done++;
+    const row = rows.get(f.path);
+    let st: Stats;
+    try {
+      st = statSync(f.abs);
+    } catch (err) {
+      report.warnings.push(`${f.path}: skipped: cannot be read (${(err as NodeJS.ErrnoException).code ?? String(err)})`);
+      continue;
+    }
+    if (row && stampTrusted(st, row)) {
+      report.unchanged++;
+      if (done % 256 === 0) progress();
+      continue;
+    }
+    const readAt = Date.now();
+    let bytes: Buffer;
+    try {
+      bytes = readFileSync(f.abs);
+    } catch (err) {
+      report.warnings.push(`${f.path}: skipped: cannot be read (${(err as NodeJS.ErrnoException).code ?? String(err)})`);
+      continue;
+    }
+    const hash = contentHash(bytes);
+    if (row && row.hash === hash) {
+      stmt(db, 'UPDATE files SET size = ?, mtime_ms = ?, indexed_at = ? WHERE id = ?').run(st.size, st.mtimeMs, readAt, row.id);
+      report.unchanged++;
+      progress();
+      continue;
+    }
+    const decoded = decodeText(bytes);
+    if (!decoded.ok) {
+      report.warnings.push(`${f.path}: not indexed: ${decoded.reason}`);
+      if (row) removeFile(db, row.id);
+      continue;
+    }
+    if (decoded.note) report.warnings.push(`${f.path}: ${decoded.note}`);
+    const { text, redacted } = redactKeepingLines(index.redactor, decoded.text);
+    report.redacted += redacted;
+    const doc = chunkDocument(text, chunkOptions(index.settings.chunkChars));
+    const rawStatus = SUMMARY_LEVELS.has(f.level) ? fmString(doc.frontmatter, 'status') : null;
+    const status = rawStatus === 'tentative' || rawStatus === 'fixed' ? rawStatus : null;
+    const r = writeFile(db, f, { size: st.size, mtimeMs: st.mtimeMs, readAt, hash, status }, doc.chunks);
+    if (row) report.changed++;
+    else report.added++;
+    report.chunksAdded += r.added;
+    report.chunksRemoved += r.removed;
+    report.chunksKept += r.kept;
+    progress();
+  }
+  progress();
+
+  if (index.embedder && !opts.skipEmbedding) await embedPending(db, index.embedder, report, opts.onProgress);
+
+  // Files that are gone leave last, so a renamed file's chunks could copy their vectors first.
+  const listed = new Set(listing.files.map((f) => f.path));
+  for (const [path, row] of rows) {
+    if (listed.has(path)) continue;
+    report.chunksRemoved += removeFile(db, row.id);
+    report.removed++;
+  }
+  report.pendingEmbeddings = (stmt(db, 'SELECT count(*) AS n FROM chunks WHERE embedded = 0').get() as { n: number }).n;
+  if (report.added || report.changed || report.removed || report.embedded) index.generation++;
+  report.ms = Math.round(performance.now() - t0);
+  return report;
+}
+
+interface FileFacts {
+  size: number;
+  mtimeMs: number;
+  readAt: number;
+  hash: string;
+  status: string | null;
+}
+
+function headingText(path: readonly string[]): string {
+  return path.join(' / ');
+}
+
+/** Replaces one file's chunks in a single transaction; chunks whose hash survives are kept. */
+function writeFile(db: IndexDb, f: IndexableFile, facts: FileFacts, drafts: ChunkDraft[]): { added: number; removed: number; kept: number } {
+  return db.transaction(() => {
+    // Read the stored state inside the transaction: another process may have indexed it meanwhile.
+    const existing = stmt(db, 'SELECT id FROM files WHERE path = ?').get(f.path) as { id: number } | undefined;
+    let fileId: number;
+    if (existing) {
+      fileId = existing.id;
+      stmt(db, 'UPDATE files SET level = ?, period_start = ?, period_end = ?, status = ?, size = ?, mtime_ms = ?, hash = ?, indexed_at = ? WHERE id = ?')
+        .run(f.level, f.period?.start ?? null, f.period?.end ?? null, facts.status, facts.size, facts.mtimeMs, facts.hash, facts.readAt, fileId);
+    } else {
+      fileId = Number(stmt(db, 'INSERT INTO files (path, level, period_start, period_end, status, size, mtime_ms, hash, indexed_at) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)')
+        .run(f.path, f.level, f.period?.start ?? null, f.period?.end ?? null, facts.status, facts.size, facts.mtimeMs, facts.hash, facts.readAt).lastInsertRowid);
+    }
+    const old = new Map<string, number[]>();
+    for (const c of stmt(db, 'SELECT id, hash FROM chunks WHERE file_id = ?').all(fileId) as { id: number; hash: string }[]) {
+      const ids = old.get(c.hash);
+      if (ids) ids.push(c.id);
+      else old.set(c.hash, [c.id]);
+    }
+    const summary = SUMMARY_LEVELS.has(f.level);
+    let nextId = summary
+      ? Math.min(0, (stmt(db, 'SELECT min(id) AS v FROM chunks').get() as { v: number | null }).v ?? 0) - 1
+      : Math.max(0, (stmt(db, 'SELECT max(id) AS v FROM chunks').get() as { v: number | null }).v ?? 0) + 1;
+    let added = 0;
+    let kept = 0;
+    for (const c of drafts) {
+      const reuse = old.get(c.hash)?.pop();
+      if (reuse !== undefined) {
+        stmt(db, 'UPDATE chunks SET section_line = ?, line_start = ?, line_end = ? WHERE id = ?').run(c.sectionLine, c.line, c.endLine, reuse);
+        kept++;
+        continue;
+      }
+      const id = nextId;
+      nextId += summary ? -1 : 1;
+      stmt(db, 'INSERT INTO chunks (id, file_id, section_line, line_start, line_end, heading_path, type, hash, text) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)')
+        .run(id, fileId, c.sectionLine, c.line, c.endLine, JSON.stringify(c.headingPath), c.type, c.hash, c.text);
+      const heading = headingText(c.headingPath);
+      stmt(db, 'INSERT INTO chunks_fts (rowid, heading, body, facts, cjk) VALUES (?, ?, ?, ?, ?)').run(id, heading, c.text, c.facts, cjkIndexText(`${heading}\n${c.text}`));
+      added++;
+    }
+    let removed = 0;
+    for (const ids of old.values()) {
+      for (const id of ids) {
+        deleteChunk(db, id);
+        removed++;
+      }
+    }
+    return { added, removed, kept };
+  }).immediate();
+}
+
+function deleteChunk(db: IndexDb, id: number): void {
+  stmt(db, 'DELETE FROM chunks_fts WHERE rowid = ?').run(id);
+  const row = stmt(db, 'SELECT embedded FROM chunks WHERE id = ?').get(id) as { embedded: number } | undefined;
+  if (row?.embedded === 1) deleteVector(db, id);
+  stmt(db, 'DELETE FROM chunks WHERE id = ?').run(id);
+}
+
+/** Removes a file and its chunks; returns how many chunks went. */
+function removeFile(db: IndexDb, fileId: number): number {
+  return db.transaction(() => {
+    const ids = (stmt(db, 'SELECT id FROM chunks WHERE file_id = ?').all(fileId) as { id: number }[]).map((r) => r.id);
+    for (const id of ids) deleteChunk(db, id);
+    stmt(db, 'DELETE FROM files WHERE id = ?').run(fileId);
+    return ids.length;
+  }).immediate();
+}
+
+interface PendingChunk {
+  id: number;
+  hash: string;
+  heading_path: string;
+  text: string;
+  type: string | null;
+  level: string;
+  period_start: string | null;
+  period_end: string | null;
+}
+
+/** The text a chunk is embedded from: where it sits (its headings), then what it says. */
+export function embeddingText(headingPath: readonly string[], text: string): string {
+  return `${headingPath.join(' / ')}\n${text}`;
+}
+
+async function embedPending(db: IndexDb, embedder: Embedder, report: UpdateReport, onProgress?: (p: UpdateProgress) => void): Promise<void> {
+  const count = (): number => (stmt(db, 'SELECT count(*) AS n FROM chunks WHERE embedded = 0').get() as { n: number }).n;
+  const total = count();
+  try {
+    const stored = storedEmbedder(db);
+    if (!stored || stored.id !== embedder.id) {
+      if (total === 0 && !stored && (stmt(db, 'SELECT count(*) AS n FROM chunks').get() as { n: number }).n === 0) return;
+      // A new embedder: learn its dimensions, then start a fresh vector table.
+      const probe = (await embedder.embed(['memory index dimension probe']))[0];
+      if (!probe) throw new EmbedderError(`embedder ${embedder.id} returned no vector for a probe text`);
+      if (prepareVectorTable(db, embedder.id, probe.length)) report.warnings.push(`embedder changed to ${embedder.id}: every chunk is embedded again`);
+    }
+  } catch (err) {
+    if (!(err instanceof EmbedderError)) throw err;
+    report.warnings.push(`vectors not updated: ${err.message}`);
+    return;
+  }
+  const todo = count();
+  let done = 0;
+  const select = stmt(db, `SELECT c.id, c.hash, c.heading_path, c.text, c.type, f.level, f.period_start, f.period_end
+    FROM chunks c JOIN files f ON f.id = c.file_id WHERE c.embedded = 0 AND c.id > ? ORDER BY c.id LIMIT ?`);
+  let after = Number.MIN_SAFE_INTEGER;
+  for (;;) {
+    const batch = select.all(after, embedder.batchSize) as PendingChunk[];
+    if (batch.length === 0) break;
+    after = batch[batch.length - 1]!.id;
+    // Identical content already embedded elsewhere (a rename, a copied day): copy its vector.
+    const twins = new Map<number, Buffer>();
+    for (const c of batch) {
+      const twin = stmt(db, 'SELECT id FROM chunks WHERE hash = ? AND embedded = 1 AND id != ? LIMIT 1').get(c.hash, c.id) as { id: number } | undefined;
+      const v = twin === undefined ? null : readVector(db, twin.id);
+      if (v) twins.set(c.id, v);
+    }
+    const fresh = batch.filter((c) => !twins.has(c.id));
+    let vectors: (Float32Array | null)[];
+    try {
+      vectors = fresh.length ? await embedder.embed(fresh.map((c) => embeddingText(JSON.parse(c.heading_path) as string[], c.text))) : [];
+    } catch (err) {
+      if (!(err instanceof EmbedderError)) throw err;
+      report.warnings.push(`${todo - done} chunk(s) not embedded: ${err.message}`);
+      return;
+    }
+    db.transaction(() => {
+      const store = (c: PendingChunk, v: Float32Array | Buffer | null): void => {
+        // Another process may have embedded or removed the chunk while this batch was computed.
+        const now = stmt(db, 'SELECT embedded FROM chunks WHERE id = ?').get(c.id) as { embedded: number } | undefined;
+        if (!now || now.embedded !== 0) return;
+        if (v) insertVector(db, c.id, v, { level: c.level, periodStart: c.period_start ?? '', periodEnd: c.period_end ?? '', type: c.type ?? '' });
+        stmt(db, 'UPDATE chunks SET embedded = ? WHERE id = ?').run(v ? 1 : 2, c.id);
+        if (v) report.embedded++;
+      };
+      for (const c of batch) if (twins.has(c.id)) store(c, twins.get(c.id)!);
+      fresh.forEach((c, i) => store(c, vectors[i] ?? null));
+    }).immediate();
+    done += batch.length;
+    onProgress?.({ phase: 'embed', done, total: todo });
+  }
+}

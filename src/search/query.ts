@@ -1,0 +1,82 @@
+// A search query as the full-text index sees it: terms (OR-ed, never AND-ed: a plain-English
+// question must find the passage that answers only part of it), "quoted phrases", -excluded
+// words, and Korean/Japanese/Chinese runs as character bigrams. Stop words are dropped unless
+// nothing else is left.
+import { cjkQueryTerms, cjkRuns } from '../index/cjk.js';
+import { isStopWord } from './stopwords.js';
+
+export interface QueryTerm {
+  /** An FTS5 MATCH expression for this one term. */
+  match: string;
+  /** What the user typed (for snippets: lower-case words, or CJK text). */
+  words: string[];
+  kind: 'word' | 'phrase' | 'cjk';
+}
+
+export interface ParsedQuery {
+  /** The query as given, trimmed. */
+  text: string;
+  terms: QueryTerm[];
+  /** Chunks matching any of these are left out. */
+  excluded: string[];
+}
+
+/** At most this many terms are searched: a pasted page of text must not cost a second. */
+export const MAX_TERMS = 48;
+/** Text beyond this is ignored (for terms and for the query vector alike). */
+export const MAX_QUERY_CHARS = 4000;
+
+const WORD = /[\p{L}\p{N}]+/gu;
+
+/** Quotes a string for an FTS5 MATCH expression. */
+function quote(s: string): string {
+  return `"${s.replace(/"/g, '""')}"`;
+}
+
+/** Words as the index's tokenizer cuts them (letters and digits), lower-cased, CJK runs removed. */
+export function queryWords(text: string): string[] {
+  const out: string[] = [];
+  for (const m of text.toLowerCase().matchAll(WORD)) {
+    const w = m[0];
+    if (cjkRuns(w).join('') === w) continue;
+    out.push(w);
+  }
+  return out;
+}
+
+/** A word worth searching: not a stop word, and not a lone letter or digit. */
+function meaningful(w: string): boolean {
+  return !isStopWord(w) && w.length > 1;
+}
+
+export function parseQuery(input: string): ParsedQuery {
+  const text = input.trim().slice(0, MAX_QUERY_CHARS);
+  const terms: QueryTerm[] = [];
+  const excluded: string[] = [];
+  const seen = new Set<string>();
+  const add = (t: QueryTerm): void => {
+    if (terms.length >= MAX_TERMS || seen.has(t.match)) return;
+    seen.add(t.match);
+    terms.push(t);
+  };
+  // "Exact phrases" and -excluded words first; what is left is free text.
+  let rest = text.replace(/"([^"]+)"/g, (_, phrase: string) => {
+    const words = queryWords(phrase);
+    const cjk = cjkQueryTerms(phrase);
+    if (words.length > 1) add({ match: `{heading body facts} : ${quote(words.join(' '))}`, words, kind: 'phrase' });
+    else if (words.length === 1) add({ match: `{heading body facts} : ${quote(words[0]!)}`, words, kind: 'word' });
+    for (const c of cjk) add({ match: `cjk : ${quote(c)}`, words: [c], kind: 'cjk' });
+    return ' ';
+  });
+  rest = rest.replace(/(^|\s)-([\p{L}\p{N}][\p{L}\p{N}_-]*)/gu, (_, lead: string, word: string) => {
+    for (const w of queryWords(word)) excluded.push(`{heading body facts} : ${quote(w)}`);
+    for (const c of cjkQueryTerms(word)) excluded.push(`cjk : ${quote(c)}`);
+    return lead;
+  });
+  const words = queryWords(rest);
+  const kept = words.filter(meaningful);
+  // A query of nothing but stop words ("who are you") still searches for them.
+  for (const w of kept.length ? kept : words) add({ match: `{heading body facts} : ${quote(w)}`, words: [w], kind: 'word' });
+  for (const c of cjkQueryTerms(rest)) add({ match: `cjk : ${quote(c)}`, words: [c], kind: 'cjk' });
+  return { text, terms, excluded };
+}

@@ -1,0 +1,297 @@
+// `search(index, query, options)`: the ranked sections of the tree for a query, in one of three
+// modes — bm25 (keywords), vector (meaning, via the embedder) or hybrid (both, fused by rank).
+// Results are sections (a raw log's `##` entry, a node's section), not raw chunks: the parts of
+// a long section count once, shown by their best part. A hit in a summary node lists the raw
+// sections of its period that match the query best (`sources`): what the tree knows about
+// where a summary line came from.
+import type { MemoryType } from '../tree/layout.js';
+import type { DateRange, IndexLevel } from '../index/files.js';
+import { stmt, type IndexDb } from '../index/db.js';
+import type { SearchIndex } from '../index/search-index.js';
+import { storedEmbedder } from '../index/vectors.js';
+import { EmbedderError } from '../index/embed/embedder.js';
+import { bm25Scores, excludedChunks, type Bm25Scores } from './bm25.js';
+import { mapScores, type ChunkScores } from './scores.js';
+import { allowedChunks, hasFilters, type SearchFilters } from './filters.js';
+import { rankByScore, reciprocalRankFusion } from './fusion.js';
+import { parseQuery, type ParsedQuery } from './query.js';
+import { makeSnippet, queryMatchers, type Snippet } from './snippet.js';
+import { nearestChunks, similarities } from './vector.js';
+
+import type { SearchMode } from './modes.js';
+export { SEARCH_MODES, type SearchMode } from './modes.js';
+
+export interface SearchOptions {
+  /** Default hybrid (bm25 when there is no usable embedder). */
+  mode?: SearchMode;
+  /** Hits to return; default 10. */
+  limit?: number;
+  filters?: SearchFilters;
+  /** Raw sections listed under each summary-node hit; default 3, 0 for none. */
+  sources?: number;
+}
+
+export interface SectionRef {
+  path: string;
+  level: IndexLevel;
+  period: DateRange | null;
+  heading: string;
+  headingPath: string[];
+  /** Lines of the shown part (1-based, inclusive). */
+  lines: { start: number; end: number };
+  score: number;
+}
+
+export interface SearchHit extends SectionRef {
+  status: string | null;
+  type: MemoryType | null;
+  /** Per-mode scores: BM25 sum, cosine similarity (null when the list did not have it). */
+  scores: { bm25: number | null; vector: number | null };
+  snippet: Snippet;
+  /** For summary-node hits: the raw sections of its period that match best. */
+  sources: SectionRef[];
+}
+
+export interface SearchResult {
+  query: string;
+  /** The mode that ran (hybrid falls back to bm25 without vectors). */
+  mode: SearchMode;
+  hits: SearchHit[];
+  warnings: string[];
+  ms: number;
+}
+
+interface ChunkMeta {
+  id: number;
+  fileId: number;
+  sectionLine: number;
+  lineStart: number;
+  lineEnd: number;
+  headingPath: string[];
+  type: MemoryType | null;
+  path: string;
+  level: IndexLevel;
+  period: DateRange | null;
+  status: string | null;
+}
+
+type SectionKey = string;
+
+interface RankedSections {
+  order: SectionKey[];
+  /** Best chunk and its score per section. */
+  best: Map<SectionKey, { id: number; score: number }>;
+}
+
+const META_SQL = `SELECT c.id, c.file_id, c.section_line, c.line_start, c.line_end, c.heading_path, c.type,
+  f.path, f.level, f.period_start, f.period_end, f.status
+  FROM chunks c JOIN files f ON f.id = c.file_id WHERE c.id IN (SELECT value FROM json_each(?))`;
+
+/** Full metadata of the chunks shown (hits and their sources). */
+function fetchMeta(db: IndexDb, ids: readonly number[], into: Map<number, ChunkMeta>): void {
+  const missing = ids.filter((id) => !into.has(id));
+  if (missing.length === 0) return;
+  for (const r of stmt(db, META_SQL).all(JSON.stringify(missing)) as Record<string, unknown>[]) {
+    into.set(r.id as number, {
+      id: r.id as number,
+      fileId: r.file_id as number,
+      sectionLine: r.section_line as number,
+      lineStart: r.line_start as number,
+      lineEnd: r.line_end as number,
+      headingPath: JSON.parse(r.heading_path as string) as string[],
+      type: (r.type as MemoryType | null) ?? null,
+      path: r.path as string,
+      level: r.level as IndexLevel,
+      period: r.period_start ? { start: r.period_start, end: r.period_end } as DateRange : null,
+      status: (r.status as string | null) ?? null,
+    });
+  }
+}
+
+/** The section each chunk belongs to, for ranking (a lighter read than full metadata). */
+function fetchSections(db: IndexDb, ids: readonly number[], into: Map<number, SectionKey>): void {
+  const missing = ids.filter((id) => !into.has(id));
+  if (missing.length === 0) return;
+  for (const [id, file, line] of stmt(db, 'SELECT id, file_id, section_line FROM chunks WHERE id IN (SELECT value FROM json_each(?))').raw().all(JSON.stringify(missing)) as [number, number, number][]) {
+    into.set(id, `${file}:${line}`);
+  }
+}
+
+
+/**
+ * A long section cut into parts matches in several of them: its score is its best part's plus
+ * SECTION_REST times the others' (BM25; a vector list uses the best part alone).
+ */
+export const SECTION_REST = 0.1;
+
+/** Top `want` sections of chunk scores, fetching chunk metadata page by page. */
+function rankSections(db: IndexDb, scores: ChunkScores, want: number, sectionOf: Map<number, SectionKey>, rest: number): RankedSections {
+  const sections = new Map<SectionKey, { id: number; best: number; others: number }>();
+  const pageSize = Math.max(want * 6, 100);
+  let list = scores.top(pageSize);
+  let start = 0;
+  for (;;) {
+    const page = list.slice(start, start + pageSize);
+    fetchSections(db, page, sectionOf);
+    for (const id of page) {
+      const key = sectionOf.get(id);
+      if (!key) continue;
+      const score = scores.get(id)!;
+      const s = sections.get(key);
+      if (!s) sections.set(key, { id, best: score, others: 0 });
+      else s.others += score;
+    }
+    start += page.length;
+    if (sections.size >= want || page.length === 0) break;
+    // Not enough distinct sections among the best chunks: go on down the ranking.
+    if (start >= list.length) list = scores.top(Math.min(scores.size, list.length * 4));
+  }
+  const total = new Map([...sections].map(([key, s]) => [key, s.best + rest * s.others]));
+  const order = rankByScore(total).slice(0, want);
+  return { order, best: new Map(order.map((key) => [key, { id: sections.get(key)!.id, score: total.get(key)! }])) };
+}
+
+interface Context {
+  index: SearchIndex;
+  q: ParsedQuery;
+  mode: SearchMode;
+  bm25: Bm25Scores | null;
+  /** Chunks holding a -excluded word. */
+  excluded: ReadonlySet<number>;
+  queryVector: Float32Array | null;
+  meta: Map<number, ChunkMeta>;
+  sectionOf: Map<number, SectionKey>;
+}
+
+function candidates(limit: number): number {
+  return Math.max(limit * 3, 50);
+}
+
+/** Ranks sections for the context's mode, from chunk scores (restricted to `only` if given). */
+function rankForMode(ctx: Context, bm25: ChunkScores | null, vector: ChunkScores | null, want: number): { order: SectionKey[]; b: RankedSections | null; v: RankedSections | null; fused: Map<SectionKey, number> } {
+  const { db } = ctx.index;
+  const n = ctx.mode === 'hybrid' ? candidates(want) : want;
+  const b = bm25 ? rankSections(db, bm25, n, ctx.sectionOf, SECTION_REST) : null;
+  const v = vector ? rankSections(db, vector, n, ctx.sectionOf, 0) : null;
+  let fused: Map<SectionKey, number>;
+  if (b && v) {
+    const { k, bm25Weight, vectorWeight } = ctx.index.settings.hybrid;
+    fused = reciprocalRankFusion([{ items: b.order, weight: bm25Weight }, { items: v.order, weight: vectorWeight }], k);
+  } else {
+    const only = (b ?? v)!;
+    fused = new Map(only.order.map((key) => [key, only.best.get(key)!.score]));
+  }
+  return { order: rankByScore(fused).slice(0, want), b, v, fused };
+}
+
+function sectionRef(m: ChunkMeta, score: number): SectionRef {
+  return {
+    path: m.path,
+    level: m.level,
+    period: m.period,
+    heading: m.headingPath[m.headingPath.length - 1] ?? '',
+    headingPath: m.headingPath,
+    lines: { start: m.lineStart, end: m.lineEnd },
+    score,
+  };
+}
+
+const SUMMARY_WITH_PERIOD = new Set<IndexLevel>(['daily', 'weekly', 'monthly']);
+
+/** The raw sections of a summary node's period that match the query best. */
+function sourcesOf(ctx: Context, m: ChunkMeta, n: number): SectionRef[] {
+  if (n <= 0 || !SUMMARY_WITH_PERIOD.has(m.level) || !m.period) return [];
+  const { db } = ctx.index;
+  const ids = new Set(
+    (stmt(db, 'SELECT c.id FROM chunks c JOIN files f ON f.id = c.file_id WHERE f.level = ? AND f.period_start >= ? AND f.period_end <= ?').raw().all('raw', m.period.start, m.period.end) as [number][]).map((r) => r[0]),
+  );
+  if (ids.size === 0) return [];
+  const bm25 = ctx.bm25 ? ctx.bm25.scores.pick(ids) : null;
+  const vector = ctx.queryVector ? similarities(ctx.index, ctx.queryVector, [...ids], ctx.index.settings.minSimilarity) : null;
+  for (const id of ctx.excluded) vector?.delete(id);
+  const b = bm25 && bm25.size ? mapScores(bm25) : null;
+  const v = vector && vector.size ? mapScores(vector) : null;
+  if (!b && !v) return [];
+  const ranked = rankForMode(ctx, b, v, n);
+  const shown = ranked.order.map((key) => (ranked.b?.best.get(key) ?? ranked.v!.best.get(key)!).id);
+  fetchMeta(db, shown, ctx.meta);
+  return ranked.order.map((key, i) => sectionRef(ctx.meta.get(shown[i]!)!, ranked.fused.get(key)!));
+}
+
+export async function search(index: SearchIndex, query: string, opts: SearchOptions = {}): Promise<SearchResult> {
+  const t0 = performance.now();
+  const warnings: string[] = [];
+  const limit = Math.max(1, Math.floor(opts.limit ?? 10));
+  const q = parseQuery(query);
+  let mode: SearchMode = opts.mode ?? 'hybrid';
+  const done = (hits: SearchHit[]): SearchResult => ({ query: q.text, mode, hits, warnings, ms: performance.now() - t0 });
+  if (q.text === '') return done([]);
+
+  // Vectors are usable only if the index holds them for the configured embedder.
+  let queryVector: Float32Array | null = null;
+  if (mode !== 'bm25') {
+    const problem = vectorProblem(index);
+    if (problem) {
+      warnings.push(mode === 'hybrid' ? `${problem}; keyword results only` : problem);
+      if (mode === 'vector') return done([]);
+      mode = 'bm25';
+    } else {
+      try {
+        queryVector = await index.embedder!.embedQuery(q.text);
+      } catch (err) {
+        if (!(err instanceof EmbedderError)) throw err;
+        warnings.push(mode === 'hybrid' ? `${err.message}; keyword results only` : err.message);
+        if (mode === 'vector') return done([]);
+        mode = 'bm25';
+      }
+      const pending = (stmt(index.db, 'SELECT count(*) AS n FROM chunks WHERE embedded = 0').get() as { n: number }).n;
+      if (pending > 0) warnings.push(`${pending} chunk(s) have no vector yet (run "hipo index")`);
+    }
+  }
+
+  const filters = opts.filters ?? {};
+  const allowed = hasFilters(filters) ? allowedChunks(index.db, filters) : null;
+  const bm25 = mode !== 'vector' ? bm25Scores(index, q) : null;
+  const excluded = excludedChunks(index, q);
+  const ctx: Context = { index, q, mode, bm25, excluded, queryVector, meta: new Map(), sectionOf: new Map() };
+  let vector: Map<number, number> | null = null;
+  if (queryVector) {
+    vector = nearestChunks(index, queryVector, candidates(limit) * 3, filters, { minSimilarity: index.settings.minSimilarity });
+    for (const id of excluded) vector.delete(id);
+  } else if (mode === 'vector') {
+    warnings.push('the query has no word the embedder knows');
+  }
+  if (mode !== 'bm25' && mode !== 'vector' && !vector) mode = 'bm25';
+
+  const bm25List = bm25 ? (allowed ? bm25.scores.restrict((id) => allowed.has(id)) : bm25.scores) : null;
+  const ranked = rankForMode(ctx, bm25List, vector ? mapScores(vector) : null, limit);
+  const texts = new Map(
+    (stmt(index.db, 'SELECT id, text FROM chunks WHERE id IN (SELECT value FROM json_each(?))').all(JSON.stringify(ranked.order.map((key) => (ranked.b?.best.get(key) ?? ranked.v!.best.get(key)!).id))) as { id: number; text: string }[]).map((r) => [r.id, r.text]),
+  );
+  const matchers = queryMatchers(q);
+  fetchMeta(index.db, ranked.order.map((key) => (ranked.b?.best.get(key) ?? ranked.v!.best.get(key)!).id), ctx.meta);
+  const hits: SearchHit[] = ranked.order.map((key) => {
+    const b = ranked.b?.best.get(key);
+    const v = ranked.v?.best.get(key);
+    const shownId = (b ?? v)!.id;
+    const m = ctx.meta.get(shownId)!;
+    return {
+      ...sectionRef(m, ranked.fused.get(key)!),
+      status: m.status,
+      type: m.type,
+      scores: { bm25: b?.score ?? null, vector: v?.score ?? null },
+      snippet: makeSnippet(texts.get(shownId) ?? '', m.lineStart, matchers),
+      sources: sourcesOf(ctx, m, opts.sources ?? 3),
+    };
+  });
+  return done(hits);
+}
+
+/** Why vector search cannot run on this index now, or null when it can. */
+export function vectorProblem(index: SearchIndex): string | null {
+  if (!index.embedder) return index.embedderProblem ?? 'no embedder is configured ("search.embedder" is "none")';
+  const stored = storedEmbedder(index.db);
+  if (!stored) return 'the index holds no vectors yet (run "hipo index")';
+  if (stored.id !== index.embedder.id) return `the index holds vectors of ${stored.id}, not of the configured ${index.embedder.id} (run "hipo index")`;
+  return null;
+}

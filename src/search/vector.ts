@@ -1,0 +1,150 @@
+// Nearest chunks to a query vector: exact cosine search, filters applied inside the search so
+// that k results survive them.
+//
+// A one-shot process (`hipo search`) asks sqlite-vec, which scans the vector table on disk. A
+// resident process (daemon, MCP server) that searches the same index again keeps the vectors
+// in memory instead, as one Float32Array with their filter columns, and scans that: several
+// times faster than sqlite-vec's scan. It is built from the second query on, dropped whenever
+// the index changes, and only when it fits MAX_RESIDENT_FLOATS (64 MB).
+import { stmt, type IndexDb } from '../index/db.js';
+import type { SearchIndex } from '../index/search-index.js';
+import { hasVectorTable, vectorBytes } from '../index/vectors.js';
+import { vectorFilterSql, type SearchFilters } from './filters.js';
+
+/** sqlite-vec's upper bound on k. */
+const MAX_K = 4096;
+const MAX_RESIDENT_FLOATS = 16_000_000;
+
+interface Resident {
+  dims: number;
+  ids: Int32Array;
+  vectors: Float32Array;
+  rowOf: Map<number, number>;
+  level: string[];
+  start: string[];
+  end: string[];
+  type: string[];
+}
+
+interface VectorCache {
+  token: string;
+  queries: number;
+  resident: Resident | null;
+}
+
+const caches = new WeakMap<SearchIndex, VectorCache>();
+
+function cacheOf(index: SearchIndex): VectorCache {
+  const token = `${index.generation}:${index.db.pragma('data_version', { simple: true }) as number}`;
+  let c = caches.get(index);
+  if (!c || c.token !== token) {
+    c = { token, queries: 0, resident: null };
+    caches.set(index, c);
+  }
+  return c;
+}
+
+function loadResident(db: IndexDb, dims: number): Resident | null {
+  const n = (stmt(db, 'SELECT count(*) AS n FROM chunk_vec').get() as { n: number }).n;
+  if (n * dims > MAX_RESIDENT_FLOATS) return null;
+  const r: Resident = { dims, ids: new Int32Array(n), vectors: new Float32Array(n * dims), rowOf: new Map(), level: [], start: [], end: [], type: [] };
+  let i = 0;
+  for (const [id, blob, level, start, end, type] of stmt(db, 'SELECT chunk_id, embedding, level, period_start, period_end, type FROM chunk_vec').raw().iterate() as Iterable<[number | bigint, Buffer, string, string, string, string]>) {
+    if (i >= n || blob.byteLength !== dims * 4) continue;
+    r.ids[i] = Number(id);
+    r.vectors.set(toFloats(blob), i * dims);
+    r.rowOf.set(Number(id), i);
+    r.level.push(level);
+    r.start.push(start);
+    r.end.push(end);
+    r.type.push(type);
+    i++;
+  }
+  return i === n ? r : null;
+}
+
+function toFloats(blob: Buffer): Float32Array {
+  // A view needs 4-byte alignment; small buffers may sit anywhere in Node's pool.
+  return blob.byteOffset % 4 === 0 ? new Float32Array(blob.buffer, blob.byteOffset, blob.byteLength / 4) : new Float32Array(Uint8Array.from(blob).buffer);
+}
+
+/** The in-memory vectors, when this index has been searched before and they fit. */
+function resident(index: SearchIndex, dims: number): Resident | null {
+  const c = cacheOf(index);
+  c.queries++;
+  if (!c.resident && c.queries >= 2) c.resident = loadResident(index.db, dims);
+  return c.resident && c.resident.dims === dims ? c.resident : null;
+}
+
+function allowedBy(r: Resident, f: SearchFilters): ((row: number) => boolean) | null {
+  const levels = f.levels?.length ? new Set<string>(f.levels) : null;
+  const types = f.types?.length ? new Set<string>(f.types) : null;
+  if (!levels && !types && !f.since && !f.until) return null;
+  return (row) =>
+    (!levels || levels.has(r.level[row]!)) &&
+    (!types || types.has(r.type[row]!)) &&
+    (!f.since || (r.end[row] !== '' && r.end[row]! >= f.since)) &&
+    (!f.until || (r.start[row] !== '' && r.start[row]! <= f.until));
+}
+
+/** Chunk id → cosine similarity (1 is identical), best first, at least `minSimilarity`. */
+export function nearestChunks(index: SearchIndex, query: Float32Array, k: number, filters: SearchFilters = {}, opts: { minSimilarity?: number } = {}): Map<number, number> {
+  const { db } = index;
+  const floor = opts.minSimilarity ?? -1;
+  const out = new Map<number, number>();
+  if (!hasVectorTable(db) || k <= 0) return out;
+  const r = resident(index, query.length);
+  if (r) {
+    const ok = allowedBy(r, filters);
+    const dims = r.dims;
+    const best: [number, number][] = [];
+    let worst = -Infinity;
+    for (let row = 0; row < r.ids.length; row++) {
+      let dot = 0;
+      const base = row * dims;
+      for (let d = 0; d < dims; d++) dot += r.vectors[base + d]! * query[d]!;
+      if (dot < floor || (best.length >= k && dot <= worst) || (ok && !ok(row))) continue;
+      best.push([r.ids[row]!, dot]);
+      if (best.length > k * 2) {
+        best.sort((a, b) => b[1] - a[1]);
+        best.length = k;
+        worst = best[k - 1]![1];
+      }
+    }
+    best.sort((a, b) => b[1] - a[1]);
+    for (const [id, s] of best.slice(0, k)) out.set(id, s);
+    return out;
+  }
+  const f = vectorFilterSql(filters);
+  const conds = ['embedding MATCH ?', 'k = ?'];
+  const params: (Buffer | number | string)[] = [vectorBytes(query), Math.min(k, MAX_K)];
+  if (f.where) {
+    conds.push(f.where);
+    params.push(...f.params);
+  }
+  const rows = stmt(db, `SELECT chunk_id, distance FROM chunk_vec WHERE ${conds.join(' AND ')} ORDER BY distance`).raw().all(...params) as [number | bigint, number][];
+  for (const [id, distance] of rows) if (1 - distance >= floor) out.set(Number(id), 1 - distance);
+  return out;
+}
+
+/** Cosine similarity of the query to each of `ids` that has a vector (at least `floor`). */
+export function similarities(index: SearchIndex, query: Float32Array, ids: readonly number[], floor = -1): Map<number, number> {
+  const out = new Map<number, number>();
+  if (ids.length === 0 || !hasVectorTable(index.db)) return out;
+  const r = caches.get(index)?.resident ?? null;
+  const one = stmt(index.db, 'SELECT embedding FROM chunk_vec WHERE chunk_id = ?').raw();
+  for (const id of ids) {
+    let v: Float32Array | null = null;
+    const row = r?.rowOf.get(id);
+    if (r && row !== undefined) v = r.vectors.subarray(row * r.dims, (row + 1) * r.dims);
+    else {
+      const got = one.get(BigInt(id)) as [Buffer] | undefined;
+      if (got) v = toFloats(got[0]);
+    }
+    if (!v || v.length !== query.length) continue;
+    let dot = 0;
+    for (let i = 0; i < v.length; i++) dot += v[i]! * query[i]!;
+    if (dot >= floor) out.set(id, dot);
+  }
+  return out;
+}

@@ -1,0 +1,142 @@
+// The OpenAI-compatible embedder against real HTTP servers on 127.0.0.1, started by each test:
+// one that embeds (a deterministic bag of hashed words, so shared words mean similar vectors),
+// one that fails, one that never answers, and a port nobody listens on.
+import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { afterEach, describe, expect, it } from 'vitest';
+import { OpenAiEmbedder } from '../../src/index/embed/openai.js';
+import { updateIndex } from '../../src/index/update.js';
+import { search } from '../../src/search/search.js';
+import { makeWorkspace, runCliAsync } from '../helpers/workspace.js';
+import { indexOf } from '../helpers/search.js';
+
+interface Seen {
+  model: string;
+  inputs: string[];
+  encodingFormat: string | undefined;
+  authorization: string | undefined;
+}
+
+const servers: Server[] = [];
+afterEach(async () => {
+  await Promise.all(servers.splice(0).map((s) => new Promise((r) => s.close(r))));
+});
+
+async function serve(handler: (req: IncomingMessage, body: string, res: ServerResponse) => void): Promise<string> {
+  const server = createServer((req, res) => {
+    let body = '';
+    req.on('data', (d) => (body += d));
+    req.on('end', () => handler(req, body, res));
+  });
+  servers.push(server);
+  await new Promise<void>((r) => server.listen(0, '127.0.0.1', r));
+  return `http://127.0.0.1:${(server.address() as AddressInfo).port}/v1`;
+}
+
+const DIMS = 32;
+function bagOfWords(text: string): number[] {
+  const v = new Array<number>(DIMS).fill(0);
+  for (const w of text.toLowerCase().match(/[a-z]+/g) ?? []) {
+    let h = 0;
+    for (const c of w) h = (h * 31 + c.charCodeAt(0)) >>> 0;
+    v[h % DIMS]! += 1;
+  }
+  return v;
+}
+
+async function embeddingServer(seen: Seen[]): Promise<string> {
+  return serve((req, body, res) => {
+    if (req.method !== 'POST' || req.url !== '/v1/embeddings') {
+      res.writeHead(404).end();
+      return;
+    }
+    const parsed = JSON.parse(body) as { model: string; input: string[]; encoding_format?: string };
+    seen.push({ model: parsed.model, inputs: parsed.input, encodingFormat: parsed.encoding_format, authorization: req.headers.authorization });
+    res.writeHead(200, { 'content-type': 'application/json' });
+    res.end(JSON.stringify({ object: 'list', model: parsed.model, data: parsed.input.map((t, index) => ({ object: 'embedding', index, embedding: bagOfWords(t) })), usage: { prompt_tokens: 1, total_tokens: 1 } }));
+  });
+}
+
+const FILES = {
+  'memory/2026-03-09.md': '# 2026-03-09\n\n## Pets\n- the cat scratches the sofa\n\n## Billing\n- invoices go out monthly\n\n## Garden\n- tomatoes need water\n',
+};
+
+describe('an OpenAI-compatible embeddings endpoint', () => {
+  it('embeds in batches, asking for floats, and vector search uses it', async () => {
+    const seen: Seen[] = [];
+    const url = await embeddingServer(seen);
+    const ws = makeWorkspace(FILES, { timeZone: 'UTC', search: { embedder: 'openai', openai: { baseUrl: url, model: 'test-embed', batchSize: 2 } } });
+    const index = indexOf(ws);
+    expect(index.embedder?.id).toBe(`openai:test-embed@${url}`);
+    const r = await updateIndex(index);
+    expect(r).toMatchObject({ chunksAdded: 3, embedded: 3, pendingEmbeddings: 0, warnings: [] });
+    // One probe for the dimensions, then batches of at most two.
+    expect(seen.map((s) => s.inputs.length)).toEqual([1, 2, 1]);
+    expect(seen.every((s) => s.encodingFormat === 'float' && s.model === 'test-embed')).toBe(true);
+    const hit = await search(index, 'sofa scratches', { mode: 'vector', limit: 1 });
+    expect(hit.hits[0]!.heading).toBe('Pets');
+  });
+
+  it('takes base URL, model and key from HIPO_EMBED_* over the config', async () => {
+    const seen: Seen[] = [];
+    const url = await embeddingServer(seen);
+    const ws = makeWorkspace(FILES, { timeZone: 'UTC', search: { embedder: 'wink', openai: { baseUrl: 'http://127.0.0.1:9/v1', model: 'from-config' } } });
+    const index = indexOf(ws, { env: { HIPO_EMBED_BASE_URL: url, HIPO_EMBED_MODEL: 'from-env', HIPO_EMBED_API_KEY: 'sk-test-key' } });
+    await updateIndex(index);
+    expect(seen.length).toBeGreaterThan(0);
+    expect(seen.every((s) => s.model === 'from-env' && s.authorization === 'Bearer sk-test-key')).toBe(true);
+  });
+
+  it('reports a failing endpoint clearly; keywords still work and hybrid falls back', async () => {
+    const url = await serve((_req, _body, res) => {
+      res.writeHead(500, { 'content-type': 'application/json' }).end(JSON.stringify({ error: { message: 'model crashed' } }));
+    });
+    const ws = makeWorkspace(FILES, { timeZone: 'UTC', search: { embedder: 'openai', openai: { baseUrl: url, model: 'm' } } });
+    const index = indexOf(ws);
+    const r = await updateIndex(index);
+    expect(r.warnings).toEqual([`vectors not updated: embeddings endpoint ${url} answered HTTP 500: model crashed`]);
+    expect(r.pendingEmbeddings).toBe(3);
+    const h = await search(index, 'invoices', { mode: 'hybrid' });
+    expect(h.mode).toBe('bm25');
+    expect(h.hits[0]!.heading).toBe('Billing');
+    expect(h.warnings).toEqual(['the index holds no vectors yet (run "hipo index"); keyword results only']);
+  });
+
+  it('names an endpoint nobody listens on, and one that does not answer in time', async () => {
+    const closedUrl = await serve(() => undefined);
+    const closing = servers.pop()!;
+    await new Promise((r) => closing.close(r));
+    const refused = new OpenAiEmbedder({ baseUrl: closedUrl, model: 'm', apiKey: '', batchSize: 8, timeoutMs: 2000 });
+    await expect(refused.embed(['x'])).rejects.toThrow(`cannot reach the embeddings endpoint ${closedUrl} (ECONNREFUSED)`);
+
+    const silentUrl = await serve(() => undefined);
+    const silent = new OpenAiEmbedder({ baseUrl: silentUrl, model: 'm', apiKey: '', batchSize: 8, timeoutMs: 200 });
+    await expect(silent.embed(['x'])).rejects.toThrow(`embeddings endpoint ${silentUrl} did not answer within 200 ms`);
+  });
+
+  it('refuses empty vectors instead of storing them', async () => {
+    const url = await serve((_req, body, res) => {
+      const n = (JSON.parse(body) as { input: string[] }).input.length;
+      res.writeHead(200, { 'content-type': 'application/json' }).end(JSON.stringify({ data: Array.from({ length: n }, (_, index) => ({ index, embedding: [] })) }));
+    });
+    const e = new OpenAiEmbedder({ baseUrl: url, model: 'm', apiKey: '', batchSize: 8, timeoutMs: 2000 });
+    await expect(e.embed(['a', 'b'])).rejects.toThrow(/returned empty or uneven vectors/);
+  });
+
+  it('hipo index exits 1 and says why when the endpoint fails; hipo search still answers', async () => {
+    const url = await serve((_req, _body, res) => {
+      res.writeHead(503).end('down');
+    });
+    const ws = makeWorkspace(FILES, { timeZone: 'UTC', search: { embedder: 'openai', openai: { baseUrl: url, model: 'm' } } });
+    const idx = await runCliAsync(['index', '--dir', ws.root]);
+    expect(idx.code).toBe(1);
+    expect(idx.stdout).toContain(`warning: vectors not updated: embeddings endpoint ${url} answered HTTP 503`);
+    expect(idx.stdout).toMatch(/vectors 0 \(no embedder; 0 new, 3 waiting\)/);
+    const s = await runCliAsync(['search', 'tomatoes', '--json', '--dir', ws.root]);
+    expect(s.code).toBe(0);
+    const out = JSON.parse(s.stdout) as { mode: string; hits: { heading: string }[]; warnings: string[] };
+    expect(out.mode).toBe('bm25');
+    expect(out.hits[0]!.heading).toBe('Garden');
+    expect(out.warnings.join('\n')).toContain('keyword results only');
+  });
+});

@@ -1,0 +1,252 @@
+import { readFileSync, renameSync, rmSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import Database from 'better-sqlite3';
+import { describe, expect, it } from 'vitest';
+import { WinkEmbedder } from '../../src/index/embed/wink.js';
+import { indexFile } from '../../src/index/search-index.js';
+import { updateIndex } from '../../src/index/update.js';
+import { search } from '../../src/search/search.js';
+import { makeWorkspace } from '../helpers/workspace.js';
+import { counting, indexOf } from '../helpers/search.js';
+
+const wink = new WinkEmbedder({ cacheDirs: [process.env.HIPO_CACHE_DIR!] });
+
+const RAW = `# 2026-03-15
+
+## Auth refactor [project]
+- decided to move sessions into redis
+- the rate limiter stays in nginx for now
+
+## Preferences [user]
+- prefers pnpm over npm
+
+## Garden
+- planted eight tomato plants on the balcony
+`;
+
+const DAILY = `---
+type: daily
+status: fixed
+period: 2026-03-15
+---
+
+# Daily Summary: 2026-03-15 (Sun)
+
+## Key Decisions
+- moved sessions into redis
+`;
+
+function tree(extra: Record<string, string> = {}) {
+  return makeWorkspace(
+    {
+      'memory/2026-03-15.md': RAW,
+      'memory/2026-03-16.md': '# 2026-03-16\n\n## Deploy [project]\n- shipped the billing webhook retry\n',
+      'memory/daily/2026-03-15.md': DAILY,
+      'memory/weekly/2026-W11.md': '---\ntype: weekly\nstatus: tentative\n---\n\n# 2026-W11\n\n## Topics\n- auth refactor [project]: redis, sessions\n',
+      'memory/monthly/2026-03.md': '---\ntype: monthly\nstatus: tentative\n---\n\n# 2026-03\n\n## Highlights\n- auth moved to redis\n',
+      'memory/ROOT.md': '# ROOT\n\n## Active Context\n- auth refactor\n',
+      'memory/notes.md': '# Loose notes\nsome text about kubernetes\n',
+      'knowledge/auth.md': '# Auth\n\n## Sessions\nSessions live in redis since March.\n',
+      ...extra,
+    },
+    { timeZone: 'UTC', search: { include: ['knowledge'] } },
+  );
+}
+
+describe('building the index', () => {
+  it('indexes raw logs, every node level, ROOT and configured folders, with level, period and status', async () => {
+    const ws = tree();
+    const index = indexOf(ws, { embedder: wink });
+    const r = await updateIndex(index);
+    expect(r).toMatchObject({ files: 8, added: 8, changed: 0, removed: 0, pendingEmbeddings: 0, warnings: [] });
+    const files = index.db.prepare('SELECT path, level, period_start, period_end, status FROM files ORDER BY path').all();
+    expect(files).toEqual([
+      { path: 'knowledge/auth.md', level: 'other', period_start: null, period_end: null, status: null },
+      { path: 'memory/2026-03-15.md', level: 'raw', period_start: '2026-03-15', period_end: '2026-03-15', status: null },
+      { path: 'memory/2026-03-16.md', level: 'raw', period_start: '2026-03-16', period_end: '2026-03-16', status: null },
+      { path: 'memory/ROOT.md', level: 'root', period_start: null, period_end: null, status: null },
+      { path: 'memory/daily/2026-03-15.md', level: 'daily', period_start: '2026-03-15', period_end: '2026-03-15', status: 'fixed' },
+      { path: 'memory/monthly/2026-03.md', level: 'monthly', period_start: '2026-03-01', period_end: '2026-03-31', status: 'tentative' },
+      { path: 'memory/notes.md', level: 'other', period_start: null, period_end: null, status: null },
+      { path: 'memory/weekly/2026-W11.md', level: 'weekly', period_start: '2026-03-09', period_end: '2026-03-15', status: 'tentative' },
+    ]);
+    const chunks = index.db.prepare("SELECT c.heading_path, c.type, c.line_start, c.line_end FROM chunks c JOIN files f ON f.id = c.file_id WHERE f.path = 'memory/2026-03-15.md' ORDER BY c.line_start").all();
+    expect(chunks).toEqual([
+      { heading_path: '["2026-03-15","Auth refactor [project]"]', type: 'project', line_start: 3, line_end: 5 },
+      { heading_path: '["2026-03-15","Preferences [user]"]', type: 'user', line_start: 7, line_end: 8 },
+      { heading_path: '["2026-03-15","Garden"]', type: null, line_start: 10, line_end: 11 },
+    ]);
+    // Summary-node chunks get negative ids, source chunks positive ones.
+    const signs = index.db.prepare('SELECT f.level, min(c.id) AS lo, max(c.id) AS hi FROM chunks c JOIN files f ON f.id = c.file_id GROUP BY f.level ORDER BY f.level').all() as { level: string; lo: number; hi: number }[];
+    for (const s of signs) {
+      if (['daily', 'weekly', 'monthly', 'root'].includes(s.level)) expect(s.hi).toBeLessThan(0);
+      else expect(s.lo).toBeGreaterThan(0);
+    }
+    expect(index.db.prepare('SELECT count(*) AS n FROM chunk_vec').get()).toEqual({ n: r.chunksAdded });
+  });
+
+  it('keeps secrets out of the index, and the lines after a multi-line secret where they are', async () => {
+    const ws = tree({
+      'memory/2026-03-17.md': [
+        '# 2026-03-17',
+        '',
+        '## Server access [reference]',
+        'db password: hunter2hunter2',
+        'key:',
+        '-----BEGIN OPENSSH PRIVATE KEY-----',
+        'b3BlbnNzaC1rZXktdjEAAAAABG5vbmUAAAAEbm9uZQAAAAAAAAABAAAAMwAAAAtzc2gtZW',
+        'QyNTUxOQAAACBGmT0WAlvrmmHvm3OXxPSTuGpKNAhB3Fl4qUmuZAHfbQAAAJgAWbuWAFm7',
+        '-----END OPENSSH PRIVATE KEY-----',
+        '',
+        '## After the key',
+        'the deploy host is build-01',
+      ].join('\n'),
+    });
+    const index = indexOf(ws, { embedder: null });
+    const r = await updateIndex(index);
+    expect(r.redacted).toBe(2);
+    index.db.pragma('wal_checkpoint(TRUNCATE)');
+    const bytes = readFileSync(indexFile(ws)).toString('latin1');
+    expect(bytes).not.toContain('hunter2hunter2');
+    expect(bytes).not.toContain('b3BlbnNzaC1rZXktdjEAAAAABG5vbmUAAAAEbm9uZQ');
+    const res = await search(index, 'deploy host', { mode: 'bm25' });
+    expect(res.hits[0]).toMatchObject({ path: 'memory/2026-03-17.md', lines: { start: 11, end: 12 } });
+  });
+});
+
+describe('incremental updates', () => {
+  it('reads only changed files and embeds only new chunks', async () => {
+    const ws = tree();
+    const embedder = counting(wink);
+    let index = indexOf(ws, { embedder });
+    const first = await updateIndex(index);
+    // Every chunk, plus the probe that tells a new embedder's dimensions.
+    expect(embedder.texts).toHaveLength(first.chunksAdded + 1);
+    index.close();
+
+    writeFileSync(join(ws.memoryDir, '2026-03-15.md'), RAW.replace('eight tomato plants', 'eight tomato plants and basil'));
+    embedder.texts.length = 0;
+    index = indexOf(ws, { embedder });
+    const second = await updateIndex(index);
+    expect(second).toMatchObject({ changed: 1, added: 0, removed: 0, unchanged: 7, chunksAdded: 1, chunksRemoved: 1, chunksKept: 2, embedded: 1 });
+    expect(embedder.texts).toHaveLength(1);
+    expect(embedder.texts[0]).toContain('basil');
+
+    embedder.texts.length = 0;
+    const third = await updateIndex(index);
+    expect(third).toMatchObject({ changed: 0, unchanged: 8, chunksAdded: 0, embedded: 0 });
+    expect(embedder.texts).toHaveLength(0);
+  });
+
+  it('moves chunks whose text moved without tokenizing or embedding them again', async () => {
+    const ws = tree();
+    const embedder = counting(wink);
+    const index = indexOf(ws, { embedder });
+    await updateIndex(index);
+    embedder.texts.length = 0;
+    writeFileSync(join(ws.memoryDir, '2026-03-15.md'), RAW.replace('# 2026-03-15\n', '# 2026-03-15\n\nA line added at the top.\n'));
+    const r = await updateIndex(index);
+    expect(r).toMatchObject({ chunksAdded: 1, chunksKept: 3, chunksRemoved: 0 });
+    expect(embedder.texts).toEqual(['2026-03-15\n# 2026-03-15\n\nA line added at the top.']);
+    const res = await search(index, 'tomato', { mode: 'bm25' });
+    expect(res.hits[0]!.lines).toEqual({ start: 12, end: 13 });
+  });
+
+  it('drops a deleted file', async () => {
+    const ws = tree();
+    const index = indexOf(ws, { embedder: wink });
+    await updateIndex(index);
+    rmSync(join(ws.memoryDir, '2026-03-16.md'));
+    const r = await updateIndex(index);
+    expect(r).toMatchObject({ removed: 1, chunksRemoved: 1 });
+    expect((await search(index, 'billing webhook', { mode: 'hybrid' })).hits.filter((h) => h.path === 'memory/2026-03-16.md')).toEqual([]);
+    expect(index.db.prepare('SELECT count(*) AS n FROM chunk_vec').get()).toEqual(index.db.prepare('SELECT count(*) AS n FROM chunks').get());
+  });
+
+  it('follows a renamed file without embedding it again', async () => {
+    const ws = tree();
+    const embedder = counting(wink);
+    const index = indexOf(ws, { embedder });
+    await updateIndex(index);
+    embedder.texts.length = 0;
+    renameSync(join(ws.root, 'knowledge', 'auth.md'), join(ws.root, 'knowledge', 'sessions.md'));
+    const r = await updateIndex(index);
+    expect(r).toMatchObject({ added: 1, removed: 1, chunksAdded: 1, chunksRemoved: 1, embedded: 1, pendingEmbeddings: 0 });
+    expect(embedder.texts).toEqual([]);
+    const res = await search(index, 'where do sessions live', { mode: 'vector', filters: { levels: ['other'] } });
+    expect(res.hits.map((h) => h.path)).toContain('knowledge/sessions.md');
+    expect(res.hits.map((h) => h.path)).not.toContain('knowledge/auth.md');
+  });
+
+  it('embeds everything again when the embedder changes, instead of mixing vectors', async () => {
+    const ws = tree();
+    const index = indexOf(ws, { embedder: wink });
+    const first = await updateIndex(index);
+    index.close();
+    const other = { ...counting(wink), id: 'another-model' };
+    const again = indexOf(ws, { embedder: other });
+    const r = await updateIndex(again);
+    expect(r.warnings).toEqual(['embedder changed to another-model: every chunk is embedded again']);
+    expect(r.embedded).toBe(first.chunksAdded);
+    expect(other.texts.length).toBeGreaterThanOrEqual(first.chunksAdded);
+    expect(again.db.prepare("SELECT value FROM meta WHERE key = 'embedder_id'").get()).toEqual({ value: 'another-model' });
+  });
+
+  it('gives the same results after a rebuild', async () => {
+    const ws = tree();
+    const index = indexOf(ws, { embedder: wink });
+    await updateIndex(index);
+    const queries = ['redis sessions', 'what did I plant', 'billing', 'pnpm'];
+    const before = await Promise.all(queries.map((q) => search(index, q, { mode: 'hybrid' })));
+    await updateIndex(index, { rebuild: true });
+    const after = await Promise.all(queries.map((q) => search(index, q, { mode: 'hybrid' })));
+    const strip = (rs: typeof before) => rs.map((r) => r.hits.map(({ path, lines, score, scores, snippet, sources }) => ({ path, lines, score, scores, snippet, sources })));
+    expect(strip(after)).toEqual(strip(before));
+    expect(before.every((r) => r.hits.length > 0)).toBe(true);
+  });
+});
+
+describe('a damaged or foreign index file', () => {
+  it('is rebuilt, with a warning', async () => {
+    const ws = tree();
+    ws.write('.hipo/index.db', 'this is not a database, just garbage bytes '.repeat(200));
+    const index = indexOf(ws, { embedder: null });
+    expect(index.warnings).toHaveLength(1);
+    expect(index.warnings[0]).toMatch(/index\.db: rebuilding the search index because it is damaged/);
+    await updateIndex(index);
+    expect((await search(index, 'tomato', { mode: 'bm25' })).hits[0]?.path).toBe('memory/2026-03-15.md');
+  });
+
+  it('replaces a SQLite file that is not a hipo index', async () => {
+    const ws = tree();
+    ws.write('.hipo/placeholder', '');
+    const other = new Database(join(ws.stateDir, 'index.db'));
+    other.exec('CREATE TABLE notes (x TEXT)');
+    other.close();
+    const index = indexOf(ws, { embedder: null });
+    expect(index.warnings[0]).toMatch(/because it is not a hipo index/);
+    await updateIndex(index);
+    expect((await search(index, 'redis', { mode: 'bm25' })).hits.length).toBeGreaterThan(0);
+  });
+});
+
+describe('what gets listed', () => {
+  it('follows links to files but not to folders (a link loop ends), and skips hidden folders', async () => {
+    const { symlinkSync } = await import('node:fs');
+    const ws = tree({ 'memory/.drafts/secret-plan.md': '# Plan\n\n## Draft\n- not for the index\n' });
+    symlinkSync(ws.memoryDir, join(ws.memoryDir, 'loop'));
+    symlinkSync(join(ws.root, 'knowledge', 'auth.md'), join(ws.memoryDir, 'auth-link.md'));
+    const index = indexOf(ws, { embedder: null });
+    const r = await updateIndex(index);
+    const paths = (index.db.prepare('SELECT path FROM files ORDER BY path').all() as { path: string }[]).map((f) => f.path);
+    expect(paths).toContain('memory/auth-link.md');
+    expect(paths.filter((p) => p.includes('loop') || p.includes('.drafts'))).toEqual([]);
+    expect(r.files).toBe(9);
+  });
+
+  it('names a configured path that does not exist', async () => {
+    const ws = makeWorkspace({ 'memory/2026-03-15.md': RAW }, { timeZone: 'UTC', search: { include: ['notes'] } });
+    const r = await updateIndex(indexOf(ws, { embedder: null }));
+    expect(r.warnings).toEqual(['search.include "notes": does not exist']);
+  });
+});
