@@ -83,15 +83,25 @@ export async function recall(o: RecallOptions): Promise<Recall> {
   const fused: { p: Passage; score: number; via: Set<'topics' | 'search'> }[] = [];
   const seenText = new Set<string>();
   const add = (list: readonly Passage[], via: 'topics' | 'search', weight: number): void => {
+    // A passage is credited once per list, at its best rank (summary hits list their sources,
+    // so the same raw section can come back many times).
+    const credited = new Set<object>();
     list.slice(0, limit).forEach((p, i) => {
       // A daily node below its threshold is a copy of its raw log: one of the two is enough.
       const key = p.text.replace(/\s+/g, ' ').trim();
       const s = weight / (RRF_K + i + 1);
       const same = fused.find((f) => overlaps(f.p, p));
       if (same) {
-        same.score += s;
-        same.via.add(via);
-      } else if (!seenText.has(key)) fused.push({ p, score: s, via: new Set([via]) });
+        if (!credited.has(same)) {
+          same.score += s;
+          same.via.add(via);
+          credited.add(same);
+        }
+      } else if (!seenText.has(key)) {
+        const entry = { p, score: s, via: new Set([via]) };
+        fused.push(entry);
+        credited.add(entry);
+      }
       seenText.add(key);
     });
   };

@@ -5,7 +5,9 @@ import { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
 import { StdioServerTransport } from '@modelcontextprotocol/sdk/server/stdio.js';
 import { z } from 'zod';
 import { MEMORY_TYPES } from '../tree/layout.js';
-import { contextTool, getTool, logTool, recallTool, statusTool, ToolError, type ToolEnv } from './tools.js';
+import { INDEX_LEVELS } from '../index/files.js';
+import { SEARCH_MODES } from '../search/modes.js';
+import { contextTool, getTool, logTool, recallTool, searchTool, statusTool, ToolError, type ToolEnv } from './tools.js';
 
 type Result = { content: { type: 'text'; text: string }[]; isError?: boolean };
 
@@ -29,6 +31,20 @@ export function buildServer(env: ToolEnv, version: string): McpServer {
     },
     annotations: { readOnlyHint: true },
   }, async (a) => answer(() => contextTool(env, a)));
+  server.registerTool('search', {
+    title: 'Search memory',
+    description: 'Search the memory tree (raw logs and daily/weekly/monthly/ROOT nodes): bm25 (keywords), vector (meaning) or hybrid (both, default). Each result names its file and line range, with a snippet; a summary-node hit lists the raw sections it came from. Words in "quotes" are phrases, -word excludes.',
+    inputSchema: {
+      query: z.string().min(1).max(1000).describe('what to look for'),
+      mode: z.enum(SEARCH_MODES as [string, ...string[]]).optional().describe('bm25, vector or hybrid (default)'),
+      limit: z.number().int().min(1).max(100).optional().describe('number of results (default 10)'),
+      levels: z.array(z.enum(INDEX_LEVELS as unknown as [string, ...string[]])).optional().describe('only these levels: raw, daily, weekly, monthly, root, other'),
+      since: z.string().regex(/^\d{4}-\d{2}-\d{2}$/).optional().describe('only what covers this day or later (YYYY-MM-DD)'),
+      until: z.string().regex(/^\d{4}-\d{2}-\d{2}$/).optional().describe('only what covers this day or earlier (YYYY-MM-DD)'),
+      types: z.array(z.enum(MEMORY_TYPES)).optional().describe('only entries of these memory types'),
+    },
+    annotations: { readOnlyHint: true },
+  }, async (a) => answer(() => searchTool(env, a as Parameters<typeof searchTool>[1])));
   server.registerTool('recall', {
     title: 'Recall from memory',
     description: "Find the passages of memory that answer a question (e.g. 'what did we decide about session storage?'): ROOT's Topics Index, then the summaries' topics and periods, then search. Returns ranked passages, each headed with its file and line range (open more with get), under a token budget.",

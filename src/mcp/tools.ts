@@ -3,7 +3,10 @@ import { realpathSync } from 'node:fs';
 import { relative, resolve, sep } from 'node:path';
 import type { HipoConfig } from '../config/config.js';
 import { buildPack } from '../context/pack.js';
-import { recall, renderRecall } from '../context/recall.js';
+import { recall, renderRecall, type TreeSearch } from '../context/recall.js';
+import type { IndexLevel } from '../index/files.js';
+import type { SearchMode } from '../search/modes.js';
+import { parseLocalDate, type LocalDate } from '../time/calendar.js';
 import { readBounded } from '../context/sources.js';
 import { appendTypedEntry } from '../capture/log-entry.js';
 import { gatherStatus } from '../status/status.js';
@@ -85,6 +88,41 @@ export async function recallTool(env: ToolEnv, args: { question: string; budget?
   if (!args.question.trim()) throw new ToolError('question is empty');
   const clock = resolveClock(env.config.timeZone, env.now);
   const measure = await loadTokenCounter(env.config.compaction.tokenizer as TokenizerName);
-  const r = await recall({ memoryDir: env.ws.memoryDir, today: clock.today, question: args.question, budget: args.budget ?? env.config.agents.contextTokens, measure });
+  const run = (search?: TreeSearch) => recall({ memoryDir: env.ws.memoryDir, today: clock.today, question: args.question, budget: args.budget ?? env.config.agents.contextTokens, measure, ...(search ? { search } : {}) });
+  const { withIndex } = await import('../index/maintain.js');
+  const { indexTreeSearch } = await import('../context/index-search.js');
+  let r;
+  try {
+    r = (await withIndex(env.ws, env.config, { update: true }, (index) => run(indexTreeSearch(index, env.ws.memoryName, env.ws.memoryDir)))).result;
+  } catch {
+    r = await run(); // no usable index: topics, manifest and the matching days still answer
+  }
   return renderRecall(r, env.ws.memoryName);
+}
+
+export interface SearchArgs {
+  query: string;
+  mode?: SearchMode;
+  limit?: number;
+  levels?: IndexLevel[];
+  since?: string;
+  until?: string;
+  types?: MemoryType[];
+}
+
+export async function searchTool(env: ToolEnv, args: SearchArgs): Promise<string> {
+  if (!args.query.trim()) throw new ToolError('query is empty');
+  const date = (s: string | undefined, name: string): LocalDate | undefined => {
+    if (s === undefined) return undefined;
+    const d = parseLocalDate(s);
+    if (!d) throw new ToolError(`${name}: "${s}" is not a date (YYYY-MM-DD)`);
+    return d;
+  };
+  const filters = { levels: args.levels, since: date(args.since, 'since'), until: date(args.until, 'until'), types: args.types };
+  const { withIndex } = await import('../index/maintain.js');
+  const { search } = await import('../search/search.js');
+  const { formatSearch } = await import('../cli/commands/search.js');
+  const s = await withIndex(env.ws, env.config, { update: true }, (index) => search(index, args.query, { mode: args.mode ?? 'hybrid', limit: args.limit ?? 10, filters }));
+  const warnings = [...s.warnings, ...s.result.warnings];
+  return formatSearch(s.result) + (warnings.length ? `\n\nwarnings:\n${warnings.map((w) => `- ${w}`).join('\n')}` : '');
 }

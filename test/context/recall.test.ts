@@ -33,6 +33,12 @@ describe('hipo recall', () => {
     expect(lines.join('\n')).toContain('decided to keep sessions in Postgres');
     expect(top.text).toContain('because failover matters');
     expect(j.tokens).toBeLessThanOrEqual(400);
+    // The index searched the whole tree too, and agreed on the top passage.
+    expect(j.searched).toBe(true);
+    expect(top.via).toContain('search');
+    const manifestOnly = JSON.parse(runCli(['recall', '--dir', ws.root, '--now', '2026-02-21', '--json', '--no-search', 'sessions', 'postgres']).stdout);
+    expect(manifestOnly.searched).toBe(false);
+    expect(manifestOnly.passages[0].via).toEqual(['topics']);
     const text = runCli(['recall', '--dir', ws.root, '--now', '2026-02-21', 'sessions', 'postgres']).stdout;
     expect(text).toMatch(/^# Recall · sessions postgres\n/);
     expect(text).toMatch(/## memory\/(daily\/)?2026-01-09\.md:\d+-\d+\n/);

@@ -27,7 +27,7 @@ describe('hipo mcp', () => {
     const client = await connect(ws.root);
     const { tools } = await client.listTools();
     const byName = Object.fromEntries(tools.map((t) => [t.name, t]));
-    for (const name of ['context', 'recall', 'get', 'log', 'status']) {
+    for (const name of ['search', 'context', 'recall', 'get', 'log', 'status']) {
       expect(byName[name]?.description?.length).toBeGreaterThan(40);
       expect(byName[name]?.inputSchema.type).toBe('object');
     }
@@ -55,6 +55,12 @@ describe('hipo mcp', () => {
 
     const recalled = await client.callTool({ name: 'recall', arguments: { question: 'where do sessions live?', budget: 300 } });
     expect(text(recalled)).toMatch(/^# Recall · where do sessions live\?\n[\s\S]*## memory\/2026-03-15\.md:\d+-\d+\n[\s\S]*Postgres/);
+
+    const found = await client.callTool({ name: 'search', arguments: { query: 'postgres sessions', mode: 'bm25', limit: 3 } });
+    expect(text(found)).toMatch(/^hipo search "postgres sessions" · bm25 · 1 result/);
+    expect(text(found)).toContain('memory/2026-03-15.md:3-4');
+    const badDate = await client.callTool({ name: 'search', arguments: { query: 'x', since: 'yesterday' } });
+    expect((badDate as Text).isError).toBe(true);
 
     const status = JSON.parse(text(await client.callTool({ name: 'status', arguments: {} })));
     expect(status.raw.files).toBe(1);
