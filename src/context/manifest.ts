@@ -27,7 +27,7 @@ export interface Manifest {
 
 const MAX_TOPICS = 8;
 const MAX_MONTHS = 6;
-const MAX_DAYS = 40;
+const MAX_DAYS = 16;
 
 function words(s: string): Set<string> {
   return new Set(s.toLowerCase().split(/[^\p{L}\p{N}]+/u).filter((w) => w.length >= 3).map(stem));

@@ -1,5 +1,5 @@
-// `hipo mcp`: a stdio MCP server over the workspace's memory. Tools: context, get, log, status
-// (and search, recall once the search index is built). Loaded only by this command, so the SDK
+// `hipo mcp`: a stdio MCP server over the workspace's memory. Tools: search, recall, context, get, log,
+// status. Loaded only by this command, so the SDK
 // never slows down hooks or the other commands.
 import { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
 import { StdioServerTransport } from '@modelcontextprotocol/sdk/server/stdio.js';
