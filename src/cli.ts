@@ -1,13 +1,20 @@
 #!/usr/bin/env node
 // The `hipo` executable. Everything else is a library: this is the one place that runs.
-import { main } from './cli/main.js';
+// `hipo hook …` takes a short path that skips the command-line framework: it runs on every
+// prompt of an agent session, so its start-up time is the agent's latency.
+const argv = process.argv.slice(2);
+const isHook = argv[0] === 'hook' && !argv.includes('--help') && !argv.includes('-h');
 
-main(process.argv.slice(2)).then(
+const run: Promise<number> = isHook
+  ? import('./hooks/entry.js').then((m) => m.hookEntry(argv.slice(1)))
+  : import('./cli/main.js').then((m) => m.main(argv));
+
+run.then(
   (code) => {
     process.exitCode = code;
   },
   (err: unknown) => {
     process.stderr.write(`hipo: ${err instanceof Error ? err.message : String(err)}\n`);
-    process.exitCode = 1;
+    process.exitCode = isHook ? 0 : 1;
   },
 );

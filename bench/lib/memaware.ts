@@ -7,6 +7,9 @@ import { existsSync, readFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import type { SearchIndex } from '../../src/index/search-index.js';
 import { search, type SearchHit, type SearchMode } from '../../src/search/search.js';
+import { indexTreeSearch } from '../../src/context/index-search.js';
+import { recall } from '../../src/context/recall.js';
+import type { LocalDate } from '../../src/time/calendar.js';
 
 export interface Question {
   id: string;
@@ -75,7 +78,46 @@ export function viaSearch(index: SearchIndex, opts: RetrieverOptions): Retriever
   };
 }
 
-/** Retrieval functions by name (`--via`). Agents' recall plugs in here. */
+/** The `## Session n` headings of a raw log, by line, read once per file. */
+function sessionHeadings(memoryDir: string, rel: string, cache: Map<string, [number, string][]>): [number, string][] {
+  let heads = cache.get(rel);
+  if (!heads) {
+    heads = [];
+    let text = '';
+    try {
+      text = readFileSync(join(memoryDir, rel), 'utf8');
+    } catch {
+      /* not a raw log */
+    }
+    text.split('\n').forEach((l, i) => {
+      const m = /^## Session (\d+)/.exec(l);
+      if (m) heads!.push([i + 1, m[1]!]);
+    });
+    cache.set(rel, heads);
+  }
+  return heads;
+}
+
+/** Retrieval through `hipo recall`: topics index, node manifest, then hybrid search, fused. */
+export function viaRecall(index: SearchIndex, opts: RetrieverOptions): Retriever {
+  const cache = new Map<string, [number, string][]>();
+  const search = indexTreeSearch(index, index.ws.memoryName, index.ws.memoryDir, opts.mode);
+  return async (question) => {
+    const r = await recall({ memoryDir: index.ws.memoryDir, today: '2023-07-15' as LocalDate, question, budget: 1e9, measure: (t) => Math.ceil(t.length / 4), search, limit: opts.limit });
+    const out: string[] = [];
+    for (const p of r.passages) {
+      if (!/^\d{4}-\d{2}-\d{2}\.md$/.test(p.path)) continue; // sessions live in raw logs
+      let n: string | null = null;
+      for (const [line, s] of sessionHeadings(index.ws.memoryDir, p.path, cache)) if (line <= p.from) n = s;
+      const k = n && `${p.path.slice(0, 10)}#${n}`;
+      if (k && !out.includes(k)) out.push(k);
+    }
+    return out;
+  };
+}
+
+/** Retrieval functions by name (`--via`). */
 export const RETRIEVERS: Record<string, (index: SearchIndex, opts: RetrieverOptions) => Retriever> = {
   search: viaSearch,
+  recall: viaRecall,
 };

@@ -10,6 +10,13 @@ import { CliError, EXIT } from './exit.js';
 import { registerCompact } from './commands/compact.js';
 import { registerInit } from './commands/init.js';
 import { registerStatus } from './commands/status.js';
+import { registerHook } from './commands/hook.js';
+import { registerContext } from './commands/context.js';
+import { registerLog } from './commands/log.js';
+import { registerUninstall } from './commands/uninstall.js';
+import { registerMcp } from './commands/mcp.js';
+import { registerRecall } from './commands/recall.js';
+import { InstallError } from '../platforms/command.js';
 import { registerDaemon } from './commands/daemon.js';
 import { registerIndex } from './commands/index.js';
 import { registerSearch } from './commands/search.js';
@@ -28,6 +35,12 @@ export function buildProgram(io: Io, setRun: (run: Run) => void): Command {
   registerInit(program, ctx);
   registerCompact(program, ctx);
   registerStatus(program, ctx);
+  registerHook(program, ctx);
+  registerContext(program, ctx);
+  registerLog(program, ctx);
+  registerUninstall(program, ctx);
+  registerRecall(program, ctx);
+  registerMcp(program, ctx);
   registerDaemon(program, ctx);
   registerSearch(program, ctx);
   registerIndex(program, ctx);
@@ -57,7 +70,7 @@ export async function main(argv: string[], io: Io = processIo): Promise<number> 
       io.err(`hipo: ${err.message}`);
       return EXIT.busy;
     }
-    if (err instanceof MemoryDirMissing || err instanceof ClockError || err instanceof TemplateError || err instanceof InitError) {
+    if (err instanceof MemoryDirMissing || err instanceof ClockError || err instanceof TemplateError || err instanceof InitError || err instanceof InstallError) {
       io.err(`hipo: ${err.message}`);
       return EXIT.usage;
     }

@@ -25,6 +25,20 @@ export interface CompactionConfig {
   ephemeralMarkers: string[];
 }
 
+/** Agent integration: transcript capture hooks, session-start restore, context packs. */
+export interface AgentsConfig {
+  /** Characters of one transcript message kept in the raw log (the rest is marked as cut). */
+  captureMessageChars: number;
+  /** Milliseconds a capture hook spends reading a transcript; the rest waits for the next hook. */
+  hookBudgetMs: number;
+  /** Hard cap on a hook process: it exits (status 0, no output) after this long, whatever it is doing. */
+  hookTimeoutMs: number;
+  /** Character budget of the SessionStart context (keep under the platform's 10,000 preview limit). */
+  sessionStartChars: number;
+  /** Default token budget of `hipo context` and `hipo recall`. */
+  contextTokens: number;
+}
+
 /**
  * An OpenAI-compatible chat-completions endpoint for summaries (docs/llm.md). Off unless
  * `baseUrl` and `model` are set (here or by HIPO_LLM_BASE_URL / HIPO_LLM_MODEL): with no
@@ -89,6 +103,7 @@ export interface HipoConfig {
   lockWaitMs: number;
   /** Extra secret patterns (JavaScript regular expressions); matches are redacted whole. */
   redactPatterns: string[];
+  agents: AgentsConfig;
   daemon: DaemonConfig;
   llm: LlmConfig;
   search: SearchConfig;
@@ -127,6 +142,13 @@ export function defaultConfig(): HipoConfig {
     },
     lockWaitMs: 10_000,
     redactPatterns: [],
+    agents: {
+      captureMessageChars: 6000,
+      hookBudgetMs: 1500,
+      hookTimeoutMs: 8000,
+      sessionStartChars: 8000,
+      contextTokens: 2000,
+    },
     daemon: { debounceMs: 2000, heartbeat: '*/30 * * * *', writeFinishMs: 300, retryMs: 5000 },
     llm: {
       baseUrl: '',
@@ -265,6 +287,8 @@ function validate(c: HipoConfig, file: string): void {
       throw new ConfigError(file, `"redactPatterns": ${JSON.stringify(p)} is not a valid regular expression (${(err as Error).message})`);
     }
   }
+  if (c.agents.sessionStartChars < 500) throw new ConfigError(file, '"agents.sessionStartChars" must be at least 500');
+  if (c.agents.contextTokens < 100) throw new ConfigError(file, '"agents.contextTokens" must be at least 100');
   validateLlm(c.llm, file);
   if (c.memoryDir.trim() === '' || resolve('/', c.memoryDir) === '/') throw new ConfigError(file, '"memoryDir" must name a folder');
   const embedders = ['wink', 'use-lite', 'openai', 'none'];

@@ -43,6 +43,10 @@ export interface StatusReport {
   warnings: Problem[];
   /** A process holding the writer lock now (a daemon's cycle, or a compact in progress). */
   writer: LockOwner | null;
+  /** Failed agent hooks (they exit 0 and print nothing), newest first. */
+  hookErrors: { at: string; event: string; session: string | null; message: string }[];
+  /** The latest transcript capture by a hook. */
+  lastCapture: { at: string; event: string; session: string; turns: number; file: string | null } | null;
   /** The daemon for this workspace, running or last seen. */
   daemon: (DaemonState & { running: boolean }) | null;
   /** The model summaries use, if one is configured (config `llm` or HIPO_LLM_*). */
@@ -83,6 +87,8 @@ export async function gatherStatus(ws: Workspace, config: HipoConfig, now?: stri
   const journal = readJournalTail(ws);
   const cycles = journal.filter((r): r is CycleRecord => r.type === 'cycle');
   const recentErrors = cycles.slice(-5).reverse().flatMap((c) => c.errors);
+  const hookErrors = journal.filter((r) => r.type === 'hook-error').slice(-5).reverse() as unknown as StatusReport['hookErrors'];
+  const lastCapture = (journal.filter((r) => r.type === 'capture').pop() ?? null) as unknown as StatusReport['lastCapture'];
   // Caches are refreshed only where hipo already keeps state: status never creates .hipo/.
   if (existsSync(ws.stateDir)) {
     cache.save(ws);
@@ -105,6 +111,8 @@ export async function gatherStatus(ws: Workspace, config: HipoConfig, now?: stri
     recentErrors,
     warnings: [...snapshot.problems, ...next.attention.map((a) => ({ file: `${ws.memoryName}/${a.relPath}`, message: a.message }))],
     writer: lockHolder(ws),
+    hookErrors,
+    lastCapture,
     daemon: daemonStatus(ws),
     llm: modelStatus(ws, config),
   };

@@ -39,6 +39,8 @@ function statusJson(r: StatusReport, configWarnings: string[]): unknown {
     recentErrors: r.recentErrors,
     warnings: [...configWarnings.map((w) => ({ file: 'config', message: w })), ...r.warnings],
     writer: r.writer,
+    hookErrors: r.hookErrors,
+    lastCapture: r.lastCapture,
     daemon: r.daemon,
     llm: r.llm,
   };
@@ -73,6 +75,8 @@ function formatStatus(r: StatusReport, configWarnings: string[]): string {
     lines.push(`  last cycle: ${c.at} (${c.command}, today ${c.today}): ${c.actions} action(s), ${c.written} written, ${c.errors.length} error(s), ${c.ms} ms`);
   } else lines.push('  last cycle: none recorded');
   for (const e of r.recentErrors.slice(0, 5)) lines.push(`  error: ${e}`);
+  if (r.lastCapture) lines.push(`  last capture: ${r.lastCapture.at} (${r.lastCapture.event}, session ${r.lastCapture.session.slice(0, 8)}): ${r.lastCapture.turns} turn(s) → ${r.lastCapture.file ?? 'nothing new'}`);
+  for (const e of r.hookErrors) lines.push(`  hook error: ${e.at} ${e.event}${e.session ? ` (session ${e.session.slice(0, 8)})` : ''}: ${e.message}`);
   for (const w of configWarnings) lines.push(`  warning: ${w}`);
   for (const w of r.warnings) lines.push(`  warning: ${w.file}: ${w.message}`);
   return lines.join('\n');

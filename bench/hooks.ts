@@ -1,0 +1,77 @@
+// npm run bench:hooks — wall time of `hipo hook` as a platform runs it (a fresh process with the
+// hook JSON on stdin): a typical incremental capture (one new turn), a repeat with nothing new,
+// SessionStart on a compacted 4-month workspace, and the first hook on a 100 MB transcript
+// (bounded by agents.hookBudgetMs; the rest waits for the next hook). Medians of 11 runs.
+import { spawnSync } from 'node:child_process';
+import { appendFileSync, closeSync, existsSync, mkdtempSync, openSync, rmSync, writeFileSync, writeSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join, resolve } from 'node:path';
+import { generateCorpus } from './lib/corpus.js';
+
+const cli = join(resolve(import.meta.dirname), '..', 'dist', 'cli.js');
+const median = (xs: number[]): number => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)]!;
+
+function hook(event: string, dir: string, input: object): { ms: number; rssMB: number; stdout: string } {
+  const t0 = performance.now();
+  const r = spawnSync('/usr/bin/time', ['-f', '%M', process.execPath, cli, 'hook', event, '--dir', dir], { input: JSON.stringify(input), encoding: 'utf8' });
+  const ms = performance.now() - t0;
+  if (r.status !== 0) throw new Error(r.stderr);
+  return { ms, rssMB: Math.round(Number(r.stderr.trim().split('\n').pop()) / 1024), stdout: r.stdout };
+}
+
+let n = 0;
+function turnLines(session: string, i: number): string {
+  const ts = new Date(Date.parse('2026-01-20T09:00:00Z') + i * 60_000).toISOString();
+  const line = (type: string, content: unknown) => JSON.stringify({ type, uuid: `${session}-${++n}`, sessionId: session, timestamp: ts, isSidechain: false, message: { role: type, content } });
+  return [
+    line('user', `Question ${i}: why is the importer slow on large CSV files?`),
+    line('assistant', [{ type: 'text', text: `Looked at src/importer.ts: it re-parses every row (${i}).` }, { type: 'tool_use', id: `t${i}`, name: 'Read', input: { file_path: 'src/importer.ts' } }]),
+    line('user', [{ type: 'tool_result', tool_use_id: `t${i}`, content: 'x'.repeat(2000) }]),
+    line('assistant', [{ type: 'text', text: 'Fixed: parse once and stream rows.' }]),
+  ].map((l) => `${l}\n`).join('');
+}
+
+if (!existsSync(cli)) throw new Error('run "npm run build" first');
+console.log(`hipo bench:hooks · node ${process.version} · ${new Date().toISOString()}`);
+const dir = mkdtempSync(join(tmpdir(), 'hipo-bench-hooks-'));
+try {
+  writeFileSync(join(dir, 'hipo.config.json'), JSON.stringify({ timeZone: 'UTC' }));
+  generateCorpus(join(dir, 'memory'), { start: '2025-09-20', days: 122, seed: 7 });
+  spawnSync(process.execPath, [cli, 'compact', '--dir', dir, '--catch-up', '--now', '2026-01-20']);
+  const session = 'bench-session-1';
+  const t = join(dir, 'session.jsonl');
+  writeFileSync(t, Array.from({ length: 50 }, (_, i) => turnLines(session, i)).join(''));
+  const input = { session_id: session, transcript_path: t, cwd: dir };
+  hook('Stop', dir, input);
+  const one: number[] = [];
+  const rss: number[] = [];
+  for (let i = 0; i < 11; i++) {
+    appendFileSync(t, turnLines(session, 50 + i));
+    const r = hook('Stop', dir, input);
+    one.push(r.ms);
+    rss.push(r.rssMB);
+  }
+  console.log(`capture, one new turn      ${median(one).toFixed(0).padStart(5)} ms wall  peak RSS ${median(rss)} MB`);
+  const none = Array.from({ length: 11 }, () => hook('UserPromptSubmit', dir, { ...input, prompt: 'next' }).ms);
+  console.log(`capture, nothing new       ${median(none).toFixed(0).padStart(5)} ms wall`);
+  const starts = Array.from({ length: 11 }, () => hook('SessionStart', dir, { session_id: session, source: 'startup' }));
+  console.log(`SessionStart (8,000 chars) ${median(starts.map((s) => s.ms)).toFixed(0).padStart(5)} ms wall  peak RSS ${median(starts.map((s) => s.rssMB))} MB  (${JSON.parse(starts[0]!.stdout).hookSpecificOutput.additionalContext.length} chars)`);
+  const compactStarts = Array.from({ length: 11 }, () => hook('SessionStart', dir, { session_id: session, source: 'compact' }).ms);
+  console.log(`SessionStart after compact ${median(compactStarts).toFixed(0).padStart(5)} ms wall`);
+
+  const big = join(dir, 'big.jsonl');
+  const fd = openSync(big, 'w');
+  let bytes = 0;
+  for (let i = 0; bytes < 100 * 1024 * 1024; i++) bytes += writeSync(fd, turnLines('bench-big', i).replace(/x{2000}/, 'x'.repeat(400_000)));
+  closeSync(fd);
+  const bigInput = { session_id: 'bench-big', transcript_path: big, cwd: dir };
+  const calls: { ms: number; rssMB: number }[] = [];
+  for (let i = 0; i < 40; i++) {
+    calls.push(hook('Stop', dir, bigInput));
+    const lines = spawnSync(process.execPath, [cli, 'status', '--dir', dir, '--json'], { encoding: 'utf8' });
+    if (JSON.parse(lines.stdout).lastCapture?.backlog === 0) break;
+  }
+  console.log(`100 MB transcript          ${calls.length} hooks to archive it all; per hook median ${median(calls.map((c) => c.ms)).toFixed(0)} ms, max ${Math.max(...calls.map((c) => c.ms)).toFixed(0)} ms wall; peak RSS max ${Math.max(...calls.map((c) => c.rssMB))} MB`);
+} finally {
+  rmSync(dir, { recursive: true, force: true });
+}

@@ -1,0 +1,185 @@
+// Archiving a session's transcript into its raw log, incrementally: read from the session's
+// offset, group into turns, append the turns not yet archived, move the offset. Runs under the
+// append lock, so repeated and concurrent hooks for one session never write a turn twice.
+import { createHash } from 'node:crypto';
+import { existsSync, statSync } from 'node:fs';
+import type { HipoConfig } from '../config/config.js';
+import type { Clock } from '../time/clock.js';
+import { zonedParts, type LocalDate } from '../time/calendar.js';
+import type { Workspace } from '../tree/layout.js';
+import { Redactor } from '../summarize/redact.js';
+import { appendRawEntry, readRawRange, withAppendLock } from '../write/raw-append.js';
+import { renderTurn } from './render.js';
+import {
+  loadSessionState, newSessionState, rememberPrompt, rememberTurns, saveSessionState, shortSessionId,
+  type ArchivedTurn, type SessionState,
+} from './session-state.js';
+import { readTail } from './tail.js';
+import { parseTranscriptLine, type TranscriptMessage } from './transcript.js';
+import { groupTurns, type Turn } from './turns.js';
+
+import type { CaptureEvent } from '../hooks/run.js';
+
+export interface CaptureInput {
+  event: CaptureEvent;
+  sessionId: string;
+  transcriptPath: string | null;
+  /** UserPromptSubmit's prompt: the turn it starts is not archived yet. */
+  prompt?: string | null;
+}
+
+export interface CaptureResult {
+  file: string | null;
+  turns: number;
+  bytes: number;
+  /** Transcript bytes left for the next hook (the time budget ran out). */
+  backlog: number;
+  malformed: number;
+  oversized: number;
+  redacted: number;
+  note: string | null;
+}
+
+/** Transcript bytes one hook reads at most (bounds its memory; the rest waits for the next hook). */
+const MAX_READ_BYTES = 24 * 1024 * 1024;
+/** Transcript bytes one hook always gets through, whatever its budget. */
+const MIN_PROGRESS_BYTES = 4 * 1024 * 1024;
+
+const hash = (b: string | Buffer): string => createHash('sha256').update(b).digest('hex').slice(0, 16);
+
+function dateOf(ts: string | null, tz: string): LocalDate | null {
+  if (!ts) return null;
+  const d = new Date(ts);
+  return Number.isNaN(d.getTime()) ? null : zonedParts(d, tz).date;
+}
+
+/** An append recorded as pending: if it reached the file, adopt the state it was for. */
+function settlePending(ws: Workspace, s: SessionState): void {
+  const p = s.pending;
+  if (!p) return;
+  const bytes = readRawRange(ws, p.file, p.at, p.bytes);
+  if (bytes && hash(bytes) === p.hash) {
+    s.offset = p.offset;
+    s.openTurn = p.openTurn;
+    s.archived += p.turns.length;
+    rememberTurns(s, p.turns);
+  }
+  s.pending = null;
+}
+
+export async function captureTranscript(ws: Workspace, config: HipoConfig, clock: Clock, input: CaptureInput, deadline: number): Promise<CaptureResult> {
+  const empty = (note: string | null): CaptureResult => ({ file: null, turns: 0, bytes: 0, backlog: 0, malformed: 0, oversized: 0, redacted: 0, note });
+  return withAppendLock(ws, () => {
+    let s = loadSessionState(ws, input.sessionId);
+    if (s) settlePending(ws, s);
+    if (input.prompt && s) rememberPrompt(s, input.prompt);
+    const path = input.transcriptPath && input.transcriptPath.trim() ? input.transcriptPath : null;
+    if (!path || !existsSync(path) || !statSync(path).isFile()) {
+      if (s) saveSessionState(ws, s);
+      return empty(path ? `transcript not found: ${path}` : 'no transcript_path in the hook input');
+    }
+    if (s && s.transcript !== path) {
+      // A different file for the same session (moved, resumed): keep the turns we have by key.
+      s.transcript = path;
+      if (statSync(path).size < s.offset) s.offset = 0;
+    }
+    if (s && statSync(path).size < s.offset) s.offset = 0; // rewritten shorter: re-read, dedupe by key
+
+    const read = readTail(path, s?.offset ?? 0, { deadline, maxBytes: MAX_READ_BYTES });
+    const tail = { ...read };
+    let malformed = 0;
+    const messages: TranscriptMessage[] = [];
+    // Parsing counts against the budget too: stop at a line, the rest waits for the next hook.
+    // The first MIN_PROGRESS bytes are always done, so a slow start (a loaded machine) still
+    // moves the offset on by a useful amount.
+    const minEnd = (s?.offset ?? 0) + MIN_PROGRESS_BYTES;
+    for (let k = 0; k < read.lines.length; k++) {
+      const l = read.lines[k]!;
+      if (l.offset >= minEnd && k % 8 === 0 && performance.now() > deadline) {
+        tail.next = l.offset;
+        tail.done = false;
+        break;
+      }
+      const m = parseTranscriptLine(l.text, l.offset, l.end);
+      if (m === 'malformed') malformed++;
+      else if (m !== 'skip') messages.push(m);
+    }
+    if (!s) {
+      const first = messages.find((m) => m.timestamp);
+      s = newSessionState(input.sessionId, dateOf(first?.timestamp ?? null, config.timeZone) ?? clock.today, path);
+      if (input.prompt) rememberPrompt(s, input.prompt);
+    }
+    const state = s;
+    const known = new Set(state.turns.map((t) => t.key));
+    let turns = groupTurns(messages, state.openTurn);
+    // Which turns are finished. With bytes left unread, the last turn may go on in them (a lone
+    // turn is archived in part, so a turn longer than one hook's budget still moves on). At
+    // UserPromptSubmit, the turn of the prompt just sent has only begun. Stop, PreCompact and
+    // SessionEnd archive everything: what is in the transcript now is what compaction may drop.
+    const last = turns[turns.length - 1];
+    let hold: Turn | null = null;
+    if (last) {
+      if (!tail.done) hold = turns.length > 1 ? last : null;
+      else if (input.event === 'UserPromptSubmit') hold = input.prompt && last.prompt.trim() === input.prompt.trim() ? last : null;
+    }
+    if (hold) turns = turns.slice(0, -1);
+    const nextOffset = hold ? hold.start : tail.next;
+    const nextOpen = hold ? (hold.continued ? hold.key : null) : turns.length ? turns[turns.length - 1]!.key : state.openTurn;
+
+    const redactor = new Redactor(config.redactPatterns);
+    const ctx = { fileDate: state.startDate, timeZone: config.timeZone, sessionShort: shortSessionId(input.sessionId), maxChars: config.agents.captureMessageChars };
+    const fresh = turns.filter((t) => t.continued || !known.has(t.key));
+    let redacted = 0;
+    const rendered = fresh.map((t) => {
+      const r = redactor.redact(renderTurn(t, ctx));
+      redacted += Object.values(r.counts).reduce((a, b) => a + b, 0);
+      return { turn: t, text: r.text };
+    });
+    const result: CaptureResult = { file: null, turns: fresh.length, bytes: 0, backlog: tail.size - tail.next, malformed, oversized: tail.oversized, redacted, note: null };
+    if (rendered.length === 0) {
+      state.offset = nextOffset;
+      state.openTurn = nextOpen;
+      saveSessionState(ws, state);
+      return result;
+    }
+    const rel = `${state.startDate}.md`;
+    const payload = rendered.map((r) => r.text).join('\n') + '\n';
+    const at = nextAppendOffset(ws, state.startDate);
+    const archived: ArchivedTurn[] = [];
+    let pos = at;
+    for (const r of rendered) {
+      const len = Buffer.byteLength(r.text);
+      archived.push({ key: r.turn.key, file: rel, at: pos, bytes: len, prompt: r.turn.prompt.replace(/\s+/g, ' ').slice(0, 300) });
+      pos += len + 1;
+    }
+    // Record the intent first: a crash between the append and the state write is detected by
+    // the next hook (the bytes are there), so the turns are not appended twice.
+    state.pending = { file: rel, at, bytes: Buffer.byteLength(payload), hash: hash(payload), offset: nextOffset, openTurn: nextOpen, turns: archived };
+    saveSessionState(ws, state);
+    const done = appendRawEntry(ws, state.startDate, payload);
+    if (done.at !== at) for (const t of archived) t.at += done.at - at;
+    state.pending = null;
+    state.offset = nextOffset;
+    state.openTurn = nextOpen;
+    state.archived += archived.length;
+    rememberTurns(state, archived);
+    for (const t of fresh) if (t.prompt) rememberPrompt(state, t.prompt);
+    saveSessionState(ws, state);
+    return { ...result, file: rel, bytes: done.bytes };
+  });
+}
+
+/** Where the next append to a raw log will start (the caller holds the append lock). */
+function nextAppendOffset(ws: Workspace, date: LocalDate): number {
+  const file = `${ws.memoryDir}/${date}.md`;
+  let size = 0;
+  try {
+    size = statSync(file).size;
+  } catch {
+    return Buffer.byteLength(`# ${date}\n\n`);
+  }
+  if (size === 0) return Buffer.byteLength(`# ${date}\n\n`);
+  const tail = readRawRange(ws, `${date}.md`, Math.max(0, size - 2), Math.min(2, size))?.toString('latin1') ?? '';
+  const sep = tail.endsWith('\n\n') ? 0 : tail.endsWith('\n') ? 1 : 2;
+  return size + sep;
+}

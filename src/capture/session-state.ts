@@ -1,0 +1,115 @@
+// What hipo remembers about one agent session (`.hipo/sessions/<id>.json`): how far its
+// transcript has been archived, the day it started (its raw log), and where its archived turns
+// are, so that a restore after the platform's compaction can read them back without a search.
+import { createHash } from 'node:crypto';
+import { mkdirSync, readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import type { LocalDate } from '../time/calendar.js';
+import { parseLocalDate } from '../time/calendar.js';
+import type { Workspace } from '../tree/layout.js';
+import { ensureStateDir } from '../tree/state-dir.js';
+import { atomicWriteFile } from '../write/atomic.js';
+
+export interface ArchivedTurn {
+  key: string;
+  /** Raw log (memory-relative) and byte range of the entry. */
+  file: string;
+  at: number;
+  bytes: number;
+  /** The prompt, clipped: what restore ranks turns by. */
+  prompt: string;
+}
+
+/** An append in flight: if the process died after writing, the next hook sees it happened. */
+export interface PendingAppend {
+  file: string;
+  at: number;
+  bytes: number;
+  hash: string;
+  /** State to adopt when the append is found on disk. */
+  offset: number;
+  openTurn: string | null;
+  turns: ArchivedTurn[];
+}
+
+export interface SessionState {
+  version: 1;
+  sessionId: string;
+  transcript: string | null;
+  /** The day the session started, in the workspace's time zone: its turns go to this raw log. */
+  startDate: LocalDate;
+  /** Transcript bytes before this offset are archived (or were skipped as not worth keeping). */
+  offset: number;
+  /** Key of a turn archived in part: lines at `offset` continue it. */
+  openTurn: string | null;
+  /** Turns archived so far. */
+  archived: number;
+  /** The latest archived turns (bounded), oldest first. */
+  turns: ArchivedTurn[];
+  /** The latest prompts the user sent (bounded), oldest first. */
+  prompts: string[];
+  pending: PendingAppend | null;
+  updatedAt: string;
+}
+
+export const KEPT_TURNS = 300;
+export const KEPT_PROMPTS = 8;
+
+export function sessionsDir(ws: Workspace): string {
+  return join(ws.stateDir, 'sessions');
+}
+
+/** A file name for a session id: the id itself when it is tame, else a hash of it. */
+export function sessionFile(ws: Workspace, sessionId: string): string {
+  const safe = /^[A-Za-z0-9._-]{1,100}$/.test(sessionId) && !sessionId.startsWith('.') ? sessionId : createHash('sha256').update(sessionId).digest('hex').slice(0, 32);
+  return join(sessionsDir(ws), `${safe}.json`);
+}
+
+export function newSessionState(sessionId: string, startDate: LocalDate, transcript: string | null): SessionState {
+  return { version: 1, sessionId, transcript, startDate, offset: 0, openTurn: null, archived: 0, turns: [], prompts: [], pending: null, updatedAt: new Date().toISOString() };
+}
+
+export function loadSessionState(ws: Workspace, sessionId: string): SessionState | null {
+  let parsed: Partial<SessionState>;
+  try {
+    parsed = JSON.parse(readFileSync(sessionFile(ws, sessionId), 'utf8')) as Partial<SessionState>;
+  } catch {
+    return null;
+  }
+  const startDate = typeof parsed.startDate === 'string' ? parseLocalDate(parsed.startDate) : null;
+  if (parsed.version !== 1 || parsed.sessionId !== sessionId || !startDate || typeof parsed.offset !== 'number') return null;
+  return {
+    ...newSessionState(sessionId, startDate, parsed.transcript ?? null),
+    offset: parsed.offset,
+    openTurn: parsed.openTurn ?? null,
+    archived: parsed.archived ?? 0,
+    turns: Array.isArray(parsed.turns) ? parsed.turns : [],
+    prompts: Array.isArray(parsed.prompts) ? parsed.prompts : [],
+    pending: parsed.pending ?? null,
+    updatedAt: parsed.updatedAt ?? new Date().toISOString(),
+  };
+}
+
+export function saveSessionState(ws: Workspace, s: SessionState): void {
+  ensureStateDir(ws);
+  mkdirSync(sessionsDir(ws), { recursive: true });
+  atomicWriteFile(sessionFile(ws, s.sessionId), JSON.stringify({ ...s, updatedAt: new Date().toISOString() }));
+}
+
+/** The short id shown in headings: the first 8 characters of the session id. */
+export function shortSessionId(sessionId: string): string {
+  const clean = sessionId.replace(/[^A-Za-z0-9]/g, '');
+  return (clean || createHash('sha256').update(sessionId).digest('hex')).slice(0, 8);
+}
+
+export function rememberTurns(s: SessionState, turns: readonly ArchivedTurn[]): void {
+  s.turns.push(...turns);
+  if (s.turns.length > KEPT_TURNS) s.turns.splice(0, s.turns.length - KEPT_TURNS);
+}
+
+export function rememberPrompt(s: SessionState, prompt: string): void {
+  const p = prompt.replace(/\s+/g, ' ').trim().slice(0, 500);
+  if (!p || s.prompts[s.prompts.length - 1] === p) return;
+  s.prompts.push(p);
+  if (s.prompts.length > KEPT_PROMPTS) s.prompts.splice(0, s.prompts.length - KEPT_PROMPTS);
+}

@@ -1,0 +1,45 @@
+import type { Command } from 'commander';
+import { buildPack, PACK_LEVELS, type Pack } from '../../context/pack.js';
+import { resolveClock } from '../../time/clock.js';
+import { loadTokenCounter, type TokenizerName } from '../../write/tokens.js';
+import { loadWorkspace } from '../context.js';
+import { CliError, EXIT } from '../exit.js';
+import type { CommandContext } from '../main.js';
+
+export function registerContext(program: Command, { io, setRun }: CommandContext): void {
+  program
+    .command('context')
+    .description('Print the memory context pack: ROOT, then the latest monthly, weekly and daily nodes and the newest raw entries, under a token budget')
+    .option('--budget <tokens>', 'token budget (default: agents.contextTokens in hipo.config.json)')
+    .option('--query <text>', 'prefer the periods, sections and entries that mention these words')
+    .option('--json', 'print the pack with tokens per level and what was left out')
+    .option('--now <date>', 'treat this as today (YYYY-MM-DD or ISO instant)')
+    .option('--dir <path>', 'workspace holding memory/ and hipo.config.json', '.')
+    .action((opts: { budget?: string; query?: string; json?: boolean; now?: string; dir: string }) => {
+      setRun(async () => {
+        const { ws, config } = loadWorkspace(opts.dir, true);
+        const budget = opts.budget === undefined ? config.agents.contextTokens : Number(opts.budget);
+        if (!Number.isInteger(budget) || budget < 100) throw new CliError(`--budget: "${opts.budget}" is not a whole number of tokens of at least 100`);
+        const clock = resolveClock(config.timeZone, opts.now);
+        const count = await loadTokenCounter(config.compaction.tokenizer as TokenizerName);
+        const pack = buildPack({ memoryDir: ws.memoryDir, memoryName: ws.memoryName, today: clock.today, timeZone: config.timeZone, budget, unit: 'tokens', measure: count, ...(opts.query ? { query: opts.query } : {}) });
+        io.out(opts.json ? JSON.stringify(packJson(pack, ws.memoryName), null, 2) : pack.text);
+        return EXIT.ok;
+      });
+    });
+}
+
+export function packJson(p: Pack, memoryName: string): unknown {
+  return {
+    today: p.today,
+    anchor: p.anchor,
+    budget: p.budget,
+    unit: p.unit,
+    total: p.total,
+    spent: Object.fromEntries(PACK_LEVELS.map((l) => [l, p.spent[l]])),
+    windows: { days: p.windows.days, weeks: p.windows.weeks, months: p.windows.months, rootOnlyBefore: p.windows.rootOnlyBefore },
+    included: p.parts.map((x) => ({ level: x.level, path: `${memoryName}/${x.path}`, period: x.period, cost: x.cost, trimmed: x.trimmed })),
+    omitted: p.omitted.map((o) => ({ ...o, path: `${memoryName}/${o.path}` })),
+    text: p.text,
+  };
+}

@@ -1,0 +1,18 @@
+import type { Command } from 'commander';
+import { hookEntry } from '../../hooks/entry.js';
+import { HOOK_EVENTS } from '../../hooks/run.js';
+import type { CommandContext } from '../main.js';
+
+export function registerHook(program: Command, { io, setRun }: CommandContext): void {
+  program
+    .command('hook')
+    .argument('<event>', `platform hook event: ${HOOK_EVENTS.join(', ')}`)
+    .description('Run as an agent platform hook: reads the hook JSON on stdin; capture events archive the transcript, SessionStart prints the memory context. Always exits 0.')
+    .option('--dir <path>', 'workspace (default: the nearest folder up from the hook\'s cwd with hipo.config.json)')
+    .option('--now <date>', 'treat this as today (YYYY-MM-DD or ISO instant)')
+    .allowUnknownOption()
+    .allowExcessArguments()
+    .action((event: string, opts: { dir?: string; now?: string }) => {
+      setRun(() => hookEntry([event, ...(opts.dir ? ['--dir', opts.dir] : []), ...(opts.now ? ['--now', opts.now] : [])], (s) => io.out(s)));
+    });
+}

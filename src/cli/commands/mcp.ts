@@ -1,0 +1,21 @@
+import type { Command } from 'commander';
+import { loadWorkspace } from '../context.js';
+import { EXIT } from '../exit.js';
+import type { CommandContext } from '../main.js';
+
+export function registerMcp(program: Command, { setRun }: CommandContext): void {
+  program
+    .command('mcp')
+    .description('Serve the memory over MCP on stdio: tools context, get, log, status, search, recall')
+    .option('--now <date>', 'treat this as today (YYYY-MM-DD or ISO instant)')
+    .option('--dir <path>', 'workspace holding memory/ and hipo.config.json', '.')
+    .action((opts: { now?: string; dir: string }) => {
+      setRun(async () => {
+        const { ws, config } = loadWorkspace(opts.dir, true);
+        const { serveStdio } = await import('../../mcp/server.js');
+        const { VERSION } = await import('../main.js');
+        await serveStdio({ ws, config, ...(opts.now ? { now: opts.now } : {}) }, VERSION);
+        return EXIT.ok;
+      });
+    });
+}

@@ -1,0 +1,263 @@
+// The context pack: what an agent should know at the start of a session, under a budget.
+//   ROOT (topic index, active context), then a hierarchical selection of nodes by age (latest
+//   monthly, weekly, daily) and a bounded window of the newest raw entries.
+// Detail falls with age twice over: older periods are read at a coarser level, and within a
+// level each older node gets a smaller allowance (halving, with a floor). Files are found from
+// the calendar, never by listing the tree, so the cost depends on what is selected, not on
+// years of history. Same tree, same date, same budget: same pack.
+import { join } from 'node:path';
+import type { LocalDate } from '../time/calendar.js';
+import { nodeRelPath, rawRelPath, type Period } from '../tree/layout.js';
+import { demoteHeadings } from '../tree/markdown.js';
+import { fitBody, type Measure } from './fit.js';
+import { nodeSectionRank, rootSectionRank, rootView } from './root-view.js';
+import { readBounded, readNodeBody, readRawTail, type RawEntry } from './sources.js';
+import { matchesAny, queryTerms } from './terms.js';
+import { contextWindows, findAnchor, type Windows } from './windows.js';
+
+export type PackLevel = 'root' | 'session' | 'monthly' | 'weekly' | 'daily' | 'raw';
+export const PACK_LEVELS: readonly PackLevel[] = ['root', 'session', 'monthly', 'weekly', 'daily', 'raw'];
+
+export interface PackPart {
+  level: PackLevel;
+  /** Memory-relative path. */
+  path: string;
+  period: string;
+  text: string;
+  cost: number;
+  /** Some of the file's lines or entries were left out. */
+  trimmed: boolean;
+}
+
+export interface Omitted {
+  level: PackLevel | 'older';
+  path: string;
+  reason: string;
+}
+
+/** Extra material a caller puts first (after ROOT): e.g. a session's own turns after compaction. */
+export interface ExtraSection {
+  level: 'session';
+  title: string;
+  path: string;
+  /** Ranked best first; each is one entry. */
+  entries: { text: string; order: number }[];
+  /** Share of the budget it may take. */
+  share: number;
+  /** Raw entries whose heading contains this are left out of the raw window (already shown). */
+  excludeHeading?: string;
+}
+
+export interface PackOptions {
+  memoryDir: string;
+  memoryName: string;
+  today: LocalDate;
+  timeZone: string;
+  budget: number;
+  unit: 'tokens' | 'chars';
+  measure: Measure;
+  query?: string;
+  extra?: ExtraSection;
+}
+
+export interface Pack {
+  today: LocalDate;
+  anchor: LocalDate;
+  budget: number;
+  unit: 'tokens' | 'chars';
+  windows: Windows;
+  parts: PackPart[];
+  spent: Record<PackLevel, number>;
+  total: number;
+  omitted: Omitted[];
+  text: string;
+}
+
+const ROOT_SHARE = 0.4;
+/** Shares of what is left after ROOT (and extra), by level, in the order they are filled. */
+const LEVEL_SHARES: [PackLevel, number][] = [['raw', 0.3], ['daily', 0.3], ['weekly', 0.22], ['monthly', 0.18]];
+const MAX_RAW_ENTRIES = 12;
+const MIN_PART = 24;
+
+/** Allowances that halve with age down to a floor of one eighth, summing to `total`. */
+export function halvingAllowances(n: number, total: number): number[] {
+  const w = Array.from({ length: n }, (_, i) => Math.max(0.5 ** i, 1 / 8));
+  const sum = w.reduce((a, b) => a + b, 0);
+  return w.map((x) => Math.floor((total * x) / sum));
+}
+
+function header(o: PackOptions): string {
+  return `# Memory context · ${o.today} (${o.timeZone})\nFacts from this workspace's memory (hipo): the topic index and summaries by age, newest entries last. Full text of any part: the file named beside it, under ${o.memoryName}/.`;
+}
+
+export function buildPack(o: PackOptions): Pack {
+  const m = o.measure;
+  const terms = o.query ? queryTerms(o.query) : [];
+  const anchor = findAnchor(o.memoryDir, o.today);
+  const windows = contextWindows(anchor);
+  const parts: PackPart[] = [];
+  const omitted: Omitted[] = [];
+  const head = header(o);
+  let remaining = o.budget - m(head) - 2;
+
+  // ROOT
+  const rootFile = readBounded(join(o.memoryDir, 'ROOT.md'), 512 * 1024);
+  if (rootFile) {
+    const view = rootView(rootFile.text, o.today);
+    const allowance = Math.min(remaining, Math.floor(o.budget * ROOT_SHARE));
+    const body = demoteHeadings(view.body, 1);
+    const fit = fitBody(body, allowance - m('## ROOT · ROOT.md') - 2, m, { rankOf: rootSectionRank, query: o.query, firstLines: 3 });
+    if (fit.text) {
+      const text = `## ROOT · ROOT.md${view.shiftedBy ? ` (ages moved forward ${view.shiftedBy}d from ${view.lastUpdated})` : ''}\n${fit.text}`;
+      parts.push({ level: 'root', path: 'ROOT.md', period: 'root', text, cost: m(text), trimmed: fit.dropped > 0 });
+      remaining -= m(text) + 2;
+    }
+  } else omitted.push({ level: 'root', path: 'ROOT.md', reason: 'no ROOT.md yet (run hipo compact)' });
+
+  // Extra (a session's own turns after compaction)
+  if (o.extra && o.extra.entries.length) {
+    let allowance = Math.min(remaining, Math.floor(o.budget * o.extra.share));
+    const title = `## ${o.extra.title} · ${o.extra.path}`;
+    allowance -= m(title) + 1;
+    const chosen: { text: string; order: number }[] = [];
+    for (const e of o.extra.entries) {
+      const c = m(e.text) + 2;
+      if (c <= allowance) {
+        chosen.push(e);
+        allowance -= c;
+      } else if (allowance > 200 && chosen.length === 0) {
+        const fit = fitBody(e.text, allowance - 2, m);
+        chosen.push({ text: fit.text, order: e.order });
+        allowance -= fit.cost + 2;
+      }
+    }
+    if (chosen.length) {
+      chosen.sort((a, b) => a.order - b.order);
+      const text = `${title}\n${chosen.map((c) => demoteHeadings(c.text, 1)).join('\n\n')}`;
+      parts.push({ level: 'session', path: o.extra.path, period: 'session', text, cost: m(text), trimmed: chosen.length < o.extra.entries.length });
+      remaining -= m(text) + 2;
+    }
+  }
+
+  // Raw window, daily, weekly, monthly: each level gets its share of what is left.
+  const levelParts: PackPart[] = [];
+  let shareLeft = LEVEL_SHARES.reduce((a, [, s]) => a + s, 0);
+  let anchorRawComplete = false;
+  for (const [level, share] of LEVEL_SHARES) {
+    const levelBudget = Math.floor((remaining * share) / shareLeft);
+    shareLeft -= share;
+    let spent = 0;
+    if (level === 'raw') {
+      const r = rawWindow(o, anchor, levelBudget, terms);
+      spent = r.part ? r.part.cost + 2 : 0;
+      if (r.part) levelParts.push(r.part);
+      anchorRawComplete = r.complete;
+      if (r.leftOut) omitted.push({ level: 'raw', path: rawRelPath(anchor), reason: r.leftOut });
+    } else {
+      const periods: Period[] =
+        level === 'daily' ? windows.days.filter((d) => d !== anchor || !anchorRawComplete).map((date) => ({ level: 'daily' as const, date }))
+        : level === 'weekly' ? windows.weeks.map((week) => ({ level: 'weekly' as const, week }))
+        : windows.months.map((month) => ({ level: 'monthly' as const, month }));
+      const found = periods.map((p) => ({ p, rel: nodeRelPath(p) })).map((x) => ({ ...x, node: readNodeBody(o.memoryDir, x.rel) })).filter((x) => x.node !== null);
+      // With a query, periods that mention it come first; otherwise newest first.
+      const order = terms.length ? [...found.filter((x) => matchesAny(x.node!.body, terms)), ...found.filter((x) => !matchesAny(x.node!.body, terms))] : found;
+      // Allowances halve with age (floor one eighth); what a node does not use passes on.
+      const allowances = halvingAllowances(order.length, levelBudget);
+      let carry = 0;
+      order.forEach((x, i) => {
+        const allowance = allowances[i]! + carry;
+        carry = allowance;
+        const title = `## ${x.node!.title ?? x.rel} · ${x.rel}`;
+        if (allowance < MIN_PART + m(title)) {
+          // Too small to say anything: older nodes of the level are left out too (contiguous by age).
+          carry = 0;
+          omitted.push({ level, path: x.rel, reason: 'over budget' });
+          return;
+        }
+        const fit = fitBody(demoteHeadings(x.node!.body, 1), allowance - m(title) - 3, m, { rankOf: nodeSectionRank, query: o.query });
+        if (!fit.text.trim()) {
+          carry = 0;
+          omitted.push({ level, path: x.rel, reason: 'over budget' });
+          return;
+        }
+        const text = `${title}\n${fit.text}`;
+        const cost = m(text) + 2;
+        levelParts.push({ level, path: x.rel, period: x.rel.replace(/^.*\/|\.md$/g, ''), text, cost: cost - 2, trimmed: fit.dropped > 0 });
+        carry = Math.max(0, allowance - cost);
+        spent += cost;
+      });
+    }
+    remaining -= spent;
+  }
+  omitted.push({ level: 'older', path: 'ROOT.md', reason: `days before ${windows.rootOnlyBefore} are only in ROOT's Historical Summary and Topics Index` });
+
+  // Reading order: ROOT, extra, then oldest to newest.
+  const rank: Record<PackLevel, number> = { root: 0, session: 6, monthly: 1, weekly: 2, daily: 3, raw: 4 };
+  const ordered = [...parts.filter((p) => p.level === 'root'), ...levelParts.sort((a, b) => rank[a.level] - rank[b.level] || (a.period < b.period ? -1 : 1)), ...parts.filter((p) => p.level === 'session')];
+  let text = [head, ...ordered.map((p) => p.text)].join('\n\n') + '\n';
+  // A last guard: the pieces were measured one by one; drop the oldest detail until it fits.
+  while (m(text) > o.budget && ordered.length > 1) {
+    const victim = ordered.findIndex((p) => p.level === 'monthly') >= 0 ? ordered.findIndex((p) => p.level === 'monthly')
+      : ordered.findIndex((p) => p.level === 'weekly') >= 0 ? ordered.findIndex((p) => p.level === 'weekly')
+      : ordered.findIndex((p) => p.level === 'daily') >= 0 ? ordered.findIndex((p) => p.level === 'daily')
+      : ordered.length - 1;
+    const [v] = ordered.splice(victim, 1);
+    omitted.push({ level: v!.level, path: v!.path, reason: 'over budget' });
+    text = [head, ...ordered.map((p) => p.text)].join('\n\n') + '\n';
+  }
+  if (m(text) > o.budget) text = clipTo(text, o.budget, m);
+  const spent = Object.fromEntries(PACK_LEVELS.map((l) => [l, 0])) as Record<PackLevel, number>;
+  for (const p of ordered) spent[p.level] += p.cost;
+  return { today: o.today, anchor, budget: o.budget, unit: o.unit, windows, parts: ordered, spent, total: m(text), omitted, text };
+}
+
+function clipTo(text: string, budget: number, m: Measure): string {
+  let lo = 0;
+  let hi = text.length;
+  while (lo < hi) {
+    const mid = Math.ceil((lo + hi) / 2);
+    if (m(text.slice(0, mid)) <= budget) lo = mid;
+    else hi = mid - 1;
+  }
+  return text.slice(0, lo);
+}
+
+/** The newest entries of the anchor day's raw log that fit, oldest first. */
+function rawWindow(o: PackOptions, anchor: LocalDate, budget: number, terms: string[]): { part: PackPart | null; complete: boolean; leftOut: string | null } {
+  const rel = rawRelPath(anchor);
+  const tail = readRawTail(o.memoryDir, rel);
+  if (!tail || tail.entries.length === 0) return { part: null, complete: false, leftOut: null };
+  const exclude = o.extra?.excludeHeading;
+  const all = tail.entries.filter((e) => !exclude || !e.heading.includes(exclude));
+  const title = `## Latest entries · ${rel}`;
+  let left = budget - o.measure(title) - 1;
+  const newestFirst = [...all].reverse();
+  const order = terms.length ? [...newestFirst.filter((e) => matchesAny(e.text, terms)), ...newestFirst.filter((e) => !matchesAny(e.text, terms))] : newestFirst;
+  const chosen = new Set<RawEntry>();
+  const fitted = new Map<RawEntry, string>();
+  for (const e of order) {
+    if (chosen.size >= MAX_RAW_ENTRIES) break;
+    const text = demoteHeadings(e.text, 1);
+    const c = o.measure(text) + 2;
+    if (c <= left) {
+      chosen.add(e);
+      fitted.set(e, text);
+      left -= c;
+    } else if (chosen.size === 0 && left > MIN_PART * 4) {
+      const fit = fitBody(text, left - 2, o.measure, { query: o.query });
+      chosen.add(e);
+      fitted.set(e, fit.text);
+      left -= fit.cost + 2;
+    } else if (!terms.length) break; // newest first: an older entry may not jump a newer one
+  }
+  if (chosen.size === 0) return { part: null, complete: false, leftOut: 'over budget' };
+  const texts = all.filter((e) => chosen.has(e)).map((e) => fitted.get(e)!);
+  const text = `${title}\n${texts.join('\n\n')}`;
+  const complete = !tail.more && chosen.size === all.length && [...chosen].every((e) => fitted.get(e) === demoteHeadings(e.text, 1));
+  const leftOutCount = all.length - chosen.size;
+  return {
+    part: { level: 'raw', path: rel, period: anchor, text, cost: o.measure(text), trimmed: !complete },
+    complete,
+    leftOut: leftOutCount > 0 || tail.more ? `${leftOutCount}${tail.more ? '+' : ''} older entr${leftOutCount === 1 ? 'y' : 'ies'} of the day not shown (the daily node covers them)` : null,
+  };
+}

@@ -1,0 +1,94 @@
+// `hipo mcp`: a stdio MCP server over the workspace's memory. Tools: search, recall, context, get, log,
+// status. Loaded only by this command, so the SDK
+// never slows down hooks or the other commands.
+import { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
+import { StdioServerTransport } from '@modelcontextprotocol/sdk/server/stdio.js';
+import { z } from 'zod';
+import { MEMORY_TYPES } from '../tree/layout.js';
+import { INDEX_LEVELS } from '../index/files.js';
+import { SEARCH_MODES } from '../search/modes.js';
+import { contextTool, getTool, logTool, recallTool, searchTool, statusTool, ToolError, type ToolEnv } from './tools.js';
+
+type Result = { content: { type: 'text'; text: string }[]; isError?: boolean };
+
+async function answer(fn: () => string | Promise<string>): Promise<Result> {
+  try {
+    return { content: [{ type: 'text', text: await fn() }] };
+  } catch (err) {
+    if (err instanceof ToolError) return { content: [{ type: 'text', text: err.message }], isError: true };
+    return { content: [{ type: 'text', text: `hipo: ${err instanceof Error ? err.message : String(err)}` }], isError: true };
+  }
+}
+
+export function buildServer(env: ToolEnv, version: string): McpServer {
+  const server = new McpServer({ name: 'hipo', version });
+  server.registerTool('context', {
+    title: 'Memory context',
+    description: "The workspace's memory at a glance: ROOT (topic index with ages, active context), then the latest monthly, weekly and daily summaries and the newest raw entries, under a token budget. Call at the start of a task or after the conversation was compacted.",
+    inputSchema: {
+      budget: z.number().int().min(100).max(50_000).optional().describe('token budget (default from the workspace config, 2000)'),
+      query: z.string().max(500).optional().describe('words to favour: periods, sections and entries mentioning them come first'),
+    },
+    annotations: { readOnlyHint: true },
+  }, async (a) => answer(() => contextTool(env, a)));
+  server.registerTool('search', {
+    title: 'Search memory',
+    description: 'Search the memory tree (raw logs and daily/weekly/monthly/ROOT nodes): bm25 (keywords), vector (meaning) or hybrid (both, default). Each result names its file and line range, with a snippet; a summary-node hit lists the raw sections it came from. Words in "quotes" are phrases, -word excludes.',
+    inputSchema: {
+      query: z.string().min(1).max(1000).describe('what to look for'),
+      mode: z.enum(SEARCH_MODES as [string, ...string[]]).optional().describe('bm25, vector or hybrid (default)'),
+      limit: z.number().int().min(1).max(100).optional().describe('number of results (default 10)'),
+      levels: z.array(z.enum(INDEX_LEVELS as unknown as [string, ...string[]])).optional().describe('only these levels: raw, daily, weekly, monthly, root, other'),
+      since: z.string().regex(/^\d{4}-\d{2}-\d{2}$/).optional().describe('only what covers this day or later (YYYY-MM-DD)'),
+      until: z.string().regex(/^\d{4}-\d{2}-\d{2}$/).optional().describe('only what covers this day or earlier (YYYY-MM-DD)'),
+      types: z.array(z.enum(MEMORY_TYPES)).optional().describe('only entries of these memory types'),
+    },
+    annotations: { readOnlyHint: true },
+  }, async (a) => answer(() => searchTool(env, a as Parameters<typeof searchTool>[1])));
+  server.registerTool('recall', {
+    title: 'Recall from memory',
+    description: "Find the passages of memory that answer a question (e.g. 'what did we decide about session storage?'): ROOT's Topics Index, then the summaries' topics and periods, then search. Returns ranked passages, each headed with its file and line range (open more with get), under a token budget.",
+    inputSchema: {
+      question: z.string().min(1).max(2000).describe('the question, in plain words'),
+      budget: z.number().int().min(100).max(50_000).optional().describe('token budget for the passages (default 2000)'),
+    },
+    annotations: { readOnlyHint: true },
+  }, async (a) => answer(() => recallTool(env, a)));
+  server.registerTool('get', {
+    title: 'Read a memory file',
+    description: 'Lines of one file in the memory folder (a raw log, daily/weekly/monthly node or ROOT.md), numbered. Accepts "daily/2026-03-14.md", "memory/2026-03-14.md" or "2026-03-14.md:120:40" (path:from:lines) as other tools print them.',
+    inputSchema: {
+      path: z.string().min(1).describe('file path relative to the memory folder, optionally with :from[:lines]'),
+      from: z.number().int().min(1).optional().describe('first line, 1-based (default 1)'),
+      lines: z.number().int().min(1).max(2000).optional().describe('how many lines (default 200, at most 2000)'),
+    },
+    annotations: { readOnlyHint: true },
+  }, async (a) => answer(() => getTool(env, a)));
+  server.registerTool('log', {
+    title: 'Remember something',
+    description: "Append a typed entry to today's raw log (append-only, secrets redacted). Types: user (a fact about the user), feedback (a rule for how to work, with why), project (a decision, finished task or open item), reference (where something is). One fact per entry, written to make sense months later.",
+    inputSchema: {
+      text: z.string().min(1).max(20_000).describe('what to remember'),
+      type: z.enum(MEMORY_TYPES).optional().describe('memory type (default project)'),
+      topic: z.string().max(80).optional().describe("a few words naming the subject, e.g. 'billing migration' (reuse ROOT's topic names)"),
+    },
+    annotations: { readOnlyHint: false, destructiveHint: false, idempotentHint: false },
+  }, async (a) => answer(() => logTool(env, a)));
+  server.registerTool('status', {
+    title: 'Memory status',
+    description: 'Nodes per level (tentative/fixed, tokens), raw logs, pending compaction work, the last compaction cycle, the last transcript capture and recent hook errors, as JSON.',
+    inputSchema: {},
+    annotations: { readOnlyHint: true },
+  }, async () => answer(() => statusTool(env)));
+  return server;
+}
+
+export async function serveStdio(env: ToolEnv, version: string): Promise<void> {
+  const server = buildServer(env, version);
+  const transport = new StdioServerTransport();
+  await server.connect(transport);
+  await new Promise<void>((resolveDone) => {
+    transport.onclose = () => resolveDone();
+    process.stdin.on('end', () => resolveDone());
+  });
+}

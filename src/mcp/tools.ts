@@ -1,0 +1,128 @@
+// What the MCP tools do, as plain functions of the workspace: the server only adapts them.
+import { realpathSync } from 'node:fs';
+import { relative, resolve, sep } from 'node:path';
+import type { HipoConfig } from '../config/config.js';
+import { buildPack } from '../context/pack.js';
+import { recall, renderRecall, type TreeSearch } from '../context/recall.js';
+import type { IndexLevel } from '../index/files.js';
+import type { SearchMode } from '../search/modes.js';
+import { parseLocalDate, type LocalDate } from '../time/calendar.js';
+import { readBounded } from '../context/sources.js';
+import { appendTypedEntry } from '../capture/log-entry.js';
+import { gatherStatus } from '../status/status.js';
+import { resolveClock } from '../time/clock.js';
+import type { MemoryType, Workspace } from '../tree/layout.js';
+import { loadTokenCounter, type TokenizerName } from '../write/tokens.js';
+
+export class ToolError extends Error {}
+
+export interface ToolEnv {
+  ws: Workspace;
+  config: HipoConfig;
+  /** Injected "today" (tests); default the clock. */
+  now?: string;
+}
+
+export async function contextTool(env: ToolEnv, args: { budget?: number; query?: string }): Promise<string> {
+  const clock = resolveClock(env.config.timeZone, env.now);
+  const count = await loadTokenCounter(env.config.compaction.tokenizer as TokenizerName);
+  const pack = buildPack({
+    memoryDir: env.ws.memoryDir, memoryName: env.ws.memoryName, today: clock.today, timeZone: env.config.timeZone,
+    budget: args.budget ?? env.config.agents.contextTokens, unit: 'tokens', measure: count, ...(args.query ? { query: args.query } : {}),
+  });
+  return pack.text;
+}
+
+const MAX_GET_LINES = 2000;
+
+/** Lines `from`..`from+lines-1` of a file in the memory folder, each prefixed with its number. */
+export function getTool(env: ToolEnv, args: { path: string; from?: number; lines?: number }): string {
+  const memory = realpathSync(env.ws.memoryDir);
+  let rel = args.path.replace(/^\/+/, '');
+  if (rel.startsWith(`${env.ws.memoryName}/`)) rel = rel.slice(env.ws.memoryName.length + 1);
+  const m = /^(.*?):(\d+)(?::(\d+))?$/.exec(rel); // path:from[:lines], as search results print it
+  let from = args.from ?? 1;
+  let count = args.lines ?? 200;
+  if (m) {
+    rel = m[1]!;
+    from = args.from ?? Number(m[2]);
+    if (m[3]) count = args.lines ?? Number(m[3]);
+  }
+  let abs: string;
+  try {
+    abs = realpathSync(resolve(memory, rel));
+  } catch {
+    throw new ToolError(`${env.ws.memoryName}/${rel}: no such file in the memory folder`);
+  }
+  if (!abs.startsWith(memory + sep)) throw new ToolError(`${args.path}: outside the memory folder`);
+  const file = readBounded(abs, 16 * 1024 * 1024);
+  if (!file) throw new ToolError(`${env.ws.memoryName}/${rel}: cannot be read as text`);
+  const all = file.text.split('\n');
+  if (all.length && all[all.length - 1] === '') all.pop();
+  const start = Math.max(1, Math.floor(from));
+  const n = Math.min(Math.max(1, Math.floor(count)), MAX_GET_LINES);
+  const slice = all.slice(start - 1, start - 1 + n);
+  const end = start + slice.length - 1;
+  const shown = `${env.ws.memoryName}/${relative(memory, abs).split(sep).join('/')}`;
+  const head = slice.length ? `${shown} lines ${start}-${end} of ${all.length}` : `${shown}: line ${start} is past the end (${all.length} lines)`;
+  return [head, ...slice.map((l, i) => `${String(start + i).padStart(5)}  ${l}`)].join('\n');
+}
+
+export async function logTool(env: ToolEnv, args: { text: string; type?: MemoryType; topic?: string }): Promise<string> {
+  if (!args.text.trim()) throw new ToolError('text is empty');
+  const clock = resolveClock(env.config.timeZone, env.now);
+  const r = await appendTypedEntry(env.ws, env.config, clock, { type: args.type ?? 'project', topic: args.topic ?? null, text: args.text });
+  return `appended to ${env.ws.memoryName}/${r.rel}: ${r.heading}${r.redacted ? ` (${r.redacted} secret(s) redacted)` : ''}`;
+}
+
+export async function statusTool(env: ToolEnv): Promise<string> {
+  const r = await gatherStatus(env.ws, env.config, env.now);
+  return JSON.stringify({
+    memoryDir: r.memoryDir, today: r.clock.today, timeZone: r.clock.timeZone, raw: r.raw, nodes: r.nodes,
+    pending: r.next.actions.length + r.next.deferred.length, lastCycle: r.lastCycle, lastCapture: r.lastCapture, hookErrors: r.hookErrors,
+    warnings: r.warnings.slice(0, 20),
+  }, null, 2);
+}
+
+export async function recallTool(env: ToolEnv, args: { question: string; budget?: number }): Promise<string> {
+  if (!args.question.trim()) throw new ToolError('question is empty');
+  const clock = resolveClock(env.config.timeZone, env.now);
+  const measure = await loadTokenCounter(env.config.compaction.tokenizer as TokenizerName);
+  const run = (search?: TreeSearch) => recall({ memoryDir: env.ws.memoryDir, today: clock.today, question: args.question, budget: args.budget ?? env.config.agents.contextTokens, measure, ...(search ? { search } : {}) });
+  const { withIndex } = await import('../index/maintain.js');
+  const { indexTreeSearch } = await import('../context/index-search.js');
+  let r;
+  try {
+    r = (await withIndex(env.ws, env.config, { update: true }, (index) => run(indexTreeSearch(index, env.ws.memoryName, env.ws.memoryDir)))).result;
+  } catch {
+    r = await run(); // no usable index: topics, manifest and the matching days still answer
+  }
+  return renderRecall(r, env.ws.memoryName);
+}
+
+export interface SearchArgs {
+  query: string;
+  mode?: SearchMode;
+  limit?: number;
+  levels?: IndexLevel[];
+  since?: string;
+  until?: string;
+  types?: MemoryType[];
+}
+
+export async function searchTool(env: ToolEnv, args: SearchArgs): Promise<string> {
+  if (!args.query.trim()) throw new ToolError('query is empty');
+  const date = (s: string | undefined, name: string): LocalDate | undefined => {
+    if (s === undefined) return undefined;
+    const d = parseLocalDate(s);
+    if (!d) throw new ToolError(`${name}: "${s}" is not a date (YYYY-MM-DD)`);
+    return d;
+  };
+  const filters = { levels: args.levels, since: date(args.since, 'since'), until: date(args.until, 'until'), types: args.types };
+  const { withIndex } = await import('../index/maintain.js');
+  const { search } = await import('../search/search.js');
+  const { formatSearch } = await import('../cli/commands/search.js');
+  const s = await withIndex(env.ws, env.config, { update: true }, (index) => search(index, args.query, { mode: args.mode ?? 'hybrid', limit: args.limit ?? 10, filters }));
+  const warnings = [...s.warnings, ...s.result.warnings];
+  return formatSearch(s.result) + (warnings.length ? `\n\nwarnings:\n${warnings.map((w) => `- ${w}`).join('\n')}` : '');
+}

@@ -1,0 +1,85 @@
+// The OpenCode plugin hipo writes into `.opencode/plugins/hipo.js`. OpenCode keeps sessions in
+// its own store, so the plugin writes each session's messages as transcript JSONL (Claude Code
+// shape, message ids as uuids: the same bytes every time, so hipo's byte offsets hold) and
+// runs `hipo hook Stop` on it when the session goes idle; it puts the SessionStart context
+// into the system prompt and into the compaction prompt.
+
+export function openCodePlugin(argv: readonly string[], workspace: string): string {
+  return `// hipo memory for OpenCode. Written by "hipo init --platform opencode"; "hipo uninstall" removes it.
+import { execFileSync } from 'node:child_process';
+import { mkdirSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+
+const HIPO = ${JSON.stringify(argv)};
+const WORKSPACE = ${JSON.stringify(workspace)};
+
+function hipo(args, input) {
+  try {
+    return execFileSync(HIPO[0], [...HIPO.slice(1), ...args], { input, encoding: 'utf8', timeout: 15000 });
+  } catch {
+    return '';
+  }
+}
+
+function sessionContext(sessionID, source) {
+  const out = hipo(['hook', 'SessionStart', '--dir', WORKSPACE], JSON.stringify({ session_id: sessionID, source, cwd: WORKSPACE }));
+  try {
+    return JSON.parse(out).hookSpecificOutput.additionalContext || '';
+  } catch {
+    return '';
+  }
+}
+
+function transcriptLines(messages) {
+  const lines = [];
+  for (const m of messages) {
+    const info = m.info || {};
+    if (info.role !== 'user' && info.role !== 'assistant') continue;
+    const content = [];
+    for (const p of m.parts || []) {
+      if (p.type === 'text' && p.text && !p.synthetic) content.push({ type: 'text', text: p.text });
+      else if (p.type === 'tool') content.push({ type: 'tool_use', id: p.callID || p.id, name: p.tool, input: (p.state && p.state.input) || {} });
+    }
+    if (!content.length) continue;
+    const created = info.time && info.time.created ? new Date(info.time.created).toISOString() : null;
+    lines.push(JSON.stringify({ type: info.role, uuid: info.id, sessionId: info.sessionID, timestamp: created, message: { role: info.role, content } }));
+  }
+  return lines.map((l) => l + '\\n').join('');
+}
+
+export const HipoMemory = async ({ client }) => {
+  const contexts = new Map();
+  const archive = async (sessionID, event) => {
+    try {
+      const res = await client.session.messages({ path: { id: sessionID } });
+      const dir = join(WORKSPACE, '.hipo', 'opencode');
+      mkdirSync(dir, { recursive: true });
+      const file = join(dir, sessionID + '.jsonl');
+      writeFileSync(file, transcriptLines(res.data || []));
+      hipo(['hook', event, '--dir', WORKSPACE], JSON.stringify({ session_id: sessionID, transcript_path: file, cwd: WORKSPACE }));
+    } catch {
+      // memory capture must never break the session
+    }
+  };
+  return {
+    event: async ({ event }) => {
+      const id = event && event.properties && (event.properties.sessionID || (event.properties.info && event.properties.info.id));
+      if (!id) return;
+      if (event.type === 'session.idle') await archive(id, 'Stop');
+      if (event.type === 'session.compacted') contexts.set(id, sessionContext(id, 'compact'));
+      if (event.type === 'session.deleted') contexts.delete(id);
+    },
+    'experimental.chat.system.transform': async (input, output) => {
+      const id = (input && input.sessionID) || 'opencode';
+      if (!contexts.has(id)) contexts.set(id, sessionContext(id, 'startup'));
+      const text = contexts.get(id);
+      if (text) output.system.push(text);
+    },
+    'experimental.session.compacting': async (input, output) => {
+      const id = input && input.sessionID;
+      if (id) await archive(id, 'PreCompact');
+    },
+  };
+};
+`;
+}

@@ -1,0 +1,53 @@
+// `hipo recall`: ROOT's Topics Index, the nodes' topics, then the passages of the matching days.
+import { describe, expect, it } from 'vitest';
+import { makeWorkspace, runCli } from '../helpers/workspace.js';
+
+function day(date: string, entries: string[]): string {
+  return `# ${date}\n\n${entries.join('\n\n')}\n`;
+}
+
+describe('hipo recall', () => {
+  it('finds an old decision through the topics index, with its file and line range, under the budget', () => {
+    const files: Record<string, string> = {};
+    const filler = (i: number) => `## ui polish [project]\n- adjusted button padding on screen ${i}\n- reviewed colours for the settings page ${i}`;
+    for (let d = 1; d <= 28; d++) {
+      const date = `2026-01-${String(d).padStart(2, '0')}`;
+      const entries = [filler(d)];
+      if (d === 9) entries.push('## session storage [project]\n- decided to keep sessions in Postgres instead of Redis because failover matters\n- Redis stays for rate limiting only');
+      files[`memory/${date}.md`] = day(date, entries);
+    }
+    for (let d = 1; d <= 20; d++) {
+      const date = `2026-02-${String(d).padStart(2, '0')}`;
+      files[`memory/${date}.md`] = day(date, [filler(100 + d)]);
+    }
+    const ws = makeWorkspace(files);
+    expect(runCli(['compact', '--dir', ws.root, '--catch-up', '--now', '2026-02-21']).code).toBe(0);
+    const r = runCli(['recall', '--dir', ws.root, '--now', '2026-02-21', '--json', '--budget', '400', 'where', 'do', 'we', 'keep', 'sessions', 'and', 'why?']);
+    expect(r.code).toBe(0);
+    const j = JSON.parse(r.stdout);
+    expect(j.topics[0]).toMatchObject({ name: 'session storage', latest: '2026-01-09' });
+    expect(j.days).toContain('2026-01-09');
+    const top = j.passages[0];
+    expect(top.path).toMatch(/^memory\/(daily\/)?2026-01-09\.md$/);
+    const lines = ws.read(top.path).split('\n').slice(top.from - 1, top.to);
+    expect(lines.join('\n')).toContain('decided to keep sessions in Postgres');
+    expect(top.text).toContain('because failover matters');
+    expect(j.tokens).toBeLessThanOrEqual(400);
+    // The index searched the whole tree too, and agreed on the top passage.
+    expect(j.searched).toBe(true);
+    expect(top.via).toContain('search');
+    const manifestOnly = JSON.parse(runCli(['recall', '--dir', ws.root, '--now', '2026-02-21', '--json', '--no-search', 'sessions', 'postgres']).stdout);
+    expect(manifestOnly.searched).toBe(false);
+    expect(manifestOnly.passages[0].via).toEqual(['topics']);
+    const text = runCli(['recall', '--dir', ws.root, '--now', '2026-02-21', 'sessions', 'postgres']).stdout;
+    expect(text).toMatch(/^# Recall · sessions postgres\n/);
+    expect(text).toMatch(/## memory\/(daily\/)?2026-01-09\.md:\d+-\d+\n/);
+  });
+
+  it('says so when nothing matches, and rejects an empty question', () => {
+    const ws = makeWorkspace({ 'memory/2026-03-01.md': '# 2026-03-01\n\n## garden [user]\n- user grows tomatoes\n' });
+    const r = runCli(['recall', '--dir', ws.root, '--now', '2026-03-02', 'kubernetes', 'ingress']);
+    expect(r.stdout).toContain('Nothing in memory matches.');
+    expect(runCli(['recall', '--dir', ws.root, ' ']).code).toBe(2);
+  });
+});

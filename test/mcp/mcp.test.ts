@@ -1,0 +1,77 @@
+// `hipo mcp` end to end: the SDK's own client talks to the compiled CLI over stdio.
+import { Client } from '@modelcontextprotocol/sdk/client/index.js';
+import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
+import { afterEach, describe, expect, it } from 'vitest';
+import { CLI, makeWorkspace, runCli } from '../helpers/workspace.js';
+
+type Text = { content: { type: string; text: string }[]; isError?: boolean };
+
+const clients: Client[] = [];
+afterEach(async () => {
+  for (const c of clients.splice(0)) await c.close();
+});
+
+async function connect(dir: string): Promise<Client> {
+  const transport = new StdioClientTransport({ command: process.execPath, args: [CLI, 'mcp', '--dir', dir, '--now', '2026-03-15'], env: { ...process.env, HIPO_NOW: '' } as Record<string, string>, stderr: 'pipe' });
+  const client = new Client({ name: 'hipo-test', version: '1.0.0' });
+  await client.connect(transport);
+  clients.push(client);
+  return client;
+}
+
+const text = (r: unknown): string => (r as Text).content.map((c) => c.text).join('\n');
+
+describe('hipo mcp', () => {
+  it('lists its tools with descriptions and input schemas', async () => {
+    const ws = makeWorkspace();
+    const client = await connect(ws.root);
+    const { tools } = await client.listTools();
+    const byName = Object.fromEntries(tools.map((t) => [t.name, t]));
+    for (const name of ['search', 'context', 'recall', 'get', 'log', 'status']) {
+      expect(byName[name]?.description?.length).toBeGreaterThan(40);
+      expect(byName[name]?.inputSchema.type).toBe('object');
+    }
+    expect(byName.get!.inputSchema.required).toEqual(['path']);
+    expect(byName.log!.inputSchema.properties).toHaveProperty('type');
+  });
+
+  it('logs an entry, reads it back with get, shows it in context and status', async () => {
+    const ws = makeWorkspace();
+    const client = await connect(ws.root);
+    const logged = await client.callTool({ name: 'log', arguments: { text: 'sessions live in Postgres, not Redis; token ghp_abcdefghijklmnopqrstuvwxyz0123456789', type: 'project', topic: 'session storage' } });
+    expect(text(logged)).toContain('appended to memory/2026-03-15.md: ## session storage [project]');
+    const raw = ws.read('memory/2026-03-15.md');
+    expect(raw).toContain('- sessions live in Postgres, not Redis; token [REDACTED:github-token]');
+
+    const got = await client.callTool({ name: 'get', arguments: { path: 'memory/2026-03-15.md:3:2' } });
+    expect(text(got)).toMatch(/^memory\/2026-03-15\.md lines 3-4 of 5\n    3  ## session storage \[project\] · \d\d:\d\d\n    4  - sessions live in Postgres/);
+    const outside = await client.callTool({ name: 'get', arguments: { path: '../hipo.config.json' } });
+    expect((outside as Text).isError).toBe(true);
+    expect(text(outside)).toContain('outside the memory folder');
+
+    const ctx = await client.callTool({ name: 'context', arguments: { budget: 500 } });
+    expect(text(ctx)).toMatch(/^# Memory context · 2026-03-15/);
+    expect(text(ctx)).toContain('sessions live in Postgres');
+
+    const recalled = await client.callTool({ name: 'recall', arguments: { question: 'where do sessions live?', budget: 300 } });
+    expect(text(recalled)).toMatch(/^# Recall · where do sessions live\?\n[\s\S]*## memory\/2026-03-15\.md:\d+-\d+\n[\s\S]*Postgres/);
+
+    const found = await client.callTool({ name: 'search', arguments: { query: 'postgres sessions', mode: 'bm25', limit: 3 } });
+    expect(text(found)).toMatch(/^hipo search "postgres sessions" · bm25 · 1 result/);
+    expect(text(found)).toContain('memory/2026-03-15.md:3-4');
+    const badDate = await client.callTool({ name: 'search', arguments: { query: 'x', since: 'yesterday' } });
+    expect((badDate as Text).isError).toBe(true);
+
+    const status = JSON.parse(text(await client.callTool({ name: 'status', arguments: {} })));
+    expect(status.raw.files).toBe(1);
+    expect(status.today).toBe('2026-03-15');
+  });
+
+  it('rejects arguments outside the schema', async () => {
+    const ws = makeWorkspace();
+    const client = await connect(ws.root);
+    const r = await client.callTool({ name: 'log', arguments: { text: 'x', type: 'gossip' } });
+    expect((r as Text).isError).toBe(true);
+    expect(runCli(['status', '--dir', ws.root]).code).toBe(0);
+  });
+});
