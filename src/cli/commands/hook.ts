@@ -1,7 +1,7 @@
 import type { Command } from 'commander';
 import { hookEntry } from '../../hooks/entry.js';
 import { HOOK_EVENTS } from '../../hooks/run.js';
-import type { CommandContext } from '../main.js';
+import type { CommandContext } from '../context.js';
 
 export function registerHook(program: Command, { io, setRun }: CommandContext): void {
   program

@@ -4,7 +4,7 @@ import { MEMORY_TYPES, type MemoryType } from '../../tree/layout.js';
 import { resolveClock } from '../../time/clock.js';
 import { loadWorkspace } from '../context.js';
 import { CliError, EXIT } from '../exit.js';
-import type { CommandContext } from '../main.js';
+import type { CommandContext } from '../context.js';
 
 export function registerLog(program: Command, { io, setRun }: CommandContext): void {
   program

@@ -1,7 +1,7 @@
 import type { Command } from 'commander';
 import { loadWorkspace } from '../context.js';
 import { EXIT } from '../exit.js';
-import type { CommandContext } from '../main.js';
+import type { CommandContext } from '../context.js';
 
 export function registerMcp(program: Command, { setRun }: CommandContext): void {
   program

@@ -4,7 +4,7 @@ import { resolveClock } from '../../time/clock.js';
 import { loadTokenCounter, type TokenizerName } from '../../write/tokens.js';
 import { loadWorkspace } from '../context.js';
 import { CliError, EXIT } from '../exit.js';
-import type { CommandContext } from '../main.js';
+import type { CommandContext } from '../context.js';
 
 export function registerRecall(program: Command, { io, setRun }: CommandContext): void {
   program

@@ -1,7 +1,7 @@
 import type { Command } from 'commander';
 import { parsePlatform, uninstallAgentPlatforms } from '../../platforms/setup.js';
 import { EXIT } from '../exit.js';
-import type { CommandContext } from '../main.js';
+import type { CommandContext } from '../context.js';
 
 export function registerUninstall(program: Command, { io, setRun }: CommandContext): void {
   program
