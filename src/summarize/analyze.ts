@@ -28,7 +28,8 @@ export function entryText(e: Entry): string {
 const ASSISTANT_CHARS_FOR_STATS = 3000;
 
 function statsText(e: Entry): string {
-  const parts = [e.heading.replace(/\[(?:user|feedback|project|reference)\]/gi, '')];
+  // The heading's topic words count; its tag, time and session id (capture headings) do not.
+  const parts = [e.topic ?? (e.bucket ? e.heading : '')];
   let assistant = 0;
   for (const i of e.items) {
     if (i.speaker === 'assistant') {

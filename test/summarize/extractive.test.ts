@@ -119,3 +119,14 @@ describe('headings', () => {
     expect(parseHeading(heading)).toEqual({ topic, type, tagged });
   });
 });
+
+describe('captured conversations', () => {
+  it('names a capture section by what was said, not by its heading metadata', async () => {
+    const turns = Array.from({ length: 3 }, (_, i) => `User: the kafka consumer lag keeps growing on partition ${i}\nAssistant: raise max.poll.records and check the consumer group rebalance`).join('\n\n');
+    const ws = makeWorkspace({ 'memory/2026-06-01.md': `# 2026-06-01\n\n## Conversation [project] · 14:05 · session 3f2a9c1b\n\n${turns}\n` });
+    await cycle(ws, '2026-06-02');
+    const topics = node(ws, 'daily/2026-06-01.md').body.split('## Topics\n')[1]!.split('\n\n')[0]!;
+    expect(topics).toMatch(/kafka|consumer/);
+    expect(topics).not.toMatch(/conversation|3f2a9c1b|14:05/);
+  });
+});
