@@ -1,5 +1,5 @@
 // `hipo status`: what the tree holds, what the next cycle would do, how the last one went.
-import { readFileSync } from 'node:fs';
+import { existsSync, readFileSync, statSync } from 'node:fs';
 import { join } from 'node:path';
 import type { HipoConfig } from '../config/config.js';
 import type { CycleRecord, JournalRecord } from '../cycle/journal.js';
@@ -17,7 +17,6 @@ import { decodeText } from '../tree/text.js';
 import { atomicWriteFile } from '../write/atomic.js';
 import { loadTokenCounter, type TokenizerName } from '../write/tokens.js';
 import { readDaemonState, type DaemonState } from '../daemon/state.js';
-import { existsSync } from 'node:fs';
 import { resolveLlmSettings } from '../summarize/llm/settings.js';
 import { stateSummary, type BackoffView } from '../summarize/llm/state.js';
 
@@ -47,6 +46,8 @@ export interface StatusReport {
   hookErrors: { at: string; event: string; session: string | null; message: string }[];
   /** The latest transcript capture by a hook. */
   lastCapture: { at: string; event: string; session: string; turns: number; file: string | null } | null;
+  /** The search index file, if there is one: its size (database and write-ahead log) and configured embedder. */
+  index: { file: string; bytes: number; embedder: string } | null;
   /** The daemon for this workspace, running or last seen. */
   daemon: (DaemonState & { running: boolean }) | null;
   /** The model summaries use, if one is configured (config `llm` or HIPO_LLM_*). */
@@ -112,10 +113,25 @@ export async function gatherStatus(ws: Workspace, config: HipoConfig, now?: stri
     warnings: [...snapshot.problems, ...next.attention.map((a) => ({ file: `${ws.memoryName}/${a.relPath}`, message: a.message }))],
     writer: lockHolder(ws),
     hookErrors,
+    index: indexStatus(ws, config),
     lastCapture,
     daemon: daemonStatus(ws),
     llm: modelStatus(ws, config),
   };
+}
+
+function indexStatus(ws: Workspace, config: HipoConfig): StatusReport['index'] {
+  const file = join(ws.stateDir, 'index.db');
+  if (!existsSync(file)) return null;
+  let bytes = 0;
+  for (const suffix of ['', '-wal']) {
+    try {
+      bytes += statSync(file + suffix).size;
+    } catch {
+      /* no write-ahead log right now */
+    }
+  }
+  return { file, bytes, embedder: config.search.embedder };
 }
 
 function daemonStatus(ws: Workspace): (DaemonState & { running: boolean }) | null {

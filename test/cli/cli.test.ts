@@ -117,3 +117,14 @@ describe('hipo status', () => {
     expect(human.stdout).toMatch(/last cycle: .*compact, today 2026-06-03/);
   });
 });
+
+describe('hipo status and the search index', () => {
+  it('says whether there is an index, and its size', () => {
+    const ws = withLogs();
+    expect(JSON.parse(runCli(['status', '--json', '--dir', ws.root]).stdout).index).toBeNull();
+    expect(runCli(['index', '--dir', ws.root]).code).toBe(0);
+    const s = JSON.parse(runCli(['status', '--json', '--dir', ws.root]).stdout);
+    expect(s.index).toMatchObject({ file: `${ws.root}/.hipo/index.db`, embedder: 'wink' });
+    expect(s.index.bytes).toBeGreaterThan(1000);
+  });
+});

@@ -43,6 +43,7 @@ function statusJson(r: StatusReport, configWarnings: string[]): unknown {
     lastCapture: r.lastCapture,
     daemon: r.daemon,
     llm: r.llm,
+    index: r.index,
   };
 }
 
@@ -69,6 +70,7 @@ function formatStatus(r: StatusReport, configWarnings: string[]): string {
     const l = r.llm;
     lines.push(`  model: ${l.model} at ${l.baseUrl} (${l.levels.join(', ')})${l.backoff ? `; backing off until ${l.backoff.until}: ${l.backoff.reason}` : ''}${l.failedInputs ? `; ${l.failedInputs} node input(s) it could not summarize` : ''}`);
   } else lines.push('  model: none (extractive summaries; nothing leaves this machine)');
+  lines.push(r.index ? `  search index: ${r.index.file} (${(r.index.bytes / 1024 / 1024).toFixed(1)} MB, embedder ${r.index.embedder})` : '  search index: none yet (hipo search or hipo index builds it)');
   if (r.writer) lines.push(`  writer: pid ${r.writer.pid} (${r.writer.command}) since ${r.writer.since}`);
   if (r.lastCycle) {
     const c = r.lastCycle;
