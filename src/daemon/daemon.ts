@@ -43,7 +43,7 @@ export class Daemon {
     this.cache = StampCache.load(ws);
     this.runner = new CoalescingRunner((reasons) => this.runOnce(reasons), config.daemon.debounceMs);
     this.retryMs = config.daemon.retryMs;
-    this.state = { pid: process.pid, host: hostname(), since: new Date().toISOString(), stoppedAt: null, runs: 0, lastRun: null, lastError: null };
+    this.state = { pid: process.pid, host: hostname(), since: new Date().toISOString(), stoppedAt: null, runs: 0, lastRun: null, lastError: null, indexedAt: null };
   }
 
   async start(): Promise<void> {
@@ -93,10 +93,11 @@ export class Daemon {
       const r = await compact(this.ws, this.config, { command: 'daemon', cache: this.cache });
       const ms = Math.round(performance.now() - started);
       this.state.runs++;
-      this.state.lastRun = { at: new Date().toISOString(), reason, cycles: r.cycles, written: r.written.length, errors: r.errors, ms };
+      const pending = r.remaining.actions.length + r.remaining.deferred.length;
+      this.state.lastRun = { at: new Date().toISOString(), reason, cycles: r.cycles, written: r.written.length, errors: r.errors, ms, pending };
       for (const w of [...r.problems.map((p) => `${p.file}: ${p.message}`), ...r.warnings]) this.log('warn', 'warning', w, { warning: w });
       if (r.cycles > 0 || r.errors.length) {
-        this.log(r.errors.length ? 'warn' : 'info', 'cycle', `cycle (${reason}): ${r.written.length} written, ${r.errors.length} error(s), ${ms} ms${r.remaining.actions.length ? `; ${r.remaining.actions.length + r.remaining.deferred.length} pending` : ''}`, { reason, written: r.written, errors: r.errors, ms, pending: r.remaining.actions.length + r.remaining.deferred.length });
+        this.log(r.errors.length ? 'warn' : 'info', 'cycle', `cycle (${reason}): ${r.written.length} written, ${r.errors.length} error(s), ${ms} ms${r.remaining.actions.length ? `; ${pending} pending` : ''}`, { reason, written: r.written, errors: r.errors, ms, pending });
       }
       for (const e of r.errors) this.log('error', 'node-error', e, { error: e });
       if (r.written.length || touched.length) this.indexStale = true;
@@ -128,6 +129,7 @@ export class Daemon {
     try {
       const rep = await this.index.update((w) => this.log('warn', 'index-warning', `search index: ${w}`, { warning: w }));
       this.indexStale = rep.pendingEmbeddings > 0;
+      if (!this.indexStale) this.state.indexedAt = new Date().toISOString();
       const changed = rep.added + rep.changed + rep.removed;
       if (changed || rep.embedded) this.log('info', 'index', `index: ${changed} file(s) reindexed, +${rep.chunksAdded} −${rep.chunksRemoved} chunks, ${rep.embedded} embedded, ${Math.round(performance.now() - t0)} ms${rep.pendingEmbeddings ? `; ${rep.pendingEmbeddings} waiting for vectors` : ''}`, { files: changed, chunksAdded: rep.chunksAdded, chunksRemoved: rep.chunksRemoved, embedded: rep.embedded, pending: rep.pendingEmbeddings, ms: Math.round(performance.now() - t0) });
     } catch (err) {

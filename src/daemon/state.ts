@@ -13,6 +13,8 @@ export interface DaemonRun {
   written: number;
   errors: string[];
   ms: number;
+  /** Nodes still to do after this run (a backlog drains over several runs). */
+  pending: number;
 }
 
 export interface DaemonState {
@@ -24,6 +26,8 @@ export interface DaemonState {
   runs: number;
   lastRun: DaemonRun | null;
   lastError: { at: string; message: string } | null;
+  /** When the search index last matched the tree (null until the first update succeeds). */
+  indexedAt: string | null;
 }
 
 export function daemonStatePath(ws: Workspace): string {

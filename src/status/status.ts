@@ -138,7 +138,7 @@ function daemonStatus(ws: Workspace): (DaemonState & { running: boolean }) | nul
   const state = readDaemonState(ws);
   const holder = lockHolder(ws, 'daemon.lock');
   if (!state && !holder) return null;
-  const base: DaemonState = state ?? { pid: holder!.pid, host: holder!.host, since: holder!.since, stoppedAt: null, runs: 0, lastRun: null, lastError: null };
+  const base: DaemonState = state ?? { pid: holder!.pid, host: holder!.host, since: holder!.since, stoppedAt: null, runs: 0, lastRun: null, lastError: null, indexedAt: null };
   return { ...base, running: holder !== null && holder.pid === base.pid };
 }
 

@@ -71,6 +71,7 @@ describe('hipo daemon', () => {
       const ws = makeWorkspace({ 'memory/2026-06-01.md': rawLog('2026-06-01', { 'x [project]': ['y'] }) }, FAST_DAEMON);
       const d = start(ws.root, { HIPO_NOW: '2026-06-01' });
       await d.until(() => ws.exists('memory/ROOT.md'));
+      await d.until(() => JSON.parse(ws.read('.hipo/daemon.json')).indexedAt !== null, 20_000, 'the index update');
       const live = JSON.parse(runCli(['status', '--json', '--dir', ws.root]).stdout);
       expect(live.daemon).toMatchObject({ running: true, pid: d.child.pid });
       d.child.kill(signal);
@@ -80,6 +81,9 @@ describe('hipo daemon', () => {
       const after = JSON.parse(runCli(['status', '--json', '--dir', ws.root]).stdout);
       expect(after.daemon).toMatchObject({ running: false, pid: d.child.pid });
       expect(after.daemon.stoppedAt).toEqual(expect.any(String));
+      // Its last run left nothing pending and the search index current.
+      expect(after.daemon.lastRun).toMatchObject({ pending: 0 });
+      expect(after.daemon.indexedAt).toEqual(expect.any(String));
     }
   });
 

@@ -63,7 +63,8 @@ function formatStatus(r: StatusReport, configWarnings: string[]): string {
   if (r.daemon) {
     const d = r.daemon;
     lines.push(d.running ? `  daemon: running, pid ${d.pid} since ${d.since}, ${d.runs} run(s)` : `  daemon: not running (last: pid ${d.pid}, ${d.stoppedAt ? `stopped ${d.stoppedAt}` : 'did not stop cleanly'})`);
-    if (d.lastRun) lines.push(`    last run: ${d.lastRun.at} (${d.lastRun.reason}): ${d.lastRun.written} written, ${d.lastRun.errors.length} error(s)`);
+    if (d.lastRun) lines.push(`    last run: ${d.lastRun.at} (${d.lastRun.reason}): ${d.lastRun.written} written, ${d.lastRun.errors.length} error(s)${d.lastRun.pending ? `, ${d.lastRun.pending} pending` : ''}`);
+    if (d.indexedAt) lines.push(`    search index brought up to date: ${d.indexedAt}`);
     if (d.lastError) lines.push(`    last error: ${d.lastError.at}: ${d.lastError.message}`);
   } else lines.push('  daemon: not running');
   if (r.llm) {
