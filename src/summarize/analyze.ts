@@ -54,17 +54,59 @@ export function analyzeSources(sources: readonly SourceDoc[], rules: ExclusionRu
   return a;
 }
 
+/** One source's entries with their texts and term frequencies: all that depends on it alone. */
+interface SourceParts {
+  entries: Entry[];
+  texts: string[];
+  tfs: Map<string, number>[];
+  chars: number;
+}
+
+/**
+ * Parts of recently analysed sources, by rules, label, first line and text. A parent node is
+ * re-summarized from all its children whenever one changes; in a resident process (the daemon)
+ * the unchanged children are then not parsed and tokenized again. Entries are never mutated
+ * after collection, so sharing them between analyses is safe. Bounded by characters held.
+ */
+const MAX_CACHED_CHARS = 4 * 1024 * 1024;
+const partsCache = new Map<string, SourceParts>();
+let cachedChars = 0;
+
+function partsOf(s: SourceDoc, rules: ExclusionRules): SourceParts {
+  const key = `${rules.key}\u0000${s.label}\u0000${s.firstLine ?? ''}\u0000${s.text}`;
+  const hit = partsCache.get(key);
+  if (hit) {
+    partsCache.delete(key);
+    partsCache.set(key, hit);
+    return hit;
+  }
+  const entries = collectEntries(s.label, s.text, rules, s.firstLine);
+  const parts: SourceParts = { entries, texts: entries.map(entryText), tfs: entries.map((e) => termFrequencies(contentWords(statsText(e)))), chars: key.length };
+  if (parts.chars <= MAX_CACHED_CHARS / 8) {
+    partsCache.set(key, parts);
+    cachedChars += parts.chars;
+    for (const [k, old] of partsCache) {
+      if (cachedChars <= MAX_CACHED_CHARS) break;
+      partsCache.delete(k);
+      cachedChars -= old.chars;
+    }
+  }
+  return parts;
+}
+
 function analyze(sources: readonly SourceDoc[], rules: ExclusionRules): Analysis {
-  const entries = sources.flatMap((s) => collectEntries(s.label, s.text, rules, s.firstLine));
+  const entries: Entry[] = [];
   const stats = new TermStats();
   const textOf = new Map<Entry, string>();
   const tfOf = new Map<Entry, Map<string, number>>();
-  for (const e of entries) {
-    const text = entryText(e);
-    textOf.set(e, text);
-    const tf = termFrequencies(contentWords(statsText(e)));
-    tfOf.set(e, tf);
-    stats.addDocument(tf.keys());
+  for (const s of sources) {
+    const parts = partsOf(s, rules);
+    parts.entries.forEach((e, i) => {
+      entries.push(e);
+      textOf.set(e, parts.texts[i]!);
+      tfOf.set(e, parts.tfs[i]!);
+      stats.addDocument(parts.tfs[i]!.keys());
+    });
   }
   const topicOf = new Map<Entry, string>();
   for (const e of entries) {

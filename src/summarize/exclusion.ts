@@ -14,6 +14,11 @@ export class ExclusionRules {
     this.ephemeral = new RegExp(escaped.map((m) => (/^[\x00-\x7f]+$/.test(m) ? `(?<![A-Za-z])${m}(?![A-Za-z])` : m)).join('|'), 'i');
   }
 
+  /** Equal for rules that exclude the same entries (a cache key). */
+  get key(): string {
+    return this.ephemeral.source;
+  }
+
   isEphemeral(text: string): boolean {
     return this.ephemeral.test(text);
   }

@@ -10,6 +10,22 @@ function matter(input: string, options: object): { data: unknown } {
   return matterFn!(input, options);
 }
 
+/**
+ * Parsed YAML blocks by their text. A resident process (daemon, MCP) re-reads the same unchanged
+ * nodes every cycle; js-yaml is most of what reading a node costs. Results are re-normalised on
+ * every read, so callers always get their own copy. Errors are not cached.
+ */
+const MAX_PARSED = 2048;
+const parsedByText = new Map<string, unknown>();
+
+function parseYaml(yaml: string): unknown {
+  if (parsedByText.has(yaml)) return parsedByText.get(yaml);
+  const data = matter(`---\n${yaml}${yaml.endsWith('\n') || yaml === '' ? '' : '\n'}---\n`, {}).data;
+  if (parsedByText.size >= MAX_PARSED) parsedByText.delete(parsedByText.keys().next().value!);
+  parsedByText.set(yaml, data);
+  return data;
+}
+
 export type FrontmatterValue = string | number | boolean | null | FrontmatterValue[] | { [k: string]: FrontmatterValue };
 export type FrontmatterData = Record<string, FrontmatterValue>;
 
@@ -68,7 +84,7 @@ export function splitFrontmatter(text: string): SplitDocument {
   const offset = lineNo;
   let parsed: unknown;
   try {
-    parsed = matter(`---\n${yaml}${yaml.endsWith('\n') || yaml === '' ? '' : '\n'}---\n`, {}).data;
+    parsed = parseYaml(yaml);
   } catch (err) {
     const msg = (err as Error).message.split('\n')[0] ?? String(err);
     return { data: null, body, bodyLineOffset: offset, error: `malformed frontmatter (${msg})` };

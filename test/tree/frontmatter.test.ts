@@ -35,6 +35,14 @@ describe('frontmatter', () => {
     expect(splitFrontmatter('---\na: [1\n---\nb').error).toMatch(/^malformed frontmatter/);
   });
 
+  it('gives every reader its own copy of a block it has parsed before', () => {
+    const text = '---\ntype: daily\ntopics:\n  - a [project]\nlast-seen: {a: 2026-03-15}\n---\nbody\n';
+    const first = splitFrontmatter(text).data!;
+    (first.topics as string[]).push('changed by a caller');
+    (first['last-seen'] as Record<string, string>).a = 'changed';
+    expect(splitFrontmatter(text).data).toEqual({ type: 'daily', topics: ['a [project]'], 'last-seen': { a: '2026-03-15' } });
+  });
+
   it('reads dates as civil dates, not UTC timestamps', () => {
     expect(splitFrontmatter('---\nperiod: 2026-03-15\n---\n').data).toEqual({ period: '2026-03-15' });
   });

@@ -1,0 +1,40 @@
+// The analysis of a node's sources is shared between cycles of a resident process (parts of
+// unchanged sources are reused): it must equal a fresh analysis, and follow the rules.
+import { describe, expect, it } from 'vitest';
+import { analyzeSources, type Analysis } from '../../src/summarize/analyze.js';
+import { ExclusionRules } from '../../src/summarize/exclusion.js';
+import type { SourceDoc } from '../../src/summarize/summarizer.js';
+
+const day = (date: string, sections: Record<string, string[]>): SourceDoc => ({
+  label: date,
+  path: `memory/daily/${date}.md`,
+  level: 'daily',
+  text: Object.entries(sections).map(([h, items]) => `## ${h}\n${items.map((i) => `- ${i}`).join('\n')}\n`).join('\n'),
+  firstLine: 7,
+});
+
+const view = (a: Analysis) => a.entries.map((e) => ({ heading: e.heading, topic: a.topicOf.get(e) ?? null, text: a.textOf.get(e), tf: [...a.tfOf.get(e)!], idf: a.stats.idf('limiter') }));
+
+describe('analyzeSources', () => {
+  const monday = day('2026-03-09', { 'rate limiter [project]': ['decided: token bucket, 100 req/s per key'], 'scratch [project]': ['temporary: delete later'] });
+  const tuesday = day('2026-03-10', { 'rate limiter [project]': ['shipped the limiter behind a flag'] });
+  const rules = new ExclusionRules();
+
+  it('gives the same analysis when a week is re-analysed with one day changed', () => {
+    analyzeSources([monday, tuesday], rules);
+    const changed = day('2026-03-10', { 'rate limiter [project]': ['shipped the limiter behind a flag', 'rolled back: p99 doubled'] });
+    const reused = analyzeSources([{ ...monday }, changed], rules);
+    // What a process that never saw these sources computes (another first line: not cached;
+    // the view leaves line numbers out).
+    const fresh = analyzeSources([{ ...monday, firstLine: 8 }, { ...changed, firstLine: 8 }], rules);
+    expect(view(reused)).toEqual(view(fresh));
+    expect(reused.entries.map((e) => e.items.map((i) => i.text))).toContainEqual(['shipped the limiter behind a flag', 'rolled back: p99 doubled']);
+  });
+
+  it('does not reuse parts across different exclusion rules', () => {
+    const plain = analyzeSources([day('2026-03-11', { 'db [project]': ['migrated to postgres', 'draft idea (scratchpad)'] })], rules);
+    const strict = analyzeSources([day('2026-03-11', { 'db [project]': ['migrated to postgres', 'draft idea (scratchpad)'] })], new ExclusionRules(['scratchpad']));
+    expect(plain.entries.flatMap((e) => e.items.map((i) => i.text))).toContain('draft idea (scratchpad)');
+    expect(strict.entries.flatMap((e) => e.items.map((i) => i.text))).not.toContain('draft idea (scratchpad)');
+  });
+});
