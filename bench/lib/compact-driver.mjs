@@ -10,6 +10,8 @@ import { loadConfig } from '../../dist/config/config.js';
 import { compact } from '../../dist/cycle/compaction.js';
 import { workspaceAt } from '../../dist/tree/layout.js';
 import { StampCache } from '../../dist/tree/stamp-cache.js';
+import { keepSourceAnalyses } from '../../dist/summarize/analyze.js';
+import { keepParsedFrontmatter } from '../../dist/tree/frontmatter.js';
 
 const [dir, now, ...flags] = process.argv.slice(2);
 const t0 = performance.now();
@@ -20,6 +22,8 @@ if (warm >= 0) {
   const n = Number(flags[warm + 1]);
   const rawLog = join(ws.memoryDir, flags[warm + 2]);
   const cache = StampCache.load(ws);
+  keepSourceAnalyses();
+  keepParsedFrontmatter();
   await compact(ws, config, { now, command: 'bench', cache });
   const runs = [];
   let written = 0;

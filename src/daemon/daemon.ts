@@ -16,6 +16,8 @@ import { CoalescingRunner } from './runner.js';
 import { writeDaemonState, type DaemonState } from './state.js';
 import { watchMemory } from './watcher.js';
 import { IndexKeeper } from './index-keeper.js';
+import { keepSourceAnalyses } from '../summarize/analyze.js';
+import { keepParsedFrontmatter } from '../tree/frontmatter.js';
 
 export class DaemonRunning extends Error {}
 
@@ -47,6 +49,9 @@ export class Daemon {
   }
 
   async start(): Promise<void> {
+    // Cycles follow each other in this process: keep what unchanged sources parse to.
+    keepSourceAnalyses();
+    keepParsedFrontmatter();
     try {
       this.lock = await acquireLock(this.ws, 'daemon', 0, 'daemon.lock');
     } catch (err) {

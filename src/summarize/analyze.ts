@@ -7,6 +7,7 @@ import { collectEntries, type Entry } from './entries.js';
 import type { ExclusionRules } from './exclusion.js';
 import { contentWords, keyphrases, termFrequencies, TermStats, topWords } from './keywords.js';
 import type { SourceDoc } from './summarizer.js';
+import { hashParts } from '../tree/hash.js';
 
 export interface Analysis {
   entries: Entry[];
@@ -66,14 +67,22 @@ interface SourceParts {
  * Parts of recently analysed sources, by rules, label, first line and text. A parent node is
  * re-summarized from all its children whenever one changes; in a resident process (the daemon)
  * the unchanged children are then not parsed and tokenized again. Entries are never mutated
- * after collection, so sharing them between analyses is safe. Bounded by characters held.
+ * after collection, so sharing them between analyses is safe. Bounded by characters held; only
+ * a resident process turns it on (keepSourceAnalyses).
  */
-const MAX_CACHED_CHARS = 4 * 1024 * 1024;
 const partsCache = new Map<string, SourceParts>();
 let cachedChars = 0;
+/** Off by default: a one-shot command analyses each source once, and memory is better spent. */
+let maxCachedChars = 0;
+
+/** Lets a resident process keep the parts of up to `chars` characters of recent sources. */
+export function keepSourceAnalyses(chars = 2 * 1024 * 1024): void {
+  maxCachedChars = chars;
+}
 
 function partsOf(s: SourceDoc, rules: ExclusionRules): SourceParts {
-  const key = `${rules.key}\u0000${s.label}\u0000${s.firstLine ?? ''}\u0000${s.text}`;
+  // A digest, not the text, as the key: the cache must not hold every source twice.
+  const key = hashParts([rules.key, s.label, String(s.firstLine), s.text]);
   const hit = partsCache.get(key);
   if (hit) {
     partsCache.delete(key);
@@ -81,12 +90,12 @@ function partsOf(s: SourceDoc, rules: ExclusionRules): SourceParts {
     return hit;
   }
   const entries = collectEntries(s.label, s.text, rules, s.firstLine);
-  const parts: SourceParts = { entries, texts: entries.map(entryText), tfs: entries.map((e) => termFrequencies(contentWords(statsText(e)))), chars: key.length };
-  if (parts.chars <= MAX_CACHED_CHARS / 8) {
+  const parts: SourceParts = { entries, texts: entries.map(entryText), tfs: entries.map((e) => termFrequencies(contentWords(statsText(e)))), chars: s.text.length };
+  if (parts.chars <= maxCachedChars / 8) {
     partsCache.set(key, parts);
     cachedChars += parts.chars;
     for (const [k, old] of partsCache) {
-      if (cachedChars <= MAX_CACHED_CHARS) break;
+      if (cachedChars <= maxCachedChars) break;
       partsCache.delete(k);
       cachedChars -= old.chars;
     }

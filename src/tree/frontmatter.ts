@@ -15,14 +15,22 @@ function matter(input: string, options: object): { data: unknown } {
  * nodes every cycle; js-yaml is most of what reading a node costs. Results are re-normalised on
  * every read, so callers always get their own copy. Errors are not cached.
  */
-const MAX_PARSED = 2048;
 const parsedByText = new Map<string, unknown>();
+/** Off by default: a one-shot command reads each node once. */
+let maxParsed = 0;
+
+/** Lets a resident process keep up to `blocks` parsed frontmatter blocks. */
+export function keepParsedFrontmatter(blocks = 2048): void {
+  maxParsed = blocks;
+}
 
 function parseYaml(yaml: string): unknown {
   if (parsedByText.has(yaml)) return parsedByText.get(yaml);
   const data = matter(`---\n${yaml}${yaml.endsWith('\n') || yaml === '' ? '' : '\n'}---\n`, {}).data;
-  if (parsedByText.size >= MAX_PARSED) parsedByText.delete(parsedByText.keys().next().value!);
-  parsedByText.set(yaml, data);
+  if (maxParsed > 0) {
+    if (parsedByText.size >= maxParsed) parsedByText.delete(parsedByText.keys().next().value!);
+    parsedByText.set(yaml, data);
+  }
   return data;
 }
 

@@ -1,7 +1,7 @@
 // The analysis of a node's sources is shared between cycles of a resident process (parts of
 // unchanged sources are reused): it must equal a fresh analysis, and follow the rules.
 import { describe, expect, it } from 'vitest';
-import { analyzeSources, type Analysis } from '../../src/summarize/analyze.js';
+import { analyzeSources, keepSourceAnalyses, type Analysis } from '../../src/summarize/analyze.js';
 import { ExclusionRules } from '../../src/summarize/exclusion.js';
 import type { SourceDoc } from '../../src/summarize/summarizer.js';
 
@@ -15,7 +15,8 @@ const day = (date: string, sections: Record<string, string[]>): SourceDoc => ({
 
 const view = (a: Analysis) => a.entries.map((e) => ({ heading: e.heading, topic: a.topicOf.get(e) ?? null, text: a.textOf.get(e), tf: [...a.tfOf.get(e)!], idf: a.stats.idf('limiter') }));
 
-describe('analyzeSources', () => {
+describe('analyzeSources in a resident process', () => {
+  keepSourceAnalyses();
   const monday = day('2026-03-09', { 'rate limiter [project]': ['decided: token bucket, 100 req/s per key'], 'scratch [project]': ['temporary: delete later'] });
   const tuesday = day('2026-03-10', { 'rate limiter [project]': ['shipped the limiter behind a flag'] });
   const rules = new ExclusionRules();
