@@ -16,6 +16,7 @@ import { CoalescingRunner } from './runner.js';
 import { writeDaemonState, type DaemonState } from './state.js';
 import { watchMemory } from './watcher.js';
 import { IndexKeeper } from './index-keeper.js';
+import { BACKLOG_NODES, workOffBacklog } from './backlog.js';
 import { keepSourceAnalyses } from '../summarize/analyze.js';
 import { keepParsedFrontmatter } from '../tree/frontmatter.js';
 
@@ -27,7 +28,9 @@ export class Daemon {
   private watcher: FSWatcher | null = null;
   private heartbeat: ScheduledTask | null = null;
   private runner: CoalescingRunner;
-  private readonly cache: StampCache;
+  private cache: StampCache;
+  /** Whether a backlog was already handed to child processes (once per daemon). */
+  private backlogHandedOff = false;
   /** Memory files changed by others since the last run (for the index). */
   private touched = new Set<string>();
   private retryMs: number;
@@ -106,6 +109,11 @@ export class Daemon {
       }
       for (const e of r.errors) this.log('error', 'node-error', e, { error: e });
       if (r.written.length || touched.length) this.indexStale = true;
+      if (pending >= BACKLOG_NODES && r.written.length > 0 && !r.errors.length && !this.backlogHandedOff) {
+        this.backlogHandedOff = true;
+        await this.handOffBacklog(pending);
+        return { again: true, retryMs: null };
+      }
       // One index update per settled batch: not between the cycles of a backlog.
       const settledNow = !(r.remaining.actions.length > 0 && r.written.length > 0);
       if (settledNow && this.indexStale) await this.updateIndex();
@@ -127,6 +135,18 @@ export class Daemon {
       this.log(err instanceof MemoryDirMissing ? 'warn' : 'error', 'run-error', `run failed (${reason}): ${message}`, { reason, error: message });
       return { again: false, retryMs: err instanceof MemoryDirMissing ? null : this.backoff() };
     }
+  }
+
+  /** Works off a large backlog in child processes, then takes their results as read. */
+  private async handOffBacklog(pending: number): Promise<void> {
+    this.log('info', 'backlog', `backlog: ${pending} nodes pending; catching up and indexing in child processes`, { pending });
+    for (const step of await workOffBacklog(this.ws)) {
+      if (step.error) this.log('warn', 'backlog-error', `backlog: hipo ${step.command} failed (${step.error}); going on here`, { command: step.command, code: step.code, error: step.error });
+      else this.log('info', 'backlog', `backlog: hipo ${step.command} done in ${step.ms} ms`, { command: step.command, ms: step.ms });
+    }
+    // What the children wrote and read is in their saved stamp cache: not read again here.
+    this.cache = StampCache.load(this.ws);
+    this.indexStale = true;
   }
 
   private async updateIndex(): Promise<void> {
