@@ -12,6 +12,7 @@ import { join, resolve } from 'node:path';
 import { generateCorpus } from './lib/corpus.js';
 import { loadConfig } from '../src/config/config.js';
 import { workspaceAt } from '../src/tree/layout.js';
+import { readDaemonState } from '../src/daemon/state.js';
 import { openIndex } from '../src/index/search-index.js';
 import { search } from '../src/search/search.js';
 
@@ -76,7 +77,12 @@ async function until(check: () => boolean, timeoutMs: number, what: string): Pro
   }
 }
 
-const settled = (lines: string[]) => lines.some((l) => l.includes('"event":"cycle"') && !/"pending":[1-9]/.test(l));
+/** The daemon's state file says it has caught up: nothing pending and the index current. (Its
+ * log need not say so: a backlog worked off by child processes logs no cycle.) */
+function settled(dir: string, pid: number): boolean {
+  const st = readDaemonState(workspaceAt(dir));
+  return st?.pid === pid && st.lastRun?.pending === 0 && st.indexedAt !== null;
+}
 const pct = (xs: number[], p: number) => [...xs].sort((a, b) => a - b)[Math.min(xs.length - 1, Math.floor(xs.length * p))]!;
 
 async function latencyAndIdle(): Promise<void> {
@@ -86,7 +92,7 @@ async function latencyAndIdle(): Promise<void> {
     writeFileSync(join(dir, 'hipo.config.json'), JSON.stringify({ timeZone: 'UTC', daemon: { debounceMs: DEBOUNCE_MS } }));
     const today = '2026-11-20';
     const d = startDaemon(dir, { HIPO_NOW: today });
-    await until(() => settled(d.lines), 60_000, 'the catch-up');
+    await until(() => settled(dir, d.child.pid!), 60_000, 'the catch-up');
     const daily = join(dir, 'memory', 'daily', `${today}.md`);
     await until(() => d.lines.some((l) => l.includes('"event":"index"')), 60_000, 'the first index');
     const toNode: number[] = [];
@@ -128,7 +134,7 @@ async function tenYears(): Promise<void> {
     writeFileSync(join(dir, 'hipo.config.json'), JSON.stringify({ timeZone: 'UTC' }));
     const t0 = performance.now();
     const d = startDaemon(dir, { HIPO_NOW: '2026-01-20' });
-    await until(() => settled(d.lines), 30 * 60_000, 'the 10-year catch-up');
+    await until(() => settled(dir, d.child.pid!), 30 * 60_000, 'the 10-year catch-up');
     const p = proc(d.child.pid!);
     console.log(`10-year corpus         caught up in ${((performance.now() - t0) / 1000).toFixed(0)} s; RSS now ${p.rssMB().toFixed(0)} MB, peak ${p.hwmMB().toFixed(0)} MB`);
     d.child.kill('SIGTERM');

@@ -80,7 +80,14 @@ export function keepSourceAnalyses(chars = 2 * 1024 * 1024): void {
   maxCachedChars = chars;
 }
 
+function computeParts(s: SourceDoc, rules: ExclusionRules): SourceParts {
+  const entries = collectEntries(s.label, s.text, rules, s.firstLine);
+  return { entries, texts: entries.map(entryText), tfs: entries.map((e) => termFrequencies(contentWords(statsText(e)))), chars: s.text.length };
+}
+
 function partsOf(s: SourceDoc, rules: ExclusionRules): SourceParts {
+  // Off (one-shot commands): no digest to compute on a catch-up's hot path.
+  if (maxCachedChars === 0) return computeParts(s, rules);
   // A digest, not the text, as the key: the cache must not hold every source twice.
   const key = hashParts([rules.key, s.label, String(s.firstLine), s.text]);
   const hit = partsCache.get(key);
@@ -89,8 +96,7 @@ function partsOf(s: SourceDoc, rules: ExclusionRules): SourceParts {
     partsCache.set(key, hit);
     return hit;
   }
-  const entries = collectEntries(s.label, s.text, rules, s.firstLine);
-  const parts: SourceParts = { entries, texts: entries.map(entryText), tfs: entries.map((e) => termFrequencies(contentWords(statsText(e)))), chars: s.text.length };
+  const parts = computeParts(s, rules);
   if (parts.chars <= maxCachedChars / 8) {
     partsCache.set(key, parts);
     cachedChars += parts.chars;

@@ -11,7 +11,7 @@ function matter(input: string, options: object): { data: unknown } {
 }
 
 /**
- * Parsed YAML blocks by their text. A resident process (daemon, MCP) re-reads the same unchanged
+ * Parsed YAML blocks by their text. A resident process (the daemon) re-reads the same unchanged
  * nodes every cycle; js-yaml is most of what reading a node costs. Results are re-normalised on
  * every read, so callers always get their own copy. Errors are not cached.
  */
@@ -25,7 +25,8 @@ export function keepParsedFrontmatter(blocks = 2048): void {
 }
 
 function parseYaml(yaml: string): unknown {
-  if (parsedByText.has(yaml)) return parsedByText.get(yaml);
+  const hit = parsedByText.get(yaml);
+  if (hit !== undefined) return hit;
   const data = matter(`---\n${yaml}${yaml.endsWith('\n') || yaml === '' ? '' : '\n'}---\n`, {}).data;
   if (maxParsed > 0) {
     if (parsedByText.size >= maxParsed) parsedByText.delete(parsedByText.keys().next().value!);

@@ -8,22 +8,18 @@ import { describe, expect, it } from 'vitest';
 import { generateCorpus } from '../../bench/lib/corpus.js';
 import { splitFrontmatter } from '../../src/tree/frontmatter.js';
 import { contentHash } from '../../src/tree/hash.js';
-import { readDaemonState } from '../../src/daemon/state.js';
-import { workspaceAt } from '../../src/tree/layout.js';
-import { daemonsForTests, FAST_DAEMON } from '../helpers/daemon.js';
-import { cycle, node, rawLog, statusOf } from '../helpers/tree.js';
+import { caughtUp, daemonsForTests, FAST_DAEMON } from '../helpers/daemon.js';
+import { cycle, node, nodeHashes, rawLog, rawLogHashes, statusOf } from '../helpers/tree.js';
 import { makeWorkspace, runCli, type TestWorkspace } from '../helpers/workspace.js';
 
 const start = daemonsForTests();
 const settled = (ws: TestWorkspace, now: string) => JSON.parse(runCli(['compact', '--dry-run', '--json', '--now', now, '--dir', ws.root]).stdout).plan.actions.length === 0;
-const nodesOf = (ws: TestWorkspace) => Object.fromEntries(Object.entries(ws.hashes('memory')).filter(([k]) => !/^memory\/\d{4}-\d{2}-\d{2}\.md$/.test(k)));
-const rawsOf = (ws: TestWorkspace) => Object.fromEntries(Object.entries(ws.hashes('memory')).filter(([k]) => /^memory\/\d{4}-\d{2}-\d{2}\.md$/.test(k)));
 
 describe('daemon faults', () => {
   it('survives kill -9 at random points: the tree ends as a clean run builds it, raw logs untouched', async () => {
     const ws = makeWorkspace({}, FAST_DAEMON);
     generateCorpus(ws.memoryDir, { start: '2026-01-05', days: 45, seed: 11 });
-    const raws = rawsOf(ws);
+    const raws = rawLogHashes(ws);
     const clean = makeWorkspace({}, FAST_DAEMON);
     generateCorpus(clean.memoryDir, { start: '2026-01-05', days: 45, seed: 11 });
     await cycle(clean, '2026-03-01', { catchUp: true });
@@ -45,15 +41,12 @@ describe('daemon faults', () => {
     }
     const d = start(ws.root, { HIPO_NOW: '2026-03-01' });
     await d.until(() => settled(ws, '2026-03-01'), 60_000, 'the tree to settle after the kills');
-    expect(nodesOf(ws)).toEqual(nodesOf(clean));
-    expect(rawsOf(ws)).toEqual(raws);
+    expect(nodeHashes(ws)).toEqual(nodeHashes(clean));
+    expect(rawLogHashes(ws)).toEqual(raws);
     // The index matches the files: an update finds nothing to do. (The killed daemons may have
     // finished everything already, so this one need not log a cycle or an index update: its
     // state file says when it has caught up.)
-    await d.until(() => {
-      const st = readDaemonState(workspaceAt(ws.root));
-      return st?.pid === d.child.pid && st.lastRun?.pending === 0 && st.indexedAt !== null;
-    }, 60_000, 'the daemon to report the index current');
+    await d.until(() => caughtUp(d, ws.root), 60_000, 'the daemon to report the index current');
     d.child.kill('SIGTERM');
     await d.exited;
     const idx = JSON.parse(runCli(['index', '--json', '--dir', ws.root]).stdout);

@@ -1,6 +1,8 @@
 // A real `hipo daemon` child process, with its JSON log lines collected.
 import { spawn, type ChildProcess } from 'node:child_process';
 import { afterEach } from 'vitest';
+import { readDaemonState } from '../../src/daemon/state.js';
+import { workspaceAt } from '../../src/tree/layout.js';
 import { CLI, REPO } from './workspace.js';
 
 export interface LogLine {
@@ -71,6 +73,12 @@ export function startDaemon(dir: string, env: NodeJS.ProcessEnv = {}): DaemonPro
       }
     },
   };
+}
+
+/** The daemon's state file says it has caught up: nothing pending, the search index current. */
+export function caughtUp(d: DaemonProcess, root: string): boolean {
+  const st = readDaemonState(workspaceAt(root));
+  return st?.pid === d.child.pid && st.lastRun?.pending === 0 && st.indexedAt !== null;
 }
 
 export const FAST_DAEMON = { timeZone: 'UTC', daemon: { debounceMs: 100, writeFinishMs: 50, retryMs: 200, heartbeat: '*/30 * * * *' } };

@@ -18,6 +18,18 @@ export function cycle(ws: TestWorkspace, now: string, opts: CompactOptions = {})
   return compact(ws, configOf(ws), { now, lockWaitMs: 2000, ...opts });
 }
 
+const RAW_LOG = /^memory\/\d{4}-\d{2}-\d{2}\.md$/;
+
+/** Content hashes of the raw logs (to prove hipo never touched them). */
+export function rawLogHashes(ws: TestWorkspace): Record<string, string> {
+  return Object.fromEntries(Object.entries(ws.hashes('memory')).filter(([k]) => RAW_LOG.test(k)));
+}
+
+/** Content hashes of everything else in the memory folder: the nodes hipo wrote. */
+export function nodeHashes(ws: TestWorkspace): Record<string, string> {
+  return Object.fromEntries(Object.entries(ws.hashes('memory')).filter(([k]) => !RAW_LOG.test(k)));
+}
+
 /** Writes a small raw log in the hipo format. */
 export function rawLog(date: string, entries: Record<string, string[]>): string {
   const parts = [`# ${date}`, ''];
