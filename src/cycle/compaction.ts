@@ -4,8 +4,8 @@ import { randomUUID } from 'node:crypto';
 import type { HipoConfig } from '../config/config.js';
 import { resolveClock, type Clock } from '../time/clock.js';
 import type { Workspace } from '../tree/layout.js';
-import { scanTree, StampCache } from '../tree/scan.js';
-import type { Problem } from '../tree/snapshot.js';
+import { rescanTree, scanTree, StampCache } from '../tree/scan.js';
+import type { Problem, TreeSnapshot } from '../tree/snapshot.js';
 import { ExclusionRules } from '../summarize/exclusion.js';
 import { Redactor } from '../summarize/redact.js';
 import { selectSummarizers, type LlmRuntime } from '../summarize/select.js';
@@ -40,6 +40,14 @@ export interface CompactOptions {
   summarizer?: Summarizer;
   /** A stamp cache kept in memory across runs (the daemon); default: loaded from `.hipo/`. */
   cache?: StampCache;
+  /**
+   * The tree as the previous run left it (`CompactResult.tree`) and the memory-relative paths
+   * changed since, as a file watcher saw them: only those are looked at again (the daemon).
+   * Default: a full scan.
+   */
+  known?: { tree: TreeSnapshot; changed: Iterable<string> };
+  /** False: leave saving the stamp cache to the caller (a resident process saves it when idle). */
+  saveCache?: boolean;
   /** Fixed extractive nodes get a model pass too (needs a configured model). */
   resummarize?: boolean;
   /** Where HIPO_LLM_* overrides are read; default process.env. */
@@ -57,6 +65,8 @@ export interface CompactResult {
   written: string[];
   /** The plan that would run next: work left over by the per-cycle limits. */
   remaining: CyclePlan;
+  /** The tree as this run left it (for the next run's `known`). */
+  tree: TreeSnapshot;
   problems: Problem[];
   errors: string[];
   warnings: string[];
@@ -100,15 +110,16 @@ export async function compact(ws: Workspace, config: HipoConfig, opts: CompactOp
       // --resummarize ends any backoff when it runs for real.
       if (resummarize) info.estimate.unavailable = info.unavailable = null;
     }
-    return { clock, dryRun: true, plan, cycles: 0, applied: [], written: [], remaining: plan, problems: [...snapshot.problems], errors: [], warnings: [...choice.warnings], llm: info };
+    return { clock, dryRun: true, plan, cycles: 0, applied: [], written: [], remaining: plan, tree: snapshot, problems: [...snapshot.problems], errors: [], warnings: [...choice.warnings], llm: info };
   }
 
   const lock = await acquireLock(ws, command, opts.lockWaitMs ?? config.lockWaitMs);
   try {
     // Writers that were killed mid-write leave hidden temp files behind; nothing else does.
-    sweepTempFiles(['', 'daily', 'weekly', 'monthly'].map((d) => join(ws.memoryDir, d)).concat(ws.stateDir));
+    // (A resident caller's full scans sweep them; its focused runs do not list folders.)
+    if (!opts.known) sweepTempFiles(['', 'daily', 'weekly', 'monthly'].map((d) => join(ws.memoryDir, d)).concat(ws.stateDir));
     const cache = opts.cache ?? StampCache.load(ws);
-    const { snapshot } = scanTree(ws, cache);
+    const { snapshot } = opts.known ? rescanTree(ws, cache, opts.known.tree, opts.known.changed) : scanTree(ws, cache);
     const tree = new TreeState(snapshot, ws, cache);
     const summarizer = opts.summarizer ?? choice.summarizer;
     if (resummarize) llm?.session.state.clearBackoff();
@@ -149,7 +160,7 @@ export async function compact(ws: Workspace, config: HipoConfig, opts: CompactOp
     }
     // Nothing ran: the first plan is still what the next cycle would do.
     const remaining = cycles === 0 && first ? first : planCycle(tree, clock.today, planOptions(config, llm, resummarize));
-    cache.save(ws);
+    if (opts.saveCache !== false) cache.save(ws);
     return {
       clock,
       dryRun: false,
@@ -158,6 +169,7 @@ export async function compact(ws: Workspace, config: HipoConfig, opts: CompactOp
       applied,
       written: applied.flatMap((r) => (r.written ? [r.written] : [])),
       remaining,
+      tree,
       problems: tree.problems,
       errors: applied.flatMap((r) => (r.error ? [r.error] : [])),
       warnings: [...choice.warnings, ...applied.flatMap((r) => (r.warning ? [r.warning] : []))],

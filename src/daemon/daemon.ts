@@ -11,6 +11,7 @@ import { compact } from '../cycle/compaction.js';
 import { acquireLock, LockBusy, type Lock } from '../cycle/lock.js';
 import type { Workspace } from '../tree/layout.js';
 import { MemoryDirMissing, StampCache } from '../tree/scan.js';
+import type { TreeSnapshot } from '../tree/snapshot.js';
 import type { DaemonLog } from './log.js';
 import { CoalescingRunner } from './runner.js';
 import { writeDaemonState, type DaemonState } from './state.js';
@@ -21,6 +22,9 @@ import { keepSourceAnalyses } from '../summarize/analyze.js';
 import { keepParsedFrontmatter } from '../tree/frontmatter.js';
 
 export class DaemonRunning extends Error {}
+
+/** Quiet time after a run before the stamp cache is written out for one-shot commands. */
+const CACHE_SAVE_DELAY_MS = 5000;
 
 
 export class Daemon {
@@ -33,6 +37,14 @@ export class Daemon {
   private backlogHandedOff = false;
   /** Memory files changed by others since the last run (for the index). */
   private touched = new Set<string>();
+  /**
+   * The tree as the last run left it, and the files changed since (from the watcher): a run
+   * caused by file changes looks at those alone. Null: the next run scans the whole tree.
+   */
+  private known: TreeSnapshot | null = null;
+  private changedSinceRun = new Set<string>();
+  /** The stamp cache is saved once runs pause, not after every run (it is only a cache). */
+  private saveTimer: NodeJS.Timeout | null = null;
   private retryMs: number;
   private state: DaemonState;
   private readonly index: IndexKeeper;
@@ -80,6 +92,8 @@ export class Daemon {
     // the memory folder itself coming back does.
     if (event === 'addDir' && abs !== this.ws.memoryDir) return;
     const rel = abs.slice(this.ws.memoryDir.length + 1) || '.';
+    // A folder that came or went: whatever was in it is not reported file by file.
+    if (event === 'addDir' || event === 'unlinkDir') this.known = null;
     // An echo of the daemon's own write, or a version it has already read: the stamp cache
     // (updated right after every write) knows this exact size and mtime.
     try {
@@ -89,6 +103,7 @@ export class Daemon {
       /* gone: a real change */
     }
     this.touched.add(rel);
+    this.changedSinceRun.add(rel);
     this.runner.changed(`${rel} (${event})`);
   }
 
@@ -97,8 +112,16 @@ export class Daemon {
     const reason = [...new Set(reasons)].join('; ');
     const touched = [...this.touched];
     this.touched.clear();
+    // Start, heartbeat and retries scan everything: a change the watcher missed (or one made
+    // while the daemon was down) is found within a heartbeat.
+    const focused = this.known !== null && reasons.every((r) => r === 'backlog' || r.startsWith('change: ') || / changes$/.test(r));
+    const known = focused ? { tree: this.known!, changed: [...this.changedSinceRun] } : undefined;
+    this.changedSinceRun.clear();
+    this.known = null;
     try {
-      const r = await compact(this.ws, this.config, { command: 'daemon', cache: this.cache });
+      const r = await compact(this.ws, this.config, { command: 'daemon', cache: this.cache, known, saveCache: false });
+      this.known = r.tree;
+      this.scheduleCacheSave();
       const ms = Math.round(performance.now() - started);
       this.state.runs++;
       const pending = r.remaining.actions.length + r.remaining.deferred.length;
@@ -127,6 +150,7 @@ export class Daemon {
       return { again: r.remaining.actions.length > 0 && r.written.length > 0, retryMs: null };
     } catch (err) {
       for (const t of touched) this.touched.add(t);
+      this.scheduleCacheSave();
       const message = err instanceof Error ? err.message : String(err);
       this.state.lastError = { at: new Date().toISOString(), message };
       writeDaemonState(this.ws, this.state);
@@ -140,12 +164,15 @@ export class Daemon {
   /** Works off a large backlog in child processes, then takes their results as read. */
   private async handOffBacklog(pending: number): Promise<void> {
     this.log('info', 'backlog', `backlog: ${pending} nodes pending; catching up and indexing in child processes`, { pending });
+    // The children start from what this process has read so far.
+    this.cache.save(this.ws);
     for (const step of await workOffBacklog(this.ws)) {
       if (step.error) this.log('warn', 'backlog-error', `backlog: hipo ${step.command} failed (${step.error}); going on here`, { command: step.command, code: step.code, error: step.error });
       else this.log('info', 'backlog', `backlog: hipo ${step.command} done in ${step.ms} ms`, { command: step.command, ms: step.ms });
     }
     // What the children wrote and read is in their saved stamp cache: not read again here.
     this.cache = StampCache.load(this.ws);
+    this.known = null;
     this.indexStale = true;
   }
 
@@ -165,6 +192,15 @@ export class Daemon {
     }
   }
 
+  private scheduleCacheSave(): void {
+    if (this.saveTimer) clearTimeout(this.saveTimer);
+    this.saveTimer = setTimeout(() => {
+      this.saveTimer = null;
+      this.cache.save(this.ws);
+    }, CACHE_SAVE_DELAY_MS);
+    this.saveTimer.unref();
+  }
+
   private backoff(): number {
     const ms = this.retryMs;
     this.retryMs = Math.min(this.retryMs * 2, 30 * 60 * 1000);
@@ -177,6 +213,8 @@ export class Daemon {
     await this.heartbeat?.destroy?.();
     await this.watcher?.close();
     await this.runner.stop();
+    if (this.saveTimer) clearTimeout(this.saveTimer);
+    this.cache.save(this.ws);
     this.index.close();
     this.state.stoppedAt = new Date().toISOString();
     writeDaemonState(this.ws, this.state);

@@ -34,15 +34,8 @@ function listMarkdown(dir: string, prefix: string, problems: Problem[], memoryNa
 
 /** Reads the tree's raw logs and nodes. Throws MemoryDirMissing when there is no tree. */
 export function scanTree(ws: Workspace, cache: StampCache): ScanResult {
+  checkMemoryDir(ws);
   const memoryName = ws.memoryName;
-  let top: Stats;
-  try {
-    top = statSync(ws.memoryDir);
-  } catch {
-    throw new MemoryDirMissing(ws.memoryDir);
-  }
-  if (!top.isDirectory()) throw new MemoryDirMissing(ws.memoryDir);
-
   const problems: Problem[] = [];
   const raws = new Map<LocalDate, RawLogInfo>();
   const nodes = new Map<NodeKey, NodeInfo>();
@@ -54,46 +47,95 @@ export function scanTree(ws: Workspace, cache: StampCache): ScanResult {
     ...listMarkdown(join(ws.memoryDir, 'monthly'), 'monthly/', problems, memoryName),
   ];
   for (const rel of rels) {
-    const what = classifyPath(rel);
-    const shown = `${memoryName}/${rel}`;
-    if (what.kind === 'other') continue;
-    if (what.kind === 'bad-name') {
-      problems.push({ file: shown, message: `skipped: ${what.reason}` });
-      continue;
-    }
-    const abs = join(ws.memoryDir, rel);
-    let st: Stats;
-    try {
-      st = statSync(abs);
-    } catch (err) {
-      problems.push({ file: shown, message: `skipped: cannot be read (${(err as NodeJS.ErrnoException).code ?? String(err)})` });
-      continue;
-    }
-    if (!st.isFile()) continue;
-    const stamp: FileStamp = { size: st.size, mtimeMs: st.mtimeMs };
+    const got = readEntry(ws, rel, cache, problems);
+    if (got === 'gone') continue;
     live.add(rel);
-    let entry: Cached | undefined = cache.get(rel, stamp, what.kind === 'raw' ? { date: what.date } : { period: what.period });
-    if (!entry) {
-      let bytes: Uint8Array;
-      try {
-        bytes = readFileSync(abs);
-      } catch (err) {
-        problems.push({ file: shown, message: `skipped: cannot be read (${(err as NodeJS.ErrnoException).code ?? String(err)})` });
-        continue;
-      }
-      entry = what.kind === 'raw'
-        ? { kind: 'raw', info: readRawLog(what.date, rel, bytes, stamp) }
-        : { kind: 'node', info: readNode(what.period, rel, bytes, stamp) };
-      cache.set(rel, entry);
-    }
-    if (entry.kind === 'raw') {
-      raws.set(entry.info.date, entry.info);
-      if (entry.info.note) problems.push({ file: shown, message: entry.info.usable ? entry.info.note : `skipped: ${entry.info.note}` });
-    } else {
-      // A node's own problem is reported by the planner, with what it means for the node.
-      nodes.set(nodeKey(entry.info.period), entry.info);
-    }
+    if (got) put(got, raws, nodes);
   }
   cache.retain(live);
   return { snapshot: { raws, nodes, problems } };
+}
+
+/**
+ * The tree as `previous` was, with only the `changed` files (memory-relative paths) looked at
+ * again. For a resident process whose file watcher reports every change: a cycle then costs the
+ * same however many years the tree holds. Anything the watcher cannot vouch for (a folder that
+ * came or went, a watcher error) calls for a full scanTree instead.
+ */
+export function rescanTree(ws: Workspace, cache: StampCache, previous: TreeSnapshot, changed: Iterable<string>): ScanResult {
+  checkMemoryDir(ws);
+  const raws = new Map(previous.raws);
+  const nodes = new Map(previous.nodes);
+  const paths = new Set(changed);
+  const shownPaths = new Set([...paths].map((rel) => `${ws.memoryName}/${rel}`));
+  // Problems of the files looked at again are found again (or are gone); the rest still hold.
+  const problems = previous.problems.filter((p) => !shownPaths.has(p.file));
+  for (const rel of paths) {
+    const what = classifyPath(rel);
+    if (what.kind === 'raw') raws.delete(what.date);
+    else if (what.kind === 'node') nodes.delete(nodeKey(what.period));
+    else if (what.kind === 'other') continue;
+    const got = readEntry(ws, rel, cache, problems);
+    if (got && got !== 'gone') put(got, raws, nodes);
+  }
+  return { snapshot: { raws, nodes, problems } };
+}
+
+function checkMemoryDir(ws: Workspace): void {
+  let top: Stats;
+  try {
+    top = statSync(ws.memoryDir);
+  } catch {
+    throw new MemoryDirMissing(ws.memoryDir);
+  }
+  if (!top.isDirectory()) throw new MemoryDirMissing(ws.memoryDir);
+}
+
+function put(entry: Cached, raws: Map<LocalDate, RawLogInfo>, nodes: Map<NodeKey, NodeInfo>): void {
+  if (entry.kind === 'raw') raws.set(entry.info.date, entry.info);
+  // A node's own problem is reported by the planner, with what it means for the node.
+  else nodes.set(nodeKey(entry.info.period), entry.info);
+}
+
+/**
+ * One file's record: from the stamp cache when it knows this exact version, else read. 'gone'
+ * when there is no such file; null when it is not part of the tree or could not be read (the
+ * reason is added to `problems`).
+ */
+function readEntry(ws: Workspace, rel: string, cache: StampCache, problems: Problem[]): Cached | null | 'gone' {
+  const what = classifyPath(rel);
+  const shown = `${ws.memoryName}/${rel}`;
+  if (what.kind === 'other') return null;
+  const abs = join(ws.memoryDir, rel);
+  let st: Stats;
+  try {
+    st = statSync(abs);
+  } catch (err) {
+    const code = (err as NodeJS.ErrnoException).code;
+    if (code === 'ENOENT' || code === 'ENOTDIR') return 'gone';
+    problems.push({ file: shown, message: `skipped: cannot be read (${code ?? String(err)})` });
+    return null;
+  }
+  if (!st.isFile()) return 'gone';
+  if (what.kind === 'bad-name') {
+    problems.push({ file: shown, message: `skipped: ${what.reason}` });
+    return null;
+  }
+  const stamp: FileStamp = { size: st.size, mtimeMs: st.mtimeMs };
+  let entry: Cached | undefined = cache.get(rel, stamp, what.kind === 'raw' ? { date: what.date } : { period: what.period });
+  if (!entry) {
+    let bytes: Uint8Array;
+    try {
+      bytes = readFileSync(abs);
+    } catch (err) {
+      problems.push({ file: shown, message: `skipped: cannot be read (${(err as NodeJS.ErrnoException).code ?? String(err)})` });
+      return null;
+    }
+    entry = what.kind === 'raw'
+      ? { kind: 'raw', info: readRawLog(what.date, rel, bytes, stamp) }
+      : { kind: 'node', info: readNode(what.period, rel, bytes, stamp) };
+    cache.set(rel, entry);
+  }
+  if (entry.kind === 'raw' && entry.info.note) problems.push({ file: shown, message: entry.info.usable ? entry.info.note : `skipped: ${entry.info.note}` });
+  return entry;
 }
