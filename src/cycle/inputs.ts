@@ -7,7 +7,8 @@ import { nodeRelPath, periodId, rawRelPath, type Period } from '../tree/layout.j
 import { rawLogBody } from '../tree/read.js';
 import { countLines, decodeText } from '../tree/text.js';
 import type { TopicInfo } from '../tree/topic.js';
-import { analyzeSources, dayTopics, mergeTopics } from '../summarize/analyze.js';
+import { analyzeSources, dayTopics } from '../summarize/analyze.js';
+import { mergeTopics } from '../summarize/topic-merge.js';
 import type { ExclusionRules } from '../summarize/exclusion.js';
 import type { Redactor } from '../summarize/redact.js';
 import type { SourceDoc } from '../summarize/summarizer.js';
@@ -114,15 +115,16 @@ export function parentInputs(children: readonly Period[], tree: TreeState, redac
 
 /** Daily nodes of the recent days for ROOT's Active Context; the latest ones after a long gap. */
 export function recentDailyPeriods(tree: TreeState, today: LocalDate, days: number): Period[] {
-  const dailies = [...tree.nodes.values()]
-    .filter((n) => n.period.level === 'daily' && n.period.date <= today)
-    .map((n) => n.period as Extract<Period, { level: 'daily' }>)
-    .sort((a, b) => (a.date < b.date ? -1 : 1));
   const from = addDays(today, -(days - 1));
-  const recent = dailies.filter((p) => p.date >= from);
+  const byDate = (a: { date: LocalDate }, b: { date: LocalDate }): number => (a.date < b.date ? -1 : 1);
+  const dailies: Extract<Period, { level: 'daily' }>[] = [];
+  for (const n of tree.nodes.values()) if (n.period.level === 'daily' && n.period.date <= today) dailies.push(n.period);
+  // Sorting ten years of days on every cycle for the last few is wasted: filter first.
+  const recent = dailies.filter((p) => p.date >= from).sort(byDate);
   if (recent.length) return recent;
-  const latest = dailies[dailies.length - 1];
-  return latest ? dailies.filter((p) => daysBetween(p.date, latest.date) < days) : [];
+  let latest: LocalDate | null = null;
+  for (const p of dailies) if (latest === null || p.date > latest) latest = p.date;
+  return latest ? dailies.filter((p) => daysBetween(p.date, latest) < days).sort(byDate) : [];
 }
 
 export function readSources(periods: readonly Period[], tree: TreeState, redactor: Redactor): SourceDoc[] {

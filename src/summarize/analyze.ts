@@ -184,33 +184,3 @@ export function capTopics<T extends TopicInfo & { weight: number }>(all: T[], li
     .sort((x, y) => TYPE_RANK[x.type] - TYPE_RANK[y.type] || y.weight - x.weight || x.name.localeCompare(y.name))
     .map(({ weight: _w, ...t }) => t);
 }
-
-/**
- * Topics of a week or month from its children's topics: same names merged, days counted,
- * the latest last-seen date kept, sub-keywords ranked by how many children share them.
- */
-export function mergeTopics(children: readonly (readonly TopicInfo[])[], limit: number): TopicInfo[] {
-  const byName = new Map<string, { type: MemoryType; lastSeen: LocalDate; days: number; kw: Map<string, number> }>();
-  for (const list of children) {
-    for (const t of list) {
-      const cur = byName.get(t.name);
-      if (!cur) {
-        byName.set(t.name, { type: t.type, lastSeen: t.lastSeen, days: t.days, kw: new Map(t.keywords.map((k, i) => [k, 1 - i * 0.1])) });
-        continue;
-      }
-      cur.days += t.days;
-      if (t.lastSeen > cur.lastSeen) cur.lastSeen = t.lastSeen;
-      if (t.type !== 'project' && cur.type === 'project') cur.type = t.type;
-      t.keywords.forEach((k, i) => cur.kw.set(k, (cur.kw.get(k) ?? 0) + 1 - i * 0.1));
-    }
-  }
-  const all = [...byName].map(([name, v]) => ({
-    name,
-    type: v.type,
-    lastSeen: v.lastSeen,
-    days: v.days,
-    keywords: [...v.kw].sort((a, b) => b[1] - a[1] || a[0].localeCompare(b[0])).slice(0, 6).map(([k]) => k),
-    weight: v.days,
-  }));
-  return capTopics(all, limit);
-}

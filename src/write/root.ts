@@ -11,7 +11,8 @@ import type { CompactionConfig } from '../config/config.js';
 import { daysBetween, type LocalDate } from '../time/calendar.js';
 import type { MemoryType } from '../tree/layout.js';
 import type { TopicInfo } from '../tree/topic.js';
-import { mergeTopics, analyzeSources } from '../summarize/analyze.js';
+import { analyzeSources } from '../summarize/analyze.js';
+import { mergeTopics, TopicMerger } from '../summarize/topic-merge.js';
 import { buildDraft } from '../summarize/extractive.js';
 import type { ExclusionRules } from '../summarize/exclusion.js';
 import { collectEntries } from '../summarize/entries.js';
@@ -61,7 +62,7 @@ interface IndexTopic extends TopicInfo {
 
 export function buildRoot(input: RootInput): RootBuild {
   const { today, config } = input;
-  const all = mergeTopics(input.months.map((m) => m.topics), Number.MAX_SAFE_INTEGER);
+  const all = mergeMonths(input.months);
   let topics: IndexTopic[] = all
     .map((t) => ({ ...t, age: Math.max(0, daysBetween(t.lastSeen, today)), keep: 4 }))
     .sort((a, b) => TYPE_ORDER[a.type] - TYPE_ORDER[b.type] || a.age - b.age || b.days - a.days || a.name.localeCompare(b.name));
@@ -221,6 +222,42 @@ interface HistoryDetail {
   perLine: number;
 }
 
+// ---- what stays the same from one build to the next -------------------------------------
+// ROOT is rebuilt whenever a month's node changes, which is nearly always the latest one. A
+// resident process (the daemon) passes the same topic lists for the other months each time
+// (the same objects: unchanged nodes are not read again), so their merge is kept and resumed.
+// Keys are the lists' identities; a one-shot process just misses.
+
+/** The months that usually still change: merged afresh every build. */
+const OPEN_MONTHS = 2;
+let settled: { lists: (readonly TopicInfo[])[]; merger: TopicMerger } | null = null;
+
+function mergeMonths(months: readonly RootMonth[]): TopicInfo[] {
+  const lists = months.map((m) => m.topics);
+  const cut = Math.max(0, lists.length - OPEN_MONTHS);
+  const known = settled && settled.lists.length <= cut && settled.lists.every((l, i) => l === lists[i]) ? settled : null;
+  const base = known ?? { lists: [], merger: TopicMerger.empty() };
+  // A month that has settled since is added to the kept merge (the order of adding is kept).
+  for (let i = base.lists.length; i < cut; i++) {
+    base.merger.add(lists[i]!);
+    base.lists.push(lists[i]!);
+  }
+  settled = base;
+  const merger = base.merger.copy();
+  for (const l of lists.slice(cut)) merger.add(l);
+  return merger.result(Number.MAX_SAFE_INTEGER);
+}
+
+const listIds = new WeakMap<object, number>();
+let nextListId = 0;
+const groupLines = new Map<string, string>();
+
+function listId(list: object): number {
+  let id = listIds.get(list);
+  if (id === undefined) listIds.set(list, (id = nextListId++));
+  return id;
+}
+
 function historicalSummary(months: readonly RootMonth[], d: HistoryDetail): string[] {
   if (months.length === 0) return [];
   const groups: { label: string; topics: (readonly TopicInfo[])[] }[] = [];
@@ -235,10 +272,16 @@ function historicalSummary(months: readonly RootMonth[], d: HistoryDetail): stri
     else groups.push({ label, topics: [m.topics] });
   }
   return groups.map((g) => {
+    const key = `${g.label}|${d.perLine}|${g.topics.map(listId).join(',')}`;
+    const hit = groupLines.get(key);
+    if (hit !== undefined) return hit;
     const top = mergeTopics(g.topics, Number.MAX_SAFE_INTEGER)
       .sort((a, b) => b.days - a.days || a.name.localeCompare(b.name))
       .slice(0, d.perLine)
       .map((t) => (d.perLine >= 4 && t.keywords.length ? `${t.name} (${t.keywords.slice(0, 2).join(', ')})` : t.name));
-    return `- ${g.label}: ${top.join('; ') || '(no topics)'}`;
+    const line = `- ${g.label}: ${top.join('; ') || '(no topics)'}`;
+    if (groupLines.size > 4096) groupLines.clear();
+    groupLines.set(key, line);
+    return line;
   });
 }

@@ -7,12 +7,64 @@ export const TOKENIZERS: readonly TokenizerName[] = ['cl100k_base', 'o200k_base'
 
 const counters = new Map<TokenizerName, CountTokens>();
 
+/** Pieces longer than this are counted but not remembered. */
+const MAX_REMEMBERED_PIECE = 4096;
+const MAX_REMEMBERED = 50_000;
+
 export async function loadTokenCounter(name: TokenizerName = 'cl100k_base'): Promise<CountTokens> {
   let c = counters.get(name);
   if (!c) {
     const mod = name === 'o200k_base' ? await import('gpt-tokenizer/encoding/o200k_base') : await import('gpt-tokenizer/encoding/cl100k_base');
-    c = (text: string) => (text ? mod.countTokens(text) : 0);
+    c = rememberingCounter((text) => mod.countTokens(text));
     counters.set(name, c);
   }
   return c;
+}
+
+/**
+ * Counts text piece by piece (see linePieces), remembering each piece's count: ROOT is
+ * re-measured line by line while it is held under its cap, and again on every rebuild, with
+ * most lines unchanged. The total is exactly the count of the whole text.
+ */
+export function rememberingCounter(count: CountTokens): CountTokens {
+  const known = new Map<string, number>();
+  return (text: string): number => {
+    let total = 0;
+    for (const piece of linePieces(text)) {
+      let n = known.get(piece);
+      if (n === undefined) {
+        n = piece ? count(piece) : 0;
+        if (piece.length <= MAX_REMEMBERED_PIECE) {
+          if (known.size >= MAX_REMEMBERED) known.clear();
+          known.set(piece, n);
+        }
+      }
+      total += n;
+    }
+    return total;
+  };
+}
+
+/**
+ * Splits text where a line starts with a character other than white space or `/`. The BPE
+ * tokenizers' pre-tokenizers (cl100k and o200k) never join characters across such a point: the
+ * run of line breaks before it ends a piece, and no pattern looks behind. BPE works within a
+ * piece, so the counts of the parts add up to the count of the whole (o200k lets `/` follow
+ * punctuation and line breaks in one piece, hence the exception; checked in tokens.test.ts).
+ */
+export function linePieces(text: string): string[] {
+  const out: string[] = [];
+  let start = 0;
+  let nl = text.indexOf('\n');
+  while (nl !== -1 && nl + 1 < text.length) {
+    const next = text.charCodeAt(nl + 1);
+    // space, tab, \r, \n, \v, \f and '/' continue the piece; so does any other white space.
+    if (next > 32 && next !== 47 && !/\s/.test(text[nl + 1]!)) {
+      out.push(text.slice(start, nl + 1));
+      start = nl + 1;
+    }
+    nl = text.indexOf('\n', nl + 1);
+  }
+  out.push(text.slice(start));
+  return out;
 }
