@@ -98,6 +98,11 @@ class Index {
     return n ? { changing: false, pending: false, status: n.status } : undefined;
   }
 
+  /** Whether this cycle has already decided something about the node. */
+  decided(p: Period): boolean {
+    return this.after[p.level].has(periodId(p));
+  }
+
   setAfter(p: Period, a: After): void {
     this.after[p.level].set(periodId(p), a);
   }
@@ -106,6 +111,15 @@ class Index {
     return hashOf(children.map((c) => `${periodId(c)}:${this.node(c)?.bodyHash ?? 'missing'}`));
   }
 }
+
+/**
+ * Fixed parents found up to date, by their node record, with their children's records. A
+ * resident process (the daemon) hands the planner the same record objects for files that did
+ * not change, so a settled week or month of the past is recognised by identity, without its
+ * children's hash: planning then costs little more per year of history. A changed file always
+ * gets a new record, so a stale entry can only miss, never mislead.
+ */
+const settledParents = new WeakMap<NodeInfo, readonly (NodeInfo | undefined)[]>();
 
 export function planCycle(snapshot: TreeSnapshot, today: LocalDate, opts: PlanOptions): CyclePlan {
   const { raws } = snapshot;
@@ -215,6 +229,11 @@ export function planCycle(snapshot: TreeSnapshot, today: LocalDate, opts: PlanOp
         settle(p, node);
         continue;
       }
+      const settled = node && !opts.llm?.resummarize ? settledParents.get(node) : undefined;
+      if (settled && settled.length === children.length && children.every((c, i) => settled[i] === ix.node(c) && !ix.decided(c))) {
+        upToDate[level]++;
+        continue;
+      }
       const states = children.map((c) => ({ c, a: ix.afterOf(c) }));
       const pending = states.filter((s) => !s.a || s.a.pending).map((s) => periodId(s.c));
       const changing = states.some((s) => s.a?.changing);
@@ -241,6 +260,7 @@ export function planCycle(snapshot: TreeSnapshot, today: LocalDate, opts: PlanOp
           passes.push(modelPass(node, 'fixed', children));
         } else if (!stale || node.sourceHash === null) {
           upToDate[level]++;
+          if (!stale && pending.length === 0 && !changing) settledParents.set(node, children.map((c) => ix.node(c)));
         } else if (isHandEdited(node)) {
           flag(node, `${why} after this fixed node was edited by hand; not rewritten (delete the node to rebuild it)`);
         } else if (pending.length) {

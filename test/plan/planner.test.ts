@@ -68,4 +68,26 @@ describe('planCycle', () => {
     expect(p.actions.map((a) => a.relPath)).not.toContain('weekly/2026-W23.md');
     expect(p.deferred.find((d) => d.relPath === 'weekly/2026-W23.md')?.reason).toMatch(/waiting for 2026-06-02/);
   });
+  it('recognises a settled week by its records, and sees a changed child as a change', () => {
+    const week: Period = { level: 'weekly', week: '2026-W23' as never };
+    const d1 = daily('2026-06-01', 'fixed', 'h-2026-06-01');
+    const d2 = daily('2026-06-02', 'fixed', 'h-2026-06-02');
+    const sourceHash = childrenHash([d1.period, d2.period], new Map([d1, d2].map((n) => [nodeKey(n.period), n])));
+    const weekly: NodeInfo = { ...daily('x', 'fixed', sourceHash), period: week, relPath: nodeRelPath(week) };
+    const raws = [raw('2026-06-01'), raw('2026-06-02')];
+    const settled = snap(raws, [d1, d2, weekly]);
+    for (let i = 0; i < 2; i++) {
+      const p = planCycle(settled, '2026-06-30' as LocalDate, opts);
+      expect(p.actions.map((a) => a.relPath)).not.toContain('weekly/2026-W23.md');
+      expect(p.upToDate.weekly).toBe(1);
+    }
+    // A day's node edited by hand (same week record): the week is amended, not taken as settled.
+    const edited = snap(raws, [d1, { ...d2, bodyHash: 'b-edited' }, weekly]);
+    const p = planCycle(edited, '2026-06-30' as LocalDate, opts);
+    expect(p.actions.find((a) => a.relPath === 'weekly/2026-W23.md')).toMatchObject({ kind: 'amend' });
+    // A late raw log for a day of that week: the day comes first, the week waits for it.
+    const late = planCycle(snap([...raws, raw('2026-06-03')], [d1, d2, weekly]), '2026-06-30' as LocalDate, opts);
+    expect(late.actions.map((a) => a.relPath)).toContain('daily/2026-06-03.md');
+    expect(late.actions.find((a) => a.relPath === 'weekly/2026-W23.md')?.kind ?? late.deferred.find((d) => d.relPath === 'weekly/2026-W23.md')?.kind).toBe('amend');
+  });
 });
