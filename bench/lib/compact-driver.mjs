@@ -4,8 +4,10 @@
 //   --warm: the daemon's path. After one settling cycle, N times: append an entry to RAWLOG
 //   (a file name in the memory folder) and run one cycle in this same process as the daemon
 //   does after its watcher reports the change: stamp cache in memory, the previous run's tree
-//   plus the changed file, cache saved later; prints the median and every run.
-import { appendFileSync } from 'node:fs';
+//   plus the changed file, cache saved later. Between measured runs the log is put back as it
+//   was (and an unmeasured cycle follows), so every run does the same work: one new entry on
+//   the last day. Prints the median and every run.
+import { appendFileSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { loadConfig } from '../../dist/config/config.js';
 import { compact } from '../../dist/cycle/compaction.js';
@@ -28,14 +30,25 @@ if (warm >= 0) {
   let tree = (await compact(ws, config, { now, command: 'bench', cache })).tree;
   const runs = [];
   let written = 0;
-  for (let i = 0; i < n; i++) {
-    appendFileSync(rawLog, `\n## warm note ${i} [project]\n- decided to measure the daemon's cycle, run ${i} of process ${process.pid}\n`);
-    const t = performance.now();
+  const original = readFileSync(rawLog);
+  const cycle = async () => {
     const r = await compact(ws, config, { now, command: 'bench', cache, known: { tree, changed: [flags[warm + 2]] }, saveCache: false });
     tree = r.tree;
+    return r;
+  };
+  for (let i = 0; i < n; i++) {
+    if (i > 0) {
+      writeFileSync(rawLog, original);
+      await cycle();
+    }
+    appendFileSync(rawLog, `\n## warm note ${i} [project]\n- decided to measure the daemon's cycle, run ${i} of process ${process.pid}\n`);
+    const t = performance.now();
+    const r = await cycle();
     runs.push(Math.round((performance.now() - t) * 10) / 10);
-    written = r.written.length;
+    written = Math.min(written || Infinity, r.written.length);
   }
+  writeFileSync(rawLog, original);
+  await cycle();
   const sorted = [...runs].sort((a, b) => a - b);
   process.stdout.write(JSON.stringify({ ms: sorted[sorted.length >> 1], runs, written, maxRssMB: Math.round(process.resourceUsage().maxRSS / 1024) }) + '\n');
 } else {

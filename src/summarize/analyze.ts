@@ -8,6 +8,7 @@ import type { ExclusionRules } from './exclusion.js';
 import { contentWords, keyphrases, termFrequencies, TermStats, topWords } from './keywords.js';
 import type { SourceDoc } from './summarizer.js';
 import { hashParts } from '../tree/hash.js';
+import { keepLineShapes } from './line-shapes.js';
 
 export interface Analysis {
   entries: Entry[];
@@ -78,6 +79,7 @@ let maxCachedChars = 0;
 /** Lets a resident process keep the parts of up to `chars` characters of recent sources. */
 export function keepSourceAnalyses(chars = 2 * 1024 * 1024): void {
   maxCachedChars = chars;
+  keepLineShapes(chars * 2);
 }
 
 function computeParts(s: SourceDoc, rules: ExclusionRules): SourceParts {

@@ -66,12 +66,29 @@ const ERROR_RE = /\b(?:[A-Z][A-Za-z]+(?:Error|Exception)|E[A-Z]{3,}|HTTP [45]\d\
 // Two or more capitalised words ("Architectural Digest", "Civil Act"), not at a sentence start.
 const NAME_RE = /(?<=[a-z0-9,;:]\s)(?:[A-Z][a-z]+|[A-Z]{2,})(?:\s+(?:of\s+|&\s+)?(?:[A-Z][a-z]+|[A-Z]{2,}|\d+))+/g;
 
-export function collectEntities(text: string, into: Entities): void {
-  for (const m of text.matchAll(URL_RE)) into.urls.add(m[0].replace(/[.,;:]+$/, ''));
-  if (text.includes('.')) for (const m of text.matchAll(FILE_RE)) if (!/^\d/.test(m[1]!) && !m[1]!.startsWith('http')) into.files.add(m[1]!);
-  for (const m of text.matchAll(ERROR_RE)) into.errors.add(m[0]);
+/** What one line mentions, in order of appearance (names may repeat). */
+export interface LineEntities {
+  urls: string[];
+  files: string[];
+  errors: string[];
+  names: string[];
+}
+
+export function entitiesIn(text: string): LineEntities {
+  const found: LineEntities = { urls: [], files: [], errors: [], names: [] };
+  for (const m of text.matchAll(URL_RE)) found.urls.push(m[0].replace(/[.,;:]+$/, ''));
+  if (text.includes('.')) for (const m of text.matchAll(FILE_RE)) if (!/^\d/.test(m[1]!) && !m[1]!.startsWith('http')) found.files.push(m[1]!);
+  for (const m of text.matchAll(ERROR_RE)) found.errors.push(m[0]);
   for (const m of text.matchAll(NAME_RE)) {
     const name = m[0].trim();
-    if (name.length > 3 && name.length < 50 && !name.includes('REDACTED')) into.names.set(name, (into.names.get(name) ?? 0) + 1);
+    if (name.length > 3 && name.length < 50 && !name.includes('REDACTED')) found.names.push(name);
   }
+  return found;
+}
+
+export function addEntities(found: LineEntities, into: Entities): void {
+  for (const u of found.urls) into.urls.add(u);
+  for (const f of found.files) into.files.add(f);
+  for (const e of found.errors) into.errors.add(e);
+  for (const n of found.names) into.names.set(n, (into.names.get(n) ?? 0) + 1);
 }

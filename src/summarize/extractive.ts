@@ -6,10 +6,11 @@ import type { TemplateSet } from '../write/template.js';
 import { renderTemplate } from '../write/template.js';
 import { formatTopicTag } from '../tree/topic.js';
 import { analyzeSources, type Analysis } from './analyze.js';
-import { clip, collectEntities, cueOf, emptyEntities, isSelfStatement, sentences, type Entities } from './classify.js';
+import { addEntities, clip, cueOf, emptyEntities, isSelfStatement, sentences, type Entities } from './classify.js';
 import type { Bucket, Entry } from './entries.js';
 import type { ExclusionRules } from './exclusion.js';
-import { contentWords, type TermStats } from './keywords.js';
+import type { TermStats } from './keywords.js';
+import { lineEntities, lineKey, shapeOf } from './line-shapes.js';
 import type { SummaryRequest, SummaryResult, Summarizer } from './summarizer.js';
 
 type Level = SummaryRequest['level'];
@@ -66,20 +67,20 @@ export interface Draft extends Record<ListBucket, string[]> {
 }
 
 function sentenceScore(s: string, stats: TermStats, speakerBonus: number): number {
-  const words = contentWords(s);
-  if (words.length === 0) return 0;
+  const shape = shapeOf(s);
+  if (shape.words === 0) return 0;
   let sum = 0;
-  for (const w of new Set(words)) sum += stats.idf(w);
-  let score = (sum / Math.sqrt(words.length + 2)) * speakerBonus;
-  if (/\d/.test(s)) score *= 1.1;
-  if (/\s[A-Z][a-z]+/.test(s)) score *= 1.1;
-  if (words.length < 4) score *= 0.6;
+  for (const w of shape.distinct) sum += stats.idf(w);
+  let score = (sum / Math.sqrt(shape.words + 2)) * speakerBonus;
+  if (shape.digit) score *= 1.1;
+  if (shape.name) score *= 1.1;
+  if (shape.words < 4) score *= 0.6;
   return score;
 }
 
 /** Lines that differ only in case, punctuation or origin label count as one. */
 function dedupeKey(text: string): string {
-  return text.replace(HAS_ORIGIN, '').toLowerCase().replace(/[\s.,;:!?'"()\-–—…*_`]+/g, ' ').trim();
+  return lineKey(text, (t) => t.replace(HAS_ORIGIN, '').toLowerCase().replace(/[\s.,;:!?'"()\-–—…*_`]+/g, ' ').trim());
 }
 
 /** Short label for a line's origin in a weekly or monthly node: `03-15` or `W11`. */
@@ -110,7 +111,7 @@ export function buildDraft(a: Analysis, level: Level, labelLines: boolean): Draf
 
   for (const e of a.entries) {
     // Entities from what the user and the notes say; an assistant's suggestions are noise here.
-    for (const item of e.items) if (item.speaker !== 'assistant') collectEntities(item.text, entities);
+    for (const item of e.items) if (item.speaker !== 'assistant') addEntities(lineEntities(item.text), entities);
     if (e.bucket === 'topics') continue;
     if (e.bucket === 'entities') {
       parseEntityLines(e, entities);
