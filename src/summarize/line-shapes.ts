@@ -22,9 +22,15 @@ const entities = new Map<string, LineEntities>();
 let maxChars = 0;
 let chars = 0;
 
-/** Lets a resident process keep the shapes and keys of up to `limit` characters of lines. */
+/** Lets a resident process keep the shapes and keys of up to `limit` characters of lines (0: off). */
 export function keepLineShapes(limit: number): void {
   maxChars = limit;
+  if (limit === 0) {
+    shapes.clear();
+    keys.clear();
+    entities.clear();
+    chars = 0;
+  }
 }
 
 function remember<V>(memo: Map<string, V>, text: string, value: V): V {
