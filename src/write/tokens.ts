@@ -7,6 +7,13 @@ export const TOKENIZERS: readonly TokenizerName[] = ['cl100k_base', 'o200k_base'
 
 const counters = new Map<TokenizerName, CountTokens>();
 
+/**
+ * Special-token strings (`<|endoftext|>`) in memory are text: an agent's notes about models
+ * quote them. Counted as ordinary text, as an API counts a user's text; by default the library
+ * throws on them, which once made ROOT.md unbuildable.
+ */
+const AS_TEXT = { disallowedSpecial: new Set<string>() };
+
 /** Pieces longer than this are counted but not remembered. */
 const MAX_REMEMBERED_PIECE = 4096;
 const MAX_REMEMBERED = 50_000;
@@ -15,7 +22,7 @@ export async function loadTokenCounter(name: TokenizerName = 'cl100k_base'): Pro
   let c = counters.get(name);
   if (!c) {
     const mod = name === 'o200k_base' ? await import('gpt-tokenizer/encoding/o200k_base') : await import('gpt-tokenizer/encoding/cl100k_base');
-    c = rememberingCounter((text) => mod.countTokens(text));
+    c = rememberingCounter((text) => mod.countTokens(text, AS_TEXT));
     counters.set(name, c);
   }
   return c;

@@ -55,6 +55,15 @@ describe('bad raw logs', () => {
     expect(node(ws, 'weekly/2026-W24.md').body).toContain('needs-summarization placeholders');
   });
 
+  it('builds ROOT from logs that quote model special tokens like <|endoftext|>', async () => {
+    const ws = makeWorkspace();
+    ws.write('memory/2026-03-10.md', rawLog('2026-03-10', { 'tokenizer notes [project]': ['decided: strip <|endoftext|> and <|im_start|> from prompts'] }));
+    const r = await cycle(ws, '2026-03-11', { catchUp: true });
+    expect(r.errors).toEqual([]);
+    expect(ws.read('memory/ROOT.md')).toContain('<|endoftext|>');
+    expect(Number(node(ws, 'ROOT.md').data.tokens)).toBeGreaterThan(0);
+  });
+
   it('compacts a 50 MB raw log into a bounded node', async () => {
     const session = (i: number) => `## Session ${i}\nSession Date: 2026-06-01\n\nUser: I moved my build cache to /srv/cache-${i} because the disk filled up.\nAssistant: ${'That works; consider pruning old entries weekly. '.repeat(40)}\n\n`;
     const parts = ['# 2026-06-01\n\n'];

@@ -52,6 +52,14 @@ describe('token counting', () => {
     expect(seen).toEqual(['- gamma topic\n']);
   });
 
+  it('counts special-token strings in memory as ordinary text instead of failing', async () => {
+    const count = await loadTokenCounter('cl100k_base');
+    const text = 'decided: strip <|endoftext|> and <|im_start|> from prompts';
+    expect(() => cl100k(text)).toThrow(/special token/);
+    expect(count(text)).toBe(cl100k(text, { disallowedSpecial: new Set() }));
+    expect(count(text)).toBeGreaterThan(cl100k('decided: strip  and  from prompts'));
+  });
+
   it('loads the configured tokenizer once', async () => {
     const a = await loadTokenCounter('cl100k_base');
     expect(await loadTokenCounter('cl100k_base')).toBe(a);
