@@ -1,6 +1,11 @@
 // Token counts with a real BPE tokenizer, loaded on first use (most commands never pay for it).
-// Default cl100k_base: it loads in about half the time of o200k_base and counts slightly more
-// tokens for English, so a cap held under it also holds under o200k. Configurable.
+// Default cl100k_base: it counts slightly more tokens for English than o200k_base, so a cap held
+// under it also holds under o200k. Configurable. The ranks come from the binary table the build
+// makes (bpe.ts), else from gpt-tokenizer itself; the counts are the same.
+import { readFileSync } from 'node:fs';
+import { createRequire } from 'node:module';
+import { BpeCounter, parseRankTable } from './bpe.js';
+
 export type CountTokens = (text: string) => number;
 export type TokenizerName = 'cl100k_base' | 'o200k_base';
 export const TOKENIZERS: readonly TokenizerName[] = ['cl100k_base', 'o200k_base'];
@@ -21,11 +26,40 @@ const MAX_REMEMBERED = 50_000;
 export async function loadTokenCounter(name: TokenizerName = 'cl100k_base'): Promise<CountTokens> {
   let c = counters.get(name);
   if (!c) {
-    const mod = name === 'o200k_base' ? await import('gpt-tokenizer/encoding/o200k_base') : await import('gpt-tokenizer/encoding/cl100k_base');
-    c = rememberingCounter((text) => mod.countTokens(text, AS_TEXT));
+    const table = tableCounter(name);
+    if (table) c = rememberingCounter(table);
+    else {
+      const mod = name === 'o200k_base' ? await import('gpt-tokenizer/encoding/o200k_base') : await import('gpt-tokenizer/encoding/cl100k_base');
+      c = rememberingCounter((text) => mod.countTokens(text, AS_TEXT));
+    }
     counters.set(name, c);
   }
   return c;
+}
+
+/** Where the build puts the rank tables: `dist/tokenizers/` beside `dist/write/`. */
+export function rankTableUrl(name: TokenizerName): URL {
+  return new URL(`../tokenizers/${name}.bin`, import.meta.url);
+}
+
+/** A counter over the build's rank table, or null without one (running from source). */
+function tableCounter(name: TokenizerName): CountTokens | null {
+  let bytes: Uint8Array;
+  try {
+    bytes = readFileSync(rankTableUrl(name));
+  } catch {
+    return null;
+  }
+  const table = parseRankTable(bytes);
+  if (!table) return null;
+  const counter = new BpeCounter(table, name, (piece) => libraryCountSync(name)(piece));
+  return (text) => counter.count(text);
+}
+
+/** gpt-tokenizer's own counter, loaded synchronously (its CommonJS build) when first needed. */
+function libraryCountSync(name: TokenizerName): CountTokens {
+  const mod = createRequire(import.meta.url)(`gpt-tokenizer/cjs/encoding/${name}`) as { countTokens(text: string, o: object): number };
+  return (text) => mod.countTokens(text, AS_TEXT);
 }
 
 /**
