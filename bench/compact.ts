@@ -4,7 +4,7 @@
 //   2. the same on generated 3-year and 10-year corpora.
 // Every measurement is a fresh process (bench/lib/compact-driver.mjs): `in-process` is the
 // compaction itself, `wall` adds Node start-up. Incremental cycles: median of 5 runs. `warm
-// change` is the daemon's path: cycles in one long-lived process, median of 9.
+// change` is the daemon's path: cycles in one long-lived process, median of 15.
 import { spawnSync } from 'node:child_process';
 import { appendFileSync, cpSync, existsSync, mkdtempSync, readdirSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -56,10 +56,10 @@ function bench(name: string, prepare: (memory: string) => void, now: string): vo
     console.log(`${name.padEnd(10)} incremental  ${String(median(incremental.map((r) => r.ms))).padStart(9)} ms in-process ${String(median(incremental.map((r) => r.wallMs))).padStart(8)} ms wall  peak RSS ${median(incremental.map((r) => r.maxRssMB))} MB  (median of 5; ${incremental[0]!.written} files written per cycle)`);
     console.log(`${name.padEnd(10)} no-op        ${String(noop.ms).padStart(9)} ms in-process ${String(noop.wallMs).padStart(8)} ms wall  peak RSS ${noop.maxRssMB} MB`);
     // The daemon's path: one process, stamp cache and parsed sources kept between cycles.
-    const p = spawnSync(process.execPath, [driver, dir, now, '--warm', '9', lastRaw(memory)], { encoding: 'utf8' });
+    const p = spawnSync(process.execPath, [driver, dir, now, '--warm', '15', lastRaw(memory)], { encoding: 'utf8' });
     if (p.status !== 0) throw new Error(`driver failed: ${p.stderr}`);
     const w = JSON.parse(p.stdout.trim().split('\n').pop()!) as { ms: number; runs: number[]; written: number; maxRssMB: number };
-    console.log(`${name.padEnd(10)} warm change  ${String(w.ms).padStart(9)} ms in-process (daemon path, median of 9: ${w.runs.map(Math.round).join(' ')}; ${w.written} files written per cycle; peak RSS ${w.maxRssMB} MB)`);
+    console.log(`${name.padEnd(10)} warm change  ${String(w.ms).padStart(9)} ms in-process (daemon path, median of 15: ${w.runs.map(Math.round).join(' ')}; ${w.written} files written per cycle; peak RSS ${w.maxRssMB} MB)`);
   } finally {
     rmSync(dir, { recursive: true, force: true });
   }

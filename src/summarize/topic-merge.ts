@@ -65,3 +65,19 @@ export function mergeTopics(children: readonly (readonly TopicInfo[])[], limit: 
   for (const list of children) m.add(list);
   return m.result(limit);
 }
+
+/**
+ * The `n` topics mentioned on the most days across `lists` (ties by name), with their merged
+ * keywords: what mergeTopics gives for those topics, without merging every other topic's
+ * keywords. ROOT's Historical Summary wants a few per quarter or year out of hundreds.
+ */
+export function topTopicsByDays(lists: readonly (readonly TopicInfo[])[], n: number): { name: string; keywords: string[] }[] {
+  const days = new Map<string, number>();
+  for (const list of lists) for (const t of list) days.set(t.name, (days.get(t.name) ?? 0) + t.days);
+  const top = [...days].sort((a, b) => b[1] - a[1] || a[0].localeCompare(b[0])).slice(0, n).map(([name]) => name);
+  const wanted = new Set(top);
+  const merger = TopicMerger.empty();
+  for (const list of lists) merger.add(list.filter((t) => wanted.has(t.name)));
+  const keywords = new Map(merger.result(Number.MAX_SAFE_INTEGER).map((t) => [t.name, t.keywords]));
+  return top.map((name) => ({ name, keywords: keywords.get(name) ?? [] }));
+}

@@ -12,7 +12,7 @@ import { daysBetween, type LocalDate } from '../time/calendar.js';
 import type { MemoryType } from '../tree/layout.js';
 import type { TopicInfo } from '../tree/topic.js';
 import { analyzeSources } from '../summarize/analyze.js';
-import { mergeTopics, TopicMerger } from '../summarize/topic-merge.js';
+import { TopicMerger, topTopicsByDays } from '../summarize/topic-merge.js';
 import { buildDraft } from '../summarize/extractive.js';
 import type { ExclusionRules } from '../summarize/exclusion.js';
 import { collectEntries } from '../summarize/entries.js';
@@ -275,10 +275,7 @@ function historicalSummary(months: readonly RootMonth[], d: HistoryDetail): stri
     const key = `${g.label}|${d.perLine}|${g.topics.map(listId).join(',')}`;
     const hit = groupLines.get(key);
     if (hit !== undefined) return hit;
-    const top = mergeTopics(g.topics, Number.MAX_SAFE_INTEGER)
-      .sort((a, b) => b.days - a.days || a.name.localeCompare(b.name))
-      .slice(0, d.perLine)
-      .map((t) => (d.perLine >= 4 && t.keywords.length ? `${t.name} (${t.keywords.slice(0, 2).join(', ')})` : t.name));
+    const top = topTopicsByDays(g.topics, d.perLine).map((t) => (d.perLine >= 4 && t.keywords.length ? `${t.name} (${t.keywords.slice(0, 2).join(', ')})` : t.name));
     const line = `- ${g.label}: ${top.join('; ') || '(no topics)'}`;
     if (groupLines.size > 4096) groupLines.clear();
     groupLines.set(key, line);

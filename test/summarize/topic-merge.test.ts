@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { mergeTopics, TopicMerger } from '../../src/summarize/topic-merge.js';
+import { mergeTopics, TopicMerger, topTopicsByDays } from '../../src/summarize/topic-merge.js';
 import type { TopicInfo } from '../../src/tree/topic.js';
 import type { LocalDate } from '../../src/time/calendar.js';
 
@@ -27,5 +27,24 @@ describe('merging topics', () => {
     const resumed = settled.copy().add(months[2]!).add(months[3]!).result(10);
     expect(resumed).toEqual(mergeTopics(months, 10));
     expect(settled.result(10)).toEqual(mergeTopics(months.slice(0, 2), 10));
+  });
+
+  it('the top topics by days, with keywords, are what a full merge ranks first (random months)', () => {
+    let seed = 5;
+    const rand = (k: number): number => {
+      seed = (seed * 1103515245 + 12345) % 2147483648;
+      return seed % k;
+    };
+    const words = ['api', 'cache', 'docs', 'queue', 'retry', 'index', 'auth', 'ui', 'db', 'cli'];
+    for (let trial = 0; trial < 50; trial++) {
+      const lists = Array.from({ length: 1 + rand(12) }, (_, m) => {
+        const names = [...new Set(Array.from({ length: rand(15) }, () => `${words[rand(10)]} ${words[rand(10)]}`))];
+        return names.map((name) => t(name, `2026-${String(1 + (m % 12)).padStart(2, '0')}-1${rand(10)}`, Array.from({ length: rand(6) }, () => words[rand(10)]!), 'project', 1 + rand(9)));
+      });
+      for (const n of [1, 2, 4, 6]) {
+        const full = mergeTopics(lists, Number.MAX_SAFE_INTEGER).sort((a, b) => b.days - a.days || a.name.localeCompare(b.name)).slice(0, n);
+        expect(topTopicsByDays(lists, n)).toEqual(full.map((x) => ({ name: x.name, keywords: x.keywords })));
+      }
+    }
   });
 });
