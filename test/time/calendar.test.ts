@@ -107,6 +107,10 @@ describe('dates', () => {
     expect(parseLocalDate('2026-02-30')).toBeNull();
     expect(parseLocalDate('2026-13-01')).toBeNull();
     expect(parseLocalDate('2028-02-29')).toBe('2028-02-29');
+    expect(parseLocalDate('2000-02-29')).toBe('2000-02-29');
+    expect(parseLocalDate('2100-02-29')).toBeNull();
+    expect(parseLocalDate('2026-04-31')).toBeNull();
+    expect(parseLocalDate('2026-12-31')).toBe('2026-12-31');
     expect(parseLocalDate('2026-2-3')).toBeNull();
   });
 
