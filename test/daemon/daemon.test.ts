@@ -1,11 +1,11 @@
 // hipo daemon as a real child process: catching up, following changes, one writer, clean stops.
-import { writeFileSync } from 'node:fs';
+import { appendFileSync, rmSync, writeFileSync } from 'node:fs';
 import { hostname } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { lockPath } from '../../src/cycle/lock.js';
 import { daemonsForTests, FAST_DAEMON } from '../helpers/daemon.js';
-import { node, rawLog, statusOf } from '../helpers/tree.js';
+import { cycle, node, nodeHashes, rawLog, statusOf } from '../helpers/tree.js';
 import { makeWorkspace, runCli, runCliAsync } from '../helpers/workspace.js';
 
 const start = daemonsForTests();
@@ -86,6 +86,41 @@ describe('hipo daemon', () => {
       expect(after.daemon.indexedAt).toEqual(expect.any(String));
     }
   });
+
+  // Between heartbeats a run looks only at the files the watcher reported, on top of the tree
+  // its last run left: what other writers do to the tree must reach that picture.
+  it('keeps up with other writers between heartbeats: ends as a clean catch-up builds the tree', async () => {
+    const now = '2026-06-12';
+    const days = Array.from({ length: 10 }, (_, i) => `2026-06-${String(i + 1).padStart(2, '0')}`);
+    const entries = (date: string) => ({ [`work ${date} [project]`]: ['started', `decided on plan ${date}`] });
+    const ws = makeWorkspace({}, FAST_DAEMON);
+    const clean = makeWorkspace({}, FAST_DAEMON);
+    for (const date of days) for (const w of [ws, clean]) w.write(`memory/${date}.md`, rawLog(date, entries(date)));
+    const d = start(ws.root, { HIPO_NOW: now });
+    await d.waitFor((l) => l.event === 'cycle' && !l.pending, 20_000, 'the end of the catch-up');
+    const cycles = () => d.logs.filter((l) => l.event === 'cycle').length;
+    const settled = () => JSON.parse(runCli(['compact', '--dry-run', '--json', '--now', now, '--dir', ws.root]).stdout).plan.actions.length === 0;
+
+    // 1. A raw log grows and `hipo compact` from a shell gets there first.
+    const more = '\n## late addition [project]\n- decided to keep the daemon honest\n';
+    for (const w of [ws, clean]) appendFileSync(join(w.root, 'memory/2026-06-10.md'), more);
+    expect((await runCliAsync(['compact', '--now', now, '--dir', ws.root])).code).toBe(0);
+    // 2. Someone deletes a daily node by hand.
+    let before = cycles();
+    rmSync(join(ws.root, 'memory/daily/2026-06-03.md'));
+    await d.until(() => ws.exists('memory/daily/2026-06-03.md') && cycles() > before, 20_000, 'the deleted node to come back');
+    // 3. A new day's raw log appears.
+    before = cycles();
+    for (const w of [ws, clean]) w.write('memory/2026-06-11.md', rawLog('2026-06-11', entries('2026-06-11')));
+    await d.until(() => ws.exists('memory/daily/2026-06-11.md'), 20_000, 'the new day');
+    await d.until(settled, 20_000, 'the tree to settle');
+    // Every run since the catch-up was a change run, not a heartbeat's full scan.
+    expect(d.logs.filter((l) => l.event === 'cycle').slice(1).every((l) => !/heartbeat|start/.test(String(l.reason)))).toBe(true);
+
+    await cycle(clean, now, { catchUp: true });
+    expect(nodeHashes(ws)).toEqual(nodeHashes(clean));
+    expect(node(ws, 'weekly/2026-W24.md').body).toContain('decided to keep the daemon honest');
+  }, 60_000);
 
   it('lets `hipo compact` wait for the lock instead of interleaving', async () => {
     const ws = makeWorkspace({}, { ...FAST_DAEMON, compaction: { limits: { daily: 1, weekly: 1, monthly: 1, root: 1 } } });
