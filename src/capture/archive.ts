@@ -17,8 +17,8 @@ import {
 import { readTail } from './tail.js';
 import { parseTranscriptLine, type TranscriptMessage } from './transcript.js';
 import { groupTurns, type Turn } from './turns.js';
+import type { CaptureEvent } from './events.js';
 
-import type { CaptureEvent } from '../hooks/run.js';
 
 export interface CaptureInput {
   event: CaptureEvent;

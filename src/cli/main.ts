@@ -20,8 +20,8 @@ import { InstallError } from '../platforms/command.js';
 import { registerDaemon } from './commands/daemon.js';
 import { registerIndex } from './commands/index.js';
 import { registerSearch } from './commands/search.js';
+import { VERSION } from './version.js';
 
-export const VERSION = '0.1.0';
 
 
 export function buildProgram(io: Io, setRun: (run: Run) => void): Command {

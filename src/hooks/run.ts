@@ -3,15 +3,13 @@
 // by `hipo status`) and the hook prints nothing and exits 0, so it can never block the agent or
 // the platform's compaction.
 import { existsSync } from 'node:fs';
+import { CAPTURE_EVENTS, type CaptureEvent } from '../capture/events.js';
 import { loadConfig } from '../config/config.js';
 import { appendJournal } from '../cycle/journal.js';
 import { resolveClock } from '../time/clock.js';
 import { workspaceAt, type Workspace } from '../tree/layout.js';
 import { hookWorkspace, parseHookInput, type HookInput } from './input.js';
 
-/** Hook events that archive the transcript, and whether the last turn may be archived unfinished. */
-export const CAPTURE_EVENTS = { UserPromptSubmit: false, PreCompact: true, Stop: true, SessionEnd: true } as const;
-export type CaptureEvent = keyof typeof CAPTURE_EVENTS;
 export const HOOK_EVENTS = ['SessionStart', ...Object.keys(CAPTURE_EVENTS)] as const;
 
 export interface HookRun {

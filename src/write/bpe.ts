@@ -4,7 +4,8 @@
 // as one binary file, searched in place, cost about a millisecond to load. The table is made
 // from gpt-tokenizer's own ranks at build time (scripts/build-tokenizers.mjs), and the counts
 // are held to gpt-tokenizer's in test/write/bpe.test.ts.
-import type { TokenizerName } from './tokens.js';
+/** The BPE vocabularies hipo counts with. */
+export type TokenizerName = 'cl100k_base' | 'o200k_base';
 
 // The pre-tokenizers of cl100k_base and o200k_base (tiktoken's patterns, as gpt-tokenizer
 // writes them for JavaScript's regex engine): BPE runs inside each piece they cut.

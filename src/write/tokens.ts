@@ -4,10 +4,10 @@
 // makes (bpe.ts), else from gpt-tokenizer itself; the counts are the same.
 import { readFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
-import { BpeCounter, parseRankTable } from './bpe.js';
+import { BpeCounter, parseRankTable, type TokenizerName } from './bpe.js';
 
 export type CountTokens = (text: string) => number;
-export type TokenizerName = 'cl100k_base' | 'o200k_base';
+export type { TokenizerName };
 export const TOKENIZERS: readonly TokenizerName[] = ['cl100k_base', 'o200k_base'];
 
 const counters = new Map<TokenizerName, CountTokens>();

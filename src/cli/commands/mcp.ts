@@ -1,6 +1,7 @@
 import type { Command } from 'commander';
 import { loadWorkspace } from '../context.js';
 import { EXIT } from '../exit.js';
+import { VERSION } from '../version.js';
 import type { CommandContext } from '../context.js';
 
 export function registerMcp(program: Command, { setRun }: CommandContext): void {
@@ -13,7 +14,6 @@ export function registerMcp(program: Command, { setRun }: CommandContext): void 
       setRun(async () => {
         const { ws, config } = loadWorkspace(opts.dir, true);
         const { serveStdio } = await import('../../mcp/server.js');
-        const { VERSION } = await import('../main.js');
         await serveStdio({ ws, config, ...(opts.now ? { now: opts.now } : {}) }, VERSION);
         return EXIT.ok;
       });
