@@ -12,7 +12,7 @@ import { mergeTopics } from '../summarize/topic-merge.js';
 import type { ExclusionRules } from '../summarize/exclusion.js';
 import type { Redactor } from '../summarize/redact.js';
 import type { SourceDoc } from '../summarize/summarizer.js';
-import { childLabel } from '../write/compose.js';
+import { childLabel } from '../compose/body.js';
 import type { TreeState } from './tree-state.js';
 
 export class SourceUnreadable extends Error {

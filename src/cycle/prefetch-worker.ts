@@ -9,7 +9,7 @@ import { contentHash } from '../tree/hash.js';
 import { ExclusionRules } from '../summarize/exclusion.js';
 import { ExtractiveSummarizer } from '../summarize/extractive.js';
 import { Redactor } from '../summarize/redact.js';
-import { composeBody } from '../write/compose.js';
+import { composeBody } from '../compose/body.js';
 import { loadTemplates } from '../write/template.js';
 import { dailyInputsFrom } from './inputs.js';
 import type { PrefetchJob, PrefetchResult, PrefetchSetup } from './prefetch.js';

@@ -10,7 +10,7 @@ import type { HipoConfig } from '../config/config.js';
 import type { LocalDate } from '../time/calendar.js';
 import type { Workspace } from '../tree/layout.js';
 import type { CyclePlan } from '../plan/plan.js';
-import type { Composed } from '../write/compose.js';
+import type { Composed } from '../compose/body.js';
 import type { NodeInputs } from './inputs.js';
 
 export interface PrefetchSetup {

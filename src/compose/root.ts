@@ -18,8 +18,8 @@ import type { ExclusionRules } from '../summarize/exclusion.js';
 import { collectEntries } from '../summarize/entries.js';
 import type { SourceDoc } from '../summarize/summarizer.js';
 import { clip } from '../summarize/classify.js';
-import { renderTemplate } from './template.js';
-import type { CountTokens } from './tokens.js';
+import { renderTemplate } from '../write/template.js';
+import type { CountTokens } from '../write/tokens.js';
 
 export interface RootMonth {
   month: string;

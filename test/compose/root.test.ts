@@ -6,7 +6,7 @@ import { addDays, type LocalDate } from '../../src/time/calendar.js';
 import type { MemoryType } from '../../src/tree/layout.js';
 import type { TopicInfo } from '../../src/tree/topic.js';
 import { ExclusionRules } from '../../src/summarize/exclusion.js';
-import { buildRoot, type RootInput } from '../../src/write/root.js';
+import { buildRoot, type RootInput } from '../../src/compose/root.js';
 import { loadTemplates } from '../../src/write/template.js';
 import { loadTokenCounter } from '../../src/write/tokens.js';
 
