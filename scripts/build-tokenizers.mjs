@@ -1,6 +1,6 @@
 // Part of `npm run build`: writes gpt-tokenizer's BPE ranks as compact binary tables into
 // dist/tokenizers/, which dist/write/tokens.js loads in about a millisecond instead of the
-// library's 60-80 ms (see src/write/bpe.ts). Without them hipo falls back to the library.
+// library's 60-400 ms (see src/write/bpe.ts). Without them hipo falls back to the library.
 import { mkdirSync, writeFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { buildRankTable } from '../dist/write/bpe.js';

@@ -102,19 +102,11 @@ export function buildRoot(input: RootInput): RootBuild {
     });
 
   const cap = config.rootMaxTokens;
-  // Counting the whole text after every step is slow; lines are counted once each and summed
-  // (a line break is one token), and the final text is counted exactly.
-  const lineTokens = new Map<string, number>();
+  // Between steps each line is counted on its own and summed (a line break is one token; the
+  // counter remembers lines it has seen), and the final text is counted exactly.
   const measure = (text: string): number => {
     let n = 0;
-    for (const line of text.split('\n')) {
-      let t = lineTokens.get(line);
-      if (t === undefined) {
-        t = input.countTokens(line);
-        lineTokens.set(line, t);
-      }
-      n += t + 1;
-    }
+    for (const line of text.split('\n')) n += input.countTokens(line) + 1;
     return n;
   };
   let body = render();

@@ -43,6 +43,11 @@ export class Daemon {
    */
   private known: TreeSnapshot | null = null;
   private changedSinceRun = new Set<string>();
+  /**
+   * Heartbeat and retry runs scan everything (as the first run does, with nothing known): a
+   * change the watcher missed is found within a heartbeat.
+   */
+  private fullScanDue = false;
   /** The stamp cache is saved once runs pause, not after every run (it is only a cache). */
   private saveTimer: NodeJS.Timeout | null = null;
   private retryMs: number;
@@ -81,7 +86,10 @@ export class Daemon {
       onError: (err) => this.log('warn', 'watch-error', `watcher: ${err.message}`, { error: err.message }),
     });
     await new Promise<void>((resolve) => this.watcher!.once('ready', () => resolve()));
-    this.heartbeat = createTask(this.config.daemon.heartbeat, () => this.runner.request('heartbeat'), { timezone: this.config.timeZone, noOverlap: true, name: 'hipo-heartbeat' });
+    this.heartbeat = createTask(this.config.daemon.heartbeat, () => {
+      this.fullScanDue = true;
+      this.runner.request('heartbeat');
+    }, { timezone: this.config.timeZone, noOverlap: true, name: 'hipo-heartbeat' });
     this.heartbeat.start();
     // Catch up: runs follow each other until nothing is pending.
     this.runner.request('start');
@@ -112,12 +120,10 @@ export class Daemon {
     const reason = [...new Set(reasons)].join('; ');
     const touched = [...this.touched];
     this.touched.clear();
-    // Start, heartbeat and retries scan everything: a change the watcher missed (or one made
-    // while the daemon was down) is found within a heartbeat.
-    const focused = this.known !== null && reasons.every((r) => r === 'backlog' || r.startsWith('change: ') || / changes$/.test(r));
-    const known = focused ? { tree: this.known!, changed: [...this.changedSinceRun] } : undefined;
+    const known = this.known && !this.fullScanDue ? { tree: this.known, changed: [...this.changedSinceRun] } : undefined;
     this.changedSinceRun.clear();
     this.known = null;
+    this.fullScanDue = false;
     try {
       const r = await compact(this.ws, this.config, { command: 'daemon', cache: this.cache, known, saveCache: false });
       this.known = r.tree;
@@ -143,7 +149,7 @@ export class Daemon {
       if (r.errors.length) {
         this.state.lastError = { at: new Date().toISOString(), message: r.errors[0]! };
         writeDaemonState(this.ws, this.state);
-        return { again: false, retryMs: this.backoff() };
+        return { again: false, retryMs: this.retryLater() };
       }
       this.retryMs = this.config.daemon.retryMs;
       writeDaemonState(this.ws, this.state);
@@ -157,7 +163,7 @@ export class Daemon {
       // A missing memory folder is waited for (the watcher sees it come back); other failures
       // (a lock held by a long `hipo compact`, a full disk) are retried with backoff.
       this.log(err instanceof MemoryDirMissing ? 'warn' : 'error', 'run-error', `run failed (${reason}): ${message}`, { reason, error: message });
-      return { again: false, retryMs: err instanceof MemoryDirMissing ? null : this.backoff() };
+      return { again: false, retryMs: err instanceof MemoryDirMissing ? null : this.retryLater() };
     }
   }
 
@@ -201,7 +207,9 @@ export class Daemon {
     this.saveTimer.unref();
   }
 
-  private backoff(): number {
+  /** The delay before the runner's retry run (which scans everything), doubling each time. */
+  private retryLater(): number {
+    this.fullScanDue = true;
     const ms = this.retryMs;
     this.retryMs = Math.min(this.retryMs * 2, 30 * 60 * 1000);
     return ms;

@@ -1,5 +1,5 @@
 // Exact BPE token counts from a compact binary rank table. Loading gpt-tokenizer's tables
-// (a 1–2 MB JavaScript array turned into a 100k-entry Map) costs 60–80 ms in every fresh
+// (a 1–2 MB JavaScript array turned into a 100k-entry Map) costs 60–400 ms here in every fresh
 // process that counts tokens (`hipo compact`, `hipo context`, `hipo status`); the same ranks
 // as one binary file, searched in place, cost about a millisecond to load. The table is made
 // from gpt-tokenizer's own ranks at build time (scripts/build-tokenizers.mjs), and the counts

@@ -26,12 +26,7 @@ const MAX_REMEMBERED = 50_000;
 export async function loadTokenCounter(name: TokenizerName = 'cl100k_base'): Promise<CountTokens> {
   let c = counters.get(name);
   if (!c) {
-    const table = tableCounter(name);
-    if (table) c = rememberingCounter(table);
-    else {
-      const mod = name === 'o200k_base' ? await import('gpt-tokenizer/encoding/o200k_base') : await import('gpt-tokenizer/encoding/cl100k_base');
-      c = rememberingCounter((text) => mod.countTokens(text, AS_TEXT));
-    }
+    c = rememberingCounter(tableCounter(name) ?? libraryCountSync(name));
     counters.set(name, c);
   }
   return c;
@@ -52,7 +47,8 @@ function tableCounter(name: TokenizerName): CountTokens | null {
   }
   const table = parseRankTable(bytes);
   if (!table) return null;
-  const counter = new BpeCounter(table, name, (piece) => libraryCountSync(name)(piece));
+  let library: CountTokens | null = null;
+  const counter = new BpeCounter(table, name, (piece) => (library ??= libraryCountSync(name))(piece));
   return (text) => counter.count(text);
 }
 
