@@ -1,6 +1,6 @@
 // npm run bench:recall -- --questions FILE --out RUN.json [--mode bm25|vector|hybrid]
 //   [--via search] [--limit 50] [--embedder wink|use-lite|openai|none] [--compact]
-//   [--workspace DIR] [--brief] [--rrf-k K] [--vector-weight W]
+//   [--workspace DIR] [--brief] [--rrf-k K] [--vector-weight W] [--also-field FIELD] [--expand]
 // Retrieval quality on MemAware (figures, not a test). Copies the corpus into a workspace (a temp
 // dir, or --workspace DIR kept between runs so the index is reused), indexes it, runs every
 // question through a retrieval function (--via; `search` is the search API) and writes a
@@ -17,9 +17,10 @@ import { compact } from '../src/cycle/compaction.js';
 import { openIndex } from '../src/index/search-index.js';
 import { updateIndex } from '../src/index/update.js';
 import { embedderFor } from '../src/index/embed/select.js';
-import { SEARCH_MODES, type SearchMode } from '../src/search/search.js';
+import { SEARCH_MODES, type ExtraQuery, type SearchMode } from '../src/search/search.js';
+import { expandQuery, rephrasings } from '../src/search/expand.js';
 import { workspaceAt } from '../src/tree/layout.js';
-import { benchDataDir, loadQuestions, memawareMemory, RETRIEVERS } from './lib/memaware.js';
+import { benchDataDir, loadQuestions, memawareMemory, RETRIEVERS, type Question } from './lib/memaware.js';
 
 const argv = process.argv.slice(2);
 const arg = (name: string, dflt?: string): string | undefined => {
@@ -65,13 +66,28 @@ try {
   console.log(`index: ${report.files} files, +${report.chunksAdded} chunks, ${report.embedded} embedded in ${((performance.now() - t0) / 1000).toFixed(1)} s (${index.embedder?.id ?? 'no embedder'})`);
   for (const w of report.warnings) console.log(`  warning: ${w}`);
 
+  // --also-field F: the question's field F as an agent's own rephrasing (should_recall is an
+  // oracle: the benchmark's statement of the fact needed). --expand: the configured model's
+  // expansion (HIPO_LLM_BASE_URL, HIPO_LLM_MODEL, HIPO_LLM_API_KEY), cached in the workspace's .hipo/.
+  const alsoField = arg('--also-field');
+  let alsoFor: ((q: Question) => Promise<ExtraQuery[]>) | null = null;
+  if (alsoField) alsoFor = async (q) => rephrasings(typeof q[alsoField] === 'string' ? [q[alsoField] as string] : []);
+  if (argv.includes('--expand')) {
+    const fails = new Map<string, number>();
+    alsoFor = async (q) => {
+      const x = await expandQuery(ws, config, q.question);
+      if (x.warning) fails.set(x.warning, (fails.get(x.warning) ?? 0) + 1);
+      return x.also;
+    };
+    process.on('exit', () => { for (const [w, n] of fails) console.log(`  ${n}× ${w}`); });
+  }
   for (const mode of modes) {
-    const retrieve = makeRetriever(index, { mode, limit });
+    const retrieve = makeRetriever(index, { mode, limit, ...(alsoFor ? { also: alsoFor } : {}) });
     const run: Record<string, string[]> = {};
     const times: number[] = [];
     for (const q of questions) {
       const t = performance.now();
-      run[q.id] = await retrieve(q.question);
+      run[q.id] = await retrieve(q);
       times.push(performance.now() - t);
     }
     const file = modes.length > 1 ? out.replace(/(\.json)?$/, `.${mode}.json`) : out;

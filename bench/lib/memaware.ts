@@ -6,7 +6,7 @@
 import { existsSync, readFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import type { SearchIndex } from '../../src/index/search-index.js';
-import { search, type SearchHit, type SearchMode } from '../../src/search/search.js';
+import { search, type ExtraQuery, type SearchHit, type SearchMode } from '../../src/search/search.js';
 import { indexTreeSearch } from '../../src/context/index-search.js';
 import { recall } from '../../src/context/recall.js';
 import type { LocalDate } from '../../src/time/calendar.js';
@@ -16,6 +16,7 @@ export interface Question {
   tier: string;
   question: string;
   gold_sessions: string[];
+  [field: string]: unknown;
 }
 
 export function benchDataDir(): string {
@@ -61,19 +62,22 @@ export function hitKeys(hits: readonly SearchHit[]): string[] {
   return out;
 }
 
-/** One way of answering a question with ranked session keys (search now; recall later). */
-export type Retriever = (question: string) => Promise<string[]>;
+/** One way of answering a question with ranked session keys. */
+export type Retriever = (question: Question) => Promise<string[]>;
 
 export interface RetrieverOptions {
   mode: SearchMode;
   /** Hits asked for per question. */
   limit: number;
+  /** Extra queries for a question (an agent's rephrasing, a model's expansion), if any. */
+  also?: (question: Question) => Promise<ExtraQuery[]>;
 }
 
 /** Retrieval through the search API, as `hipo search` does it. */
 export function viaSearch(index: SearchIndex, opts: RetrieverOptions): Retriever {
-  return async (question) => {
-    const r = await search(index, question, { mode: opts.mode, limit: opts.limit });
+  return async (q) => {
+    const also = opts.also ? await opts.also(q) : [];
+    const r = await search(index, q.question, { mode: opts.mode, limit: opts.limit, also });
     return hitKeys(r.hits);
   };
 }
@@ -102,7 +106,7 @@ function sessionHeadings(memoryDir: string, rel: string, cache: Map<string, [num
 export function viaRecall(index: SearchIndex, opts: RetrieverOptions): Retriever {
   const cache = new Map<string, [number, string][]>();
   const search = indexTreeSearch(index, index.ws.memoryName, index.ws.memoryDir, opts.mode);
-  return async (question) => {
+  return async ({ question }) => {
     const r = await recall({ memoryDir: index.ws.memoryDir, today: '2023-07-15' as LocalDate, question, budget: 1e9, measure: (t) => Math.ceil(t.length / 4), search, limit: opts.limit });
     const out: string[] = [];
     for (const p of r.passages) {

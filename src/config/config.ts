@@ -91,6 +91,12 @@ export interface SearchConfig {
   hybrid: { k: number; bm25Weight: number; vectorWeight: number | null };
   /** Vector hits less similar than this (cosine) are dropped: nearest is not always near. */
   minSimilarity: number;
+  /**
+   * Query expansion by the configured model (the `llm` section): before a search, the model
+   * reads ROOT.md and the query and writes more queries; see docs/search.md. Off by default;
+   * `hipo search --expand` asks for it once.
+   */
+  expand: { enabled: boolean; maxQueries: number; timeoutMs: number };
 }
 
 export interface HipoConfig {
@@ -174,6 +180,7 @@ export function defaultConfig(): HipoConfig {
       chunkChars: 2000,
       hybrid: { k: 10, bm25Weight: 1, vectorWeight: null },
       minSimilarity: 0.2,
+      expand: { enabled: false, maxQueries: 4, timeoutMs: 20_000 },
     },
   };
 }
@@ -299,6 +306,9 @@ function validate(c: HipoConfig, file: string): void {
   if (vw !== null && (typeof vw !== 'number' || !Number.isFinite(vw) || vw < 0)) throw new ConfigError(file, '"search.hybrid.vectorWeight" must be null or a non-negative number');
   if (c.search.minSimilarity > 1) throw new ConfigError(file, '"search.minSimilarity" is a cosine similarity: at most 1');
   if (c.search.include.some((p) => typeof p !== 'string' || p.trim() === '')) throw new ConfigError(file, '"search.include" must list folder or file paths');
+  const ex = c.search.expand;
+  if (!Number.isInteger(ex.maxQueries) || ex.maxQueries < 1 || ex.maxQueries > 8) throw new ConfigError(file, '"search.expand.maxQueries" must be a whole number from 1 to 8');
+  if (ex.timeoutMs < 100) throw new ConfigError(file, '"search.expand.timeoutMs" must be at least 100');
 }
 
 const LLM_LEVELS = ['daily', 'weekly', 'monthly', 'root'];

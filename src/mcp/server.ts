@@ -42,6 +42,8 @@ export function buildServer(env: ToolEnv, version: string): McpServer {
       since: z.string().regex(/^\d{4}-\d{2}-\d{2}$/).optional().describe('only what covers this day or later (YYYY-MM-DD)'),
       until: z.string().regex(/^\d{4}-\d{2}-\d{2}$/).optional().describe('only what covers this day or earlier (YYYY-MM-DD)'),
       types: z.array(z.enum(MEMORY_TYPES)).optional().describe('only entries of these memory types'),
+      also: z.array(z.string().min(1).max(1000)).max(4).optional().describe('other ways to ask for what the task depends on, e.g. the fact you expect the memory to hold ("my dog\'s breed"); fused with the query'),
+      expand: z.boolean().optional().describe("let hipo's configured model add queries from ROOT.md (default: the workspace config)"),
     },
     annotations: { readOnlyHint: true },
   }, async (a) => answer(() => searchTool(env, a as Parameters<typeof searchTool>[1])));

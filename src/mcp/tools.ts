@@ -108,6 +108,8 @@ export interface SearchArgs {
   since?: string;
   until?: string;
   types?: MemoryType[];
+  also?: string[];
+  expand?: boolean;
 }
 
 export async function searchTool(env: ToolEnv, args: SearchArgs): Promise<string> {
@@ -121,8 +123,10 @@ export async function searchTool(env: ToolEnv, args: SearchArgs): Promise<string
   const filters = { levels: args.levels, since: date(args.since, 'since'), until: date(args.until, 'until'), types: args.types };
   const { withIndex } = await import('../index/maintain.js');
   const { search } = await import('../search/search.js');
+  const { extraQueries } = await import('../search/expand.js');
   const { formatSearch } = await import('../cli/commands/search.js');
-  const s = await withIndex(env.ws, env.config, { update: true }, (index) => search(index, args.query, { mode: args.mode ?? 'hybrid', limit: args.limit ?? 10, filters }));
-  const warnings = [...s.warnings, ...s.result.warnings];
+  const x = await extraQueries(env.ws, env.config, args.query, { also: args.also ?? [], ...(args.expand === undefined ? {} : { expand: args.expand }) });
+  const s = await withIndex(env.ws, env.config, { update: true }, (index) => search(index, args.query, { mode: args.mode ?? 'hybrid', limit: args.limit ?? 10, filters, also: x.also }));
+  const warnings = [...x.warnings, ...s.warnings, ...s.result.warnings];
   return formatSearch(s.result) + (warnings.length ? `\n\nwarnings:\n${warnings.map((w) => `- ${w}`).join('\n')}` : '');
 }

@@ -29,7 +29,28 @@ export interface SearchOptions {
   filters?: SearchFilters;
   /** Raw sections listed under each summary-node hit; default 3, 0 for none. */
   sources?: number;
+  /**
+   * More ways to ask for the same thing (an agent's rephrasings, or a model's: search/expand.ts).
+   * Each is ranked on its own and fused by rank with the query's lists, which weigh double.
+   */
+  also?: readonly ExtraQuery[];
 }
+
+/**
+ * `query`: another wording of the whole query, ranked the way the query is; `lex`: keywords,
+ * ranked by BM25; `vec`: a sentence, ranked by vectors (by BM25 when there are none).
+ */
+export interface ExtraQuery {
+  kind: 'query' | 'lex' | 'vec';
+  text: string;
+  /** Its lists' weight in the fusion; default 1, against the query's ORIGINAL_WEIGHT. */
+  weight?: number;
+}
+
+/** The query's own lists weigh this much against each extra query's. */
+export const ORIGINAL_WEIGHT = 2;
+/** At most this many extra queries are run. */
+export const MAX_EXTRA_QUERIES = 8;
 
 export interface SectionRef {
   path: string;
@@ -54,6 +75,8 @@ export interface SearchHit extends SectionRef {
 
 export interface SearchResult {
   query: string;
+  /** The extra queries that ran (empty when none were given). */
+  also: ExtraQuery[];
   /** The mode that ran (hybrid falls back to bm25 without vectors). */
   mode: SearchMode;
   hits: SearchHit[];
@@ -167,21 +190,54 @@ function candidates(limit: number): number {
   return Math.max(limit * 3, 50);
 }
 
-/** Ranks sections for the context's mode, from chunk scores (restricted to `only` if given). */
-function rankForMode(ctx: Context, bm25: ChunkScores | null, vector: ChunkScores | null, want: number): { order: SectionKey[]; b: RankedSections | null; v: RankedSections | null; fused: Map<SectionKey, number> } {
+/** One ranked list of chunks to fuse: BM25 sums or cosines, and its weight in the fusion. */
+interface ChunkList {
+  kind: 'bm25' | 'vector';
+  scores: ChunkScores;
+  weight: number;
+}
+
+interface Ranked {
+  order: SectionKey[];
+  /** Per input list, in order: its sections. */
+  lists: RankedSections[];
+  fused: Map<SectionKey, number>;
+}
+
+/**
+ * Sections ranked from one or more chunk lists: one list keeps its own scores, several are
+ * fused by rank. A long section's other parts add to BM25 sums, not to cosines.
+ */
+function rankLists(ctx: Context, inputs: readonly ChunkList[], want: number): Ranked {
   const { db } = ctx.index;
-  const n = ctx.mode === 'hybrid' ? candidates(want) : want;
-  const b = bm25 ? rankSections(db, bm25, n, ctx.sectionOf, SECTION_REST) : null;
-  const v = vector ? rankSections(db, vector, n, ctx.sectionOf, 0) : null;
+  const n = inputs.length > 1 || ctx.mode === 'hybrid' ? candidates(want) : want;
+  const lists = inputs.map((l) => rankSections(db, l.scores, n, ctx.sectionOf, l.kind === 'bm25' ? SECTION_REST : 0));
   let fused: Map<SectionKey, number>;
-  if (b && v) {
-    const { k, bm25Weight, vectorWeight } = ctx.index.settings.hybrid;
-    fused = reciprocalRankFusion([{ items: b.order, weight: bm25Weight }, { items: v.order, weight: vectorWeight }], k);
+  if (lists.length > 1) {
+    fused = reciprocalRankFusion(lists.map((r, i) => ({ items: r.order, weight: inputs[i]!.weight })), ctx.index.settings.hybrid.k);
   } else {
-    const only = (b ?? v)!;
+    const only = lists[0]!;
     fused = new Map(only.order.map((key) => [key, only.best.get(key)!.score]));
   }
-  return { order: rankByScore(fused).slice(0, want), b, v, fused };
+  return { order: rankByScore(fused).slice(0, want), lists, fused };
+}
+
+/** The query's own BM25 and vector lists, weighed as the hybrid settings say. */
+function ownLists(ctx: Context, bm25: ChunkScores | null, vector: ChunkScores | null, weight = 1): ChunkList[] {
+  const { bm25Weight, vectorWeight } = ctx.index.settings.hybrid;
+  const out: ChunkList[] = [];
+  if (bm25) out.push({ kind: 'bm25', scores: bm25, weight: bm25Weight * weight });
+  if (vector) out.push({ kind: 'vector', scores: vector, weight: vectorWeight * weight });
+  return out;
+}
+
+/** The chunk a section is shown by: its best part in the first list that has it. */
+function shownChunk(r: Ranked, key: SectionKey): number {
+  for (const l of r.lists) {
+    const b = l.best.get(key);
+    if (b) return b.id;
+  }
+  throw new Error(`section ${key} is in no list`);
 }
 
 function sectionRef(m: ChunkMeta, score: number): SectionRef {
@@ -212,10 +268,51 @@ function sourcesOf(ctx: Context, m: ChunkMeta, n: number): SectionRef[] {
   const b = bm25 && bm25.size ? mapScores(bm25) : null;
   const v = vector && vector.size ? mapScores(vector) : null;
   if (!b && !v) return [];
-  const ranked = rankForMode(ctx, b, v, n);
-  const shown = ranked.order.map((key) => (ranked.b?.best.get(key) ?? ranked.v!.best.get(key)!).id);
+  const ranked = rankLists(ctx, ownLists(ctx, b, v), n);
+  const shown = ranked.order.map((key) => shownChunk(ranked, key));
   fetchMeta(db, shown, ctx.meta);
   return ranked.order.map((key, i) => sectionRef(ctx.meta.get(shown[i]!)!, ranked.fused.get(key)!));
+}
+
+/**
+ * The lists of the extra queries: `lex` by BM25, `vec` by vectors, as far as the mode allows
+ * (bm25 mode ranks every extra query by keywords, vector mode by vectors). The query's filters
+ * and -excluded words hold for them too.
+ */
+async function extraLists(ctx: Context, also: readonly ExtraQuery[], filters: SearchFilters, keep: (id: number) => boolean, limit: number): Promise<{ lists: ChunkList[]; parsed: ParsedQuery[] }> {
+  const { index } = ctx;
+  const { bm25Weight, vectorWeight } = index.settings.hybrid;
+  const lists: ChunkList[] = [];
+  const parsed: ParsedQuery[] = [];
+  const byVectors = async (text: string, weight: number): Promise<boolean> => {
+    let v: Float32Array | null;
+    try {
+      v = await index.embedder!.embedQuery(text);
+    } catch (err) {
+      if (err instanceof EmbedderError) return false;
+      throw err;
+    }
+    if (!v) return false;
+    const near = nearestChunks(index, v, candidates(limit) * 3, filters, { minSimilarity: index.settings.minSimilarity });
+    for (const id of near.keys()) if (!keep(id)) near.delete(id);
+    if (near.size) lists.push({ kind: 'vector', scores: mapScores(near), weight: vectorWeight * weight });
+    return true;
+  };
+  const byKeywords = (text: string, weight: number): void => {
+    const q = parseQuery(text);
+    if (q.terms.length === 0) return;
+    parsed.push(q);
+    const scores = bm25Scores(index, q).scores.restrict(keep);
+    if (scores.size) lists.push({ kind: 'bm25', scores, weight: bm25Weight * weight });
+  };
+  const vectors = ctx.queryVector !== null && ctx.mode !== 'bm25';
+  for (const x of also) {
+    const w = x.weight ?? 1;
+    const embedded = vectors && (ctx.mode === 'vector' || x.kind !== 'lex') ? await byVectors(x.text, w) : false;
+    // A `vec` line the embedder cannot read still counts, by its words.
+    if (ctx.mode !== 'vector' && (x.kind !== 'vec' || !embedded)) byKeywords(x.text, w);
+  }
+  return { lists, parsed };
 }
 
 export async function search(index: SearchIndex, query: string, opts: SearchOptions = {}): Promise<SearchResult> {
@@ -224,7 +321,8 @@ export async function search(index: SearchIndex, query: string, opts: SearchOpti
   const limit = Math.max(1, Math.floor(opts.limit ?? 10));
   const q = parseQuery(query);
   let mode: SearchMode = opts.mode ?? 'hybrid';
-  const done = (hits: SearchHit[]): SearchResult => ({ query: q.text, mode, hits, warnings, ms: performance.now() - t0 });
+  const also = (opts.also ?? []).map((x) => ({ ...x, text: x.text.trim() })).filter((x) => x.text !== '').slice(0, MAX_EXTRA_QUERIES);
+  const done = (hits: SearchHit[]): SearchResult => ({ query: q.text, also, mode, hits, warnings, ms: performance.now() - t0 });
   if (q.text === '') return done([]);
 
   // Vectors are usable only if the index holds them for the configured embedder.
@@ -263,23 +361,28 @@ export async function search(index: SearchIndex, query: string, opts: SearchOpti
   }
   if (mode !== 'bm25' && mode !== 'vector' && !vector) mode = 'bm25';
 
+  const keep = (id: number): boolean => !excluded.has(id) && (!allowed || allowed.has(id));
   const bm25List = bm25 ? (allowed ? bm25.scores.restrict((id) => allowed.has(id)) : bm25.scores) : null;
-  const ranked = rankForMode(ctx, bm25List, vector ? mapScores(vector) : null, limit);
+  const extra = await extraLists(ctx, also, filters, keep, limit);
+  const ranked = rankLists(ctx, [...ownLists(ctx, bm25List, vector ? mapScores(vector) : null, extra.lists.length ? ORIGINAL_WEIGHT : 1), ...extra.lists], limit);
+  const shown = ranked.order.map((key) => shownChunk(ranked, key));
   const texts = new Map(
-    (stmt(index.db, 'SELECT id, text FROM chunks WHERE id IN (SELECT value FROM json_each(?))').all(JSON.stringify(ranked.order.map((key) => (ranked.b?.best.get(key) ?? ranked.v!.best.get(key)!).id))) as { id: number; text: string }[]).map((r) => [r.id, r.text]),
+    (stmt(index.db, 'SELECT id, text FROM chunks WHERE id IN (SELECT value FROM json_each(?))').all(JSON.stringify(shown)) as { id: number; text: string }[]).map((r) => [r.id, r.text]),
   );
-  const matchers = queryMatchers(q);
-  fetchMeta(index.db, ranked.order.map((key) => (ranked.b?.best.get(key) ?? ranked.v!.best.get(key)!).id), ctx.meta);
-  const hits: SearchHit[] = ranked.order.map((key) => {
-    const b = ranked.b?.best.get(key);
-    const v = ranked.v?.best.get(key);
-    const shownId = (b ?? v)!.id;
+  // Snippets show the query's words, or an extra query's when the hit came from one.
+  const matchers = [...queryMatchers(q), ...extra.parsed.flatMap((p) => queryMatchers(p))];
+  fetchMeta(index.db, shown, ctx.meta);
+  const own = ranked.lists.slice(0, ranked.lists.length - extra.lists.length);
+  const ownBm25 = bm25List ? own[0] : undefined;
+  const ownVector = vector ? own[own.length - 1] : undefined;
+  const hits: SearchHit[] = ranked.order.map((key, i) => {
+    const shownId = shown[i]!;
     const m = ctx.meta.get(shownId)!;
     return {
       ...sectionRef(m, ranked.fused.get(key)!),
       status: m.status,
       type: m.type,
-      scores: { bm25: b?.score ?? null, vector: v?.score ?? null },
+      scores: { bm25: ownBm25?.best.get(key)?.score ?? null, vector: ownVector?.best.get(key)?.score ?? null },
       snippet: makeSnippet(texts.get(shownId) ?? '', m.lineStart, matchers),
       sources: sourcesOf(ctx, m, opts.sources ?? 3),
     };

@@ -1,7 +1,8 @@
 import { createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { describe, expect, it } from 'vitest';
-import { makeWorkspace, runCli } from '../helpers/workspace.js';
+import { completion, startFakeLlm } from '../helpers/llm-server.js';
+import { makeWorkspace, runCli, runCliAsync } from '../helpers/workspace.js';
 
 const FILES = {
   'memory/2026-03-02.md': '# 2026-03-02\n\n## Migration review [project]\n- Alice reviewed the postgres migration and found a missing index\n\n## Lunch\n- tried the new ramen place\n',
@@ -167,5 +168,36 @@ describe('hipo compact and the index', () => {
     const c = runCli(['compact', '--now', '2026-03-20', '--dir', ws.root]);
     expect(c.code).toBe(0);
     expect(c.stdout).toContain(`warning: search index: vectors not updated: cannot reach the embeddings endpoint ${url} (ECONNREFUSED)`);
+  });
+
+  it('adds --also queries, and with --expand asks the configured model for more', async () => {
+    const llm = await startFakeLlm(() => completion('lex: pet cat\nvec: my cat'));
+    const ws = makeWorkspace({ ...FILES, 'memory/ROOT.md': '# ROOT\n\n## Topics Index\n- pets [user]: cat\n' }, { timeZone: 'UTC', llm: { baseUrl: llm.url, model: 'test-model' } });
+    const request = 'what stops scratching on new furniture';
+    const plain = await runCliAsync(['search', request, '--json', '--mode', 'bm25', '--level', 'raw', '--dir', ws.root], { env: {} });
+    expect(json(plain.stdout).hits.map((h) => h.heading)).not.toContain('Billing [project]');
+    const also = await runCliAsync(['search', request, '--also', 'nightly invoices', '--json', '--mode', 'bm25', '--level', 'raw', '--dir', ws.root], { env: {} });
+    expect(json(also.stdout).hits.map((h) => h.heading)).toContain('Billing [project]');
+    expect(llm.requests).toHaveLength(0);
+
+    const r = await runCliAsync(['search', request, '--expand', '--mode', 'bm25', '--level', 'raw', '--dir', ws.root], { env: {} });
+    expect(r.code).toBe(0);
+    expect(r.stderr).toBe('');
+    expect(r.stdout.split('\n').slice(1, 3)).toEqual(['  also lex: pet cat', '  also vec: my cat']);
+    expect(llm.requests[0]!.body.messages[1]!.content).toContain('- pets [user]: cat');
+    const j = JSON.parse((await runCliAsync(['search', request, '--expand', '--json', '--dir', ws.root], { env: {} })).stdout) as { also: unknown[]; expansion: unknown };
+    expect(j.also).toEqual([{ kind: 'lex', text: 'pet cat' }, { kind: 'vec', text: 'my cat' }]);
+    expect(j.expansion).toEqual({ model: 'test-model', cached: true });
+    expect(llm.requests).toHaveLength(1);
+  });
+
+  it('searches anyway, with a warning, when the model for --expand is unreachable', async () => {
+    const llm = await startFakeLlm();
+    await llm.kill();
+    const ws = makeWorkspace(FILES, { timeZone: 'UTC', llm: { baseUrl: llm.url, model: 'test-model' } });
+    const r = await runCliAsync(['search', 'cat sofa', '--expand', '--dir', ws.root], { env: {} });
+    expect(r.code).toBe(0);
+    expect(r.stdout).toContain('Pets [user]');
+    expect(r.stderr).toContain(`hipo: warning: query expansion skipped: ${llm.url}: cannot reach`);
   });
 });

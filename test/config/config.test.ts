@@ -25,6 +25,8 @@ describe('hipo.config.json', () => {
     bad({ compaction: { rootMaxTokens: 'lots' } }, /"compaction\.rootMaxTokens" must be a non-negative number/);
     bad({ compaction: { limits: { daily: 0 } } }, /"compaction\.limits\.daily" must be a whole number of at least 1/);
     bad({ redactPatterns: ['(unclosed'] }, /"redactPatterns": "\(unclosed" is not a valid regular expression/);
+    bad({ search: { expand: { maxQueries: 20 } } }, /"search\.expand\.maxQueries" must be a whole number from 1 to 8/);
+    bad({ search: { expand: { enabled: 'yes' } } }, /"search\.expand\.enabled" must be true or false/);
   });
 
   it('warns about unknown settings instead of ignoring them silently', () => {

@@ -59,6 +59,12 @@ describe('hipo mcp', () => {
     const found = await client.callTool({ name: 'search', arguments: { query: 'postgres sessions', mode: 'bm25', limit: 3 } });
     expect(text(found)).toMatch(/^hipo search "postgres sessions" · bm25 · 1 result/);
     expect(text(found)).toContain('memory/2026-03-15.md:3-4');
+    // The agent names the fact the task depends on: found although the request shares no word with it.
+    const request = { query: 'which database should the cache use', mode: 'bm25', limit: 3 };
+    expect(text(await client.callTool({ name: 'search', arguments: request }))).not.toContain('memory/2026-03-15.md');
+    const also = await client.callTool({ name: 'search', arguments: { ...request, also: ['where sessions live'] } });
+    expect(text(also)).toMatch(/^hipo search "which database should the cache use" · bm25 · \d+ results?[^\n]*\n  also query: where sessions live\n/);
+    expect(text(also)).toContain('memory/2026-03-15.md:3-4');
     const badDate = await client.callTool({ name: 'search', arguments: { query: 'x', since: 'yesterday' } });
     expect((badDate as Text).isError).toBe(true);
 

@@ -19,8 +19,12 @@ interface SearchOpts {
   type?: string;
   json?: boolean;
   update: boolean;
+  expand?: boolean;
+  also: string[];
   dir: string;
 }
+
+const collect = (value: string, previous: string[]): string[] => [...previous, value];
 
 function listOption<T extends string>(value: string | undefined, allowed: readonly T[], flag: string): T[] | undefined {
   if (value === undefined) return undefined;
@@ -58,6 +62,9 @@ export function registerSearch(program: Command, { io, setRun }: CommandContext)
     .option('--since <date>', 'only what covers this day or later (YYYY-MM-DD)')
     .option('--until <date>', 'only what covers this day or earlier (YYYY-MM-DD)')
     .option('--type <types>', `only entries of these memory types: ${MEMORY_TYPES.join(', ')}`)
+    .option('--also <text>', 'another way to ask (repeatable): ranked too, fused with the query (which weighs double)', collect, [])
+    .option('--expand', 'let the configured model (llm section) read ROOT.md and add queries for what the request depends on')
+    .option('--no-expand', 'no model expansion, even if search.expand.enabled is set')
     .option('--json', 'print the results as JSON')
     .option('--no-update', 'search the index as it is, without bringing it up to date first')
     .option('--dir <path>', 'workspace holding memory/ and hipo.config.json', '.')
@@ -72,14 +79,16 @@ export function registerSearch(program: Command, { io, setRun }: CommandContext)
         if (!Number.isInteger(limit) || limit < 1) throw new CliError(`--limit: "${opts.limit}" is not a whole number of at least 1`);
         const filters = parseSearchFilters(opts);
         const { ws, config, configWarnings } = loadWorkspace(opts.dir, true);
+        const { extraQueries } = await import('../../search/expand.js');
+        const { also, warnings: expandWarnings, expansion } = await extraQueries(ws, config, query, { also: opts.also, ...(opts.expand === undefined ? {} : { expand: opts.expand }) });
         // Loaded here, not at start-up: other commands need no database or embedder code.
         const { withIndex } = await import('../../index/maintain.js');
         const { search } = await import('../../search/search.js');
         const progress = progressSink(process.stderr, (l) => io.err(l), { plain: false, delayMs: 300 });
-        const session = await withIndex(ws, config, { update: opts.update, onProgress: (p) => progress.update(p) }, (index) => search(index, query, { mode, limit, filters }));
+        const session = await withIndex(ws, config, { update: opts.update, onProgress: (p) => progress.update(p) }, (index) => search(index, query, { mode, limit, filters, also }));
         progress.done();
-        const warnings = [...configWarnings, ...session.warnings, ...session.result.warnings];
-        if (opts.json) io.out(JSON.stringify(searchJson(session.result, warnings), null, 2));
+        const warnings = [...configWarnings, ...expandWarnings, ...session.warnings, ...session.result.warnings];
+        if (opts.json) io.out(JSON.stringify({ ...(searchJson(session.result, warnings) as object), expansion }, null, 2));
         else {
           io.out(formatSearch(session.result));
           for (const w of warnings) io.err(`hipo: warning: ${w}`);
@@ -90,7 +99,7 @@ export function registerSearch(program: Command, { io, setRun }: CommandContext)
 }
 
 function searchJson(r: SearchResult, warnings: string[]): unknown {
-  return { query: r.query, mode: r.mode, ms: Math.round(r.ms * 10) / 10, hits: r.hits, warnings };
+  return { query: r.query, also: r.also, mode: r.mode, ms: Math.round(r.ms * 10) / 10, hits: r.hits, warnings };
 }
 
 function where(h: Pick<SearchHit, 'path' | 'lines'>): string {
@@ -108,6 +117,7 @@ function fmtScore(x: number): string {
 
 export function formatSearch(r: SearchResult): string {
   const lines = [`hipo search "${r.query}" · ${r.mode} · ${r.hits.length} result${r.hits.length === 1 ? '' : 's'} (${r.ms.toFixed(0)} ms)`];
+  for (const x of r.also) lines.push(`  also ${x.kind}: ${x.text}`);
   if (r.hits.length === 0) lines.push('  nothing found');
   r.hits.forEach((h, i) => {
     const tags = [h.level, periodText(h), h.status ?? '', h.type ? `[${h.type}]` : ''].filter(Boolean).join(' ');
