@@ -13,7 +13,7 @@ import { EmbedderError } from '../index/embed/embedder.js';
 import { bm25Scores, excludedChunks, type Bm25Scores } from './bm25.js';
 import { mapScores, type ChunkScores } from './scores.js';
 import { allowedChunks, hasFilters, type SearchFilters } from './filters.js';
-import { rankByScore, reciprocalRankFusion } from './fusion.js';
+import { candidates, rankLists, shownChunk, type ChunkList, type Ranked, type SectionKey } from './sections.js';
 import { parseQuery, type ParsedQuery } from './query.js';
 import { makeSnippet, queryMatchers, type Snippet } from './snippet.js';
 import { nearestChunks, similarities } from './vector.js';
@@ -98,14 +98,6 @@ interface ChunkMeta {
   status: string | null;
 }
 
-type SectionKey = string;
-
-interface RankedSections {
-  order: SectionKey[];
-  /** Best chunk and its score per section. */
-  best: Map<SectionKey, { id: number; score: number }>;
-}
-
 const META_SQL = `SELECT c.id, c.file_id, c.section_line, c.line_start, c.line_end, c.heading_path, c.type,
   f.path, f.level, f.period_start, f.period_end, f.status
   FROM chunks c JOIN files f ON f.id = c.file_id WHERE c.id IN (SELECT value FROM json_each(?))`;
@@ -131,49 +123,6 @@ function fetchMeta(db: IndexDb, ids: readonly number[], into: Map<number, ChunkM
   }
 }
 
-/** The section each chunk belongs to, for ranking (a lighter read than full metadata). */
-function fetchSections(db: IndexDb, ids: readonly number[], into: Map<number, SectionKey>): void {
-  const missing = ids.filter((id) => !into.has(id));
-  if (missing.length === 0) return;
-  for (const [id, file, line] of stmt(db, 'SELECT id, file_id, section_line FROM chunks WHERE id IN (SELECT value FROM json_each(?))').raw().all(JSON.stringify(missing)) as [number, number, number][]) {
-    into.set(id, `${file}:${line}`);
-  }
-}
-
-
-/**
- * A long section cut into parts matches in several of them: its score is its best part's plus
- * SECTION_REST times the others' (BM25; a vector list uses the best part alone).
- */
-export const SECTION_REST = 0.1;
-
-/** Top `want` sections of chunk scores, fetching chunk metadata page by page. */
-function rankSections(db: IndexDb, scores: ChunkScores, want: number, sectionOf: Map<number, SectionKey>, rest: number): RankedSections {
-  const sections = new Map<SectionKey, { id: number; best: number; others: number }>();
-  const pageSize = Math.max(want * 6, 100);
-  let list = scores.top(pageSize);
-  let start = 0;
-  for (;;) {
-    const page = list.slice(start, start + pageSize);
-    fetchSections(db, page, sectionOf);
-    for (const id of page) {
-      const key = sectionOf.get(id);
-      if (!key) continue;
-      const score = scores.get(id)!;
-      const s = sections.get(key);
-      if (!s) sections.set(key, { id, best: score, others: 0 });
-      else s.others += score;
-    }
-    start += page.length;
-    if (sections.size >= want || page.length === 0) break;
-    // Not enough distinct sections among the best chunks: go on down the ranking.
-    if (start >= list.length) list = scores.top(Math.min(scores.size, list.length * 4));
-  }
-  const total = new Map([...sections].map(([key, s]) => [key, s.best + rest * s.others]));
-  const order = rankByScore(total).slice(0, want);
-  return { order, best: new Map(order.map((key) => [key, { id: sections.get(key)!.id, score: total.get(key)! }])) };
-}
-
 interface Context {
   index: SearchIndex;
   q: ParsedQuery;
@@ -186,40 +135,8 @@ interface Context {
   sectionOf: Map<number, SectionKey>;
 }
 
-function candidates(limit: number): number {
-  return Math.max(limit * 3, 50);
-}
-
-/** One ranked list of chunks to fuse: BM25 sums or cosines, and its weight in the fusion. */
-interface ChunkList {
-  kind: 'bm25' | 'vector';
-  scores: ChunkScores;
-  weight: number;
-}
-
-interface Ranked {
-  order: SectionKey[];
-  /** Per input list, in order: its sections. */
-  lists: RankedSections[];
-  fused: Map<SectionKey, number>;
-}
-
-/**
- * Sections ranked from one or more chunk lists: one list keeps its own scores, several are
- * fused by rank. A long section's other parts add to BM25 sums, not to cosines.
- */
-function rankLists(ctx: Context, inputs: readonly ChunkList[], want: number): Ranked {
-  const { db } = ctx.index;
-  const n = inputs.length > 1 || ctx.mode === 'hybrid' ? candidates(want) : want;
-  const lists = inputs.map((l) => rankSections(db, l.scores, n, ctx.sectionOf, l.kind === 'bm25' ? SECTION_REST : 0));
-  let fused: Map<SectionKey, number>;
-  if (lists.length > 1) {
-    fused = reciprocalRankFusion(lists.map((r, i) => ({ items: r.order, weight: inputs[i]!.weight })), ctx.index.settings.hybrid.k);
-  } else {
-    const only = lists[0]!;
-    fused = new Map(only.order.map((key) => [key, only.best.get(key)!.score]));
-  }
-  return { order: rankByScore(fused).slice(0, want), lists, fused };
+function rankByMode(ctx: Context, inputs: readonly ChunkList[], want: number): Ranked {
+  return rankLists(ctx.index.db, ctx.sectionOf, inputs, want, { k: ctx.index.settings.hybrid.k, wide: ctx.mode === 'hybrid' });
 }
 
 /** The query's own BM25 and vector lists, weighed as the hybrid settings say. */
@@ -229,15 +146,6 @@ function ownLists(ctx: Context, bm25: ChunkScores | null, vector: ChunkScores | 
   if (bm25) out.push({ kind: 'bm25', scores: bm25, weight: bm25Weight * weight });
   if (vector) out.push({ kind: 'vector', scores: vector, weight: vectorWeight * weight });
   return out;
-}
-
-/** The chunk a section is shown by: its best part in the first list that has it. */
-function shownChunk(r: Ranked, key: SectionKey): number {
-  for (const l of r.lists) {
-    const b = l.best.get(key);
-    if (b) return b.id;
-  }
-  throw new Error(`section ${key} is in no list`);
 }
 
 function sectionRef(m: ChunkMeta, score: number): SectionRef {
@@ -268,7 +176,7 @@ function sourcesOf(ctx: Context, m: ChunkMeta, n: number): SectionRef[] {
   const b = bm25 && bm25.size ? mapScores(bm25) : null;
   const v = vector && vector.size ? mapScores(vector) : null;
   if (!b && !v) return [];
-  const ranked = rankLists(ctx, ownLists(ctx, b, v), n);
+  const ranked = rankByMode(ctx, ownLists(ctx, b, v), n);
   const shown = ranked.order.map((key) => shownChunk(ranked, key));
   fetchMeta(db, shown, ctx.meta);
   return ranked.order.map((key, i) => sectionRef(ctx.meta.get(shown[i]!)!, ranked.fused.get(key)!));
@@ -364,7 +272,7 @@ export async function search(index: SearchIndex, query: string, opts: SearchOpti
   const keep = (id: number): boolean => !excluded.has(id) && (!allowed || allowed.has(id));
   const bm25List = bm25 ? (allowed ? bm25.scores.restrict((id) => allowed.has(id)) : bm25.scores) : null;
   const extra = await extraLists(ctx, also, filters, keep, limit);
-  const ranked = rankLists(ctx, [...ownLists(ctx, bm25List, vector ? mapScores(vector) : null, extra.lists.length ? ORIGINAL_WEIGHT : 1), ...extra.lists], limit);
+  const ranked = rankByMode(ctx, [...ownLists(ctx, bm25List, vector ? mapScores(vector) : null, extra.lists.length ? ORIGINAL_WEIGHT : 1), ...extra.lists], limit);
   const shown = ranked.order.map((key) => shownChunk(ranked, key));
   const texts = new Map(
     (stmt(index.db, 'SELECT id, text FROM chunks WHERE id IN (SELECT value FROM json_each(?))').all(JSON.stringify(shown)) as { id: number; text: string }[]).map((r) => [r.id, r.text]),
