@@ -17,8 +17,8 @@ import { compact } from '../src/cycle/compaction.js';
 import { openIndex } from '../src/index/search-index.js';
 import { updateIndex } from '../src/index/update.js';
 import { embedderFor } from '../src/index/embed/select.js';
-import { SEARCH_MODES, type ExtraQuery, type SearchMode } from '../src/search/search.js';
-import { expandQuery, rephrasings } from '../src/search/expand.js';
+import { rephrasings, SEARCH_MODES, type ExtraQuery, type SearchMode } from '../src/search/search.js';
+import { expandQuery } from '../src/search/expand.js';
 import { workspaceAt } from '../src/tree/layout.js';
 import { benchDataDir, loadQuestions, memawareMemory, RETRIEVERS, type Question } from './lib/memaware.js';
 

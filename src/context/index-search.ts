@@ -3,7 +3,7 @@
 // sections it came from (the index's `sources`), which hold the detail.
 import { join } from 'node:path';
 import type { SearchIndex } from '../index/search-index.js';
-import { search, type SectionRef } from '../search/search.js';
+import { rephrasings, search, type SectionRef } from '../search/search.js';
 import type { SearchMode } from '../search/modes.js';
 import type { Passage } from './passages.js';
 import type { TreeSearch } from './recall.js';
@@ -29,8 +29,8 @@ export function indexTreeSearch(index: SearchIndex, memoryName: string, memoryDi
     const text = all.slice(from - 1, to).join('\n').trim();
     return text ? { path: rel, from, to, text } : null;
   };
-  return async (query, limit) => {
-    const r = await search(index, query, { mode, limit });
+  return async (query, limit, also = []) => {
+    const r = await search(index, query, { mode, limit, also: rephrasings(also) });
     const out: Passage[] = [];
     for (const h of r.hits) {
       const p = passage(h);

@@ -15,8 +15,8 @@ import { recallTerms } from './terms.js';
 import { rootView } from './root-view.js';
 import { findAnchor } from './windows.js';
 
-/** A search over the whole tree (the index), if one is available. */
-export type TreeSearch = (query: string, limit: number) => Promise<Passage[]>;
+/** A search over the whole tree (the index), if one is available; `also`: extra wordings. */
+export type TreeSearch = (query: string, limit: number, also?: readonly string[]) => Promise<Passage[]>;
 
 export interface RecallOptions {
   memoryDir: string;
@@ -25,6 +25,8 @@ export interface RecallOptions {
   budget: number;
   measure: Measure;
   search?: TreeSearch;
+  /** Other wordings of the question (the fact it depends on): they count for topics and search. */
+  also?: readonly string[];
   /** Passages considered before the budget cut. */
   limit?: number;
 }
@@ -67,7 +69,8 @@ function overlaps(a: Passage, b: Passage): boolean {
 }
 
 export async function recall(o: RecallOptions): Promise<Recall> {
-  const terms = recallTerms(o.question);
+  const also = (o.also ?? []).map((a) => a.trim()).filter(Boolean);
+  const terms = recallTerms([o.question, ...also].join('\n'));
   const rootFile = readBounded(join(o.memoryDir, 'ROOT.md'), 512 * 1024);
   const root = rootFile ? rootView(rootFile.text, o.today).body : null;
   const manifest = buildManifest(o.memoryDir, root, terms);
@@ -87,7 +90,7 @@ export async function recall(o: RecallOptions): Promise<Recall> {
   });
   // Step 3b: the index over the whole tree, fused by reciprocal rank.
   const limit = o.limit ?? 30;
-  const searched = o.search ? await o.search(o.question, limit).catch(() => null) : null;
+  const searched = o.search ? await o.search(o.question, limit, also).catch(() => null) : null;
   const fused: { p: Passage; score: number; via: Set<'topics' | 'search'> }[] = [];
   const seenText = new Set<string>();
   const add = (list: readonly Passage[], via: 'topics' | 'search', weight: number): void => {

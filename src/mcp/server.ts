@@ -53,6 +53,7 @@ export function buildServer(env: ToolEnv, version: string): McpServer {
     inputSchema: {
       question: z.string().min(1).max(2000).describe('the question, in plain words'),
       budget: z.number().int().min(100).max(50_000).optional().describe('token budget for the passages (default 2000)'),
+      also: z.array(z.string().min(1).max(1000)).max(4).optional().describe('other wordings, e.g. the fact the question depends on but does not name ("my dog\'s breed"); ROOT\'s Topics Index shows what memory holds'),
     },
     annotations: { readOnlyHint: true },
   }, async (a) => answer(() => recallTool(env, a)));

@@ -84,11 +84,11 @@ export async function statusTool(env: ToolEnv): Promise<string> {
   }, null, 2);
 }
 
-export async function recallTool(env: ToolEnv, args: { question: string; budget?: number }): Promise<string> {
+export async function recallTool(env: ToolEnv, args: { question: string; budget?: number; also?: string[] }): Promise<string> {
   if (!args.question.trim()) throw new ToolError('question is empty');
   const clock = resolveClock(env.config.timeZone, env.now);
   const measure = await loadTokenCounter(env.config.compaction.tokenizer as TokenizerName);
-  const run = (search?: TreeSearch) => recall({ memoryDir: env.ws.memoryDir, today: clock.today, question: args.question, budget: args.budget ?? env.config.agents.contextTokens, measure, ...(search ? { search } : {}) });
+  const run = (search?: TreeSearch) => recall({ memoryDir: env.ws.memoryDir, today: clock.today, question: args.question, also: args.also ?? [], budget: args.budget ?? env.config.agents.contextTokens, measure, ...(search ? { search } : {}) });
   const { withIndex } = await import('../index/maintain.js');
   const { indexTreeSearch } = await import('../context/index-search.js');
   let r;

@@ -11,7 +11,7 @@ import { ROOT_FILE, type Workspace } from '../tree/layout.js';
 import { openAiChatClient, type ChatClient, type ChatMessage, LlmCallError } from '../summarize/llm/client.js';
 import { AnswerCache, requestKey } from '../summarize/llm/cache.js';
 import { resolveLlmSettings, type LlmSettings } from '../summarize/llm/settings.js';
-import { ORIGINAL_WEIGHT, type ExtraQuery } from './search.js';
+import { rephrasings, type ExtraQuery } from './search.js';
 
 /** ROOT.md beyond this is not sent (ROOT is capped by compaction.rootMaxTokens anyway). */
 const MAX_ROOT_CHARS = 24_000;
@@ -107,14 +107,6 @@ export async function expandQuery(ws: Workspace, config: HipoConfig, query: stri
     if (err instanceof LlmCallError) return none(`${settings.baseUrl}: ${err.message}`);
     throw err;
   }
-}
-
-/**
- * An agent's own rephrasings: ranked like the query and weighed as much, since the caller
- * chose them (a model's expansions weigh half: they may drift from what was asked).
- */
-export function rephrasings(texts: readonly string[]): ExtraQuery[] {
-  return texts.map((t) => t.trim()).filter(Boolean).map((text) => ({ kind: 'query' as const, text, weight: ORIGINAL_WEIGHT }));
 }
 
 export interface ExtraQueries {

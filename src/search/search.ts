@@ -49,6 +49,15 @@ export interface ExtraQuery {
 
 /** The query's own lists weigh this much against each extra query's. */
 export const ORIGINAL_WEIGHT = 2;
+
+/**
+ * An agent's own rephrasings: ranked like the query and weighed as much, since the caller
+ * chose them (a model's expansions weigh half: they may drift from what was asked).
+ */
+export function rephrasings(texts: readonly string[]): ExtraQuery[] {
+  return texts.map((t) => t.trim()).filter(Boolean).map((text) => ({ kind: 'query' as const, text, weight: ORIGINAL_WEIGHT }));
+}
+
 /** At most this many extra queries are run. */
 export const MAX_EXTRA_QUERIES = 8;
 

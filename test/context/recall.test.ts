@@ -50,4 +50,22 @@ describe('hipo recall', () => {
     expect(r.stdout).toContain('Nothing in memory matches.');
     expect(runCli(['recall', '--dir', ws.root, ' ']).code).toBe(2);
   });
+
+  it('takes other wordings (--also) for the fact a question depends on but does not name', () => {
+    const files: Record<string, string> = {
+      'memory/2026-03-01.md': day('2026-03-01', ['## offsite [project]\n- booked the lake venue for the team offsite in May', '## health [user]\n- I am allergic to peanuts']),
+    };
+    for (let d = 2; d <= 12; d++) {
+      const date = `2026-03-${String(d).padStart(2, '0')}`;
+      files[`memory/${date}.md`] = day(date, [`## team [project]\n- the team planned agenda item ${d} for the offsite`]);
+    }
+    const ws = makeWorkspace(files);
+    const ask = ['recall', '--dir', ws.root, '--now', '2026-03-13', '--json', '--budget', '100', 'who', 'caters', 'the', 'team', 'offsite?'];
+    const texts = (stdout: string): string[] => JSON.parse(stdout).passages.map((p: { text: string }) => p.text);
+    const plain = texts(runCli(ask).stdout);
+    expect(plain.length).toBeGreaterThan(0);
+    expect(plain.join('\n')).not.toContain('peanuts');
+    const also = texts(runCli([...ask, '--also', 'what am I allergic to']).stdout);
+    expect(also.join('\n')).toContain('allergic to peanuts');
+  });
 });

@@ -65,6 +65,9 @@ describe('hipo mcp', () => {
     const also = await client.callTool({ name: 'search', arguments: { ...request, also: ['where sessions live'] } });
     expect(text(also)).toMatch(/^hipo search "which database should the cache use" · bm25 · \d+ results?[^\n]*\n  also query: where sessions live\n/);
     expect(text(also)).toContain('memory/2026-03-15.md:3-4');
+    const recallAlso = await client.callTool({ name: 'recall', arguments: { question: 'which database should the cache use', also: ['where sessions live'], budget: 300 } });
+    expect((recallAlso as Text).isError).toBeFalsy();
+    expect(text(recallAlso)).toContain('sessions live in Postgres');
     const badDate = await client.callTool({ name: 'search', arguments: { query: 'x', since: 'yesterday' } });
     expect((badDate as Text).isError).toBe(true);
 
