@@ -43,7 +43,9 @@ const LINE = /^\s*(?:[-*\d.)]+\s*)?[`*_]*(lex|vec)[`*_]*\s*[:=]\s*(.+?)\s*$/i;
 export function parseExpansions(text: string, query: string, max: number): ExtraQuery[] {
   const out: ExtraQuery[] = [];
   const seen = new Set([query.trim().toLowerCase()]);
-  for (const line of text.split('\n')) {
+  // Reasoning models may think aloud first; only the answer counts.
+  const answer = text.replace(/<think>[\s\S]*?(?:<\/think>|$)/g, '');
+  for (const line of answer.split('\n')) {
     const m = LINE.exec(line);
     if (!m) continue;
     const body = m[2]!.replace(/^["'`]+|["'`]+$/g, '').trim().slice(0, MAX_LINE_CHARS);

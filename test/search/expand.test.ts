@@ -25,6 +25,11 @@ describe('parseExpansions', () => {
     ]);
   });
 
+  it("skips a reasoning model's thinking", () => {
+    expect(parseExpansions('<think>\nlex: maybe cats?\n</think>\nlex: golden retriever', 'q', 4)).toEqual([{ kind: 'lex', text: 'golden retriever' }]);
+    expect(parseExpansions('<think>lex: cut off mid-thought', 'q', 4)).toEqual([]);
+  });
+
   it('drops repeats and the query itself, and keeps at most `max`', () => {
     expect(parseExpansions('lex: dog\nlex: Dog\nvec: the query\nlex: cat\nlex: fish', 'The query', 2)).toEqual([
       { kind: 'lex', text: 'dog' },
