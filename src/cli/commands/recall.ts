@@ -12,13 +12,13 @@ export function registerRecall(program: Command, { io, setRun }: CommandContext)
     .argument('<question...>', 'what to look up')
     .description("Find the passages of memory that answer a question: ROOT's Topics Index, then the nodes' topics and periods, then search; ranked, with file and line range, under a token budget")
     .option('--budget <tokens>', 'token budget (default: agents.contextTokens in hipo.config.json)')
-    .option('--also <text>', 'another wording, e.g. the fact the question depends on (repeatable)', (v: string, prev: string[]) => [...prev, v], [] as string[])
+    .option('--also <text>', 'another wording, e.g. the fact the question depends on (repeatable)', (v: string, prev: string[] = []) => [...prev, v])
     .option('--json', 'print topics, days and passages as JSON')
     .option('--no-search', 'skip the search index (topics, manifest and the matching days only)')
     .option('--no-update', 'search the index as it is, without bringing it up to date first')
     .option('--now <date>', 'treat this as today (YYYY-MM-DD or ISO instant)')
     .option('--dir <path>', 'workspace holding memory/ and hipo.config.json', '.')
-    .action((words: string[], opts: { budget?: string; also: string[]; json?: boolean; search: boolean; update: boolean; now?: string; dir: string }) => {
+    .action((words: string[], opts: { budget?: string; also?: string[]; json?: boolean; search: boolean; update: boolean; now?: string; dir: string }) => {
       setRun(async () => {
         const { ws, config } = loadWorkspace(opts.dir, true);
         const question = words.join(' ').trim();
@@ -27,7 +27,7 @@ export function registerRecall(program: Command, { io, setRun }: CommandContext)
         if (!Number.isInteger(budget) || budget < 100) throw new CliError(`--budget: "${opts.budget}" is not a whole number of tokens of at least 100`);
         const clock = resolveClock(config.timeZone, opts.now);
         const measure = await loadTokenCounter(config.compaction.tokenizer as TokenizerName);
-        const run = (search?: TreeSearch) => recall({ memoryDir: ws.memoryDir, today: clock.today, question, also: opts.also, budget, measure, ...(search ? { search } : {}) });
+        const run = (search?: TreeSearch) => recall({ memoryDir: ws.memoryDir, today: clock.today, question, also: opts.also ?? [], budget, measure, ...(search ? { search } : {}) });
         let r: Recall;
         const warnings: string[] = [];
         if (opts.search) {

@@ -20,11 +20,11 @@ interface SearchOpts {
   json?: boolean;
   update: boolean;
   expand?: boolean;
-  also: string[];
+  also?: string[];
   dir: string;
 }
 
-const collect = (value: string, previous: string[]): string[] => [...previous, value];
+const collect = (value: string, previous: string[] = []): string[] => [...previous, value];
 
 function listOption<T extends string>(value: string | undefined, allowed: readonly T[], flag: string): T[] | undefined {
   if (value === undefined) return undefined;
@@ -62,7 +62,7 @@ export function registerSearch(program: Command, { io, setRun }: CommandContext)
     .option('--since <date>', 'only what covers this day or later (YYYY-MM-DD)')
     .option('--until <date>', 'only what covers this day or earlier (YYYY-MM-DD)')
     .option('--type <types>', `only entries of these memory types: ${MEMORY_TYPES.join(', ')}`)
-    .option('--also <text>', 'another way to ask (repeatable): ranked too, fused with the query (which weighs double)', collect, [])
+    .option('--also <text>', 'another wording, e.g. the fact the request depends on (repeatable): ranked like the query, at equal weight', collect)
     .option('--expand', 'let the configured model (llm section) read ROOT.md and add queries for what the request depends on')
     .option('--no-expand', 'no model expansion, even if search.expand.enabled is set')
     .option('--json', 'print the results as JSON')
@@ -80,7 +80,7 @@ export function registerSearch(program: Command, { io, setRun }: CommandContext)
         const filters = parseSearchFilters(opts);
         const { ws, config, configWarnings } = loadWorkspace(opts.dir, true);
         const { extraQueries } = await import('../../search/expand.js');
-        const { also, warnings: expandWarnings, expansion } = await extraQueries(ws, config, query, { also: opts.also, ...(opts.expand === undefined ? {} : { expand: opts.expand }) });
+        const { also, warnings: expandWarnings, expansion } = await extraQueries(ws, config, query, { also: opts.also ?? [], ...(opts.expand === undefined ? {} : { expand: opts.expand }) });
         // Loaded here, not at start-up: other commands need no database or embedder code.
         const { withIndex } = await import('../../index/maintain.js');
         const { search } = await import('../../search/search.js');
