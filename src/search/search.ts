@@ -31,7 +31,7 @@ export interface SearchOptions {
   sources?: number;
   /**
    * More ways to ask for the same thing (an agent's rephrasings, or a model's: search/expand.ts).
-   * Each is ranked on its own and fused by rank with the query's lists, which weigh double.
+   * Each is ranked on its own and fused by rank with the query's lists (ORIGINAL_WEIGHT).
    */
   also?: readonly ExtraQuery[];
 }

@@ -81,6 +81,7 @@ export interface Ranked {
  * fused by rank. A long section's other parts add to BM25 sums, not to cosines.
  */
 export function rankLists(db: IndexDb, sectionOf: Map<number, SectionKey>, inputs: readonly ChunkList[], want: number, opts: { k: number; wide: boolean }): Ranked {
+  if (inputs.length === 0) return { order: [], lists: [], fused: new Map() };
   const n = inputs.length > 1 || opts.wide ? candidates(want) : want;
   const lists = inputs.map((l) => rankSections(db, l.scores, n, sectionOf, l.kind === 'bm25' ? SECTION_REST : 0));
   let fused: Map<SectionKey, number>;

@@ -146,6 +146,12 @@ describe('vector and hybrid search', () => {
     expect(index.settings.minSimilarity).toBe(0.2);
   });
 
+  it('finds nothing, with a reason, when no word of a vector query is known to the embedder', async () => {
+    const r = await search(index, 'zzqxv qqvvz', { mode: 'vector' });
+    expect(r.hits).toEqual([]);
+    expect(r.warnings).toContain('the query has no word the embedder knows');
+  });
+
   it("weighs the vector list by the embedder's own weight unless the config sets one", () => {
     expect(index.settings.hybrid).toEqual({ k: 10, bm25Weight: 1, vectorWeight: 0.2 });
     const ws = makeWorkspace({}, { timeZone: 'UTC', search: { hybrid: { vectorWeight: 0.7 } } });
