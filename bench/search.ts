@@ -15,6 +15,7 @@ import { appendFileSync, cpSync, existsSync, mkdtempSync, readdirSync, rmSync, w
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { generateCorpus } from './lib/corpus.js';
+import { benchDataDir } from './lib/memaware.js';
 
 const here = resolve(import.meta.dirname);
 const repo = join(here, '..');
@@ -24,7 +25,7 @@ const argv = process.argv.slice(2);
 const arg = (name: string, dflt?: string): string | undefined => (argv.includes(name) ? argv[argv.indexOf(name) + 1] : dflt);
 const only = arg('--only');
 const runs = Number(arg('--runs', '5'));
-const benchData = resolve(process.env.HIPO_BENCH_DATA ?? join(repo, '..', '..', 'shared', 'bench'));
+const benchData = benchDataDir();
 const cacheDir = mkdtempSync(join(tmpdir(), 'hipo-bench-cache-'));
 const env = { ...process.env, HIPO_CACHE_DIR: cacheDir, HIPO_NOW: '' };
 
