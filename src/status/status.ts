@@ -52,6 +52,8 @@ export interface StatusReport {
   daemon: (DaemonState & { running: boolean }) | null;
   /** The model summaries use, if one is configured (config `llm` or HIPO_LLM_*). */
   llm: { model: string; baseUrl: string; levels: string[]; backoff: BackoffView | null; failedInputs: number } | null;
+  /** Whether every search asks the model for extra queries (search.expand.enabled). */
+  searchExpand: boolean;
 }
 
 const TOKENS_FILE = 'tokens.json';
@@ -117,6 +119,7 @@ export async function gatherStatus(ws: Workspace, config: HipoConfig, now?: stri
     lastCapture,
     daemon: daemonStatus(ws),
     llm: modelStatus(ws, config),
+    searchExpand: config.search.expand.enabled,
   };
 }
 

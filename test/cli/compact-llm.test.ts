@@ -47,7 +47,12 @@ describe('hipo compact with a model', () => {
     const st = await runCliAsync(['status', '--now', '2026-03-15', '--dir', ws.root], { env });
     expect(st.stdout).toMatch(/model: st-model at http:\/\/127\.0\.0\.1:\d+\/v1 \(daily, weekly, monthly, root\); backing off until \S+: HTTP 503: overloaded/);
     const off = await runCliAsync(['status', '--now', '2026-03-15', '--dir', ws.root], { env: { HIPO_LLM_BASE_URL: '', HIPO_LLM_MODEL: '' } });
-    expect(off.stdout).toContain('model: none (extractive summaries; nothing leaves this machine)');
+    expect(off.stdout).toContain('model: none (extractive summaries; nothing leaves this machine)\n');
+    ws.write('hipo.config.json', JSON.stringify({ timeZone: 'UTC', search: { expand: { enabled: true } } }));
+    const expanding = await runCliAsync(['status', '--now', '2026-03-15', '--dir', ws.root], { env });
+    expect(expanding.stdout).toMatch(/model: st-model at .*; it also expands search queries\n/);
+    const noModel = await runCliAsync(['status', '--now', '2026-03-15', '--dir', ws.root], { env: { HIPO_LLM_BASE_URL: '', HIPO_LLM_MODEL: '' } });
+    expect(noModel.stdout).toContain('model: none (extractive summaries; nothing leaves this machine); search.expand.enabled is set but has no model to ask\n');
   });
 
   it('--resummarize without a model is a usage error', async () => {

@@ -69,8 +69,8 @@ function formatStatus(r: StatusReport, configWarnings: string[]): string {
   } else lines.push('  daemon: not running');
   if (r.llm) {
     const l = r.llm;
-    lines.push(`  model: ${l.model} at ${l.baseUrl} (${l.levels.join(', ')})${l.backoff ? `; backing off until ${l.backoff.until}: ${l.backoff.reason}` : ''}${l.failedInputs ? `; ${l.failedInputs} node input(s) it could not summarize` : ''}`);
-  } else lines.push('  model: none (extractive summaries; nothing leaves this machine)');
+    lines.push(`  model: ${l.model} at ${l.baseUrl} (${l.levels.join(', ')})${l.backoff ? `; backing off until ${l.backoff.until}: ${l.backoff.reason}` : ''}${l.failedInputs ? `; ${l.failedInputs} node input(s) it could not summarize` : ''}${r.searchExpand ? '; it also expands search queries' : ''}`);
+  } else lines.push(`  model: none (extractive summaries; nothing leaves this machine)${r.searchExpand ? '; search.expand.enabled is set but has no model to ask' : ''}`);
   lines.push(r.index ? `  search index: ${r.index.file} (${(r.index.bytes / 1024 / 1024).toFixed(1)} MB, embedder ${r.index.embedder})` : '  search index: none yet (hipo search or hipo index builds it)');
   if (r.writer) lines.push(`  writer: pid ${r.writer.pid} (${r.writer.command}) since ${r.writer.since}`);
   if (r.lastCycle) {
