@@ -30,14 +30,26 @@ function fetchSections(db: IndexDb, ids: readonly number[], into: Map<number, Se
  */
 export const SECTION_REST = 0.1;
 
-/** Top `want` sections of chunk scores, fetching chunk metadata page by page. */
+/**
+ * Sections gathered before the top `want` are taken, at least: how deep the chunk ranking is
+ * read must not depend on how many results were asked for, or a long section's other parts
+ * would count more for `-n 50` than for `-n 5` and the first results would change order.
+ */
+const MIN_SECTIONS = 150;
+/** Chunks read per step down the ranking. */
+const PAGE = 300;
+
+/**
+ * Top `want` sections of chunk scores, reading the chunk ranking page by page until
+ * max(want, MIN_SECTIONS) sections are seen.
+ */
 function rankSections(db: IndexDb, scores: ChunkScores, want: number, sectionOf: Map<number, SectionKey>, rest: number): RankedSections {
   const sections = new Map<SectionKey, { id: number; best: number; others: number }>();
-  const pageSize = Math.max(want * 6, 100);
-  let list = scores.top(pageSize);
+  const enough = Math.max(want, MIN_SECTIONS);
+  let list = scores.top(PAGE);
   let start = 0;
   for (;;) {
-    const page = list.slice(start, start + pageSize);
+    const page = list.slice(start, start + PAGE);
     fetchSections(db, page, sectionOf);
     for (const id of page) {
       const key = sectionOf.get(id);
@@ -48,7 +60,7 @@ function rankSections(db: IndexDb, scores: ChunkScores, want: number, sectionOf:
       else s.others += score;
     }
     start += page.length;
-    if (sections.size >= want || page.length === 0) break;
+    if (sections.size >= enough || page.length === 0) break;
     // Not enough distinct sections among the best chunks: go on down the ranking.
     if (start >= list.length) list = scores.top(Math.min(scores.size, list.length * 4));
   }
@@ -59,7 +71,7 @@ function rankSections(db: IndexDb, scores: ChunkScores, want: number, sectionOf:
 
 /** Sections each list ranks before fusion: enough for the fused top `limit`. */
 export function candidates(limit: number): number {
-  return Math.max(limit * 3, 50);
+  return Math.max(limit * 3, MIN_SECTIONS);
 }
 
 /** One ranked list of chunks to fuse: BM25 sums or cosines, and its weight in the fusion. */

@@ -11,6 +11,15 @@ import type { SearchIndex } from '../index/search-index.js';
 import { hasVectorTable, vectorBytes } from '../index/vectors.js';
 import { vectorFilterSql, type SearchFilters } from './filters.js';
 
+/**
+ * Similarities are kept to 6 decimals. sqlite-vec computes them in single precision, the
+ * in-memory scan in double: without rounding, the first query of a process and the next ones
+ * could order near-equal chunks (a node and the raw log it copies) differently.
+ */
+export function roundSimilarity(x: number): number {
+  return Math.round(x * 1e6) / 1e6;
+}
+
 /** sqlite-vec's upper bound on k. */
 const MAX_K = 4096;
 const MAX_RESIDENT_FLOATS = 16_000_000;
@@ -100,20 +109,21 @@ export function nearestChunks(index: SearchIndex, query: Float32Array, k: number
     const best: [number, number][] = [];
     let worst = -Infinity;
     for (let row = 0; row < r.ids.length; row++) {
-      let dot = 0;
+      let sum = 0;
       const base = row * dims;
-      for (let d = 0; d < dims; d++) dot += r.vectors[base + d]! * query[d]!;
-      if (dot < floor || (best.length >= k && dot <= worst) || (ok && !ok(row))) continue;
+      for (let d = 0; d < dims; d++) sum += r.vectors[base + d]! * query[d]!;
+      const dot = roundSimilarity(sum);
+      // Equal to the worst kept is kept too: ties are settled by chunk id below.
+      if (dot < floor || (best.length >= k && dot < worst) || (ok && !ok(row))) continue;
       best.push([r.ids[row]!, dot]);
       if (best.length > k * 2) {
-        best.sort((a, b) => b[1] - a[1]);
+        best.sort((a, b) => b[1] - a[1] || a[0] - b[0]);
         best.length = k;
         worst = best[k - 1]![1];
       }
     }
-    best.sort((a, b) => b[1] - a[1]);
-    for (const [id, s] of best.slice(0, k)) out.set(id, s);
-    return out;
+    best.sort((a, b) => b[1] - a[1] || a[0] - b[0]);
+    return new Map(best.slice(0, k));
   }
   const f = vectorFilterSql(filters);
   const conds = ['embedding MATCH ?', 'k = ?'];
@@ -123,8 +133,14 @@ export function nearestChunks(index: SearchIndex, query: Float32Array, k: number
     params.push(...f.params);
   }
   const rows = stmt(db, `SELECT chunk_id, distance FROM chunk_vec WHERE ${conds.join(' AND ')} ORDER BY distance`).raw().all(...params) as [number | bigint, number][];
-  for (const [id, distance] of rows) if (1 - distance >= floor) out.set(Number(id), 1 - distance);
-  return out;
+  const found: [number, number][] = [];
+  for (const [id, distance] of rows) {
+    const sim = roundSimilarity(1 - distance);
+    if (sim >= floor) found.push([Number(id), sim]);
+  }
+  // Best first; equal similarities by chunk id, as the in-memory scan orders them.
+  found.sort((a, b) => b[1] - a[1] || a[0] - b[0]);
+  return new Map(found);
 }
 
 /** Cosine similarity of the query to each of `ids` that has a vector (at least `floor`). */
@@ -142,8 +158,9 @@ export function similarities(index: SearchIndex, query: Float32Array, ids: reado
       if (got) v = toFloats(got[0]);
     }
     if (!v || v.length !== query.length) continue;
-    let dot = 0;
-    for (let i = 0; i < v.length; i++) dot += v[i]! * query[i]!;
+    let sum = 0;
+    for (let i = 0; i < v.length; i++) sum += v[i]! * query[i]!;
+    const dot = roundSimilarity(sum);
     if (dot >= floor) out.set(id, dot);
   }
   return out;

@@ -221,3 +221,29 @@ describe('Korean, Japanese and Chinese', () => {
     expect((await search(index, '회의', { mode: 'hybrid' })).hits[0]!.heading).toBe('회의 [project]');
   });
 });
+
+describe('result count', () => {
+  it('does not change the order: the first n hits of -n 10 are those of -n 40', async () => {
+    // Long sections cut into several parts, every part matching: a section's score adds its
+    // other parts' to its best one, so the ranking must not depend on how many were asked for.
+    const files: Record<string, string> = {};
+    for (let d = 1; d <= 28; d++) {
+      const date = `2026-02-${String(d).padStart(2, '0')}`;
+      const sections = [1, 2, 3].map((s) => {
+        const parts = Array.from({ length: 2 + ((d * s) % 5) }, (_, p) => `- deploy note ${d}.${s}.${p}: ${'the rollout of the deploy pipeline went fine, '.repeat(6 + ((d + p) % 9))}${'deploy '.repeat((d * s + p) % 4)}`);
+        return `## Deploys ${s}\n${parts.join('\n')}`;
+      });
+      files[`memory/${date}.md`] = `# ${date}\n\n${sections.join('\n\n')}\n`;
+    }
+    const ws = makeWorkspace(files, { timeZone: 'UTC', search: { chunkChars: 400 } });
+    const idx = indexOf(ws, { embedder: wink });
+    await updateIndex(idx);
+    for (const mode of ['bm25', 'hybrid'] as const) {
+      const order = async (limit: number) => (await search(idx, 'deploy pipeline rollout', { mode, limit, sources: 0 })).hits.map((h) => `${h.path}:${h.heading}`);
+      const forty = await order(40);
+      expect(forty).toHaveLength(40);
+      expect(await order(10)).toEqual(forty.slice(0, 10));
+      expect(await order(3)).toEqual(forty.slice(0, 3));
+    }
+  });
+});
