@@ -2,6 +2,7 @@
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
 import { afterEach, describe, expect, it } from 'vitest';
+import { completion, startFakeLlm } from '../helpers/llm-server.js';
 import { CLI, makeWorkspace, runCli } from '../helpers/workspace.js';
 
 type Text = { content: { type: string; text: string }[]; isError?: boolean };
@@ -82,5 +83,15 @@ describe('hipo mcp', () => {
     const r = await client.callTool({ name: 'log', arguments: { text: 'x', type: 'gossip' } });
     expect((r as Text).isError).toBe(true);
     expect(runCli(['status', '--dir', ws.root]).code).toBe(0);
+  });
+
+  it("expands a search through the workspace's model when asked (expand: true)", async () => {
+    const llm = await startFakeLlm(() => completion('lex: postgres sessions'));
+    const ws = makeWorkspace({ 'memory/2026-03-14.md': '# 2026-03-14\n\n## session storage [project]\n- sessions live in Postgres, not Redis\n', 'memory/ROOT.md': '# ROOT\n\n## Topics Index\n- session storage [project]: postgres\n' }, { timeZone: 'UTC', llm: { baseUrl: llm.url, model: 'test-model' } });
+    const client = await connect(ws.root);
+    const r = await client.callTool({ name: 'search', arguments: { query: 'which database should the cache use', mode: 'bm25', expand: true } });
+    expect(text(r)).toContain('  also lex: postgres sessions\n');
+    expect(text(r)).toContain('memory/2026-03-14.md:3-4');
+    expect(llm.requests[0]!.body.messages[1]!.content).toContain('- session storage [project]: postgres');
   });
 });
