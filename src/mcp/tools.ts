@@ -125,7 +125,7 @@ export async function searchTool(env: ToolEnv, args: SearchArgs): Promise<string
   const { search } = await import('../search/search.js');
   const { extraQueries } = await import('../search/expand.js');
   const { formatSearch } = await import('../cli/commands/search.js');
-  const x = await extraQueries(env.ws, env.config, args.query, { also: args.also ?? [], ...(args.expand === undefined ? {} : { expand: args.expand }) });
+  const x = await extraQueries(env.ws, env.config, args.query, { also: args.also, expand: args.expand });
   const s = await withIndex(env.ws, env.config, { update: true }, (index) => search(index, args.query, { mode: args.mode ?? 'hybrid', limit: args.limit ?? 10, filters, also: x.also }));
   const warnings = [...x.warnings, ...s.warnings, ...s.result.warnings];
   return formatSearch(s.result) + (warnings.length ? `\n\nwarnings:\n${warnings.map((w) => `- ${w}`).join('\n')}` : '');

@@ -8,7 +8,7 @@ import { existsSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import type { HipoConfig } from '../config/config.js';
 import { ROOT_FILE, type Workspace } from '../tree/layout.js';
-import { openAiChatClient, type ChatClient, type ChatMessage, LlmCallError } from '../summarize/llm/client.js';
+import { openAiChatClient, type ChatMessage, LlmCallError } from '../summarize/llm/client.js';
 import { AnswerCache, requestKey } from '../summarize/llm/cache.js';
 import { resolveLlmSettings, type LlmSettings } from '../summarize/llm/settings.js';
 import { rephrasings, type ExtraQuery } from './search.js';
@@ -68,8 +68,7 @@ export interface Expansion {
 }
 
 export interface ExpandOptions {
-  /** For tests: a client instead of the configured endpoint's. */
-  client?: ChatClient;
+  /** The environment HIPO_LLM_* are read from; default process.env. */
   env?: NodeJS.ProcessEnv;
 }
 
@@ -99,7 +98,7 @@ export async function expandQuery(ws: Workspace, config: HipoConfig, query: stri
   const hit = cache.get(key);
   if (hit) return { also: parseExpansions(hit.text, query, max), warning: null, cached: true, model: hit.model };
   try {
-    const client = opts.client ?? (await openAiChatClient(settings));
+    const client = await openAiChatClient(settings);
     const answer = await client.complete(messages, MAX_OUTPUT_TOKENS);
     const also = parseExpansions(answer.text, query, max);
     if (also.length === 0) return none(`${answer.model} wrote no "lex:" or "vec:" line`);
@@ -122,7 +121,7 @@ export interface ExtraQueries {
  * Everything a search runs besides the query: the caller's rephrasings, then the model's
  * expansion when `expand` (default: search.expand.enabled) asks for it.
  */
-export async function extraQueries(ws: Workspace, config: HipoConfig, query: string, opts: { also?: readonly string[]; expand?: boolean } & ExpandOptions = {}): Promise<ExtraQueries> {
+export async function extraQueries(ws: Workspace, config: HipoConfig, query: string, opts: { also?: readonly string[] | undefined; expand?: boolean | undefined } & ExpandOptions = {}): Promise<ExtraQueries> {
   const out: ExtraQueries = { also: rephrasings(opts.also ?? []), warnings: [], expansion: null };
   if (!(opts.expand ?? config.search.expand.enabled)) return out;
   const x = await expandQuery(ws, config, query, opts);

@@ -13,7 +13,7 @@ import { EmbedderError } from '../index/embed/embedder.js';
 import { bm25Scores, excludedChunks, type Bm25Scores } from './bm25.js';
 import { mapScores, type ChunkScores } from './scores.js';
 import { allowedChunks, hasFilters, type SearchFilters } from './filters.js';
-import { candidates, rankLists, shownChunk, type ChunkList, type Ranked, type SectionKey } from './sections.js';
+import { candidates, rankLists, shownChunk, type ChunkList, type Ranked, type RankedSections, type SectionKey } from './sections.js';
 import { parseQuery, type ParsedQuery } from './query.js';
 import { makeSnippet, queryMatchers, type Snippet } from './snippet.js';
 import { nearestChunks, similarities } from './vector.js';
@@ -281,7 +281,13 @@ export async function search(index: SearchIndex, query: string, opts: SearchOpti
   const keep = (id: number): boolean => !excluded.has(id) && (!allowed || allowed.has(id));
   const bm25List = bm25 ? (allowed ? bm25.scores.restrict((id) => allowed.has(id)) : bm25.scores) : null;
   const extra = await extraLists(ctx, also, filters, keep, limit);
-  const ranked = rankByMode(ctx, [...ownLists(ctx, bm25List, vector ? mapScores(vector) : null, extra.lists.length ? ORIGINAL_WEIGHT : 1), ...extra.lists], limit);
+  const own = ownLists(ctx, bm25List, vector ? mapScores(vector) : null, extra.lists.length ? ORIGINAL_WEIGHT : 1);
+  const ranked = rankByMode(ctx, [...own, ...extra.lists], limit);
+  // The query's own lists come first: their sections give each hit its per-mode scores.
+  const ownRanked = (kind: ChunkList['kind']): RankedSections | undefined => {
+    const i = own.findIndex((l) => l.kind === kind);
+    return i < 0 ? undefined : ranked.lists[i];
+  };
   const shown = ranked.order.map((key) => shownChunk(ranked, key));
   const texts = new Map(
     (stmt(index.db, 'SELECT id, text FROM chunks WHERE id IN (SELECT value FROM json_each(?))').all(JSON.stringify(shown)) as { id: number; text: string }[]).map((r) => [r.id, r.text]),
@@ -289,9 +295,8 @@ export async function search(index: SearchIndex, query: string, opts: SearchOpti
   // Snippets show the query's words, or an extra query's when the hit came from one.
   const matchers = [...queryMatchers(q), ...extra.parsed.flatMap((p) => queryMatchers(p))];
   fetchMeta(index.db, shown, ctx.meta);
-  const own = ranked.lists.slice(0, ranked.lists.length - extra.lists.length);
-  const ownBm25 = bm25List ? own[0] : undefined;
-  const ownVector = vector ? own[own.length - 1] : undefined;
+  const ownBm25 = ownRanked('bm25');
+  const ownVector = ownRanked('vector');
   const hits: SearchHit[] = ranked.order.map((key, i) => {
     const shownId = shown[i]!;
     const m = ctx.meta.get(shownId)!;

@@ -23,7 +23,6 @@ function fetchSections(db: IndexDb, ids: readonly number[], into: Map<number, Se
   }
 }
 
-
 /**
  * A long section cut into parts matches in several of them: its score is its best part's plus
  * SECTION_REST times the others' (BM25; a vector list uses the best part alone).

@@ -1,6 +1,7 @@
 import type { Command } from 'commander';
 import { INDEX_LEVELS, type IndexLevel } from '../../index/files.js';
 import type { SearchHit, SearchResult } from '../../search/search.js';
+import type { ExtraQueries } from '../../search/expand.js';
 import { SEARCH_MODES, type SearchMode } from '../../search/modes.js';
 import type { SearchFilters } from '../../search/filters.js';
 import { parseLocalDate, type LocalDate } from '../../time/calendar.js';
@@ -80,7 +81,7 @@ export function registerSearch(program: Command, { io, setRun }: CommandContext)
         const filters = parseSearchFilters(opts);
         const { ws, config, configWarnings } = loadWorkspace(opts.dir, true);
         const { extraQueries } = await import('../../search/expand.js');
-        const { also, warnings: expandWarnings, expansion } = await extraQueries(ws, config, query, { also: opts.also ?? [], ...(opts.expand === undefined ? {} : { expand: opts.expand }) });
+        const { also, warnings: expandWarnings, expansion } = await extraQueries(ws, config, query, { also: opts.also, expand: opts.expand });
         // Loaded here, not at start-up: other commands need no database or embedder code.
         const { withIndex } = await import('../../index/maintain.js');
         const { search } = await import('../../search/search.js');
@@ -88,7 +89,7 @@ export function registerSearch(program: Command, { io, setRun }: CommandContext)
         const session = await withIndex(ws, config, { update: opts.update, onProgress: (p) => progress.update(p) }, (index) => search(index, query, { mode, limit, filters, also }));
         progress.done();
         const warnings = [...configWarnings, ...expandWarnings, ...session.warnings, ...session.result.warnings];
-        if (opts.json) io.out(JSON.stringify({ ...(searchJson(session.result, warnings) as object), expansion }, null, 2));
+        if (opts.json) io.out(JSON.stringify(searchJson(session.result, warnings, expansion), null, 2));
         else {
           io.out(formatSearch(session.result));
           for (const w of warnings) io.err(`hipo: warning: ${w}`);
@@ -98,8 +99,8 @@ export function registerSearch(program: Command, { io, setRun }: CommandContext)
     });
 }
 
-function searchJson(r: SearchResult, warnings: string[]): unknown {
-  return { query: r.query, also: r.also, mode: r.mode, ms: Math.round(r.ms * 10) / 10, hits: r.hits, warnings };
+function searchJson(r: SearchResult, warnings: string[], expansion: ExtraQueries['expansion']): unknown {
+  return { query: r.query, also: r.also, mode: r.mode, ms: Math.round(r.ms * 10) / 10, hits: r.hits, warnings, expansion };
 }
 
 function where(h: Pick<SearchHit, 'path' | 'lines'>): string {
