@@ -37,7 +37,7 @@ export function isSelfStatement(sentence: string): boolean {
 /** Splits prose into sentences. Keeps abbreviations like "e.g." and decimals intact enough. */
 export function sentences(text: string): string[] {
   return text
-    .split(/(?<=[.!?。！？])\s+(?=[\p{Lu}\p{Lo}"'(\d])|\n+/u)
+    .split(/(?<=[.!?。！？])(?<!\b(?:Mr|Mrs|Ms|Dr|St|Mt|Jr|Sr|vs|etc|e\.g|i\.e|No|Vol|Fig|approx)\.)\s+(?=[\p{Lu}\p{Lo}"'(\d])|\n+/u)
     .map((s) => s.trim())
     .filter((s) => s.length > 1);
 }

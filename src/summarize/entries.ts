@@ -57,9 +57,12 @@ export interface Entry {
   line: number;
   /** Line of the enclosing structural section (a day in a weekly node, the log's title). */
   container: number;
+  /** The day the entry is from, when a heading or the source says (`2026-11-18`). */
+  day: string | null;
 }
 
 const TYPE_TAG = new RegExp(`\\[(${MEMORY_TYPES.join('|')})\\]`, 'i');
+const DAY = /^\d{4}-\d{2}-\d{2}\b/;
 const STRUCTURAL = /^(?:\d{4}-\d{2}-\d{2}|\d{4}-W\d{2}|\d{4}-\d{2})(?:\b|$)|^(?:daily|weekly|monthly)(?: summary| node)?\s*:|^memory\b/i;
 const GENERIC = /^(?:session|conversation|chat|transcript|notes?|log|entry|entries|untitled|misc(?:ellaneous)?|journal|checkpoint|update|turns?|context)(?:\s*(?:#?\d+|[0-9a-f]{6,}))?$/i;
 const TIME = /^(?:\d{1,2}:\d{2}(?::\d{2})?(?:\s*[ap]m)?|\d{4}-\d{2}-\d{2}(?:[ T]\d{1,2}:\d{2}(?::\d{2})?)?)$/i;
@@ -116,6 +119,7 @@ function speakerOf(word: string): Speaker {
 /** Collects the entries of one document body. `firstLine` is the body's first file line. */
 export function collectEntries(label: string, body: string, rules: ExclusionRules, firstLine = 1): Entry[] {
   const lines = splitLines(body);
+  let day: string | null = DAY.exec(label)?.[0] ?? null;
   const tree = sectionTree(scanBlocks(lines, firstLine - 1), lines.length, firstLine - 1);
   const out: Entry[] = [];
 
@@ -160,13 +164,15 @@ export function collectEntries(label: string, body: string, rules: ExclusionRule
     const bucket = s.depth > 0 ? bucketOfTitle(s.heading) : null;
     if (bucket) {
       const blocks = allBlocks(s);
-      out.push({ source: label, heading: s.heading, topic: inherited?.topic ?? null, type: inherited?.type ?? 'project', tagged: inherited?.tagged ?? false, bucket, items: itemsOf(blocks, { speaker: null, assistantChars: 0 }), line: s.line, container });
+      out.push({ source: label, heading: s.heading, topic: inherited?.topic ?? null, type: inherited?.type ?? 'project', tagged: inherited?.tagged ?? false, bucket, items: itemsOf(blocks, { speaker: null, assistantChars: 0 }), line: s.line, container, day });
       return;
     }
     const structural = s.depth === 0 || STRUCTURAL.test(s.heading.trim());
     if (structural) {
+      const dated = DAY.exec(s.heading.trim());
+      if (dated) day = dated[0];
       const items = itemsOf(s.blocks, { speaker: null, assistantChars: 0 });
-      if (items.length) out.push({ source: label, heading: s.heading, topic: inherited?.topic ?? null, type: inherited?.type ?? 'project', tagged: false, bucket: null, items, line: s.line, container: s.line });
+      if (items.length) out.push({ source: label, heading: s.heading, topic: inherited?.topic ?? null, type: inherited?.type ?? 'project', tagged: false, bucket: null, items, line: s.line, container: s.line, day });
       for (const c of s.children) visit(c, inherited, s.line);
       return;
     }
@@ -186,7 +192,7 @@ export function collectEntries(label: string, body: string, rules: ExclusionRule
       }
     };
     walk(s);
-    out.push({ source: label, heading: s.heading, topic: parts.topic, type: parts.type, tagged: parts.tagged, bucket: null, items, line: s.line, container });
+    out.push({ source: label, heading: s.heading, topic: parts.topic, type: parts.type, tagged: parts.tagged, bucket: null, items, line: s.line, container, day });
     for (const c of nested) visit(c, parts, container);
   };
 

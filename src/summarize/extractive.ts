@@ -7,7 +7,9 @@ import { renderTemplate } from '../write/template.js';
 import { formatTopicTag } from '../tree/topic.js';
 import { analyzeSources, type Analysis } from './analyze.js';
 import { addEntities, clip, cueOf, emptyEntities, isSelfStatement, sentences, type Entities } from './classify.js';
-import type { Bucket, Entry } from './entries.js';
+import type { Bucket, Entry, Item } from './entries.js';
+import { factsOfEntry as factsOf } from './facts/extract.js';
+import { formatUserFact } from './facts/fact.js';
 import type { ExclusionRules } from './exclusion.js';
 import type { TermStats } from './keywords.js';
 import { lineEntities, lineKey, shapeOf } from './line-shapes.js';
@@ -28,10 +30,16 @@ const CAPS: Record<Level, Record<ListBucket, number>> = {
   weekly: { user: 180, feedback: 200, decisions: 30, tasks: 30, lessons: 25, open: 25, references: 30, highlights: 40 },
   monthly: { user: 220, feedback: 300, decisions: 40, tasks: 40, lessons: 30, open: 30, references: 40, highlights: 50 },
 };
-/** A day's `user` lines: at least its cap, or this many per entry (section, chat session)... */
-const DAILY_USER_PER_ENTRY = 4;
-/** ...but never more than this, so a day of thousands of sessions still makes a bounded node. */
-const DAILY_USER_MAX = 300;
+/**
+ * User facts and references grow with what the sources hold: at least the cap above, or this
+ * share of the candidates (a day of fifty chat sessions states far more about the user than a
+ * day of notes), but never more than the ceiling, so a node stays bounded whatever the input.
+ */
+const GROWING: Record<Level, { share: number; user: number; references: number }> = {
+  daily: { share: 1, user: 800, references: 200 },
+  weekly: { share: 0.4, user: 900, references: 150 },
+  monthly: { share: 0.3, user: 1200, references: 150 },
+};
 const LINE_MAX: Record<ListBucket, number> = { user: 400, feedback: 500, decisions: 240, tasks: 200, lessons: 240, open: 200, references: 240, highlights: 320 };
 
 interface Candidate {
@@ -95,16 +103,17 @@ const HAS_ORIGIN = /^(?:\d{2}-\d{2}|W\d{2}) · /;
 
 export function buildDraft(a: Analysis, level: Level, labelLines: boolean): Draft {
   const pools: Record<ListBucket, Candidate[]> = { user: [], feedback: [], decisions: [], tasks: [], lessons: [], open: [], references: [], highlights: [] };
-  const seen: Record<ListBucket, Set<string>> = Object.fromEntries(LIST_BUCKETS.map((b) => [b, new Set<string>()])) as never;
   const entities = emptyEntities();
   let order = 0;
 
-  const add = (bucket: ListBucket, e: Entry, text: string, score: number): void => {
+  // No sentence twice in a node: a line is kept once, in the first section that takes it.
+  const seen = new Set<string>();
+  const add = (bucket: ListBucket, e: Entry, text: string, score: number, factKey?: string): void => {
     const body = clip(text.trim(), LINE_MAX[bucket]);
     if (body.length < 3) return;
-    const key = dedupeKey(body);
-    if (!key || seen[bucket].has(key)) return;
-    seen[bucket].add(key);
+    const key = factKey ?? dedupeKey(body);
+    if (!key || seen.has(key)) return;
+    seen.add(key);
     const line = labelLines && !HAS_ORIGIN.test(body) ? `${shortLabel(e.source)} · ${body}` : body;
     pools[bucket].push({ text: line, score, order: order++ });
   };
@@ -117,36 +126,34 @@ export function buildDraft(a: Analysis, level: Level, labelLines: boolean): Draf
       parseEntityLines(e, entities);
       continue;
     }
-    if (e.bucket) {
-      // Already sorted by a summary node below: carry the lines up.
-      for (const item of e.items) add(e.bucket, e, item.text, sentenceScore(item.text, a.stats, 1));
-      continue;
-    }
     const topic = a.topicOf.get(e);
-    const tag = topic ? `${topic} [${e.type}]` : `[${e.type}]`;
     const prefix = topic ? `${topic}: ` : '';
-
-    if (e.type === 'user') {
-      for (const item of e.items) add('user', e, prefix + item.text, 100);
+    // Typed facts first: what the user said about themselves, their rules, pointers.
+    const stated = new Set<Item>();
+    for (const { fact, item, origin } of factsOf(e)) {
+      const o = origin ?? '';
+      if (fact.type === 'user') {
+        add('user', e, o + formatUserFact(fact), fact.salience, fact.key);
+        if (item.speaker !== null) stated.add(item);
+      } else if (fact.type === 'feedback') add('feedback', e, o + (e.bucket || e.type !== 'feedback' ? fact.text : prefix + fact.text), 100 + fact.salience);
+      else add('references', e, o + (e.bucket ? fact.text : prefix + fact.text), 50 + fact.salience);
+    }
+    if (e.bucket) {
+      // Already sorted by a summary node below: carry the other sections' lines up.
+      if (e.bucket !== 'user' && e.bucket !== 'feedback' && e.bucket !== 'references') for (const item of e.items) add(e.bucket, e, item.text, sentenceScore(item.text, a.stats, 1));
       continue;
     }
-    if (e.type === 'feedback') {
-      // Rule, why and how-to-apply stay together and verbatim.
-      const lines = e.items.map((i) => i.text);
-      if (lines.length) add('feedback', e, `${prefix}${lines.join(' | ')}`, 100);
-      continue;
-    }
-    if (e.type === 'reference') {
-      const pointers = e.items.filter((i) => /https?:\/\/|[\w-]+\/[\w./-]+|\.\w{2,4}\b|→/.test(i.text));
-      const first = (pointers[0] ?? e.items[0])?.text;
-      if (first) add('references', e, `${prefix}${first}`, 50);
-      continue;
-    }
+    if (e.type !== 'project') continue;
+    const tag = topic ? `${topic} [${e.type}]` : `[${e.type}]`;
 
     // project (and untagged): classify notes, keep the best sentences.
     const highlight: Candidate[] = [];
+    // In a conversation, what the user asked and did says what the session was about; the
+    // assistant's answer is in the raw log (and what it suggested by name, under References).
+    const userSpoke = e.items.some((i) => i.speaker === 'user');
     for (const item of e.items) {
       const inChat = item.speaker !== null;
+      if (userSpoke && item.speaker === 'assistant') continue;
       const cue = inChat ? null : cueOf(item.text, item.checked);
       if (cue) {
         add(cue, e, prefix + item.text, sentenceScore(item.text, a.stats, 1.2));
@@ -156,11 +163,8 @@ export function buildDraft(a: Analysis, level: Level, labelLines: boolean): Draf
       // Long assistant answers: score a bounded number of sentences (user lines all count).
       if (!isUser && inChat && highlight.length > 60) continue;
       for (const s of item.listed && !inChat ? [item.text] : sentences(item.text)) {
-        if (isUser && isSelfStatement(s)) {
-          // Kept as a user fact; the highlight picks something the facts do not already say.
-          add('user', e, prefix + s, sentenceScore(s, a.stats, 1.5));
-          continue;
-        }
+        // What the user said about themselves is a fact above; the highlight says something else.
+        if (isUser && stated.has(item) && isSelfStatement(s)) continue;
         highlight.push({ text: s, score: sentenceScore(s, a.stats, isUser ? 1.4 : 1), order: highlight.length });
       }
     }
@@ -170,7 +174,9 @@ export function buildDraft(a: Analysis, level: Level, labelLines: boolean): Draf
 
   const draft = { entities } as Draft;
   const caps = { ...CAPS[level] };
-  if (level === 'daily') caps.user = Math.min(DAILY_USER_MAX, Math.max(caps.user, a.entries.length * DAILY_USER_PER_ENTRY));
+  const g = GROWING[level];
+  caps.user = Math.min(g.user, Math.max(caps.user, Math.ceil(pools.user.length * g.share)));
+  caps.references = Math.min(g.references, Math.max(caps.references, Math.ceil(pools.references.length * g.share)));
   for (const b of LIST_BUCKETS) draft[b] = select(pools[b], caps[b]);
   return draft;
 }

@@ -53,8 +53,8 @@ describe('extractive daily summary (above the 200-line threshold)', () => {
     const body = daily.body;
     const section = (title: string) => body.split(`## ${title}\n`)[1]?.split('\n## ')[0] ?? '';
 
-    expect(section('User Facts')).toContain('timezone: I live in Seoul and work KST hours');
-    expect(section('User Facts')).toContain('timezone: My name is Dana; I prefer short answers');
+    expect(section('User Facts')).toContain('home: I live in Seoul and work KST hours');
+    expect(section('User Facts')).toContain('identity: My name is Dana; I prefer short answers');
     expect(section('Feedback')).toContain('test doubles: rule: no mocks in integration tests | why: a mocked database hid a broken migration last quarter | how to apply: use a real SQLite file in a temp dir');
     expect(section('References')).toContain('https://sqlite.org/fts5.html — FTS5 tokenizers and bm25()');
     expect(section('References')).not.toContain('surrounding chatter');
@@ -98,8 +98,8 @@ describe('extractive weekly summary (above the 300-line threshold)', () => {
     const weekly = node(ws, 'weekly/2026-W23.md');
     expect(weekly.data.summarizer).toBe('extractive');
     expect(weekly.body).toContain('# Weekly Summary: 2026-W23');
-    expect(weekly.body).toContain('06-01 · about me: I moved to Lisbon');
-    expect(weekly.body).toContain('06-02 · about me: My dog is called Miso');
+    expect(weekly.body).toContain('06-01 · home: I moved to Lisbon');
+    expect(weekly.body).toContain('06-02 · pets: My dog is called Miso');
     expect(weekly.body).toMatch(/06-02 · work: decided on 2026-06-02 to rename the parser/);
     expect(weekly.data['last-seen']).toMatchObject({ 'about me': '2026-06-02' });
   });

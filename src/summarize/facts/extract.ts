@@ -1,0 +1,142 @@
+// Typed facts from an entry of any level (spec, type-aware rules):
+//   - a section tagged `[user]`, `[feedback]` or `[reference]` holds facts of that type;
+//   - in a conversation, the user's statements about themselves are `user` facts, the user's
+//     standing instructions to the agent are `feedback`, and what the assistant recommended by
+//     name is a `reference` ("suggested: ..."); the assistant's words are never a user fact;
+//   - in untyped notes, a first-person statement ("I prefer pnpm") or one about "the user" is a
+//     `user` fact; decisions and tasks stay `project`;
+//   - a summary node's User Facts, Feedback and References sections are read back line by line.
+import type { Entry, Item } from '../entries.js';
+import { sentences } from '../classify.js';
+import { feedbackFact, parseUserFactLine, referenceFact, userFact, type Fact } from './fact.js';
+import { ownWords, statementsIn, tidy, userStatements } from './statement.js';
+
+export interface EntryFact {
+  fact: Fact;
+  item: Item;
+  /** The day or week a summary node's line named (`05-29 · ...`), kept when it is carried up. */
+  origin?: string;
+}
+
+const ORIGIN = /^((?:\d{2}-\d{2}|W\d{2}) · )/;
+
+/** A summary line's origin label and the rest. */
+export function splitOrigin(text: string): { origin: string | undefined; rest: string } {
+  const m = ORIGIN.exec(text);
+  return m ? { origin: m[1]!, rest: text.slice(m[0].length) } : { origin: undefined, rest: text };
+}
+
+/** A user fact the writer typed as such is worth more than one hipo found in a chat. */
+const TAGGED_BONUS = 1.5;
+
+// A standing instruction: said to the agent, meant beyond this one answer. It is an order
+// ("Always answer in English", "Please don't use emojis from now on"), a wish addressed to the
+// agent ("I'd like you to keep answers short"), or a preference about answers ("I prefer code
+// first"); a remark that merely contains "always" ("you're always so helpful") is none.
+const ORDER = /^(?:please\s+)?(?:always|never|don't|do not|stop|avoid|keep|use|write|respond|reply|answer|format|give|include|call me|remind me|make sure|only)\b/i;
+const DURABLE = /\b(?:from now on|going forward|in (?:the )?future|(?:every|each) time|whenever|always|never|by default|in general|as a rule|for all (?:my|our|future)|in (?:all|every|any|your) (?:of )?(?:your )?(?:answers?|responses?|replies|messages))\b/i;
+const WISH = /^(?:i(?:'d| would)? (?:like|want|need|prefer) (?:you|it if you|that you)|(?:from now on|going forward|in (?:the )?future),?\s+(?:please\s+)?(?:you|always|never|don't|do not|use|write|answer|respond|reply|keep|call me))\b/i;
+const PREFERS_ANSWERS = /^i(?:'d| would)? prefer (?:short|brief|concise|detailed|longer|shorter|bullet|code|answers|responses|replies|explanations|examples)\b/i;
+
+/** True for a user's sentence that tells the agent how to work from now on. */
+export function isStandingInstruction(sentence: string): boolean {
+  const s = sentence.trim().replace(/^(?:ok(?:ay)?|also|and|oh|btw|by the way|one more thing|finally|lastly)[,:]?\s+/i, '');
+  if (s.endsWith('?') || s.length < 12 || s.length > 300) return false;
+  if (PREFERS_ANSWERS.test(s)) return true;
+  if (WISH.test(s)) return DURABLE.test(s) || /\b(?:always|never|keep|call me)\b/i.test(s);
+  return ORDER.test(s) && DURABLE.test(s);
+}
+
+const THIRD_PERSON_USER = /^(?:the )?user(?:'s|’s)?\s+(?!asked|wants to know|requested|said|says)/i;
+const LIST_HEAD = /^(?:\d{1,2}[.)]\s*)?(?:\*\*([^*]{2,60}?)\*\*|([A-Z][^:–—]{1,60}?))\s*(?::|\s[–—-]\s)\s*(.*)$/;
+const SUGGESTIONS_PER_ENTRY = 8;
+
+// List heads that name a step or a part of an answer, not a thing someone could go and get.
+const GENERIC_HEADS = /^(?:step|tip|note|example|option|ingredients?|instructions?|directions|method|tips|notes|examples|options|summary|conclusion|overview|introduction|benefits?|pros|cons|cost|price|budget|time|timeline|location|pros and cons|day \d+|week \d+|phase \d+|part \d+|a|an|the|for|if|when|you|your|this|these|it|consider|check|use|try|make|get|be|do|choose|prepare|apply|add|keep|avoid|look|research|examine|consult|start|set|find|create|build|plan|focus|practice|learn|take|ask|read|visit|join|follow|contact|reach|stay|remember|don't|always|never)\b/i;
+
+/** A list head that names something (a place, product, title, app), not a step of advice. */
+function isNameLike(head: string): boolean {
+  const words = head.split(/\s+/);
+  if (words.length > 6 || GENERIC_HEADS.test(head)) return false;
+  // A name: every longer word capitalised ("International Budget Hostel"), or a capital after
+  // the first word ("the Ringed City DLC"), or a single capitalised word ("Absinthe", "Veja").
+  const long = words.filter((w) => w.length > 3 && /^[a-z]/i.test(w));
+  if (long.length && long.every((w) => /^[A-Z]/.test(w))) return true;
+  return words.slice(1).some((w) => /^[A-Z][a-z]|^[A-Z]{2,}/.test(w));
+}
+
+/** The names an assistant's list items open with ("4. International Budget Hostel: ..."). */
+export function suggestedNames(items: readonly Item[]): string[] {
+  const out: string[] = [];
+  const seen = new Set<string>();
+  for (const i of items) {
+    if (i.speaker !== 'assistant') continue;
+    const m = LIST_HEAD.exec(i.text.trim());
+    if (!m) continue;
+    let head = (m[1] ?? m[2] ?? '').trim().replace(/[*_`]/g, '');
+    if (!isNameLike(head)) continue;
+    // A short value after the head is part of what was suggested ("Influencer marketing: $2,000").
+    const rest = m[3]!.trim();
+    if (rest.length > 0 && rest.length <= 30 && !/[.!?]$/.test(rest)) head = `${head}: ${rest}`;
+    const k = head.toLowerCase();
+    if (seen.has(k)) continue;
+    seen.add(k);
+    out.push(head);
+  }
+  return out.slice(0, SUGGESTIONS_PER_ENTRY);
+}
+
+function boosted(f: Fact, by: number): Fact {
+  return { ...f, salience: Math.round((f.salience + by) * 100) / 100 };
+}
+
+/** Every fact of one entry, in the order its items came. */
+export function factsOfEntry(e: Entry): EntryFact[] {
+  const out: EntryFact[] = [];
+  if (e.bucket === 'user' || e.bucket === 'feedback' || e.bucket === 'references') {
+    const make = e.bucket === 'user' ? parseUserFactLine : e.bucket === 'feedback' ? feedbackFact : referenceFact;
+    for (const item of e.items) {
+      const { origin, rest } = splitOrigin(item.text);
+      out.push({ fact: make(rest), item, ...(origin ? { origin } : {}) });
+    }
+    return out;
+  }
+  if (e.bucket) return out;
+
+  if (e.type === 'user') {
+    for (const item of e.items) out.push({ fact: boosted(userFact(tidy(item.text), item.text), TAGGED_BONUS), item });
+    return out;
+  }
+  if (e.type === 'feedback') {
+    // Rule, why and how-to-apply stay together and verbatim.
+    if (e.items.length) out.push({ fact: feedbackFact(e.items.map((i) => i.text).join(' | ')), item: e.items[0]! });
+    return out;
+  }
+  if (e.type === 'reference') {
+    const pointers = e.items.filter((i) => /https?:\/\/|[\w-]+\/[\w./-]+|\.\w{2,4}\b|→/.test(i.text));
+    const first = pointers[0] ?? e.items[0];
+    if (first) out.push({ fact: referenceFact(first.text), item: first });
+    return out;
+  }
+
+  const chat = e.items.some((i) => i.speaker !== null);
+  for (const item of e.items) {
+    if (item.speaker === 'assistant') continue;
+    if (chat) {
+      for (const s of sentences(ownWords(item.text))) {
+        if (isStandingInstruction(s)) out.push({ fact: feedbackFact(tidy(s)), item });
+        else for (const st of statementsIn(s)) out.push({ fact: userFact(st.text, st.raw), item });
+      }
+    } else if (THIRD_PERSON_USER.test(item.text)) {
+      out.push({ fact: userFact(tidy(item.text)), item });
+    } else if (/^\s*(?:i|i'm|i've|my)\b/i.test(item.text)) {
+      for (const st of userStatements(item.text)) out.push({ fact: userFact(st.text, st.raw), item });
+    }
+  }
+  if (chat) {
+    const names = suggestedNames(e.items);
+    const first = e.items.find((i) => i.speaker === 'assistant');
+    if (names.length && first) out.push({ fact: referenceFact(`suggested: ${names.join('; ')}`), item: first });
+  }
+  return out;
+}

@@ -1,0 +1,133 @@
+// Which parts of what a user says are durable statements about themselves. A chat turn mixes
+// them with requests and reactions ("By the way, I adopted Max last month — any tips for
+// crate training?"): a turn is cut into sentences, a sentence into clauses, and a statement is a
+// run of clauses that starts with the speaker saying something about themselves and stops at the
+// first request, question or reaction. Questions the user asks, what they ask the agent to write,
+// and text they paste or quote are not facts about them.
+import { sentences } from '../classify.js';
+
+/** Longest statement kept whole; longer runs are cut at a clause boundary. */
+export const STATEMENT_MAX = 180;
+const STATEMENT_MIN = 12;
+
+// Words that open a clause without saying anything (discourse markers, thanks, reactions).
+const DISCOURSE = /^(?:(?:i was (?:just )?thinking (?:about|of) how|i(?:'ve| have) been thinking (?:about|of) how|when|since|as for|speaking of which|i think|i guess|i suppose|i believe|i feel like|i realized|i realised|i remember|i noticed|i just wanted to (?:mention|say|add|share|let you know)|i wanted to (?:mention|say|add|share|let you know)|i should mention|i forgot to mention|as (?:we|i) (?:discussed|mentioned)(?: earlier| before)?|oh|ah|well|so|also|and|but|anyway|anyways|actually|btw|by the way|speaking of which|speaking of (?:[\w'-]+\s?){1,4}|oh and|plus|yes|yeah|no|ok|okay|hmm|hey|hi|hello|great|thanks|thank you|perfect|cool|awesome|interesting|got it|i see|right|sure|honestly|basically|also,? by the way|incidentally|fun fact)\s*[,:;!.\-–—]*\s+)+/i;
+
+// A clause that asks for something or asks a question.
+const QUESTION = /^(?:can|could|would|will|do|does|did|is|are|was|were|what|what's|how|why|where|when|which|who|whom|whose|should|shall|may|might)\b/i;
+const REQUEST = /^(?:please|help|tell|give|suggest|recommend|list|explain|describe|write|rewrite|create|generate|make|provide|show|find|compare|summari[sz]e|translate|edit|draft|compose|design|outline|let's|let me know|any (?:ideas?|tips?|suggestions?|advice|recommendations?|thoughts?)|is there|are there|if (?:so|not|you)|i need (?:help|some|you|to know|a list|advice|ideas|suggestions|recommendations)|i want (?:you|to know|some|a list|to learn more)|i'd (?:like|love) (?:you|to know|some|to learn|to get|to hear|to see|more)|i would (?:like|love) (?:you|to know|some|to learn|to get|to hear|to see|more)|i (?:was|am|'m) (?:wondering|curious|hoping)|i wonder|i'm (?:looking for|interested in (?:learning|finding|getting|knowing))|i am (?:looking for|interested in (?:learning|finding|getting|knowing))|i have a (?:question|request)|i'm not sure (?:what|how|which|where|if|whether)|i am not sure (?:what|how|which|where|if|whether)|i don't know (?:what|how|which|where|if|whether)|i can't decide)\b/i;
+
+// A clause that reacts to the conversation rather than telling something.
+const REACTION = /^(?:i(?:'m| am) (?:glad|excited|happy to|going to (?:try|check|look|give)|sure|not sure|thinking (?:of|about)|so excited|looking forward)|i(?:'ll| will) (?:try|check|look|keep|definitely|probably|make sure|consider|give|go ahead|go with|start|take (?:a look|your|that|those|these)|do (?:that|this|it)|use (?:that|this|it|those|these|your)|think)|i (?:agree|understand|see|appreciate|love (?:that|this|the idea|these|those|your|it|how)|like (?:that|this|the idea|these|those|your|it|how)|totally|completely|really (?:like|love|appreciate)|hope|can't wait|think (?:i'll|i will|that's|it's|this|that))|that(?:'s| is| was| sounds| makes| helps| seems)|this (?:is|sounds|helps|seems)|these (?:are|sound|seem)|sounds|it(?:'s| is) (?:great|good|helpful|interesting|important|a good|worth)|you(?:'re| are) (?:right|welcome)|thanks|thank you|great|good|nice|wow|cool|perfect|awesome|for (?:example|instance))\b/i;
+
+/** Words by which a clause is about the speaker. */
+const FIRST_PERSON = /\b(?:i|i'm|i've|i'd|i'll|im|ive|my|me|mine|myself|we|we're|we've|we'd|our|ours|us)\b/i;
+
+// Where a user starts pasting someone else's text ("Here is my draft:", "proofread this: ...").
+const PASTE_CUE = /(?:\b(?:here(?:'s| is| are)|below is|following is|this is)\b[^.!?:]{0,60}:|\b(?:proofread|rewrite|edit|translate|summari[sz]e|review|check|improve|paraphrase|shorten|correct)\b[^.!?:]{0,60}:)\s*/i;
+
+/** The part of a user turn that is the user's own words: what follows a paste cue is quoted. */
+export function ownWords(turn: string): string {
+  const m = PASTE_CUE.exec(turn);
+  let text = m ? turn.slice(0, m.index) : turn;
+  // A quoted passage of more than a few words is someone else's text.
+  text = text.replace(/["“][^"”]*["”]/g, (q) => (q.length > 42 ? ' ' : q));
+  return text;
+}
+
+export interface Statement {
+  /** The statement as it is kept: discourse openers and dangling punctuation off. */
+  text: string;
+  /** As the user said it ("By the way, I ..."): asides tell how personal it is. */
+  raw: string;
+}
+
+export interface Clause {
+  text: string;
+  kind: 'self' | 'continuation' | 'request' | 'reaction';
+}
+
+/** `first`: the clause opens its sentence, where "which", "what" or "do" start a question. */
+function classifyClause(raw: string, first: boolean): Clause {
+  const text = raw.trim();
+  const bare = text.replace(DISCOURSE, '');
+  if (bare.endsWith('?') || REQUEST.test(bare) || (first && QUESTION.test(bare))) return { text, kind: 'request' };
+  if (REACTION.test(bare)) return { text, kind: 'reaction' };
+  if (FIRST_PERSON.test(bare)) return { text, kind: 'self' };
+  return { text, kind: 'continuation' };
+}
+
+// Clause boundaries: commas and semicolons before a new clause, dashes, and "but/so/and" joins.
+const CLAUSE_SPLIT = /(?<=[,;:])\s+(?=(?:and |but |so |which |because |since |as |although |though |while |plus |or |where |who |then )?[a-z'’]+\b)|\s+[-–—]\s+/i;
+
+/** A sentence cut into clauses, each marked by what it does. */
+export function clauses(sentence: string): Clause[] {
+  // A trailing question mark belongs to the last clause only: "I have a dog, any tips?"
+  return sentence.split(CLAUSE_SPLIT).filter((c) => c.trim() !== '').map((c, i) => classifyClause(c, i === 0));
+}
+
+/**
+ * The statements about the speaker in one sentence: each run of clauses that starts with a
+ * first-person clause and goes on through continuations, up to a request or a reaction.
+ */
+export function statementsIn(sentence: string): Statement[] {
+  const out: Statement[] = [];
+  let run: string[] = [];
+  // Clauses that open a sentence before its subject ("Before the upgrade to 16GB, I was ...").
+  let lead: string[] = [];
+  const flush = (): void => {
+    lead = [];
+    if (run.length) {
+      const raw = run.join(' ');
+      const text = tidy(raw);
+      if (text.length >= STATEMENT_MIN) out.push({ text, raw });
+    }
+    run = [];
+  };
+  for (const c of clauses(sentence)) {
+    // "..., and it's been working out great": once the statement has said something, a clause
+    // that only comments on it ends it.
+    if (run.length && c.kind !== 'request' && c.kind !== 'reaction' && isComment(c.text)) {
+      flush();
+      continue;
+    }
+    if (c.kind === 'self') {
+      // A new first-person clause continues the statement ("I have a dog, his name is Max").
+      run.push(...lead, c.text);
+      lead = [];
+    } else if (c.kind === 'continuation') {
+      if (run.length) run.push(c.text);
+      else lead.push(c.text);
+    } else flush();
+  }
+  flush();
+  return out;
+}
+
+const COMMENT = /^(?:and |but |so |which |that |as |because )?(?:i think|i feel|i guess|i'm (?:feeling|hoping|glad|happy|excited|not sure|pretty sure|trying to (?:figure|decide|find))|i am (?:feeling|hoping|glad|happy)|it(?:'s| has) been|it was|it seems|it's|it is|that's|that was|this is|which (?:was|is|has been|made|makes|means)|i'd (?:like|love)|i would (?:like|love)|i want|i need|i'll|i will|i was wondering|i'm wondering|i hope|i can't wait|i'm looking forward|i love it|i loved it|i really (?:like|love|enjoy)ed?)\b/i;
+
+/** A clause that says how the speaker feels about what they said, with nothing specific in it. */
+function isComment(clause: string): boolean {
+  const t = clause.trim();
+  return COMMENT.test(t) && !/\d/.test(t) && !/\s[A-Z][a-z]/.test(t);
+}
+
+/** Discourse openers and dangling punctuation off; a statement reads as one clean clause run. */
+export function tidy(s: string): string {
+  let t = s.trim().replace(DISCOURSE, '');
+  t = t.replace(/^(?:and|but|so|or|plus|which|because)\s+/i, '');
+  t = t.replace(/[\s,;:\-–—]+$/, '').replace(/\s+/g, ' ');
+  if (/^[a-z]/.test(t) && !/^i\b/.test(t)) t = t[0]!.toUpperCase() + t.slice(1);
+  if (/^i\b/.test(t)) t = `I${t.slice(1)}`;
+  return t;
+}
+
+/** Every statement the user makes about themselves in one turn, in order. */
+export function userStatements(turn: string): Statement[] {
+  const out: Statement[] = [];
+  for (const s of sentences(ownWords(turn))) {
+    if (s.length > 1200) continue; // pasted prose without a cue
+    out.push(...statementsIn(s));
+  }
+  return out;
+}
