@@ -5,7 +5,8 @@ import type { MemoryType } from '../tree/layout.js';
 import type { TopicInfo } from '../tree/topic.js';
 import { collectEntries, type Entry } from './entries.js';
 import type { ExclusionRules } from './exclusion.js';
-import { contentWords, keyphrases, termFrequencies, TermStats, topWords } from './keywords.js';
+import { contentWords, termFrequencies, TermStats, topWords } from './keywords.js';
+import { topicName } from './topic-name.js';
 import type { SourceDoc } from './summarizer.js';
 import { hashParts } from '../tree/hash.js';
 import { keepLineShapes } from './line-shapes.js';
@@ -135,8 +136,8 @@ function analyze(sources: readonly SourceDoc[], rules: ExclusionRules): Analysis
     // Untitled sections (chat sessions, notes): name them by what the user talked about.
     // The opening of what the user said names the session well enough, and is cheap.
     const userText = e.items.filter((i) => i.speaker === 'user').map((i) => i.text).join('\n').slice(0, 2000);
-    const best = keyphrases(userText || textOf.get(e)!.slice(0, 2000), stats, 1)[0];
-    if (best) topicOf.set(e, best.phrase);
+    const name = topicName(userText || textOf.get(e)!.slice(0, 2000), stats);
+    if (name) topicOf.set(e, name);
   }
   return { entries, stats, topicOf, textOf, tfOf };
 }

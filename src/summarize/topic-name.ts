@@ -1,0 +1,72 @@
+// Naming an untitled section (a chat session, a note without a heading) by what the user talked
+// about: the best key phrase that reads as a name. A topic name is a noun phrase someone would
+// look up ("golden retriever", "road bike", "tokyo trip"), never a verb, a filler word, an id or
+// a word of the conversation itself ("continue", "week", "offering", "x1").
+import { keyphrases, type TermStats } from './keywords.js';
+
+// Words that never name a topic on their own: conversation and request words, time words,
+// vague nouns, and common verbs and adjectives that slip past the stop-word list.
+const NEVER_ALONE = new Set(`
+continue continued continues continuing write writing written rewrite edit help helping answer answers question questions response responses
+reply replies request requests conversation chat message messages prompt prompts task tasks list lists example examples option options step steps
+detail details point points part parts piece pieces section sections paragraph paragraphs sentence sentences text texts article articles essay essays
+story stories word words topic topics content version versions format formats style styles type types kind kinds sort thing things stuff way ways
+lot lots bit bits number numbers amount amounts area areas level levels place places day days week weeks weekend weekends month months year years
+time times today tomorrow yesterday morning evening night hour hours minute minutes moment moments date dates
+order orders offer offers offering offerings display displays formula formulas player players game games family friends people person someone
+watch watched watching heard hear hearing teach teaching taught learn learning learned mention mentioned mentioning talk talked talking discuss discussed
+tell told telling ask asked asking share shared sharing explain explained create created creating generate generated provide provided
+include included including follow following list listed listing suggest suggested suggesting consider considered considering check checked checking
+find found finding choose chose chosen pick picked decide decided plan planned planning start started starting finish finished finishing
+try tried trying keep kept keeping feel felt feeling think thought thinking wonder wondering curious interested sure excited happy glad
+great good nice better best bad new old big small little long short high low easy hard different similar specific general certain various
+important main major minor recent current previous next last first second third final additional extra overall total
+idea ideas thought thoughts opinion opinions advice tip tips suggestion suggestions recommendation recommendations information info resources resource
+benefits benefit issue issues problem problems thing situation case cases experience experiences process result results
+`.split(/\s+/).filter(Boolean));
+
+/** True when `phrase` (lower case, content words) can name a topic. */
+export function isTopicName(phrase: string): boolean {
+  const words = phrase.split(' ').filter(Boolean);
+  if (words.length === 0) return false;
+  for (const w of words) {
+    // Ids, codes and variables: x1, br, a3, 0x1f, abc123.
+    if (w.length <= 2 || /^[a-z]{1,2}\d+$|^\d|^[0-9a-f]{6,}$/.test(w)) return false;
+  }
+  const last = words[words.length - 1]!;
+  if (words.length === 1) {
+    if (NEVER_ALONE.has(last)) return false;
+    // A lone -ly word is an adverb; a lone -ed word is a verb or an adjective.
+    if (/(?:ly|ed)$/.test(last) && last.length > 4) return false;
+    return true;
+  }
+  // A phrase ends in its head noun; one made only of such words ("great tips") names nothing.
+  if (/ly$/.test(last)) return false;
+  return !words.every((w) => NEVER_ALONE.has(w));
+}
+
+/**
+ * The name of an untitled section from what it says (`text`: the user's words when it is a
+ * chat): the best-scoring key phrase that reads as a name. Phrases of two or three words and
+ * names written with capitals ("Tokyo", "Game of Thrones") are preferred over single common
+ * words. Null when nothing fits: an unnamed topic is better than a misleading one.
+ */
+export function topicName(text: string, stats: TermStats): string | null {
+  const candidates = keyphrases(text, stats, 12);
+  let best: { phrase: string; score: number } | null = null;
+  for (const c of candidates) {
+    if (!isTopicName(c.phrase)) continue;
+    const words = c.phrase.split(' ');
+    let score = c.score * (words.length > 1 ? 1.35 : 1);
+    if (capitalised(text, c.phrase)) score *= 1.25;
+    if (!best || score > best.score) best = { phrase: c.phrase, score };
+  }
+  return best?.phrase ?? null;
+}
+
+/** The phrase appears with a capital inside a sentence (a proper name), not only at its start. */
+function capitalised(text: string, phrase: string): boolean {
+  const first = phrase.split(' ')[0]!;
+  const re = new RegExp(`[a-z,;]\\s+${first[0]!.toUpperCase()}${first.slice(1).replace(/[.*+?^${}()|[\]\\]/g, '\\$&')}\\b`);
+  return re.test(text);
+}
