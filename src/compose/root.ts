@@ -1,14 +1,18 @@
-// ROOT.md: the topic index loaded at every session start (spec, "Monthly → Root").
-// Four sections: Active Context (recent days), Recent Patterns, Historical Summary, Topics Index.
-// It is rebuilt from the monthly nodes' topics (with their stored last-seen dates, so ages are
-// right on the day it is written) and the recent daily nodes, then held under `rootMaxTokens`:
-//   1. compress the Historical Summary (quarters, then years, fewer topics per line);
-//   2. drop `project` topics unseen for `projectStaleDays`, oldest first;
-//   3. trim sub-keywords, shorten Active Context and Recent Patterns;
-//   4. drop stale `reference` topics, then the oldest remaining project/reference topics.
-// `user` and `feedback` topics are never dropped; if they alone exceed the cap, that is reported.
-import type { CompactionConfig } from '../config/config.js';
-import { daysBetween, type LocalDate } from '../time/calendar.js';
+// ROOT.md: what an agent loads at every session start (spec, "Monthly → Root"). Six sections:
+//   Profile          what the user said about themselves (user facts never age out), by kind;
+//   Rules            how the user wants the agent to work (feedback), newest first;
+//   Active Context   open items, decisions and highlights of the recent days;
+//   Recent Patterns  topics that keep coming back, lessons;
+//   Historical Summary  each period's main topics, coarser with age;
+//   Topics Index     topics over the whole history: every month, quarter or year is represented,
+//                    recent ones in more detail (compose/root-sections.ts).
+// The profile and rules come from the monthly nodes' facts, the topics from their topics (with
+// stored last-seen dates, so ages are right on the day ROOT is written), the rest from the recent
+// daily nodes. The sections share `rootMaxTokens` by `rootShares` (compose/budget.ts): each keeps
+// its best lines within its share, and what one leaves unused goes to the others.
+import type { CompactionConfig, RootSection } from '../config/config.js';
+import type { LocalDate } from '../time/calendar.js';
+import type { FactInfo } from '../tree/fact.js';
 import type { MemoryType } from '../tree/layout.js';
 import type { TopicInfo } from '../tree/topic.js';
 import { analyzeSources } from '../summarize/analyze.js';
@@ -16,28 +20,35 @@ import { TopicMerger, topTopicsByDays } from '../summarize/topic-merge.js';
 import { buildDraft } from '../summarize/extractive.js';
 import type { ExclusionRules } from '../summarize/exclusion.js';
 import { collectEntries } from '../summarize/entries.js';
+import { mergeFacts } from '../summarize/facts/profile.js';
 import type { SourceDoc } from '../summarize/summarizer.js';
 import { clip } from '../summarize/classify.js';
 import { renderTemplate } from '../write/template.js';
 import type { CountTokens } from '../write/tokens.js';
+import { allocate } from './budget.js';
+import { historySection, listSection, profileSection, rulesSection, topicsSection, type SectionLines } from './root-sections.js';
 
 export interface RootMonth {
   month: string;
   topics: readonly TopicInfo[];
+  /** The monthly node's user and feedback facts. */
+  facts?: readonly FactInfo[];
 }
 
 export interface RootInput {
   today: LocalDate;
-  /** Every monthly node's topics, oldest month first. */
+  /** Every monthly node's topics and facts, oldest month first. */
   months: readonly RootMonth[];
   /** Daily nodes for Active Context (the last `activeContextDays`, or the latest ones). */
   recentDailies: readonly SourceDoc[];
   /** Topics of each daily node of the last 30 days. */
   recentDayTopics: readonly { date: LocalDate; topics: readonly TopicInfo[] }[];
-  /** Bodies of the latest monthly nodes, for feedback rules and lessons. */
+  /** Bodies of the latest monthly nodes, for lessons. */
   latestMonthlies: readonly SourceDoc[];
   /** Where a topic's latest mention can be read: `daily/2026-03-14.md`. */
   pointerFor: (t: TopicInfo) => string;
+  /** The node that holds a day's detail, as a link relative to ROOT.md. */
+  linkFor: (d: LocalDate) => string;
   config: CompactionConfig;
   template: string;
   rules: ExclusionRules;
@@ -53,125 +64,95 @@ export interface RootBuild {
   overCap: string | null;
 }
 
-const TYPE_ORDER: Record<MemoryType, number> = { user: 0, feedback: 1, project: 2, reference: 3 };
-
-interface IndexTopic extends TopicInfo {
-  age: number;
-  keep: number; // sub-keywords shown
-}
+/** Who gets what another section leaves unused, first to last. */
+const PRIORITY: readonly RootSection[] = ['profile', 'topics', 'active', 'rules', 'patterns', 'history'];
 
 export function buildRoot(input: RootInput): RootBuild {
   const { today, config } = input;
-  const all = mergeMonths(input.months);
-  let topics: IndexTopic[] = all
-    .map((t) => ({ ...t, age: Math.max(0, daysBetween(t.lastSeen, today)), keep: 4 }))
-    .sort((a, b) => TYPE_ORDER[a.type] - TYPE_ORDER[b.type] || a.age - b.age || b.days - a.days || a.name.localeCompare(b.name));
-
-  let active = activeContext(input);
-  let patterns = recentPatterns(input);
-  let historyDetail: HistoryDetail = { quarterAfter: Infinity, yearAfter: Infinity, perLine: 6 };
-  const dropped: string[] = [];
-
-  // The cap loop re-renders many times; the history only changes when its detail does.
-  const historyMemo = new Map<HistoryDetail, string[]>();
-  const historyLines = (): string[] => {
-    let lines = historyMemo.get(historyDetail);
-    if (!lines) {
-      lines = historicalSummary(input.months, historyDetail);
-      historyMemo.set(historyDetail, lines);
+  const facts = mergeFacts(input.months.map((m) => m.facts ?? []));
+  const topics = mergeMonths(input.months);
+  const sections: Record<RootSection, SectionLines<any>> = {
+    profile: profileSection(facts, today, input.linkFor),
+    rules: rulesSection(facts, today, input.linkFor),
+    active: listSection(activeContext(input)),
+    patterns: listSection(recentPatterns(input)),
+    history: historySection(input.months, today, topTopicsByDays),
+    topics: topicsSection(topics, today, config.referenceStaleDays, input.pointerFor),
+  };
+  // A section the template has no place for takes no share.
+  const present = (name: RootSection): boolean => input.template.includes(`{{${name}}}`);
+  const lineCost = (line: string): number => input.countTokens(line) + 1;
+  const render = (kept: Map<RootSection, number>): string => {
+    const vars: Record<string, string> = { activeDays: String(config.activeContextDays) };
+    for (const name of Object.keys(sections) as RootSection[]) {
+      const s = sections[name];
+      const lines = s.show(s.ranked.slice(0, kept.get(name) ?? 0)).join('\n');
+      // Profile and Rules are left out when empty; the spec's four sections say so.
+      vars[name] = lines || (name === 'profile' || name === 'rules' ? '' : '- (none yet)');
     }
-    return lines;
+    return renderTemplate(input.template, vars);
   };
-  const lineMemo = new Map<IndexTopic, { keep: number; line: string }>();
-  const indexLine = (t: IndexTopic): string => {
-    const hit = lineMemo.get(t);
-    if (hit && hit.keep === t.keep) return hit.line;
-    const tag = `${t.type}, ${t.age}d${t.type === 'reference' && t.age > config.referenceStaleDays ? ', ?' : ''}`;
-    const kws = t.keywords.slice(0, t.keep);
-    const line = `- ${t.name} [${tag}]${kws.length ? `: ${kws.join(', ')}` : ''} → ${input.pointerFor(t)}`;
-    lineMemo.set(t, { keep: t.keep, line });
-    return line;
-  };
-  const render = (): string =>
-    renderTemplate(input.template, {
-      activeDays: String(config.activeContextDays),
-      active: linesOrNone(active),
-      patterns: linesOrNone(patterns),
-      history: linesOrNone(historyLines()),
-      topics: linesOrNone(topics.map(indexLine)),
+  const none = new Map<RootSection, number>();
+  const frame = input.countTokens(render(none));
+  const budgets = (Object.keys(sections) as RootSection[]).filter(present).map((name) => {
+    const s = sections[name];
+    const seen = new Set<string>();
+    const costs = s.ranked.map((x) => {
+      const h = s.header?.(x) ?? null;
+      const extra = h && !seen.has(h) ? (seen.add(h), lineCost(h)) : 0;
+      return lineCost(s.line(x)) + extra;
     });
-
+    return { name, costs, share: config.rootShares[name] };
+  });
   const cap = config.rootMaxTokens;
-  // Between steps each line is counted on its own and summed (a line break is one token; the
-  // counter remembers lines it has seen), and the final text is counted exactly.
-  const measure = (text: string): number => {
-    let n = 0;
-    for (const line of text.split('\n')) n += input.countTokens(line) + 1;
-    return n;
-  };
-  let body = render();
-  let tokens = measure(body);
-  const over = (): boolean => {
-    body = render();
-    tokens = measure(body);
-    return tokens > cap;
-  };
-  /** Drops topics matching `pred`, oldest first, in batches sized from the overshoot. */
-  const dropOldest = (pred: (t: IndexTopic) => boolean): void => {
-    const queue = topics.filter(pred).sort((a, b) => b.age - a.age || a.days - b.days || a.name.localeCompare(b.name));
-    let next = 0;
-    while (tokens > cap && next < queue.length) {
-      const perLine = Math.max(8, input.countTokens(indexLine(queue[next]!)));
-      const n = Math.max(1, Math.floor((tokens - cap) / perLine));
-      const batch = new Set(queue.slice(next, next + n));
-      next += batch.size;
-      for (const v of batch) dropped.push(v.name);
-      topics = topics.filter((t) => !batch.has(t));
-      over();
-    }
-  };
-
-  const steps: (() => void)[] = [
-    () => { historyDetail = { quarterAfter: 3, yearAfter: Infinity, perLine: 4 }; },
-    () => { historyDetail = { quarterAfter: 3, yearAfter: 12, perLine: 3 }; },
-    () => { dropOldest((t) => t.type === 'project' && t.age >= config.projectStaleDays); },
-    () => { for (const t of topics) if (t.age > 30) t.keep = Math.min(t.keep, 2); },
-    () => { active = active.slice(0, 10); patterns = patterns.slice(0, 6); historyDetail = { quarterAfter: 2, yearAfter: 6, perLine: 2 }; },
-    () => { for (const t of topics) if (t.type !== 'user' && t.type !== 'feedback') t.keep = Math.min(t.keep, 1); },
-    () => { dropOldest((t) => t.type === 'reference' && t.age > config.referenceStaleDays); },
-    () => { dropOldest((t) => t.type === 'project' || t.type === 'reference'); },
-    () => { active = active.slice(0, 5); patterns = patterns.slice(0, 3); historyDetail = { quarterAfter: 0, yearAfter: 0, perLine: 1 }; },
-    () => { for (const t of topics) t.keep = 0; },
-  ];
-  for (const step of steps) {
-    if (tokens <= cap) break;
-    step();
-    over();
+  const kept = allocate(budgets, cap - frame, PRIORITY) as Map<RootSection, number>;
+  let body = render(kept);
+  let tokens = input.countTokens(body);
+  // Lines were counted one by one; the whole text can count a little differently. Give back
+  // the lowest-priority lines until it fits.
+  while (tokens > cap) {
+    const victim = [...PRIORITY].reverse().find((n) => (kept.get(n) ?? 0) > 0);
+    if (!victim) break;
+    kept.set(victim, kept.get(victim)! - 1);
+    body = render(kept);
+    tokens = input.countTokens(body);
   }
-  tokens = input.countTokens(body);
-  const overCap = tokens > cap ? `ROOT.md is ${tokens} tokens, over rootMaxTokens ${cap}: ${topics.length} user/feedback topics are never dropped` : null;
+  const dropped = sections.topics.ranked.slice(kept.get('topics') ?? 0).map((t: TopicInfo) => t.name);
+  const overCap = tokens > cap ? `ROOT.md is ${tokens} tokens, over rootMaxTokens ${cap}: its template alone takes ${frame}` : null;
   return { body, tokens, dropped, overCap };
 }
 
-function unique(lines: readonly string[]): string[] {
-  return [...new Set(lines)];
-}
-
-function linesOrNone(lines: readonly string[]): string {
-  return lines.length ? lines.join('\n') : '- (none yet)';
-}
-
-/** What is in progress: open items, decisions and highlights of the recent days. */
+/** What is in progress, best first: open items and decisions of the recent days, newest first, then highlights. */
 function activeContext(input: RootInput): string[] {
   if (input.recentDailies.length === 0) return [];
   const draft = buildDraft(analyzeSources(input.recentDailies, input.rules), 'weekly', true);
-  const pick = (lines: string[], n: number): string[] => lines.slice(-n).map((l) => `- ${clip(l, 220)}`);
-  // Highlights do not repeat what the user said about themselves (that is in draft.user), so
-  // the user's lines get more of the section than the highlights.
-  return [...pick(draft.open, 6), ...pick(draft.decisions, 6), ...pick(draft.user, 8), ...pick(draft.highlights, 4)];
+  // One line format: `05-29 · topic: text`, no type tags or emphasis from the highlights.
+  const tidy = (l: string): string => `- ${clip(l.replace(/^(\d{2}-\d{2} · [^:\[]*?) \[\w+\]:/, '$1:').replace(/\*\*|__/g, ''), 160)}`;
+  // Open items and decisions first; then the highlights, a day at a time from the newest, so
+  // that every recent day has its say before any day has its second.
+  const newestFirst = (lines: string[]): string[] => [...lines].reverse();
+  return [...new Set([...newestFirst(draft.open), ...newestFirst(draft.decisions), ...newestFirst(draft.tasks).slice(0, 4), ...byDayRoundRobin(draft.highlights)].map(tidy))];
 }
 
-/** Cross-cutting: topics that keep coming back, feedback rules, lessons. */
+/** Lines labelled `05-29 · ...`: the newest day's first line, the next day's first, ... then seconds. */
+function byDayRoundRobin(lines: readonly string[]): string[] {
+  const days = new Map<string, string[]>();
+  for (const l of lines) {
+    const d = /^(\d{2}-\d{2}) · /.exec(l)?.[1] ?? '';
+    const list = days.get(d);
+    if (list) list.push(l);
+    else days.set(d, [l]);
+  }
+  // Across a new year, January's days are the newer ones.
+  const wraps = [...days.keys()].some((d) => d.startsWith('12-')) && [...days.keys()].some((d) => d.startsWith('01-'));
+  const sortable = (d: string): string => (wraps && d.startsWith('01-') ? `13${d.slice(2)}` : d);
+  const ordered = [...days].sort((a, b) => (sortable(a[0]) < sortable(b[0]) ? 1 : sortable(a[0]) > sortable(b[0]) ? -1 : 0)).map(([, l]) => l);
+  const out: string[] = [];
+  for (let i = 0; ordered.some((l) => i < l.length); i++) for (const l of ordered) if (i < l.length) out.push(l[i]!);
+  return out;
+}
+
+/** Cross-cutting: topics that keep coming back, and lessons. */
 function recentPatterns(input: RootInput): string[] {
   const counts = new Map<string, { days: number; last: LocalDate; type: MemoryType; keywords: string[] }>();
   // Oldest day first, so the latest day's sub-keywords win, whatever order the days came in.
@@ -191,27 +172,13 @@ function recentPatterns(input: RootInput): string[] {
     .sort((a, b) => b[1].days - a[1].days || (a[1].last < b[1].last ? 1 : -1) || a[0].localeCompare(b[0]))
     .slice(0, 8)
     .map(([name, c]) => `- ${name} [${c.type}]: on ${c.days} of the last 30 days (latest ${c.last.slice(5)})${c.keywords.length ? ` · ${c.keywords.slice(0, 3).join(', ')}` : ''}`);
-  const out = [...recurring];
-  // Feedback rules and lessons as the latest monthly nodes sorted them (no re-analysis needed).
-  const feedback: string[] = [];
+  // Lessons as the latest monthly nodes sorted them (no re-analysis needed); rules have a
+  // section of their own.
   const lessons: string[] = [];
   for (const src of input.latestMonthlies) {
-    for (const e of collectEntries(src.label, src.text, input.rules, src.firstLine)) {
-      if (e.bucket === 'feedback') feedback.push(...e.items.map((i) => i.text));
-      else if (e.bucket === 'lessons') lessons.push(...e.items.map((i) => i.text));
-    }
+    for (const e of collectEntries(src.label, src.text, input.rules, src.firstLine)) if (e.bucket === 'lessons') lessons.push(...e.items.map((i) => i.text));
   }
-  out.push(...unique(feedback).slice(-8).map((l) => `- rule: ${clip(l, 240)}`));
-  out.push(...unique(lessons).slice(-6).map((l) => `- lesson: ${clip(l, 200)}`));
-  return out;
-}
-
-interface HistoryDetail {
-  /** Months older than this many months before the latest are merged by quarter. */
-  quarterAfter: number;
-  /** ... and older than this many, by year. */
-  yearAfter: number;
-  perLine: number;
+  return [...recurring, ...[...new Set(lessons)].slice(-6).reverse().map((l) => `- lesson: ${clip(l.replace(/^(?:[^:]{1,40}: )?lesson:\s*/i, ''), 200)}`)];
 }
 
 // ---- what stays the same from one build to the next -------------------------------------
@@ -238,39 +205,4 @@ function mergeMonths(months: readonly RootMonth[]): TopicInfo[] {
   const merger = base.merger.copy();
   for (const l of lists.slice(cut)) merger.add(l);
   return merger.result(Number.MAX_SAFE_INTEGER);
-}
-
-const listIds = new WeakMap<object, number>();
-let nextListId = 0;
-const groupLines = new Map<string, string>();
-
-function listId(list: object): number {
-  let id = listIds.get(list);
-  if (id === undefined) listIds.set(list, (id = nextListId++));
-  return id;
-}
-
-function historicalSummary(months: readonly RootMonth[], d: HistoryDetail): string[] {
-  if (months.length === 0) return [];
-  const groups: { label: string; topics: (readonly TopicInfo[])[] }[] = [];
-  const latest = months[months.length - 1]!.month;
-  const monthIndex = (m: string): number => Number(m.slice(0, 4)) * 12 + Number(m.slice(5, 7));
-  for (const m of months) {
-    const back = monthIndex(latest) - monthIndex(m.month);
-    const q = Math.floor((Number(m.month.slice(5, 7)) - 1) / 3) + 1;
-    const label = back >= d.yearAfter ? m.month.slice(0, 4) : back >= d.quarterAfter ? `${m.month.slice(0, 4)}-Q${q}` : m.month;
-    const g = groups[groups.length - 1];
-    if (g && g.label === label) g.topics.push(m.topics);
-    else groups.push({ label, topics: [m.topics] });
-  }
-  return groups.map((g) => {
-    const key = `${g.label}|${d.perLine}|${g.topics.map(listId).join(',')}`;
-    const hit = groupLines.get(key);
-    if (hit !== undefined) return hit;
-    const top = topTopicsByDays(g.topics, d.perLine).map((t) => (d.perLine >= 4 && t.keywords.length ? `${t.name} (${t.keywords.slice(0, 2).join(', ')})` : t.name));
-    const line = `- ${g.label}: ${top.join('; ') || '(no topics)'}`;
-    if (groupLines.size > 4096) groupLines.clear();
-    groupLines.set(key, line);
-    return line;
-  });
 }

@@ -11,6 +11,12 @@ export interface CompactionConfig {
   thresholds: { daily: number; weekly: number; monthly: number };
   /** ROOT.md size cap, in tokens of `tokenizer`. */
   rootMaxTokens: number;
+  /**
+   * How ROOT's sections share `rootMaxTokens` (relative weights, scaled to add up to 1): each
+   * gets its share first, and what one leaves unused goes to the others (profile, then topics,
+   * active, rules, patterns, history).
+   */
+  rootShares: RootShares;
   /** BPE encoding used to count tokens: cl100k_base (default) or o200k_base. */
   tokenizer: string;
   /** Full days after a week or month ends before its node is fixed. */
@@ -24,6 +30,10 @@ export interface CompactionConfig {
   /** Extra ephemeral markers: entries containing one are left out of summaries. */
   ephemeralMarkers: string[];
 }
+
+export const ROOT_SECTIONS = ['profile', 'rules', 'active', 'patterns', 'history', 'topics'] as const;
+export type RootSection = (typeof ROOT_SECTIONS)[number];
+export type RootShares = Record<RootSection, number>;
 
 /** Agent integration: transcript capture hooks, session-start restore, context packs. */
 export interface AgentsConfig {
@@ -139,6 +149,7 @@ export function defaultConfig(): HipoConfig {
       limits: { daily: 1, weekly: 1, monthly: 1, root: 1 },
       thresholds: { daily: 200, weekly: 300, monthly: 500 },
       rootMaxTokens: 3000,
+      rootShares: { profile: 0.5, rules: 0.08, active: 0.12, patterns: 0.05, history: 0.05, topics: 0.2 },
       tokenizer: 'cl100k_base',
       graceDays: 7,
       activeContextDays: 7,
@@ -284,6 +295,12 @@ function validate(c: HipoConfig, file: string): void {
   if (!isValidTimeZone(c.timeZone)) throw new ConfigError(file, `"timeZone" is not an IANA time zone: "${c.timeZone}"`);
   if (c.compaction.tokenizer !== 'cl100k_base' && c.compaction.tokenizer !== 'o200k_base') throw new ConfigError(file, `"compaction.tokenizer" must be "cl100k_base" or "o200k_base", got "${c.compaction.tokenizer}"`);
   if (c.compaction.rootMaxTokens < 200) throw new ConfigError(file, '"compaction.rootMaxTokens" must be at least 200');
+  for (const [name, share] of Object.entries(c.compaction.rootShares)) {
+    if (!(ROOT_SECTIONS as readonly string[]).includes(name)) throw new ConfigError(file, `"compaction.rootShares.${name}" is not a ROOT section (${ROOT_SECTIONS.join(', ')})`);
+    if (typeof share !== 'number' || !(share >= 0 && share <= 1)) throw new ConfigError(file, `"compaction.rootShares.${name}" must be a number from 0 to 1`);
+  }
+  const shareSum = Object.values(c.compaction.rootShares).reduce((a, b) => a + b, 0);
+  if (shareSum <= 0) throw new ConfigError(file, '"compaction.rootShares" must give some section a share above 0');
   for (const [level, n] of Object.entries(c.compaction.limits)) {
     if (!Number.isInteger(n) || n < 1) throw new ConfigError(file, `"compaction.limits.${level}" must be a whole number of at least 1`);
   }

@@ -21,7 +21,7 @@ import { buildRoot, type RootBuild } from '../compose/root.js';
 import type { TemplateSet } from '../write/template.js';
 import { loadTokenCounter, type CountTokens, type TokenizerName } from '../write/tokens.js';
 import { modelRoot } from './root-llm.js';
-import { dailyInputsFrom, parentInputs, readRawLogBytes, readSources, recentDailyPeriods, topicPointer, type NodeInputs } from './inputs.js';
+import { dailyInputsFrom, dayLink, monthlyFacts, parentInputs, readRawLogBytes, readSources, recentDailyPeriods, topicPointer, type NodeInputs } from './inputs.js';
 import type { ActionRecord } from './journal.js';
 import type { TreeState } from './tree-state.js';
 import type { DailyPrefetch } from './prefetch.js';
@@ -213,11 +213,16 @@ export function extractiveRoot(months: readonly Period[], tree: TreeState, ctx: 
     .map((n) => ({ date: (n.period as { date: LocalDate }).date, topics: tree.topicsOf(n.period) }));
   return buildRoot({
     today,
-    months: months.map((m) => ({ month: periodId(m), topics: tree.topicsOf(m) })),
+    months: months.map((m) => ({
+      month: periodId(m),
+      topics: tree.topicsOf(m),
+      facts: m.level === 'monthly' ? tree.factsOf(m, (body, firstLine) => monthlyFacts(m.month, body, firstLine, ctx.redactor, ctx.rules)) : [],
+    })),
     recentDailies: readSources(recent, tree, ctx.redactor),
     recentDayTopics,
     latestMonthlies: readSources(months.slice(-2), tree, ctx.redactor),
     pointerFor: (t) => topicPointer(tree, t),
+    linkFor: (d) => dayLink(tree, d),
     config: cfg,
     template: ctx.templates.get('root'),
     rules: ctx.rules,

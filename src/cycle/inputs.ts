@@ -1,6 +1,8 @@
 // Gathering what a node is made from: its sources (read and redacted), their hash, their line
 // count against the threshold, and the node's topics.
-import { addDays, daysBetween, monthOf, type LocalDate } from '../time/calendar.js';
+import { addDays, daysBetween, lastDayOfMonthId, monthOf, type LocalDate, type MonthId } from '../time/calendar.js';
+import type { FactInfo } from '../tree/fact.js';
+import { nodeFacts } from '../summarize/facts/profile.js';
 import { contentHash, hashParts } from '../tree/hash.js';
 import { splitFrontmatter } from '../tree/frontmatter.js';
 import { nodeRelPath, periodId, rawRelPath, type Period } from '../tree/layout.js';
@@ -132,6 +134,19 @@ export function readSources(periods: readonly Period[], tree: TreeState, redacto
     .map((p) => readChild(p, tree))
     .filter((c): c is ChildRead => c !== null)
     .map((c) => ({ label: periodId(c.period), path: tree.shown(c.rel), level: c.period.level, text: redactor.redact(c.body).text, firstLine: c.firstLine }));
+}
+
+/** A monthly node's user and feedback facts, from its body (the profile is built from them). */
+export function monthlyFacts(month: MonthId, body: string, firstLine: number, redactor: Redactor, rules: ExclusionRules): FactInfo[] {
+  const source: SourceDoc = { label: month, path: '', level: 'monthly', text: redactor.redact(body).text, firstLine };
+  // Analysed on its own (not memoised with a node's sources): this runs once per monthly node.
+  return nodeFacts(analyzeSources([source], rules), `${month}-01` as LocalDate, lastDayOfMonthId(month));
+}
+
+/** The node holding a day's detail, relative to ROOT.md: its daily node, else its month's. */
+export function dayLink(tree: TreeState, date: LocalDate): string {
+  const daily: Period = { level: 'daily', date };
+  return tree.node(daily) ? nodeRelPath(daily) : nodeRelPath({ level: 'monthly', month: monthOf(date) });
 }
 
 /** Where a topic's latest mention can be read. */

@@ -8,6 +8,9 @@ import { readNode, readRawLog } from '../tree/read.js';
 import type { StampCache } from '../tree/scan.js';
 import type { NodeInfo, Problem, RawLogInfo, TreeSnapshot } from '../tree/snapshot.js';
 import type { TopicInfo } from '../tree/topic.js';
+import type { FactInfo } from '../tree/fact.js';
+import { splitFrontmatter } from '../tree/frontmatter.js';
+import { decodeText } from '../tree/text.js';
 
 export class TreeState implements TreeSnapshot {
   readonly raws: Map<LocalDate, RawLogInfo>;
@@ -57,6 +60,30 @@ export class TreeState implements TreeSnapshot {
 
   node(p: Period): NodeInfo | undefined {
     return this.nodes.get(nodeKey(p));
+  }
+
+  /**
+   * A monthly node's user and feedback facts: found once from its body by `find` (summarize/
+   * facts) and then kept with its record, so later cycles and the stamp cache need no re-read.
+   */
+  factsOf(p: Period, find: (body: string, firstLine: number) => FactInfo[]): readonly FactInfo[] {
+    const info = this.node(p);
+    if (!info) return [];
+    if (info.facts) return info.facts;
+    let facts: FactInfo[] = [];
+    try {
+      const decoded = decodeText(this.readBytes(info.relPath));
+      if (decoded.ok) {
+        const doc = splitFrontmatter(decoded.text);
+        facts = find(doc.body, doc.bodyLineOffset + 1);
+      }
+    } catch {
+      return [];
+    }
+    const withFacts: NodeInfo = { ...info, facts };
+    this.nodes.set(nodeKey(p), withFacts);
+    this.cache.set(info.relPath, { kind: 'node', info: withFacts });
+    return facts;
   }
 
   /** A node's topics, reading the file when the cached record left them out. */

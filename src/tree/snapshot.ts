@@ -3,6 +3,7 @@
 import type { LocalDate } from '../time/calendar.js';
 import type { NodeKey, NodeStatus, Period } from './layout.js';
 import type { TopicInfo } from './topic.js';
+import type { FactInfo } from './fact.js';
 
 export interface FileStamp {
   readonly size: number;
@@ -41,6 +42,8 @@ export interface NodeInfo {
   readonly summarizer: string | null;
   /** null when not loaded: the stamp cache leaves daily topics out to stay small. */
   readonly topics: readonly TopicInfo[] | null;
+  /** A monthly node's user and feedback facts, once found (ROOT's Profile is built from them). */
+  readonly facts?: readonly FactInfo[];
   /** Set when the file could not be read or its frontmatter not parsed. */
   readonly problem: string | null;
 }

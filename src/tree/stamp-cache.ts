@@ -8,10 +8,11 @@ import type { LocalDate } from '../time/calendar.js';
 import type { MemoryType, NodeStatus, Period, Workspace } from './layout.js';
 import type { FileStamp, NodeInfo, RawLogInfo } from './snapshot.js';
 import type { TopicInfo } from './topic.js';
+import type { FactCategory, FactInfo } from './fact.js';
 import { atomicWriteFile } from '../write/atomic.js';
 import { ensureStateDir } from './state-dir.js';
 
-const CACHE_VERSION = 6;
+const CACHE_VERSION = 7;
 const CACHE_FILE = 'tree-cache.json';
 /**
  * A record is trusted when the file's mtime is older than the moment the record was taken: any
@@ -23,8 +24,9 @@ const COARSE_MARGIN_MS = 2000;
 export type Cached = { kind: 'raw'; info: RawLogInfo } | { kind: 'node'; info: NodeInfo };
 
 type TopicTuple = [name: string, type: MemoryType, lastSeen: string, days: number, keywords: string[]];
+type FactTuple = [type: 'user' | 'feedback', category: FactCategory | null, text: string, salience: number, key: string, slot: string | null, lastSeen: string, days: number];
 type RawTuple = ['r', size: number, mtimeMs: number, seen: number, hash: string, lines: number, usable: 0 | 1, note: string | null];
-type NodeTuple = ['n', size: number, mtimeMs: number, seen: number, status: NodeStatus | null, sourceHash: string | null, recordedBodyHash: string | null, bodyHash: string, bodyLines: number, summarizer: string | null, problem: string | null, topics: TopicTuple[] | null];
+type NodeTuple = ['n', size: number, mtimeMs: number, seen: number, status: NodeStatus | null, sourceHash: string | null, recordedBodyHash: string | null, bodyHash: string, bodyLines: number, summarizer: string | null, problem: string | null, topics: TopicTuple[] | null, facts?: FactTuple[] | null];
 type Rec = RawTuple | NodeTuple;
 
 interface CacheFile {
@@ -63,7 +65,8 @@ export class StampCache {
     }
     if (!('period' in what)) return undefined;
     const topics = r[11] ? r[11].map(([name, type, lastSeen, days, keywords]) => ({ name, type, lastSeen: lastSeen as LocalDate, days, keywords })) : null;
-    return { kind: 'node', info: { period: what.period, relPath, stamp, status: r[4], sourceHash: r[5], recordedBodyHash: r[6], bodyHash: r[7], bodyLines: r[8], summarizer: r[9], problem: r[10], topics } };
+    const facts = r[12] ? r[12].map(([type, category, text, salience, key, slot, lastSeen, days]): FactInfo => ({ type, category, text, salience, key, slot, lastSeen: lastSeen as LocalDate, days })) : undefined;
+    return { kind: 'node', info: { period: what.period, relPath, stamp, status: r[4], sourceHash: r[5], recordedBodyHash: r[6], bodyHash: r[7], bodyLines: r[8], summarizer: r[9], problem: r[10], topics, ...(facts ? { facts } : {}) } };
   }
 
   /** True when the record for `relPath` was taken from a file with exactly this stamp. */
@@ -83,7 +86,8 @@ export class StampCache {
       // Only monthly topics are needed without reading the file (ROOT is built from them);
       // daily and weekly topics are many, and their parents read those files anyway.
       const topics = i.period.level === 'monthly' && i.topics ? i.topics.map((t: TopicInfo): TopicTuple => [t.name, t.type, t.lastSeen, t.days, t.keywords]) : null;
-      this.entries.set(relPath, ['n', s.size, s.mtimeMs, seen, i.status, i.sourceHash, i.recordedBodyHash, i.bodyHash, i.bodyLines, i.summarizer, i.problem, topics]);
+      const facts = i.period.level === 'monthly' && i.facts ? i.facts.map((f): FactTuple => [f.type, f.category, f.text, f.salience, f.key, f.slot, f.lastSeen, f.days]) : null;
+      this.entries.set(relPath, ['n', s.size, s.mtimeMs, seen, i.status, i.sourceHash, i.recordedBodyHash, i.bodyHash, i.bodyLines, i.summarizer, i.problem, topics, facts]);
     }
     this.dirty = true;
   }

@@ -1,32 +1,51 @@
-// ROOT.md: four sections, a Topics Index with [type, Nd] and `?`, held under rootMaxTokens by
-// the spec's eviction order, never dropping user or feedback topics.
+// ROOT.md: Profile and Rules from the months' facts, the spec's four sections, a Topics Index
+// with [type, Nd] and `?` that covers the whole history, all held under rootMaxTokens by
+// sections that share the budget (config `rootShares`).
 import { describe, expect, it } from 'vitest';
-import { defaultConfig } from '../../src/config/config.js';
-import { addDays, type LocalDate } from '../../src/time/calendar.js';
+import { defaultConfig, type RootShares } from '../../src/config/config.js';
+import { addDays, monthOf, type LocalDate } from '../../src/time/calendar.js';
 import type { MemoryType } from '../../src/tree/layout.js';
 import type { TopicInfo } from '../../src/tree/topic.js';
+import type { FactInfo } from '../../src/tree/fact.js';
 import { ExclusionRules } from '../../src/summarize/exclusion.js';
+import { userFact, feedbackFact } from '../../src/summarize/facts/fact.js';
 import { buildRoot, type RootInput } from '../../src/compose/root.js';
 import { loadTemplates } from '../../src/write/template.js';
 import { loadTokenCounter } from '../../src/write/tokens.js';
 
 const today = '2026-06-30' as LocalDate;
 const topic = (name: string, type: MemoryType, ageDays: number, keywords: string[] = ['alpha', 'beta']): TopicInfo => ({ name, type, keywords, lastSeen: addDays(today, -ageDays), days: 1 });
+const fact = (text: string, ageDays: number, days = 1): FactInfo => ({ ...userFact(text), type: 'user', lastSeen: addDays(today, -ageDays), days });
+const rule = (text: string, ageDays: number): FactInfo => ({ ...feedbackFact(text), type: 'feedback', lastSeen: addDays(today, -ageDays), days: 1 });
 
-async function root(months: RootInput['months'], patch: Partial<RootInput> = {}, cap = 3000) {
+async function root(months: RootInput['months'], patch: Partial<RootInput> = {}, cap = 3000, shares?: Partial<RootShares>) {
   const config = defaultConfig().compaction;
   config.rootMaxTokens = cap;
+  if (shares) config.rootShares = { ...config.rootShares, ...shares };
   const countTokens = await loadTokenCounter('cl100k_base');
   const built = buildRoot({
     today, months, recentDailies: [], recentDayTopics: [], latestMonthlies: [],
-    pointerFor: (t) => `daily/${t.lastSeen}.md`, config, template: loadTemplates('/nonexistent').get('root'),
+    pointerFor: (t) => `daily/${t.lastSeen}.md`, linkFor: (d) => `daily/${d}.md`, config, template: loadTemplates('/nonexistent').get('root'),
     rules: new ExclusionRules(), countTokens, ...patch,
   });
   return { ...built, exact: countTokens(built.body) };
 }
 
+/** A made-up word, different for every (i, k): facts that share no words are all distinct. */
+const word = (i: number, k: number): string => {
+  let x = (i * 7919 + k * 104729) >>> 0;
+  let w = '';
+  for (let n = 0; n < 7; n++) {
+    x = (x * 1103515245 + 12345) >>> 0;
+    w += 'bcdfghklmnprstvz'[(x >>> 16) % 16]! + 'aeiou'[(x >>> 8) % 5]!;
+  }
+  return w;
+};
+const section = (body: string, title: string): string => body.split(`## ${title}`)[1]?.split('\n## ')[0] ?? '';
+const lines = (text: string): string[] => text.split('\n').filter((l) => l.startsWith('- '));
+
 describe('ROOT.md', () => {
-  it('has the four sections and a Topics Index with type, age and pointer', async () => {
+  it('has the four sections and a Topics Index with type, age and pointer; no Profile without facts', async () => {
     const r = await root([{ month: '2026-06', topics: [topic('hipocampus', 'project', 2, ['compaction tree', 'ROOT.md']), topic('timezone', 'user', 40, ['KST']), topic('legal-750', 'reference', 14)] }]);
     const sections = [...r.body.matchAll(/^## (.*)$/gm)].map((m) => m[1]);
     expect(sections).toEqual(['Active Context (recent ~7 days)', 'Recent Patterns', 'Historical Summary', 'Topics Index']);
@@ -34,6 +53,30 @@ describe('ROOT.md', () => {
     expect(r.body).toContain('- timezone [user, 40d]: KST');
     expect(r.body).toContain('- legal-750 [reference, 14d]: alpha, beta');
     expect(r.body).toContain('- 2026-06: ');
+  });
+
+  it('states the user facts by kind with their date and a link, and the rules newest first', async () => {
+    const r = await root([{ month: '2026-06', topics: [], facts: [
+      fact('My dog Max is a Golden Retriever', 40),
+      fact('I work as a nurse at St. Mary Hospital', 10),
+      rule('always answer with the command first', 30),
+      rule('write dates as YYYY-MM-DD', 3),
+    ] }]);
+    const sections = [...r.body.matchAll(/^## (.*)$/gm)].map((m) => m[1]);
+    expect(sections.slice(0, 2)).toEqual(['Profile', 'Rules']);
+    const profile = section(r.body, 'Profile');
+    expect(profile).toContain('### Work and study\n- I work as a nurse at St. Mary Hospital ([06-20](daily/2026-06-20.md))');
+    expect(profile).toContain('### Pets\n- My dog Max is a Golden Retriever ([05-21](daily/2026-05-21.md))');
+    expect(lines(section(r.body, 'Rules'))).toEqual(['- write dates as YYYY-MM-DD ([06-27](daily/2026-06-27.md))', '- always answer with the command first ([05-31](daily/2026-05-31.md))']);
+  });
+
+  it('shows the newest value of a fact that changed, not the old one', async () => {
+    const r = await root([
+      { month: '2026-04', topics: [], facts: [fact('My commute takes 45 minutes each way', 80)] },
+      { month: '2026-06', topics: [], facts: [fact('My commute takes 30 minutes now that I cycle', 5)] },
+    ]);
+    expect(r.body).toContain('My commute takes 30 minutes now that I cycle');
+    expect(r.body).not.toContain('45 minutes');
   });
 
   it('marks references unseen for more than 30 days with ?', async () => {
@@ -50,33 +93,78 @@ describe('ROOT.md', () => {
     expect(later.body).toContain('- parser [project, 5d]');
   });
 
-  it('stays under the cap: history compresses first, then stale project topics go', async () => {
-    const months = Array.from({ length: 24 }, (_, i) => {
-      const m = `${2024 + Math.floor(i / 12)}-${String((i % 12) + 1).padStart(2, '0')}`;
-      const age = (23 - i) * 30 + 1;
-      return { month: m, topics: Array.from({ length: 12 }, (_, j) => topic(`project ${i}-${j} widget`, 'project', age, ['gear', 'spring', 'lever', 'bolt'])) };
-    });
-    months[23]!.topics.push(topic('prefers tabs', 'user', 400), topic('no mocks', 'feedback', 500));
-    const r = await root(months, {}, 1500);
-    expect(r.exact).toBeLessThanOrEqual(1500);
+  // Many facts, many topics: each section keeps its share, and neither starves the other.
+  const crowded = (): RootInput['months'] => [{
+    month: '2026-06',
+    topics: Array.from({ length: 200 }, (_, i) => topic(`widget project ${i}`, 'project', i % 25, ['gear', 'spring', 'lever'])),
+    facts: Array.from({ length: 300 }, (_, i) => fact(`I bought ${word(i, 1)} ${word(i, 2)} from ${word(i, 3)} for my ${word(i, 4)} in ${word(i, 5)}`, i % 60)),
+  }];
+
+  it('shares the cap: a long profile and a long index each keep their share', async () => {
+    const cap = 3000;
+    const r = await root(crowded(), {}, cap);
+    expect(r.exact).toBeLessThanOrEqual(cap);
     expect(r.overCap).toBeNull();
+    const count = await loadTokenCounter('cl100k_base');
+    const shares = defaultConfig().compaction.rootShares;
+    const profileTokens = count(section(r.body, 'Profile'));
+    const indexTokens = count(section(r.body, 'Topics Index'));
+    // Each gets at least its share of what the template leaves (less a line's rounding)...
+    expect(profileTokens).toBeGreaterThan(cap * shares.profile * 0.85);
+    expect(indexTokens).toBeGreaterThan(cap * shares.topics * 0.85);
+    // ...and the profile took what the empty sections left (rules, patterns, active).
+    expect(profileTokens).toBeGreaterThan(cap * (shares.profile + shares.rules) * 0.9);
     expect(r.dropped.length).toBeGreaterThan(0);
-    // Dropped oldest first; the most recent project topics and every user/feedback topic stay.
-    expect(r.body).toContain('project 23-0 widget');
-    expect(r.body).toContain('- prefers tabs [user, 400d]');
-    expect(r.body).toContain('- no mocks [feedback, 500d]');
-    expect(r.dropped).toContain('project 0-0 widget');
-    expect(r.body).toMatch(/^- 2024(?:-Q\d)?: /m); // older months merged by quarter or year
-    expect(r.body).toMatch(/^- 2025-12: /m); // the latest month keeps its own line
   });
 
-  it('never drops user or feedback topics, and reports when they alone exceed the cap', async () => {
-    const many = Array.from({ length: 120 }, (_, i) => topic(`user fact number ${i} about preferences`, i % 2 ? 'user' : 'feedback', 200, ['a', 'b']));
-    const r = await root([{ month: '2026-01', topics: [...many, topic('side project', 'project', 100)] }], {}, 600);
-    for (let i = 0; i < 120; i++) expect(r.body).toContain(`user fact number ${i} about preferences`);
-    const index = r.body.split('## Topics Index')[1]!;
-    expect(index).not.toContain('side project');
-    expect(r.body.split('## Topics Index')[0]).toContain('side project'); // moved to the history line
-    expect(r.overCap).toMatch(/over rootMaxTokens 600: .* user\/feedback topics are never dropped/);
+  it('follows configured shares', async () => {
+    const cap = 3000;
+    const count = await loadTokenCounter('cl100k_base');
+    const wide = await root(crowded(), {}, cap, { profile: 0.2, topics: 0.6 });
+    const narrow = await root(crowded(), {}, cap, { profile: 0.6, topics: 0.2 });
+    expect(count(section(wide.body, 'Topics Index'))).toBeGreaterThan(count(section(narrow.body, 'Topics Index')) * 1.5);
+    expect(count(section(narrow.body, 'Profile'))).toBeGreaterThan(count(section(wide.body, 'Profile')) * 1.5);
+    for (const r of [wide, narrow]) expect(r.exact).toBeLessThanOrEqual(cap);
+  });
+
+  it('gives a short profile\'s room to the index', async () => {
+    const few = crowded();
+    few[0] = { ...few[0]!, facts: few[0]!.facts!.slice(0, 3) };
+    const r = await root(few, {}, 3000);
+    expect(lines(section(r.body, 'Profile'))).toHaveLength(3);
+    const count = await loadTokenCounter('cl100k_base');
+    expect(count(section(r.body, 'Topics Index'))).toBeGreaterThan(3000 * 0.5);
+  });
+
+  it('the Topics Index covers the whole history: every month of the last year, every quarter and year before', async () => {
+    // 40 months of history, 12 topics each, seen once in their month.
+    const months = Array.from({ length: 40 }, (_, i) => {
+      const last = addDays(today, -(39 - i) * 30 - 1);
+      const m = monthOf(last);
+      return { month: m, topics: Array.from({ length: 12 }, (_, j) => ({ ...topic(`gizmo ${m} ${j}`, 'project', 0), lastSeen: last })) };
+    });
+    const r = await root(months, {}, 3000);
+    expect(r.exact).toBeLessThanOrEqual(3000);
+    const index = section(r.body, 'Topics Index');
+    const shown = new Set([...index.matchAll(/gizmo (\d{4}-\d{2}) /g)].map((m) => m[1]!));
+    const group = (m: string): string => {
+      const age = (2026 * 12 + 5) - (Number(m.slice(0, 4)) * 12 + Number(m.slice(5, 7)) - 1);
+      return age < 12 ? m : age < 36 ? `${m.slice(0, 4)}-Q${Math.floor((Number(m.slice(5, 7)) - 1) / 3) + 1}` : m.slice(0, 4);
+    };
+    const groups = new Set(months.map((m) => group(m.month)));
+    const covered = new Set([...shown].map(group));
+    expect([...groups].filter((g) => !covered.has(g))).toEqual([]);
+    // Recent months in more detail than old ones.
+    const perMonth = (m: string): number => [...index.matchAll(new RegExp(`gizmo ${m} `, 'g'))].length;
+    expect(perMonth(months[39]!.month)).toBeGreaterThan(perMonth(months[30]!.month));
+    expect(perMonth(months[30]!.month)).toBeGreaterThanOrEqual(1);
+  });
+
+  it('user and feedback topics come first in their period of the index', async () => {
+    const r = await root([{ month: '2026-06', topics: [...Array.from({ length: 150 }, (_, i) => topic(`side project ${i}`, 'project', 2, ['x'])), topic('prefers tabs', 'user', 2), topic('no mocks', 'feedback', 2)] }], {}, 800);
+    expect(r.exact).toBeLessThanOrEqual(800);
+    expect(r.body).toContain('- prefers tabs [user, 2d]');
+    expect(r.body).toContain('- no mocks [feedback, 2d]');
+    expect(r.dropped.length).toBeGreaterThan(50);
   });
 });

@@ -1,0 +1,138 @@
+// The lines of each ROOT.md section, ranked best first (the budget keeps a prefix of each
+// section, compose/budget.ts) and shown in an order a person reads easily.
+import { daysBetween, monthOf, type LocalDate } from '../time/calendar.js';
+import { FACT_CATEGORIES, type FactInfo } from '../tree/fact.js';
+import type { MemoryType } from '../tree/layout.js';
+import type { TopicInfo } from '../tree/topic.js';
+import { CATEGORY_TITLES } from '../summarize/facts/category.js';
+import { distinctFacts, rankFacts } from '../summarize/facts/profile.js';
+import { clip } from '../summarize/classify.js';
+
+/** One section's lines: `ranked` best first, `show` puts the kept ones in reading order. */
+export interface SectionLines<T> {
+  ranked: T[];
+  line: (x: T) => string;
+  /** Extra lines a kept item brings with it the first time (a group's heading). */
+  header?: (x: T) => string | null;
+  show: (kept: T[]) => string[];
+}
+
+/** `05-29` within the year of `today`, the full date before it. */
+export function shortDate(d: LocalDate, today: LocalDate): string {
+  return d.slice(0, 4) === today.slice(0, 4) ? d.slice(5) : d;
+}
+
+// ---- Profile and Rules ----------------------------------------------------------------------
+
+const FACT_LINE_MAX = 200;
+
+export function profileSection(facts: readonly FactInfo[], today: LocalDate, linkFor: (d: LocalDate) => string): SectionLines<FactInfo> {
+  // Only a budget's worth can be shown; a few hundred candidates are plenty.
+  const user = distinctFacts(rankFacts(facts.filter((f) => f.type === 'user'), today), 600);
+  const line = (f: FactInfo): string => `- ${clip(f.text, FACT_LINE_MAX)} ([${shortDate(f.lastSeen, today)}](${linkFor(f.lastSeen)}))`;
+  const title = (f: FactInfo): string => `### ${CATEGORY_TITLES[f.category ?? 'other']}`;
+  return {
+    ranked: user,
+    line,
+    header: title,
+    show: (kept) => {
+      const out: string[] = [];
+      for (const c of FACT_CATEGORIES) {
+        // Best first within a category: a reader (and the context pack) takes the top lines.
+        const group = kept.filter((f) => (f.category ?? 'other') === c);
+        if (group.length) out.push(title(group[0]!), ...group.map(line));
+      }
+      return out;
+    },
+  };
+}
+
+export function rulesSection(facts: readonly FactInfo[], today: LocalDate, linkFor: (d: LocalDate) => string): SectionLines<FactInfo> {
+  // Rules are kept newest first: a later rule is the one in force.
+  const rules = rankFacts(facts.filter((f) => f.type === 'feedback'), today).sort((a, b) => (a.lastSeen < b.lastSeen ? 1 : a.lastSeen > b.lastSeen ? -1 : 0));
+  // The section says these are rules; a typed rule's own "rule:" label would say it twice.
+  const line = (f: FactInfo): string => `- ${clip(f.text.replace(/^rule:\s*/i, ''), 320)} ([${shortDate(f.lastSeen, today)}](${linkFor(f.lastSeen)}))`;
+  return { ranked: rules, line, show: (kept) => kept.map(line) };
+}
+
+// ---- Topics Index: the whole history, detail falling with age -------------------------------
+
+export interface IndexTopic extends TopicInfo {
+  age: number;
+  /** The month, quarter or year the topic was last seen in, as the index groups history. */
+  group: string;
+  /** Months between that group and today's month. */
+  groupAge: number;
+}
+
+const TYPE_ORDER: Record<MemoryType, number> = { user: 0, feedback: 1, project: 2, reference: 3 };
+
+function monthIndex(m: string): number {
+  return Number(m.slice(0, 4)) * 12 + Number(m.slice(5, 7)) - 1;
+}
+
+/**
+ * The period a topic's last mention falls in, coarser with age: its month within the last 12
+ * months, its quarter within 36, its year before that.
+ */
+export function historyGroup(lastSeen: LocalDate, today: LocalDate): { label: string; age: number } {
+  const m = monthOf(lastSeen);
+  const age = Math.max(0, monthIndex(monthOf(today)) - monthIndex(m));
+  if (age < 12) return { label: m, age };
+  if (age < 36) return { label: `${m.slice(0, 4)}-Q${Math.floor((Number(m.slice(5, 7)) - 1) / 3) + 1}`, age };
+  return { label: m.slice(0, 4), age };
+}
+
+/**
+ * Topics ranked so that every period of the history comes early: the j-th topic of a period
+ * `a` months old ranks at j × (1 + a / 3), so this month's top topics come first, but the first
+ * topic of every month, quarter and year comes before the fourth of this month.
+ */
+export function topicsSection(topics: readonly TopicInfo[], today: LocalDate, referenceStaleDays: number, pointerFor: (t: TopicInfo) => string): SectionLines<IndexTopic> {
+  const groups = new Map<string, IndexTopic[]>();
+  for (const t of topics) {
+    const g = historyGroup(t.lastSeen, today);
+    const it: IndexTopic = { ...t, age: Math.max(0, daysBetween(t.lastSeen, today)), group: g.label, groupAge: g.age };
+    const list = groups.get(g.label);
+    if (list) list.push(it);
+    else groups.set(g.label, [it]);
+  }
+  const scored: { t: IndexTopic; p: number }[] = [];
+  for (const list of groups.values()) {
+    list.sort((a, b) => TYPE_ORDER[a.type] - TYPE_ORDER[b.type] || b.days - a.days || a.age - b.age || a.name.localeCompare(b.name));
+    list.forEach((t, j) => scored.push({ t, p: j * (1 + t.groupAge / 3) }));
+  }
+  scored.sort((a, b) => a.p - b.p || a.t.groupAge - b.t.groupAge || TYPE_ORDER[a.t.type] - TYPE_ORDER[b.t.type] || b.t.days - a.t.days || a.t.name.localeCompare(b.t.name));
+  const line = (t: IndexTopic): string => {
+    const tag = `${t.type}, ${t.age}d${t.type === 'reference' && t.age > referenceStaleDays ? ', ?' : ''}`;
+    const kws = t.keywords.slice(0, t.age > 30 ? 2 : 4);
+    return `- ${t.name} [${tag}]${kws.length ? `: ${kws.join(', ')}` : ''} → ${pointerFor(t)}`;
+  };
+  return {
+    ranked: scored.map((x) => x.t),
+    line,
+    // Newest first, as the spec's index reads; within a day, the most mentioned first.
+    show: (kept) => [...kept].sort((a, b) => a.age - b.age || b.days - a.days || a.name.localeCompare(b.name)).map(line),
+  };
+}
+
+// ---- Historical Summary ---------------------------------------------------------------------
+
+export function historySection(months: readonly { month: string; topics: readonly TopicInfo[] }[], today: LocalDate, topByDays: (lists: (readonly TopicInfo[])[], n: number) => { name: string }[]): SectionLines<{ label: string; text: string }> {
+  const groups: { label: string; lists: (readonly TopicInfo[])[] }[] = [];
+  for (const m of months) {
+    const label = historyGroup(`${m.month}-01` as LocalDate, today).label;
+    const g = groups[groups.length - 1];
+    if (g && g.label === label) g.lists.push(m.topics);
+    else groups.push({ label, lists: [m.topics] });
+  }
+  const lines = groups.map((g) => ({ label: g.label, text: `- ${g.label}: ${topByDays(g.lists, 4).map((t) => t.name).join('; ') || '(no topics)'}` }));
+  // The newest periods are worth most; the oldest go first when room is short.
+  return { ranked: [...lines].reverse(), line: (x) => x.text, show: (kept) => lines.filter((l) => kept.includes(l)).map((l) => l.text) };
+}
+
+// ---- Plain lists (Active Context, Recent Patterns) ------------------------------------------
+
+export function listSection(ranked: string[], show?: (kept: string[]) => string[]): SectionLines<string> {
+  return { ranked, line: (l) => l, show: show ?? ((kept) => kept) };
+}
