@@ -10,13 +10,14 @@ import type { LocalDate } from '../time/calendar.js';
 import { nodeRelPath, rawRelPath, type Period } from '../tree/layout.js';
 import { demoteHeadings } from '../tree/markdown.js';
 import { fitBody, type Measure } from './fit.js';
+import { fitProfile, splitProfile } from './profile-part.js';
 import { nodeSectionRank, rootSectionRank, rootView } from './root-view.js';
 import { readBounded, readNodeBody, readRawTail, type RawEntry } from './sources.js';
 import { matchesAny, queryTerms } from './terms.js';
 import { contextWindows, findAnchor, type Windows } from './windows.js';
 
-export type PackLevel = 'root' | 'session' | 'monthly' | 'weekly' | 'daily' | 'raw';
-export const PACK_LEVELS: readonly PackLevel[] = ['root', 'session', 'monthly', 'weekly', 'daily', 'raw'];
+export type PackLevel = 'profile' | 'root' | 'session' | 'monthly' | 'weekly' | 'daily' | 'raw';
+export const PACK_LEVELS: readonly PackLevel[] = ['profile', 'root', 'session', 'monthly', 'weekly', 'daily', 'raw'];
 
 export interface PackPart {
   level: PackLevel;
@@ -73,7 +74,10 @@ export interface Pack {
   text: string;
 }
 
-const ROOT_SHARE = 0.4;
+/** ROOT's Profile and Rules lead the pack: what the agent must know before anything else. */
+const PROFILE_SHARE = 0.6;
+/** The rest of ROOT (Active Context, Topics Index, ...). */
+const ROOT_SHARE = 0.2;
 /** Shares of what is left after ROOT (and extra), by level, in the order they are filled. */
 const LEVEL_SHARES: [PackLevel, number][] = [['raw', 0.3], ['daily', 0.3], ['weekly', 0.22], ['monthly', 0.18]];
 const MAX_RAW_ENTRIES = 12;
@@ -100,12 +104,18 @@ export function buildPack(o: PackOptions): Pack {
   const head = header(o);
   let remaining = o.budget - m(head) - 2;
 
-  // ROOT
+  // ROOT: its Profile and Rules first, then the rest of it.
   const rootFile = readBounded(join(o.memoryDir, 'ROOT.md'), 512 * 1024);
   if (rootFile) {
     const view = rootView(rootFile.text, o.today);
+    const split = splitProfile(view.body);
+    const profile = fitProfile(split, Math.min(remaining, Math.floor(o.budget * PROFILE_SHARE)), m);
+    if (profile) {
+      parts.push({ level: 'profile', path: 'ROOT.md', period: 'root', text: profile.text, cost: m(profile.text), trimmed: profile.dropped > 0 });
+      remaining -= m(profile.text) + 2;
+    }
     const allowance = Math.min(remaining, Math.floor(o.budget * ROOT_SHARE));
-    const body = demoteHeadings(view.body, 1);
+    const body = demoteHeadings(split.rest, 1);
     const fit = fitBody(body, allowance - m('## ROOT · ROOT.md') - 2, m, { rankOf: rootSectionRank, query: o.query, firstLines: 3 });
     if (fit.text) {
       const text = `## ROOT · ROOT.md${view.shiftedBy ? ` (ages moved forward ${view.shiftedBy}d from ${view.lastUpdated})` : ''}\n${fit.text}`;
@@ -192,8 +202,8 @@ export function buildPack(o: PackOptions): Pack {
   omitted.push({ level: 'older', path: 'ROOT.md', reason: `days before ${windows.rootOnlyBefore} are only in ROOT's Historical Summary and Topics Index` });
 
   // Reading order: ROOT, extra, then oldest to newest.
-  const rank: Record<PackLevel, number> = { root: 0, session: 6, monthly: 1, weekly: 2, daily: 3, raw: 4 };
-  const ordered = [...parts.filter((p) => p.level === 'root'), ...levelParts.sort((a, b) => rank[a.level] - rank[b.level] || (a.period < b.period ? -1 : 1)), ...parts.filter((p) => p.level === 'session')];
+  const rank: Record<PackLevel, number> = { profile: -1, root: 0, session: 6, monthly: 1, weekly: 2, daily: 3, raw: 4 };
+  const ordered = [...parts.filter((p) => p.level === 'profile'), ...parts.filter((p) => p.level === 'root'), ...levelParts.sort((a, b) => rank[a.level] - rank[b.level] || (a.period < b.period ? -1 : 1)), ...parts.filter((p) => p.level === 'session')];
   let text = [head, ...ordered.map((p) => p.text)].join('\n\n') + '\n';
   // A last guard: the pieces were measured one by one; drop the oldest detail until it fits.
   while (m(text) > o.budget && ordered.length > 1) {
