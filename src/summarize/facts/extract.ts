@@ -7,9 +7,8 @@
 //     `user` fact; decisions and tasks stay `project`;
 //   - a summary node's User Facts, Feedback and References sections are read back line by line.
 import type { Entry, Item } from '../entries.js';
-import { sentences } from '../classify.js';
 import { feedbackFact, parseUserFactLine, referenceFact, userFact, type Fact } from './fact.js';
-import { ownWords, statementsIn, tidy, userStatements } from './statement.js';
+import { tidy, turnParts, userStatements } from './statement.js';
 
 export interface EntryFact {
   fact: Fact;
@@ -49,10 +48,13 @@ export function isStandingInstruction(sentence: string): boolean {
 
 const THIRD_PERSON_USER = /^(?:the )?user(?:'s|’s)?\s+(?!asked|wants to know|requested|said|says)/i;
 const LIST_HEAD = /^(?:\d{1,2}[.)]\s*)?(?:\*\*([^*]{2,60}?)\*\*|([A-Z][^:–—]{1,60}?))\s*(?::|\s[–—-]\s)\s*(.*)$/;
-const SUGGESTIONS_PER_ENTRY = 8;
+const SUGGESTIONS_PER_ENTRY = 12;
 
 // List heads that name a step or a part of an answer, not a thing someone could go and get.
 const GENERIC_HEADS = /^(?:step|tip|note|example|option|ingredients?|instructions?|directions|method|tips|notes|examples|options|summary|conclusion|overview|introduction|benefits?|pros|cons|cost|price|budget|time|timeline|location|pros and cons|day \d+|week \d+|phase \d+|part \d+|a|an|the|for|if|when|you|your|this|these|it|consider|check|use|try|make|get|be|do|choose|prepare|apply|add|keep|avoid|look|research|examine|consult|start|set|find|create|build|plan|focus|practice|learn|take|ask|read|visit|join|follow|contact|reach|stay|remember|don't|always|never)\b/i;
+
+const ABSTRACT = /(?:tion|sion|ity|ness|ment|ance|ence|ing|ship|ism|ics)$/i;
+const ADVICE_WORDS = new Set('objective objectives platforms platform tactics tactic strategy strategies goal goals audience budget timeline overview conclusion summary materials equipment safety cost costs price prices location duration difficulty comfort style fit size color colour value research design quality features benefits tools resources rest hydration nutrition stretching recovery warmup practice patience support content format tone structure length themes theme message purpose scope context background setting characters plot ending opening introduction'.split(' '));
 
 /** A list head that names something (a place, product, title, app), not a step of advice. */
 function isNameLike(head: string): boolean {
@@ -60,6 +62,9 @@ function isNameLike(head: string): boolean {
   if (words.length > 6 || GENERIC_HEADS.test(head)) return false;
   // A name: every longer word capitalised ("International Budget Hostel"), or a capital after
   // the first word ("the Ringed City DLC"), or a single capitalised word ("Absinthe", "Veja").
+  // One word that is an abstract noun ("Quality", "Sustainability", "Measurement") heads a
+  // paragraph of advice, not a thing.
+  if (words.length === 1 && (ABSTRACT.test(head) || ADVICE_WORDS.has(head.toLowerCase()))) return false;
   const long = words.filter((w) => w.length > 3 && /^[a-z]/i.test(w));
   if (long.length && long.every((w) => /^[A-Z]/.test(w))) return true;
   return words.slice(1).some((w) => /^[A-Z][a-z]|^[A-Z]{2,}/.test(w));
@@ -71,17 +76,23 @@ export function suggestedNames(items: readonly Item[]): string[] {
   const seen = new Set<string>();
   for (const i of items) {
     if (i.speaker !== 'assistant') continue;
-    const m = LIST_HEAD.exec(i.text.trim());
-    if (!m) continue;
-    let head = (m[1] ?? m[2] ?? '').trim().replace(/[*_`]/g, '');
-    if (!isNameLike(head)) continue;
-    // A short value after the head is part of what was suggested ("Influencer marketing: $2,000").
-    const rest = m[3]!.trim();
-    if (rest.length > 0 && rest.length <= 30 && !/[.!?]$/.test(rest)) head = `${head}: ${rest}`;
-    const k = head.toLowerCase();
-    if (seen.has(k)) continue;
-    seen.add(k);
-    out.push(head);
+    // A numbered list can come as one paragraph ("1. Duolingo - ... 2. Babbel - ...").
+    const pieces = i.text.split(/\s+(?=\d{1,2}[.)]\s+(?:\*\*)?[A-Z])/);
+    for (const piece of pieces) {
+      const m = LIST_HEAD.exec(piece.trim());
+      if (!m) continue;
+      let head = (m[1] ?? m[2] ?? '').trim().replace(/[*_`]/g, '');
+      const rest = m[3]!.trim();
+      // A short value after the head is part of what was suggested; an amount makes even a
+      // plain head worth keeping ("Influencer marketing: $2,000").
+      const value = rest.length > 0 && rest.length <= 30 && !/[.!?]$/.test(rest) ? rest : null;
+      if (!isNameLike(head) && !(value && /\d/.test(value) && head.split(/\s+/).length <= 5)) continue;
+      if (value) head = `${head}: ${value}`;
+      const k = head.toLowerCase();
+      if (seen.has(k)) continue;
+      seen.add(k);
+      out.push(head);
+    }
   }
   return out.slice(0, SUGGESTIONS_PER_ENTRY);
 }
@@ -123,10 +134,11 @@ export function factsOfEntry(e: Entry): EntryFact[] {
   for (const item of e.items) {
     if (item.speaker === 'assistant') continue;
     if (chat) {
-      for (const s of sentences(ownWords(item.text))) {
-        if (isStandingInstruction(s)) out.push({ fact: feedbackFact(tidy(s)), item });
-        else for (const st of statementsIn(s)) out.push({ fact: userFact(st.text, st.raw), item });
-      }
+      // A long turn is a task given to the agent (a role to play, a document to write): its
+      // "always ..." belongs to that task, not to how the user wants to be answered.
+      const parts = turnParts(item.text, item.text.length <= 800 ? isStandingInstruction : undefined);
+      for (const r of parts.instructions) out.push({ fact: feedbackFact(r), item });
+      for (const st of parts.statements) out.push({ fact: userFact(st.text, st.raw), item });
     } else if (THIRD_PERSON_USER.test(item.text)) {
       out.push({ fact: userFact(tidy(item.text)), item });
     } else if (/^\s*(?:i|i'm|i've|my)\b/i.test(item.text)) {

@@ -58,7 +58,7 @@ function classifyClause(raw: string, first: boolean): Clause {
 }
 
 // Clause boundaries: commas and semicolons before a new clause, dashes, and "but/so/and" joins.
-const CLAUSE_SPLIT = /(?<=[,;:])\s+(?=(?:and |but |so |which |because |since |as |although |though |while |plus |or |where |who |then )?[a-z'’]+\b)|\s+[-–—]\s+/i;
+const CLAUSE_SPLIT = /(?<=[,;:])\s+(?=(?:and |but |so |which |because |since |as |although |though |while |plus |or |where |who |then )?["“']?[a-z'’]+\b)|\s+[-–—]\s+/i;
 
 /** A sentence cut into clauses, each marked by what it does. */
 export function clauses(sentence: string): Clause[] {
@@ -122,12 +122,49 @@ export function tidy(s: string): string {
   return t;
 }
 
+// A sentence that goes on with the story just told: short, no question, no new subject of its
+// own, and something specific in it ("Over a year of uncertainty was really tough.").
+const SPECIFIC = /\d|\s[A-Z][a-z]|\b(?:one|two|three|four|five|six|seven|eight|nine|ten|twelve|twenty|hundred|dozen|half|years?|months?|weeks?|days?|hours?|minutes?)\b/i;
+
+function continuesStory(sentence: string): boolean {
+  return sentence.length <= 100 && !sentence.endsWith('?') && SPECIFIC.test(sentence) && clauses(sentence).every((c) => c.kind === 'continuation');
+}
+
+export interface TurnParts {
+  statements: Statement[];
+  /** Sentences that tell the agent how to work from now on. */
+  instructions: string[];
+}
+
+/** What a user's turn says about them, and how they want the agent to work, in order. */
+export function turnParts(turn: string, isInstruction: (sentence: string) => boolean = () => false): TurnParts {
+  const statements: Statement[] = [];
+  const instructions: string[] = [];
+  let last = -1; // index of the statement the previous sentence ended with
+  for (const s of sentences(ownWords(turn))) {
+    if (s.length > 1200) {
+      last = -1; // pasted prose without a cue
+      continue;
+    }
+    if (isInstruction(s)) {
+      instructions.push(tidy(s));
+      last = -1;
+      continue;
+    }
+    const found = statementsIn(s);
+    if (found.length) {
+      statements.push(...found);
+      last = statements.length - 1;
+    } else if (last >= 0 && continuesStory(s)) {
+      const prev = statements[last]!;
+      statements[last] = { text: `${prev.text}${/[.!]$/.test(prev.text) ? '' : '.'} ${tidy(s)}`, raw: `${prev.raw} ${s}` };
+      last = -1;
+    } else last = -1;
+  }
+  return { statements, instructions };
+}
+
 /** Every statement the user makes about themselves in one turn, in order. */
 export function userStatements(turn: string): Statement[] {
-  const out: Statement[] = [];
-  for (const s of sentences(ownWords(turn))) {
-    if (s.length > 1200) continue; // pasted prose without a cue
-    out.push(...statementsIn(s));
-  }
-  return out;
+  return turnParts(turn).statements;
 }
