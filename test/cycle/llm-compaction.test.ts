@@ -66,6 +66,22 @@ describe('compaction with a model', () => {
     expect(root.body).toMatch(/## Topics Index\n- work \[project, 0d\]: .*→ daily\/2026-03-15\.md/);
   });
 
+  it("keeps hipo's Profile and Rules in a model-written ROOT, built from the facts the model wrote in the nodes", async () => {
+    const nodeAnswer = (label: string) => ['## Topics', '- echo [project]: model', '', '## User Facts', `- ${label}pets: My dog Max is a Golden Retriever`, '', '## Feedback', `- ${label}rule: answer in English | why: the team reads English`].join('\n');
+    const llm = await startFakeLlm((req) => completion(isRootRequest(req) ? echoSummary(req) : nodeAnswer(requestedNode(req) === '2026-03-15' ? '' : '03-15 · ')));
+    const ws = workspace(llm, { 'memory/2026-03-15.md': log('2026-03-15', 'parquet') });
+    const r = await run(ws, '2026-03-15');
+    expect(r.errors).toEqual([]);
+    const root = node(ws, 'ROOT.md');
+    expect(root.fm).toMatchObject({ summarizer: 'llm:test-model' });
+    expect(root.body).toContain('## Profile\n### Pets\n- My dog Max is a Golden Retriever ([03-15](daily/2026-03-15.md))');
+    expect(root.body).toContain('## Rules\n- answer in English | why: the team reads English ([03-15](daily/2026-03-15.md))');
+    expect(root.body).toContain('## Active Context (recent ~7 days)\n- model active context line');
+    // The model is shown them, and told they are kept.
+    const rootRequest = llm.requests.find(isRootRequest)!;
+    expect(rootRequest.body.messages[1]!.content).toMatch(/Profile and Rules \(kept by hipo[^\n]*\n## Profile\n### Pets\n- My dog Max/);
+  });
+
   it('falls back to extractive per node when the endpoint fails, backs off, and gives the node its model pass once the endpoint is back', async () => {
     const llm = await startFakeLlm(() => ({ status: 500, json: { error: { message: 'model crashed' } } }));
     const ws = workspace(llm, { 'memory/2026-03-15.md': log('2026-03-15', 'avro') });

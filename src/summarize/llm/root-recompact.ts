@@ -23,7 +23,7 @@ import { ephemeralList } from './request.js';
 import type { LlmSession } from './session.js';
 import { llmSummarizerId } from './settings.js';
 import { addUsage } from './summarizer.js';
-import { parseNarrative, topicsIndexLines, validateRootAnswer, type RootNarrative } from './validate.js';
+import { keptRootSections, parseNarrative, validateRootAnswer, type KeptRootSections, type RootNarrative } from './validate.js';
 
 /** Changed monthly nodes sent per recompaction, most recent first; older ones are in ROOT already. */
 const MAX_CHANGED_MONTHS = 3;
@@ -66,13 +66,13 @@ export class RootRecompactor {
     private readonly redactor: Redactor,
   ) {}
 
-  private compose(input: RootRecompactInput, n: RootNarrative, index: string): { body: string; tokens: number } {
-    const body = renderTemplate(input.template, { activeDays: String(input.config.activeContextDays), ...n, topics: index || '- (none yet)' });
+  private compose(input: RootRecompactInput, n: RootNarrative, kept: KeptRootSections): { body: string; tokens: number } {
+    const body = renderTemplate(input.template, { activeDays: String(input.config.activeContextDays), ...n, profile: kept.profile, rules: kept.rules, topics: kept.topics || '- (none yet)' });
     return { body, tokens: input.count(body) };
   }
 
-  /** Tokens the narrative may use: the cap less the template and the Topics Index. */
-  budget(input: RootRecompactInput, index: string): number {
+  /** Tokens the narrative may use: the cap less the template and the sections hipo keeps. */
+  budget(input: RootRecompactInput, index: KeptRootSections): number {
     const frame = this.compose(input, { active: '', patterns: '', history: '' }, index).tokens;
     return Math.min(input.config.rootMaxTokens - frame - 12, Math.floor(this.session.settings.maxOutputTokens * 0.9));
   }
@@ -94,9 +94,9 @@ export class RootRecompactor {
 
   /** The request a recompaction would send (also what `--dry-run` counts). */
   request(input: RootRecompactInput): RootRequest | { skip: string } {
-    const index = topicsIndexLines(input.extractive);
+    const index = keptRootSections(input.extractive);
     const budget = this.budget(input, index);
-    if (budget < MIN_NARRATIVE_TOKENS) return { skip: `no room for a narrative under rootMaxTokens ${input.config.rootMaxTokens} (the Topics Index takes the rest)` };
+    if (budget < MIN_NARRATIVE_TOKENS) return { skip: `no room for a narrative under rootMaxTokens ${input.config.rootMaxTokens} (the Profile, Rules and Topics Index take the rest)` };
     const current = input.existing ? parseNarrative(input.existing.body) : null;
     const built = parseNarrative(input.extractive);
     const narrative: RootNarrative | null = current?.ok ? current.value : built.ok ? built.value : null;
@@ -111,7 +111,8 @@ export class RootRecompactor {
     const head = [
       `Today is ${input.today}.`,
       `===== Current ROOT.md: its narrative sections =====\n## Active Context\n${narrative?.active ?? '- (none yet)'}\n\n## Recent Patterns\n${narrative?.patterns ?? '- (none yet)'}\n\n## Historical Summary\n${narrative?.history ?? '- (none yet)'}\n===== end of ROOT.md =====`,
-      `===== Topics Index (kept by hipo: for reference, do not write it) =====\n${index || '- (none yet)'}\n===== end of Topics Index =====`,
+      `===== Profile and Rules (kept by hipo: for reference, do not write them) =====\n## Profile\n${index.profile || '- (none yet)'}\n\n## Rules\n${index.rules || '- (none yet)'}\n===== end of Profile and Rules =====`,
+      `===== Topics Index (kept by hipo: for reference, do not write it) =====\n${index.topics || '- (none yet)'}\n===== end of Topics Index =====`,
     ].join('\n\n');
     const tail = `Write the three sections now: \`## Active Context\`, \`## Recent Patterns\`, \`## Historical Summary\`, in at most ${budget} tokens together.`;
     const render = (s: readonly SourceDoc[]): string =>
@@ -128,7 +129,7 @@ export class RootRecompactor {
   async recompact(input: RootRecompactInput): Promise<RootRecompactResult> {
     const s = this.session.settings;
     const id = llmSummarizerId(s.model);
-    const index = topicsIndexLines(input.extractive);
+    const index = keptRootSections(input.extractive);
     if (this.reusable(input)) {
       const n = parseNarrative(input.existing!.body);
       if (n.ok) {

@@ -190,7 +190,23 @@ export function validateRootAnswer(answer: string, finishReason: string | null):
 
 /** The `## Topics Index` section's lines of a ROOT body hipo built. */
 export function topicsIndexLines(rootBody: string): string {
+  return sectionLines(rootBody, /^topics index\b|^topics$/i);
+}
+
+/** The lines of the ROOT section whose heading matches (sub-headings included), or ''. */
+export function sectionLines(rootBody: string, heading: RegExp): string {
   const { list } = sections(rootBody);
-  const s = list.find((x) => /^topics index\b/i.test(x.heading) || /^topics$/i.test(x.heading));
+  const s = list.find((x) => heading.test(x.heading));
   return s ? s.lines.join('\n').trim() : '';
+}
+
+/** The sections hipo keeps deterministic in a model-written ROOT: Profile, Rules, Topics Index. */
+export interface KeptRootSections {
+  profile: string;
+  rules: string;
+  topics: string;
+}
+
+export function keptRootSections(rootBody: string): KeptRootSections {
+  return { profile: sectionLines(rootBody, /^profile\b/i), rules: sectionLines(rootBody, /^rules\b/i), topics: topicsIndexLines(rootBody) };
 }
