@@ -39,11 +39,14 @@ function statsText(e: Entry): string {
       if (assistant >= ASSISTANT_CHARS_FOR_STATS) continue;
       assistant += i.text.length;
     }
-    // Feedback labels ("rule:", "why:", "how to apply:") are structure, not topic words.
-    parts.push(i.text.replace(/^(?:rule|why|how to apply)\s*:\s*/i, ''));
+    // Feedback labels ("rule:", "why:", "how to apply:") are structure, not topic words, and a
+    // redaction marker is no word of the text at all.
+    parts.push(i.text.replace(/^(?:rule|why|how to apply)\s*:\s*/i, '').replace(REDACTION_MARKER, ' '));
   }
   return parts.join('\n');
 }
+
+const REDACTION_MARKER = /\[REDACTED(?::[^\]]*)?\]/gi;
 
 const memo = new WeakMap<readonly SourceDoc[], Analysis>();
 
@@ -136,7 +139,7 @@ function analyze(sources: readonly SourceDoc[], rules: ExclusionRules): Analysis
     // Untitled sections (chat sessions, notes): name them by what the user talked about.
     // The opening of what the user said names the session well enough, and is cheap.
     const userText = e.items.filter((i) => i.speaker === 'user').map((i) => i.text).join('\n').slice(0, 2000);
-    const name = topicName(userText || textOf.get(e)!.slice(0, 2000), stats);
+    const name = topicName((userText || textOf.get(e)!.slice(0, 2000)).replace(REDACTION_MARKER, ' '), stats);
     if (name) topicOf.set(e, name);
   }
   return { entries, stats, topicOf, textOf, tfOf };

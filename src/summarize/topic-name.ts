@@ -23,6 +23,7 @@ great good nice better best bad new old big small little long short high low eas
 important main major minor recent current previous next last first second third final additional extra overall total
 idea ideas thought thoughts opinion opinions advice tip tips suggestion suggestions recommendation recommendations information info resources resource
 benefits benefit issue issues problem problems thing situation case cases experience experiences process result results
+thanks thank hello please sorry okay yes redacted
 `.split(/\s+/).filter(Boolean));
 
 /** True when `phrase` (lower case, content words) can name a topic. */
@@ -30,8 +31,9 @@ export function isTopicName(phrase: string): boolean {
   const words = phrase.split(' ').filter(Boolean);
   if (words.length === 0) return false;
   for (const w of words) {
-    // Ids, codes and variables: x1, br, a3, 0x1f, abc123.
-    if (w.length <= 2 || /^[a-z]{1,2}\d+$|^\d|^[0-9a-f]{6,}$/.test(w)) return false;
+    // Ids, codes and variables: x1, a3, 0x1f, abc123def; a two-letter word only inside a name
+    // ("ford mustang gt"), never alone ("br").
+    if (/^[a-z]{1,2}\d+$|^\d|^(?=.*\d)[0-9a-f]{6,}$|\d[a-z]+\d/.test(w) || (w.length <= 2 && words.length === 1)) return false;
   }
   const last = words[words.length - 1]!;
   if (words.length === 1) {

@@ -1,0 +1,57 @@
+// Topic names: noun phrases a person would look up. Conversation words, filler, verbs, ids and
+// redaction tags never name a topic, in a node's Topics or in ROOT's index.
+import { describe, expect, it } from 'vitest';
+import { isTopicName, topicName } from '../../src/summarize/topic-name.js';
+import { TermStats, contentWords } from '../../src/summarize/keywords.js';
+import { splitFrontmatter } from '../../src/tree/frontmatter.js';
+import { cycle } from '../helpers/tree.js';
+import { makeWorkspace } from '../helpers/workspace.js';
+
+/** Names that must never appear as topics (seen in ROOT.md before topic naming was fixed). */
+const BAD_NAMES = ['continue', 'week', 'offering', 'x1', 'x2', 'formula', 'heard', 'order', 'watching', 'teach', 'games', 'display', 'br', 'tasks', 'family', 'part', 'help', 'thanks', 'recommendations', 'today', 'great tips', 'a3', 'abc123def', 'redacted', 'really', 'watched'];
+
+describe('topic names', () => {
+  it.each(BAD_NAMES)('"%s" names no topic', (name) => {
+    expect(isTopicName(name)).toBe(false);
+  });
+
+  it.each(['golden retriever', 'road bike', 'tokyo', 'bbq sauce', 'data science', 'neon tetras', 'hiking', 'knitting', 'ford mustang gt'])('"%s" does', (name) => {
+    expect(isTopicName(name)).toBe(true);
+  });
+
+  it('prefers a multi-word or capitalised name to a common single word', () => {
+    const stats = new TermStats();
+    for (const d of ['the cake was fine', 'more cake please', 'weekend plans', 'trip budget']) stats.addDocument(new Set(contentWords(d)));
+    expect(topicName('Can you continue? I want to plan a road trip to Yellowstone this week, we continue next week.', stats)).toMatch(/road trip|yellowstone/);
+    expect(topicName('continue', stats)).toBeNull();
+  });
+
+  it('a tree of chat sessions has none of the bad names in its topics or ROOT, and no redaction tag as a keyword', async () => {
+    const session = (n: number, user: string, assistant: string): string => `## Session ${n}\nSession Date: 2026-06-0${1 + (n % 3)}\n\nUser: ${user}\nAssistant: ${assistant}\n`;
+    const sessions = [
+      session(1, 'continue', 'Sure, here is the rest of the story about the dragon.'),
+      session(2, 'Can you help me plan my week? I have tennis on Tuesday and a dentist appointment.', 'Here is a plan for your week.'),
+      session(3, 'What is x1 if x1 + x2 = 10 and x2 = 3?', 'x1 is 7.'),
+      session(4, 'My API key is sk-live-abcdefghijklmnopqrstuvwxyz123456, can you check why my Stripe webhook fails?', 'Check the signing secret.'),
+      session(5, 'I just adopted a golden retriever puppy named Max. Any crate training tips?', 'Crate training takes patience.'),
+      session(6, 'Thanks, great tips! I heard that offering treats helps.', 'Yes, treats help.'),
+      session(7, 'Write a formula for the players table in Excel.', '=SUM(B2:B10)'),
+    ];
+    const day = (d: string): string => `# ${d}\n\n${sessions.join('\n')}${'\nfiller line about nothing in particular'.repeat(250)}\n`;
+    const ws = makeWorkspace({ 'memory/2026-06-01.md': day('2026-06-01'), 'memory/2026-06-02.md': day('2026-06-02') });
+    await cycle(ws, '2026-06-10', { catchUp: true });
+    const names: string[] = [];
+    const keywords: string[] = [];
+    for (const rel of ['memory/daily/2026-06-01.md', 'memory/weekly/2026-W23.md', 'memory/monthly/2026-06.md']) {
+      const doc = splitFrontmatter(ws.read(rel));
+      for (const t of (doc.data!.topics as string[])) names.push(t.replace(/ \[\w+\]$/, ''));
+      for (const m of doc.body.split('## Topics\n')[1]!.split('\n## ')[0]!.matchAll(/^- [^:\n]+: (.*)$/gm)) keywords.push(...m[1]!.split(', '));
+    }
+    const index = ws.read('memory/ROOT.md').split('## Topics Index\n')[1]!;
+    for (const m of index.matchAll(/^- (.+?) \[/gm)) names.push(m[1]!);
+    expect(names.length).toBeGreaterThan(5);
+    expect(names.filter((n) => BAD_NAMES.includes(n))).toEqual([]);
+    expect(names).toContain('golden retriever puppy');
+    expect([...names, ...keywords].filter((w) => /redacted/i.test(w))).toEqual([]);
+  });
+});
