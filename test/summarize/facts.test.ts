@@ -1,0 +1,214 @@
+// Typed facts from untyped memory: what a user says about themselves in a transcript is a `user`
+// fact, a standing instruction is `feedback`, what the assistant recommended by name is a
+// `reference`; the assistant's words, the user's questions and quoted text are none of these.
+import { describe, expect, it } from 'vitest';
+import { collectEntries, type Entry } from '../../src/summarize/entries.js';
+import { ExclusionRules } from '../../src/summarize/exclusion.js';
+import { factsOfEntry, isStandingInstruction, suggestedNames } from '../../src/summarize/facts/extract.js';
+import { categoryOf } from '../../src/summarize/facts/category.js';
+import { salience } from '../../src/summarize/facts/salience.js';
+import { slotOf, userFact } from '../../src/summarize/facts/fact.js';
+import { mergeFacts, nodeFacts } from '../../src/summarize/facts/profile.js';
+import { userStatements } from '../../src/summarize/facts/statement.js';
+import { analyzeSources } from '../../src/summarize/analyze.js';
+import type { FactInfo } from '../../src/tree/fact.js';
+import type { LocalDate } from '../../src/time/calendar.js';
+
+const rules = new ExclusionRules();
+const entries = (body: string, label = '2026-06-01'): Entry[] => collectEntries(label, body, rules);
+const factsOf = (body: string) => entries(body).flatMap((e) => factsOfEntry(e).map((f) => f.fact));
+const said = (turn: string): string[] => userStatements(turn).map((s) => s.text);
+const texts = (body: string, type: 'user' | 'feedback' | 'reference') => factsOf(body).filter((f) => f.type === type).map((f) => f.text);
+
+const chat = (...turns: string[]): string => `# 2026-06-01\n\n## Session 4\nSession Date: 2026-06-01\n\n${turns.join('\n')}\n`;
+
+describe('user facts in a transcript', () => {
+  it("takes the user's statements about themselves, trimmed of asides and comments", () => {
+    const body = chat(
+      'User: Can you suggest a collar brand? By the way, my dog Max is a Golden Retriever and he turned 4 last week.',
+      'Assistant: Golden Retrievers love leather collars. I have a dog too and I live in the cloud.',
+      "User: I've been listening to audiobooks during my daily commute, which takes 45 minutes each way.",
+      "User: I just got a new phone case for my Samsung Galaxy S22 from Case-Mate for $30, and it's been working out great.",
+    );
+    expect(texts(body, 'user')).toEqual([
+      'My dog Max is a Golden Retriever and he turned 4 last week.',
+      "I've been listening to audiobooks during my daily commute, which takes 45 minutes each way.",
+      'I just got a new phone case for my Samsung Galaxy S22 from Case-Mate for $30',
+    ]);
+  });
+
+  it("never takes the assistant's words for a user fact", () => {
+    const body = chat('User: What collar should I buy?', 'Assistant: I recommend a leather collar. My favourite brand is Ruffwear and I have used it for years.');
+    expect(texts(body, 'user')).toEqual([]);
+  });
+
+  it('a question or a request the user makes is not a fact about them', () => {
+    for (const turn of [
+      'Do you think I should repaint my bedroom walls a lighter shade of gray?',
+      'Can you help me plan my trip to Lisbon next month?',
+      "I'm looking for some new shows to watch on HBO Max.",
+      'Write me a cover letter for my application.',
+      'I was wondering if my cat could eat tuna.',
+    ]) expect(said(turn)).toEqual([]);
+  });
+
+  it('quoted or pasted text is not the user speaking about themselves', () => {
+    expect(said('Please proofread this: I was born in Ohio in 1950 and I moved to Texas when I was ten.')).toEqual([]);
+    expect(said('Here is the paragraph from my novel: "I had three brothers and I never once saw the sea until I was forty."')).toEqual([]);
+    // The user's own words around a short quoted title stay.
+    expect(said('I finally started "Game of Thrones" about a month ago.')).toEqual(['I finally started "Game of Thrones" about a month ago.']);
+  });
+
+  it('reactions and musings are not facts, the fact in the same sentence is', () => {
+    expect(said("Thanks, that's really helpful! I'll try the Avocado Toast.")).toEqual([]);
+    expect(said("I think I'm close to 1300 followers now.")).toEqual(["I'm close to 1300 followers now."]);
+    expect(said('Before the RAM upgrade to 16GB, I was getting around 6-7 hours of battery life.')).toEqual(['Before the RAM upgrade to 16GB, I was getting around 6-7 hours of battery life.']);
+  });
+
+  it('a short follow-on sentence with something specific continues the statement', () => {
+    expect(said("It's crazy how long it took for my asylum application to get approved. Over a year of uncertainty was really tough.")).toEqual([
+      "It's crazy how long it took for my asylum application to get approved. Over a year of uncertainty was really tough.",
+    ]);
+  });
+});
+
+describe('feedback in a transcript', () => {
+  it('a standing instruction to the agent is a rule', () => {
+    for (const s of ['From now on, please answer in English.', "I'd like you to always keep answers short.", 'Please never use emojis in your answers.', 'I prefer short answers with the command first.', 'Always write dates as YYYY-MM-DD.']) {
+      expect(isStandingInstruction(s), s).toBe(true);
+    }
+  });
+
+  it('a remark with "always" or "never" is no rule, nor is a one-off request', () => {
+    for (const s of ["You're always so helpful with your recommendations.", "I've never really designed anything before.", 'They will always be my best partners in life.', 'Please make the answer shorter.', 'Can you always answer in English?']) {
+      expect(isStandingInstruction(s), s).toBe(false);
+    }
+  });
+
+  it('is typed feedback, not a user fact', () => {
+    const body = chat('User: From now on, please answer in English. I live in Seoul.');
+    expect(texts(body, 'feedback')).toEqual(['From now on, please answer in English.']);
+    expect(texts(body, 'user')).toEqual(['I live in Seoul.']);
+  });
+});
+
+describe('references in a transcript', () => {
+  it('keeps the names an assistant recommended, not the headings of its advice', () => {
+    const body = chat(
+      'User: Any sustainable sneaker brands?',
+      'Assistant: Here are some:',
+      '',
+      '1. **Veja**: French sneakers from organic cotton.',
+      '2. **Quality**: look for good stitching.',
+      '3. Allbirds - wool runners.',
+      '4. Consider the fit - try them on first.',
+      '',
+      'And a budget line:',
+      '',
+      '- Influencer marketing: $2,000',
+    );
+    const names = suggestedNames(entries(body)[0]!.items);
+    expect(names).toEqual(['Veja', 'Allbirds', 'Influencer marketing: $2,000']);
+    expect(texts(body, 'reference')).toEqual(['suggested: Veja; Allbirds; Influencer marketing: $2,000']);
+  });
+
+  it('reads a numbered list written as one paragraph', () => {
+    const body = chat('User: Language apps?', 'Assistant: 1. Duolingo - gamified lessons. 2. Rosetta Stone - immersion. 3. Memrise - mnemonics.');
+    expect(suggestedNames(entries(body)[0]!.items)).toEqual(['Duolingo', 'Rosetta Stone', 'Memrise']);
+  });
+});
+
+describe('typed logs', () => {
+  const log = `# 2026-06-01
+
+## onboarding [user]
+- I'm Mina, backend engineer at Lindenhof Labs
+- I prefer pnpm over npm
+
+## writing style [feedback]
+- rule: write dates as YYYY-MM-DD
+- why: 11/12 was read two ways
+- how to apply: ISO dates everywhere
+
+## runbooks [reference]
+- the team wiki is friendly
+- https://wiki.example/runbooks — billing runbook
+
+## invoice-export [project]
+- decided to generate PDFs with typst
+- I prefer typst over headless Chrome for this
+- The user's cat is called Luna
+`;
+
+  it('a typed section gives facts of its type, whole', () => {
+    expect(texts(log, 'user')).toEqual(["I'm Mina, backend engineer at Lindenhof Labs", 'I prefer pnpm over npm', 'I prefer typst over headless Chrome for this', "The user's cat is called Luna"]);
+    expect(texts(log, 'feedback')).toEqual(['rule: write dates as YYYY-MM-DD | why: 11/12 was read two ways | how to apply: ISO dates everywhere']);
+    expect(texts(log, 'reference')).toEqual(['https://wiki.example/runbooks — billing runbook']);
+  });
+
+  it('a decision in project notes is no user fact', () => {
+    expect(texts(log, 'user').some((t) => t.includes('decided'))).toBe(false);
+  });
+
+  it("reads a summary node's User Facts back with their kind and day", () => {
+    const weekly = '# Weekly Summary: 2026-W23\n\n## User Facts\n- 06-01 · pets: My dog is called Miso\n- 06-03 · I live in Lisbon\n\n## Feedback\n- 06-02 · rule: no mocks\n';
+    const found = entries(weekly, '2026-W23').flatMap((e) => factsOfEntry(e));
+    expect(found.map((f) => [f.fact.type, f.fact.category, f.fact.text, f.origin])).toEqual([
+      ['user', 'pets', 'My dog is called Miso', '06-01 · '],
+      ['user', 'home', 'I live in Lisbon', '06-03 · '],
+      ['feedback', null, 'rule: no mocks', '06-02 · '],
+    ]);
+  });
+});
+
+describe('kinds, salience and slots', () => {
+  it.each([
+    ['My dog Max is a Golden Retriever', 'pets'],
+    ['I work as a nurse at St. Mary Hospital', 'work'],
+    ['I graduated with a degree in Business Administration', 'work'],
+    ['My sister lives in Chicago', 'people'],
+    ["I'm allergic to peanuts", 'health'],
+    ['I moved to Lisbon in March', 'home'],
+    ['I just bought a Fitbit Versa 3', 'possessions'],
+    ['I go running every morning at 6', 'routines'],
+    ["I'm planning a trip to Japan next month", 'plans'],
+    ['My favorite band is Radiohead', 'tastes'],
+    ['My name is Dana', 'identity'],
+  ])('%s → %s', (text, kind) => {
+    expect(categoryOf(text)).toBe(kind);
+  });
+
+  it('a specific statement outweighs a vague one', () => {
+    expect(salience('I upgraded my internet to 500 Mbps three weeks ago')).toBeGreaterThan(salience('I have some stuff to do maybe'));
+    expect(salience('By the way, I adopted a kitten named Luna last month')).toBeGreaterThan(salience('I adopted a kitten'));
+  });
+
+  it('values that change have a slot', () => {
+    expect(slotOf('My daily commute takes 45 minutes each way')).toBe('commute');
+    expect(slotOf('My commute takes 30 minutes now')).toBe('commute');
+    expect(slotOf("My cat's name is Luna")).toBe('cat name');
+    expect(slotOf('I live in Berlin')).toBe('home');
+    expect(slotOf('I adopted a kitten')).toBeNull();
+  });
+});
+
+describe('facts over time', () => {
+  const dated = (text: string, lastSeen: string, days = 1): FactInfo => ({ ...userFact(text), type: 'user', lastSeen: lastSeen as LocalDate, days });
+
+  it('a changed fact shows the newer value, and the old one is gone', () => {
+    const merged = mergeFacts([[dated('My commute takes 45 minutes each way', '2026-04-02')], [dated('My commute takes 30 minutes now that I cycle', '2026-05-10')]]);
+    expect(merged.map((f) => f.text)).toEqual(['My commute takes 30 minutes now that I cycle']);
+  });
+
+  it('a restated fact is one fact, seen on more days, dated by its last mention', () => {
+    const merged = mergeFacts([[dated('I live in Berlin', '2026-04-02')], [dated('I live in Berlin.', '2026-05-10', 2)]]);
+    expect(merged).toEqual([expect.objectContaining({ text: 'I live in Berlin.', lastSeen: '2026-05-10', days: 3 })]);
+  });
+
+  it("dates a weekly node's facts by their day labels, across a new year", () => {
+    const text = '# Weekly Summary: 2026-W01\n\n## User Facts\n- 12-30 · pets: My dog is called Miso\n- 01-02 · I live in Lisbon\n';
+    const a = analyzeSources([{ label: '2026-W01', path: '', level: 'weekly', text, firstLine: 1 }], rules);
+    const facts = nodeFacts(a, '2025-12-29' as LocalDate, '2026-01-04' as LocalDate);
+    expect(facts.map((f) => [f.text, f.lastSeen])).toEqual([['My dog is called Miso', '2025-12-30'], ['I live in Lisbon', '2026-01-02']]);
+  });
+});
