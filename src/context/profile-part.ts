@@ -1,8 +1,8 @@
 // The part of a context pack that says who the user is and how they want the agent to work:
 // ROOT.md's Profile and Rules, first in the pack. Rules are kept whole first (there are few, and
-// breaking one is what a user notices); then profile lines a category at a time, each
-// category's best line before any category's second (ROOT lists each category best first), so a
-// small budget still covers every side of the user's life. Links become plain dates: an agent
+// breaking one is what a user notices); then profile lines, every category's best line first and
+// then each category in proportion to its size in ROOT (ROOT lists each category best first), so
+// a small budget still covers every side of the user's life. Links become plain dates: an agent
 // reads the node by its date, and the characters are better spent on facts.
 import type { Measure } from './fit.js';
 
@@ -70,18 +70,28 @@ export function fitProfile(p: ProfileSections, allowance: number, m: Measure): P
   const kept = p.groups.map(() => [] as string[]);
   if (p.groups.some((g) => g.lines.length)) {
     left -= m(profileTitle) + 2;
-    let progress = true;
-    for (let i = 0; progress; i++) {
-      progress = false;
+    // Each category in proportion to its size in ROOT (ROOT gave the profile's room by rank),
+    // every category's best line first: the next line taken is the one whose category has
+    // shown the smallest part of itself so far.
+    const next = p.groups.map(() => 0);
+    const full = p.groups.map(() => false);
+    for (;;) {
+      let pick = -1;
       p.groups.forEach((g, k) => {
-        const line = g.lines[i];
-        if (line === undefined) return;
-        const c = m(line) + 1 + (kept[k]!.length === 0 && g.heading ? m(g.heading) + 1 : 0);
-        if (c > left) return;
-        kept[k]!.push(line);
-        left -= c;
-        progress = true;
+        if (full[k] || next[k]! >= g.lines.length) return;
+        if (pick < 0 || next[k]! / g.lines.length < next[pick]! / p.groups[pick]!.lines.length) pick = k;
       });
+      if (pick < 0) break;
+      const g = p.groups[pick]!;
+      const line = g.lines[next[pick]!]!;
+      const c = m(line) + 1 + (kept[pick]!.length === 0 && g.heading ? m(g.heading) + 1 : 0);
+      next[pick]!++;
+      if (c > left) {
+        full[pick] = true; // its next lines are not tried: a category keeps a prefix
+        continue;
+      }
+      kept[pick]!.push(line);
+      left -= c;
     }
   }
   const out: string[] = [];
