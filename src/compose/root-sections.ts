@@ -88,7 +88,7 @@ export function historyGroup(lastSeen: LocalDate, today: LocalDate): { label: st
  * `a` months old ranks at j × (1 + a / 3), so this month's top topics come first, but the first
  * topic of every month, quarter and year comes before the fourth of this month.
  */
-export function topicsSection(topics: readonly TopicInfo[], today: LocalDate, referenceStaleDays: number, pointerFor: (t: TopicInfo) => string): SectionLines<IndexTopic> {
+export function topicsSection(topics: readonly TopicInfo[], today: LocalDate, stale: { referenceDays: number; projectDays: number }, pointerFor: (t: TopicInfo) => string): SectionLines<IndexTopic> {
   const groups = new Map<string, IndexTopic[]>();
   for (const t of topics) {
     const g = historyGroup(t.lastSeen, today);
@@ -99,12 +99,15 @@ export function topicsSection(topics: readonly TopicInfo[], today: LocalDate, re
   }
   const scored: { t: IndexTopic; p: number }[] = [];
   for (const list of groups.values()) {
-    list.sort((a, b) => TYPE_ORDER[a.type] - TYPE_ORDER[b.type] || b.days - a.days || a.age - b.age || a.name.localeCompare(b.name));
+    // User and feedback topics first; project topics unseen for projectStaleDays last.
+    const order = (t: IndexTopic): number => (t.type === 'project' && t.age >= stale.projectDays ? 4 : TYPE_ORDER[t.type]);
+    list.sort((a, b) => order(a) - order(b) || b.days - a.days || a.age - b.age || a.name.localeCompare(b.name));
     list.forEach((t, j) => scored.push({ t, p: j * (1 + t.groupAge / 3) }));
   }
   scored.sort((a, b) => a.p - b.p || a.t.groupAge - b.t.groupAge || TYPE_ORDER[a.t.type] - TYPE_ORDER[b.t.type] || b.t.days - a.t.days || a.t.name.localeCompare(b.t.name));
+  // (TYPE_ORDER breaks ties between groups only: within a group the order above holds.)
   const line = (t: IndexTopic): string => {
-    const tag = `${t.type}, ${t.age}d${t.type === 'reference' && t.age > referenceStaleDays ? ', ?' : ''}`;
+    const tag = `${t.type}, ${t.age}d${t.type === 'reference' && t.age > stale.referenceDays ? ', ?' : ''}`;
     const kws = t.keywords.slice(0, t.age > 30 ? 2 : 4);
     return `- ${t.name} [${tag}]${kws.length ? `: ${kws.join(', ')}` : ''} → ${pointerFor(t)}`;
   };

@@ -77,7 +77,7 @@ export function buildRoot(input: RootInput): RootBuild {
     active: listSection(activeContext(input)),
     patterns: listSection(recentPatterns(input)),
     history: historySection(input.months, today, topTopicsByDays),
-    topics: topicsSection(topics, today, config.referenceStaleDays, input.pointerFor),
+    topics: topicsSection(topics, today, { referenceDays: config.referenceStaleDays, projectDays: config.projectStaleDays }, input.pointerFor),
   };
   // A section the template has no place for takes no share.
   const present = (name: RootSection): boolean => input.template.includes(`{{${name}}}`);

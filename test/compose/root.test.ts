@@ -10,6 +10,7 @@ import type { FactInfo } from '../../src/tree/fact.js';
 import { ExclusionRules } from '../../src/summarize/exclusion.js';
 import { userFact, feedbackFact } from '../../src/summarize/facts/fact.js';
 import { buildRoot, type RootInput } from '../../src/compose/root.js';
+import { topicsSection } from '../../src/compose/root-sections.js';
 import { loadTemplates } from '../../src/write/template.js';
 import { loadTokenCounter } from '../../src/write/tokens.js';
 
@@ -158,6 +159,15 @@ describe('ROOT.md', () => {
     const perMonth = (m: string): number => [...index.matchAll(new RegExp(`gizmo ${m} `, 'g'))].length;
     expect(perMonth(months[39]!.month)).toBeGreaterThan(perMonth(months[30]!.month));
     expect(perMonth(months[30]!.month)).toBeGreaterThanOrEqual(1);
+  });
+
+  it('project topics unseen for projectStaleDays come last in their period', () => {
+    // Both last seen in 2025-Q2; the older one was mentioned on more days.
+    const stale = { ...topic('stale widget', 'project', 400), days: 9 };
+    const fresh = { ...topic('fresh widget', 'project', 380), days: 1 };
+    const ranked = (projectDays: number): string[] => topicsSection([stale, fresh], today, { referenceDays: 30, projectDays }, () => '').ranked.map((t) => t.name);
+    expect(ranked(390)).toEqual(['fresh widget', 'stale widget']);
+    expect(ranked(1000)).toEqual(['stale widget', 'fresh widget']);
   });
 
   it('user and feedback topics come first in their period of the index', async () => {
