@@ -112,10 +112,15 @@ function isComment(clause: string): boolean {
   return COMMENT.test(t) && !/\d/.test(t) && !/\s[A-Z][a-z]/.test(t);
 }
 
+const PREAMBLE = /^(?:i was (?:just |also )?thinking (?:about|of)|i(?:'ve| have) been thinking (?:about|of)|i (?:just )?remember(?:ed)?(?: that)?|i realized(?: that)?|i just wanted to (?:mention|say|add|share|let you know)(?: that)?|i wanted to (?:mention|say|add|share)(?: that)?|including|especially since|especially|that(?=\s+(?:i|we|my)\b))\s+/i;
+
 /** Discourse openers and dangling punctuation off; a statement reads as one clean clause run. */
 export function tidy(s: string): string {
   let t = s.trim().replace(DISCOURSE, '');
   t = t.replace(/^(?:and|but|so|or|plus|which|because)\s+/i, '');
+  // "I was just thinking about our trip..." says "our trip..."; a leading "That I ..." or
+  // "Including ..." is a fragment's hook, not part of the fact.
+  t = t.replace(PREAMBLE, '');
   t = t.replace(/[\s,;:\-–—]+$/, '').replace(/\s+/g, ' ');
   if (/^[a-z]/.test(t) && !/^i\b/.test(t)) t = t[0]!.toUpperCase() + t.slice(1);
   if (/^i\b/.test(t)) t = `I${t.slice(1)}`;
