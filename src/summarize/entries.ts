@@ -7,12 +7,13 @@ import { normaliseTopic } from '../tree/topic.js';
 import { stripStackTraces, type ExclusionRules } from './exclusion.js';
 
 /** Sections of a summary node, by the data they hold. */
-export type Bucket = 'topics' | 'user' | 'feedback' | 'decisions' | 'tasks' | 'lessons' | 'open' | 'references' | 'highlights' | 'entities';
+export type Bucket = 'topics' | 'user' | 'said' | 'feedback' | 'decisions' | 'tasks' | 'lessons' | 'open' | 'references' | 'highlights' | 'entities';
 
 /** Section titles (of hipo's and hipocampus's templates) and the bucket each holds. */
 const BUCKET_TITLES: [RegExp, Bucket][] = [
   [/^topics?$/i, 'topics'],
   [/^(user facts?|user|about the user|user profile)$/i, 'user'],
+  [/^(user facts? \(from conversations?\)|said by the user|mentioned by the user)$/i, 'said'],
   [/^(feedback|feedback rules?|rules?)$/i, 'feedback'],
   [/^(key decisions|major decisions|decisions?)$/i, 'decisions'],
   [/^(tasks completed|completed work|completed|done|tasks? done)$/i, 'tasks'],

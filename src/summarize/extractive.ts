@@ -17,30 +17,31 @@ import type { SummaryRequest, SummaryResult, Summarizer } from './summarizer.js'
 
 type Level = SummaryRequest['level'];
 type ListBucket = Exclude<Bucket, 'topics' | 'entities'>;
-const LIST_BUCKETS: readonly ListBucket[] = ['user', 'feedback', 'decisions', 'tasks', 'lessons', 'open', 'references', 'highlights'];
+const LIST_BUCKETS: readonly ListBucket[] = ['user', 'said', 'feedback', 'decisions', 'tasks', 'lessons', 'open', 'references', 'highlights'];
 
 /**
- * Lines kept per section, by level. `user` and `feedback` are preserved: their caps are wide,
- * and a day's `user` cap grows with its entries (a day of fifty chat sessions states far more
- * about the user than a day of notes). Parents spend their lines on user facts rather than
- * highlights: on the MemAware corpus this keeps more facts per token (bench:summaries).
+ * Lines kept per section, by level. Typed user facts (`user`) and feedback are preserved (the
+ * spec's rule): their caps are only a bound on a runaway input. User facts found in what the
+ * user said (`said`) are many more, so their cap grows with what the sources hold (below).
+ * Parents spend their lines on user facts rather than highlights: on the MemAware corpus this
+ * keeps more facts per token (bench:summaries).
  */
 const CAPS: Record<Level, Record<ListBucket, number>> = {
-  daily: { user: 80, feedback: 200, decisions: 25, tasks: 25, lessons: 20, open: 20, references: 25, highlights: 70 },
-  weekly: { user: 180, feedback: 200, decisions: 30, tasks: 30, lessons: 25, open: 25, references: 30, highlights: 40 },
-  monthly: { user: 220, feedback: 300, decisions: 40, tasks: 40, lessons: 30, open: 30, references: 40, highlights: 50 },
+  daily: { user: 1000, said: 80, feedback: 200, decisions: 25, tasks: 25, lessons: 20, open: 20, references: 25, highlights: 70 },
+  weekly: { user: 1000, said: 180, feedback: 200, decisions: 30, tasks: 30, lessons: 25, open: 25, references: 30, highlights: 40 },
+  monthly: { user: 1000, said: 220, feedback: 300, decisions: 40, tasks: 40, lessons: 30, open: 30, references: 40, highlights: 50 },
 };
 /**
  * User facts and references grow with what the sources hold: at least the cap above, or this
  * share of the candidates (a day of fifty chat sessions states far more about the user than a
  * day of notes), but never more than the ceiling, so a node stays bounded whatever the input.
  */
-const GROWING: Record<Level, { share: number; user: number; references: number }> = {
-  daily: { share: 1, user: 800, references: 200 },
-  weekly: { share: 0.4, user: 900, references: 150 },
-  monthly: { share: 0.3, user: 1200, references: 150 },
+const GROWING: Record<Level, { share: number; said: number; references: number }> = {
+  daily: { share: 1, said: 800, references: 200 },
+  weekly: { share: 0.4, said: 900, references: 150 },
+  monthly: { share: 0.3, said: 1200, references: 150 },
 };
-const LINE_MAX: Record<ListBucket, number> = { user: 400, feedback: 500, decisions: 240, tasks: 200, lessons: 240, open: 200, references: 240, highlights: 320 };
+const LINE_MAX: Record<ListBucket, number> = { user: 400, said: 400, feedback: 500, decisions: 240, tasks: 200, lessons: 240, open: 200, references: 240, highlights: 320 };
 
 interface Candidate {
   text: string;
@@ -102,7 +103,7 @@ function shortLabel(source: string): string {
 const HAS_ORIGIN = /^(?:\d{2}-\d{2}|W\d{2}) · /;
 
 export function buildDraft(a: Analysis, level: Level, labelLines: boolean): Draft {
-  const pools: Record<ListBucket, Candidate[]> = { user: [], feedback: [], decisions: [], tasks: [], lessons: [], open: [], references: [], highlights: [] };
+  const pools: Record<ListBucket, Candidate[]> = { user: [], said: [], feedback: [], decisions: [], tasks: [], lessons: [], open: [], references: [], highlights: [] };
   const entities = emptyEntities();
   let order = 0;
 
@@ -133,14 +134,14 @@ export function buildDraft(a: Analysis, level: Level, labelLines: boolean): Draf
     for (const { fact, item, origin } of factsOf(e)) {
       const o = origin ?? '';
       if (fact.type === 'user') {
-        add('user', e, o + formatUserFact(fact), fact.salience, fact.key);
+        add(fact.typed ? 'user' : 'said', e, o + formatUserFact(fact), fact.salience, fact.key);
         if (item.speaker !== null) stated.add(item);
       } else if (fact.type === 'feedback') add('feedback', e, o + (e.bucket || e.type !== 'feedback' ? fact.text : prefix + fact.text), 100 + fact.salience);
       else add('references', e, o + (e.bucket ? fact.text : prefix + fact.text), 50 + fact.salience);
     }
     if (e.bucket) {
       // Already sorted by a summary node below: carry the other sections' lines up.
-      if (e.bucket !== 'user' && e.bucket !== 'feedback' && e.bucket !== 'references') for (const item of e.items) add(e.bucket, e, item.text, sentenceScore(item.text, a.stats, 1));
+      if (e.bucket !== 'user' && e.bucket !== 'said' && e.bucket !== 'feedback' && e.bucket !== 'references') for (const item of e.items) add(e.bucket, e, item.text, sentenceScore(item.text, a.stats, 1));
       continue;
     }
     if (e.type !== 'project') continue;
@@ -175,7 +176,7 @@ export function buildDraft(a: Analysis, level: Level, labelLines: boolean): Draf
   const draft = { entities } as Draft;
   const caps = { ...CAPS[level] };
   const g = GROWING[level];
-  caps.user = Math.min(g.user, Math.max(caps.user, Math.ceil(pools.user.length * g.share)));
+  caps.said = Math.min(g.said, Math.max(caps.said, Math.ceil(pools.said.length * g.share)));
   caps.references = Math.min(g.references, Math.max(caps.references, Math.ceil(pools.references.length * g.share)));
   for (const b of LIST_BUCKETS) draft[b] = select(pools[b], caps[b]);
   return draft;

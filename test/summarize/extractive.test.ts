@@ -105,6 +105,28 @@ describe('extractive weekly summary (above the 300-line threshold)', () => {
   });
 });
 
+describe('typed and found user facts', () => {
+  it('keeps every typed user fact at every level, while facts found in conversations are capped', async () => {
+    // Each day: one typed fact, and two hundred sessions in which the user tells something.
+    const chat = (date: string) => Array.from({ length: 200 }, (_, i) => `## Session ${i + 1}\n\nUser: By the way, I bought ${i + 2} ${['jars', 'boxes', 'bags', 'crates'][i % 4]} of ${['honey', 'tea', 'rice', 'beans', 'figs'][i % 5]} at the ${date} market stall ${i}.\nAssistant: Nice purchase.\n`).join('\n');
+    const day = (date: string, fact: string) => `# ${date}\n\n## about me [user]\n- ${fact}\n\n${chat(date)}`;
+    const files: Record<string, string> = {};
+    const typed = ['I live in Porto', 'My daughter is called Ines', 'I am allergic to shellfish', 'I play the cello', 'I drive a 2014 Volvo'];
+    typed.forEach((fact, i) => (files[`memory/2026-06-0${i + 1}.md`] = day(`2026-06-0${i + 1}`, fact)));
+    const ws = makeWorkspace(files);
+    await cycle(ws, '2026-07-15', { catchUp: true });
+    for (const rel of ['daily/2026-06-03.md', 'weekly/2026-W23.md', 'monthly/2026-06.md']) {
+      const body = node(ws, rel).body;
+      const section = (title: string) => body.split(`## ${title}\n`)[1]?.split('\n## ')[0] ?? '';
+      const own = section('User Facts');
+      const found = section('User Facts (from conversations)');
+      for (const fact of rel.startsWith('daily') ? [typed[2]!] : typed) expect(own, rel).toContain(fact);
+      expect(found, rel).toMatch(/I bought \d+ \w+ of \w+ at the 2026-06-0\d market stall/);
+      if (!rel.startsWith('daily')) expect(found.split('\n').length, rel).toBeLessThan(1000);
+    }
+  });
+});
+
 describe('headings', () => {
   it.each([
     ['Auth refactor [project]', 'auth refactor', 'project', true],

@@ -7,7 +7,7 @@
 //     `user` fact; decisions and tasks stay `project`;
 //   - a summary node's User Facts, Feedback and References sections are read back line by line.
 import type { Entry, Item } from '../entries.js';
-import { feedbackFact, parseUserFactLine, referenceFact, userFact, type Fact } from './fact.js';
+import { feedbackFact, parseUserFactLine, referenceFact, typedFact, userFact, type Fact } from './fact.js';
 import { tidy, turnParts, userStatements } from './statement.js';
 
 export interface EntryFact {
@@ -25,8 +25,6 @@ export function splitOrigin(text: string): { origin: string | undefined; rest: s
   return m ? { origin: m[1]!, rest: text.slice(m[0].length) } : { origin: undefined, rest: text };
 }
 
-/** A user fact the writer typed as such is worth more than one hipo found in a chat. */
-const TAGGED_BONUS = 1.5;
 
 // A standing instruction: said to the agent, meant beyond this one answer. It is an order
 // ("Always answer in English", "Please don't use emojis from now on"), a wish addressed to the
@@ -97,15 +95,11 @@ export function suggestedNames(items: readonly Item[]): string[] {
   return out.slice(0, SUGGESTIONS_PER_ENTRY);
 }
 
-function boosted(f: Fact, by: number): Fact {
-  return { ...f, salience: Math.round((f.salience + by) * 100) / 100 };
-}
-
 /** Every fact of one entry, in the order its items came. */
 export function factsOfEntry(e: Entry): EntryFact[] {
   const out: EntryFact[] = [];
-  if (e.bucket === 'user' || e.bucket === 'feedback' || e.bucket === 'references') {
-    const make = e.bucket === 'user' ? parseUserFactLine : e.bucket === 'feedback' ? feedbackFact : referenceFact;
+  if (e.bucket === 'user' || e.bucket === 'said' || e.bucket === 'feedback' || e.bucket === 'references') {
+    const make = e.bucket === 'user' ? (t: string) => parseUserFactLine(t, true) : e.bucket === 'said' ? (t: string) => parseUserFactLine(t) : e.bucket === 'feedback' ? feedbackFact : referenceFact;
     for (const item of e.items) {
       const { origin, rest } = splitOrigin(item.text);
       out.push({ fact: make(rest), item, ...(origin ? { origin } : {}) });
@@ -115,7 +109,7 @@ export function factsOfEntry(e: Entry): EntryFact[] {
   if (e.bucket) return out;
 
   if (e.type === 'user') {
-    for (const item of e.items) out.push({ fact: boosted(userFact(tidy(item.text), item.text), TAGGED_BONUS), item });
+    for (const item of e.items) out.push({ fact: typedFact(userFact(tidy(item.text), item.text)), item });
     return out;
   }
   if (e.type === 'feedback') {

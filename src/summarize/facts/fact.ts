@@ -19,7 +19,15 @@ export interface Fact {
   key: string;
   /** What the fact is a value of ("commute", "cat name"): a later fact of the same slot replaces it. */
   slot: string | null;
+  /**
+   * A user fact the writer typed as one (a `[user]` section, a node's User Facts), as opposed to
+   * one hipo found in what the user said. Typed facts are always kept, at every level.
+   */
+  typed?: boolean;
 }
+
+/** A user fact the writer typed as such is worth more than one hipo found in a chat. */
+export const TYPED_BONUS = 1.5;
 
 const CATEGORY_SET = new Set<string>(CATEGORIES);
 const CATEGORY_PREFIX = new RegExp(`^(${CATEGORIES.join('|')}):\\s+`);
@@ -69,9 +77,16 @@ export function formatUserFact(f: Fact): string {
   return f.category && f.category !== 'other' ? `${f.category}: ${f.text}` : f.text;
 }
 
-/** A User Facts line back into its fact (origin label already taken off). */
-export function parseUserFactLine(line: string): Fact {
+/**
+ * A User Facts line back into its fact (origin label already taken off): a typed one (from a
+ * node's User Facts) gets the same bonus it had when it was found, so it ranks as it did below.
+ */
+export function parseUserFactLine(line: string, typed = false): Fact {
   const m = CATEGORY_PREFIX.exec(line);
-  if (m && CATEGORY_SET.has(m[1]!)) return userFact(line.slice(m[0].length), undefined, m[1] as Category);
-  return userFact(line);
+  const f = m && CATEGORY_SET.has(m[1]!) ? userFact(line.slice(m[0].length), undefined, m[1] as Category) : userFact(line);
+  return typed ? typedFact(f) : f;
+}
+
+export function typedFact(f: Fact): Fact {
+  return { ...f, typed: true, salience: Math.round((f.salience + TYPED_BONUS) * 100) / 100 };
 }
