@@ -56,19 +56,21 @@ export function isTopicName(phrase: string): boolean {
 export function topicName(text: string, stats: TermStats): string | null {
   const candidates = keyphrases(text, stats, 12);
   let best: { phrase: string; score: number } | null = null;
+  let names: Set<string> | null = null;
   for (const c of candidates) {
     if (!isTopicName(c.phrase)) continue;
     const words = c.phrase.split(' ');
     let score = c.score * (words.length > 1 ? 1.35 : 1);
-    if (capitalised(text, c.phrase)) score *= 1.25;
+    names ??= capitalisedWords(text);
+    if (names.has(words[0]!)) score *= 1.25;
     if (!best || score > best.score) best = { phrase: c.phrase, score };
   }
   return best?.phrase ?? null;
 }
 
-/** The phrase appears with a capital inside a sentence (a proper name), not only at its start. */
-function capitalised(text: string, phrase: string): boolean {
-  const first = phrase.split(' ')[0]!;
-  const re = new RegExp(`[a-z,;]\\s+${first[0]!.toUpperCase()}${first.slice(1).replace(/[.*+?^${}()|[\]\\]/g, '\\$&')}\\b`);
-  return re.test(text);
+/** Words written with a capital inside a sentence (proper names), not only at its start; lower-cased. */
+function capitalisedWords(text: string): Set<string> {
+  const out = new Set<string>();
+  for (const m of text.matchAll(/[a-z,;]\s+([A-Z][\p{L}\p{N}'’-]*)/gu)) out.add(m[1]!.toLowerCase());
+  return out;
 }

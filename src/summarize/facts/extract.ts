@@ -49,7 +49,7 @@ const LIST_HEAD = /^(?:\d{1,2}[.)]\s*)?(?:\*\*([^*]{2,60}?)\*\*|([A-Z][^:–—]
 const SUGGESTIONS_PER_ENTRY = 12;
 
 // List heads that name a step or a part of an answer, not a thing someone could go and get.
-const GENERIC_HEADS = /^(?:step|tip|note|example|option|ingredients?|instructions?|directions|method|tips|notes|examples|options|summary|conclusion|overview|introduction|benefits?|pros|cons|cost|price|budget|time|timeline|location|pros and cons|day \d+|week \d+|phase \d+|part \d+|a|an|the|for|if|when|you|your|this|these|it|consider|check|use|try|make|get|be|do|choose|prepare|apply|add|keep|avoid|look|research|examine|consult|start|set|find|create|build|plan|focus|practice|learn|take|ask|read|visit|join|follow|contact|reach|stay|remember|don't|always|never)\b/i;
+const GENERIC_HEADS = new Set('step tip note example option ingredient ingredients instruction instructions directions method tips notes examples options summary conclusion overview introduction benefit benefits pros cons cost price budget time timeline location day week phase part a an the for if when you your this these it consider check use try make get be do choose prepare apply add keep avoid look research examine consult start set find create build plan focus practice learn take ask read visit join follow contact reach stay remember don\'t always never'.split(' '));
 
 const ABSTRACT = /(?:tion|sion|ity|ness|ment|ance|ence|ing|ship|ism|ics)$/i;
 const ADVICE_WORDS = new Set('objective objectives platforms platform tactics tactic strategy strategies goal goals audience budget timeline overview conclusion summary materials equipment safety cost costs price prices location duration difficulty comfort style fit size color colour value research design quality features benefits tools resources rest hydration nutrition stretching recovery warmup practice patience support content format tone structure length themes theme message purpose scope context background setting characters plot ending opening introduction'.split(' '));
@@ -57,7 +57,7 @@ const ADVICE_WORDS = new Set('objective objectives platforms platform tactics ta
 /** A list head that names something (a place, product, title, app), not a step of advice. */
 function isNameLike(head: string): boolean {
   const words = head.split(/\s+/);
-  if (words.length > 6 || GENERIC_HEADS.test(head)) return false;
+  if (words.length > 6 || GENERIC_HEADS.has(words[0]!.toLowerCase().replace(/[^a-z']/g, ''))) return false;
   // A name: every longer word capitalised ("International Budget Hostel"), or a capital after
   // the first word ("the Ringed City DLC"), or a single capitalised word ("Absinthe", "Veja").
   // One word that is an abstract noun ("Quality", "Sustainability", "Measurement") heads a
@@ -75,7 +75,7 @@ export function suggestedNames(items: readonly Item[]): string[] {
   for (const i of items) {
     if (i.speaker !== 'assistant') continue;
     // A numbered list can come as one paragraph ("1. Duolingo - ... 2. Babbel - ...").
-    const pieces = i.text.split(/\s+(?=\d{1,2}[.)]\s+(?:\*\*)?[A-Z])/);
+    const pieces = /\d[.)]\s/.test(i.text) ? i.text.split(/\s+(?=\d{1,2}[.)]\s+(?:\*\*)?[A-Z])/) : [i.text];
     for (const piece of pieces) {
       const m = LIST_HEAD.exec(piece.trim());
       if (!m) continue;
