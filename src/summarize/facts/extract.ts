@@ -9,6 +9,7 @@
 import type { Entry, Item } from '../entries.js';
 import { feedbackFact, parseUserFactLine, referenceFact, typedFact, userFact, type Fact } from './fact.js';
 import { tidy, turnParts, userStatements } from './statement.js';
+import { anyOf, wordsOf, wordsRegex } from './alternation.js';
 
 export interface EntryFact {
   fact: Fact;
@@ -30,10 +31,19 @@ export function splitOrigin(text: string): { origin: string | undefined; rest: s
 // ("Always answer in English", "Please don't use emojis from now on"), a wish addressed to the
 // agent ("I'd like you to keep answers short"), or a preference about answers ("I prefer code
 // first"); a remark that merely contains "always" ("you're always so helpful") is none.
-const ORDER = /^(?:please\s+)?(?:always|never|don't|do not|stop|avoid|keep|use|write|respond|reply|answer|format|give|include|call me|remind me|make sure|only)\b/i;
-const DURABLE = /\b(?:from now on|going forward|in (?:the )?future|(?:every|each) time|whenever|always|never|by default|in general|as a rule|for all (?:my|our|future)|in (?:all|every|any|your) (?:of )?(?:your )?(?:answers?|responses?|replies|messages))\b/i;
-const WISH = /^(?:i(?:'d| would)? (?:like|want|need|prefer) (?:you|it if you|that you)|(?:from now on|going forward|in (?:the )?future),?\s+(?:please\s+)?(?:you|always|never|don't|do not|use|write|answer|respond|reply|keep|call me))\b/i;
-const PREFERS_ANSWERS = /^i(?:'d| would)? prefer (?:short|brief|concise|detailed|longer|shorter|bullet|code|answers|responses|replies|explanations|examples)\b/i;
+const ORDER = new RegExp(`^(?:please\\s+)?${wordsOf(`always never don't do\\snot stop avoid keep use write respond reply answer
+  format give include call\\sme remind\\sme make\\ssure only`)}\\b`, 'i');
+const DURABLE = wordsRegex(anyOf(
+  'from now on', 'going forward', 'in (?:the )?future', '(?:every|each) time', 'whenever', 'always', 'never', 'by default',
+  'in general', 'as a rule', 'for all (?:my|our|future)',
+  'in (?:all|every|any|your) (?:of )?(?:your )?(?:answers?|responses?|replies|messages)',
+));
+const WISH = new RegExp(`^${anyOf(
+  "i(?:'d| would)? (?:like|want|need|prefer) (?:you|it if you|that you)",
+  `(?:from now on|going forward|in (?:the )?future),?\\s+(?:please\\s+)?${wordsOf("you always never don't do\\snot use write answer respond reply keep call\\sme")}`,
+)}\\b`, 'i');
+const PREFERS_ANSWERS = new RegExp(`^i(?:'d| would)? prefer ${wordsOf(`short brief concise detailed longer shorter bullet code answers
+  responses replies explanations examples`)}\\b`, 'i');
 
 /** True for a user's sentence that tells the agent how to work from now on. */
 export function isStandingInstruction(sentence: string): boolean {
@@ -49,10 +59,18 @@ const LIST_HEAD = /^(?:\d{1,2}[.)]\s*)?(?:\*\*([^*]{2,60}?)\*\*|([A-Z][^:–—]
 const SUGGESTIONS_PER_ENTRY = 12;
 
 // List heads that name a step or a part of an answer, not a thing someone could go and get.
-const GENERIC_HEADS = new Set('step tip note example option ingredient ingredients instruction instructions directions method tips notes examples options summary conclusion overview introduction benefit benefits pros cons cost price budget time timeline location day week phase part a an the for if when you your this these it consider check use try make get be do choose prepare apply add keep avoid look research examine consult start set find create build plan focus practice learn take ask read visit join follow contact reach stay remember don\'t always never'.split(' '));
+const GENERIC_HEADS = new Set(`step tip note example option ingredient ingredients instruction instructions directions
+  method tips notes examples options summary conclusion overview introduction benefit benefits pros cons cost price budget
+  time timeline location day week phase part a an the for if when you your this these it consider check use try make get
+  be do choose prepare apply add keep avoid look research examine consult start set find create build plan focus practice
+  learn take ask read visit join follow contact reach stay remember don't always never`.split(/\s+/));
 
 const ABSTRACT = /(?:tion|sion|ity|ness|ment|ance|ence|ing|ship|ism|ics)$/i;
-const ADVICE_WORDS = new Set('objective objectives platforms platform tactics tactic strategy strategies goal goals audience budget timeline overview conclusion summary materials equipment safety cost costs price prices location duration difficulty comfort style fit size color colour value research design quality features benefits tools resources rest hydration nutrition stretching recovery warmup practice patience support content format tone structure length themes theme message purpose scope context background setting characters plot ending opening introduction'.split(' '));
+const ADVICE_WORDS = new Set(`objective objectives platforms platform tactics tactic strategy strategies goal goals
+  audience budget timeline overview conclusion summary materials equipment safety cost costs price prices location duration
+  difficulty comfort style fit size color colour value research design quality features benefits tools resources rest
+  hydration nutrition stretching recovery warmup practice patience support content format tone structure length themes
+  theme message purpose scope context background setting characters plot ending opening introduction`.split(/\s+/));
 
 /** A list head that names something (a place, product, title, app), not a step of advice. */
 function isNameLike(head: string): boolean {
@@ -99,7 +117,9 @@ export function suggestedNames(items: readonly Item[]): string[] {
 export function factsOfEntry(e: Entry): EntryFact[] {
   const out: EntryFact[] = [];
   if (e.bucket === 'user' || e.bucket === 'said' || e.bucket === 'feedback' || e.bucket === 'references') {
-    const make = e.bucket === 'user' ? (t: string) => parseUserFactLine(t, true) : e.bucket === 'said' ? (t: string) => parseUserFactLine(t) : e.bucket === 'feedback' ? feedbackFact : referenceFact;
+    const bucket = e.bucket;
+    const make = (t: string): Fact =>
+      bucket === 'feedback' ? feedbackFact(t) : bucket === 'references' ? referenceFact(t) : parseUserFactLine(t, bucket === 'user');
     for (const item of e.items) {
       const { origin, rest } = splitOrigin(item.text);
       out.push({ fact: make(rest), item, ...(origin ? { origin } : {}) });

@@ -5,26 +5,57 @@
 // first request, question or reaction. Questions the user asks, what they ask the agent to write,
 // and text they paste or quote are not facts about them.
 import { sentences } from '../classify.js';
+import { anyOf, wordsOf } from './alternation.js';
 
-/** Longest statement kept whole; longer runs are cut at a clause boundary. */
-export const STATEMENT_MAX = 180;
 const STATEMENT_MIN = 12;
 
 // Words that open a clause without saying anything (discourse markers, thanks, reactions).
-const DISCOURSE = /^(?:(?:i was (?:just )?thinking (?:about|of) how|i(?:'ve| have) been thinking (?:about|of) how|when|since|as for|speaking of which|i think|i guess|i suppose|i believe|i feel like|i realized|i realised|i remember|i noticed|i just wanted to (?:mention|say|add|share|let you know)|i wanted to (?:mention|say|add|share|let you know)|i should mention|i forgot to mention|as (?:we|i) (?:discussed|mentioned)(?: earlier| before)?|oh|ah|well|so|also|and|but|anyway|anyways|actually|btw|by the way|speaking of which|speaking of (?:[\w'-]+\s?){1,4}|oh and|plus|yes|yeah|no|ok|okay|hmm|hey|hi|hello|great|thanks|thank you|perfect|cool|awesome|interesting|got it|i see|right|sure|honestly|basically|also,? by the way|incidentally|fun fact)\s*[,:;!.\-–—]*\s+)+/i;
+const DISCOURSE = new RegExp(`^(?:${anyOf(
+  "i was (?:just )?thinking (?:about|of) how", "i(?:'ve| have) been thinking (?:about|of) how", 'when', 'since', 'as for',
+  'i think', 'i guess', 'i suppose', 'i believe', 'i feel like', 'i realized', 'i realised', 'i remember', 'i noticed',
+  'i just wanted to (?:mention|say|add|share|let you know)', 'i wanted to (?:mention|say|add|share|let you know)',
+  'i should mention', 'i forgot to mention', 'as (?:we|i) (?:discussed|mentioned)(?: earlier| before)?',
+  'speaking of which', "speaking of (?:[\\w'-]+\\s?){1,4}", 'oh and', 'also,? by the way', 'by the way', 'fun fact',
+  'got it', 'i see', 'thank you',
+  wordsOf(`oh ah well so also and but anyway anyways actually btw plus yes yeah no ok okay hmm hey hi hello great thanks
+    perfect cool awesome interesting right sure honestly basically incidentally`),
+)}\\s*[,:;!.\\-–—]*\\s+)+`, 'i');
 
 // A clause that asks for something or asks a question.
-const QUESTION = /^(?:can|could|would|will|do|does|did|is|are|was|were|what|what's|how|why|where|when|which|who|whom|whose|should|shall|may|might)\b/i;
-const REQUEST = /^(?:please|help|tell|give|suggest|recommend|list|explain|describe|write|rewrite|create|generate|make|provide|show|find|compare|summari[sz]e|translate|edit|draft|compose|design|outline|let's|let me know|any (?:ideas?|tips?|suggestions?|advice|recommendations?|thoughts?)|is there|are there|if (?:so|not|you)|i need (?:help|some|you|to know|a list|advice|ideas|suggestions|recommendations)|i want (?:you|to know|some|a list|to learn more)|i'd (?:like|love) (?:you|to know|some|to learn|to get|to hear|to see|more)|i would (?:like|love) (?:you|to know|some|to learn|to get|to hear|to see|more)|i (?:was|am|'m) (?:wondering|curious|hoping)|i wonder|i'm (?:looking for|interested in (?:learning|finding|getting|knowing))|i am (?:looking for|interested in (?:learning|finding|getting|knowing))|i have a (?:question|request)|i'm not sure (?:what|how|which|where|if|whether)|i am not sure (?:what|how|which|where|if|whether)|i don't know (?:what|how|which|where|if|whether)|i can't decide)\b/i;
+const QUESTION = new RegExp(`^${wordsOf(`can could would will do does did is are was were what what's how why where when which
+  who whom whose should shall may might`)}\\b`, 'i');
+const REQUEST = new RegExp(`^${anyOf(
+  wordsOf(`please help tell give suggest recommend list explain describe write rewrite create generate make provide show find
+    compare summari[sz]e translate edit draft compose design outline let's`),
+  'let me know', 'any (?:ideas?|tips?|suggestions?|advice|recommendations?|thoughts?)', 'is there', 'are there', 'if (?:so|not|you)',
+  'i need (?:help|some|you|to know|a list|advice|ideas|suggestions|recommendations)', 'i want (?:you|to know|some|a list|to learn more)',
+  "i(?:'d| would) (?:like|love) (?:you|to know|some|to learn|to get|to hear|to see|more)",
+  "i (?:was|am|'m) (?:wondering|curious|hoping)", 'i wonder',
+  "i(?:'m| am) (?:looking for|interested in (?:learning|finding|getting|knowing))", 'i have a (?:question|request)',
+  "i(?:'m| am) not sure (?:what|how|which|where|if|whether)", "i don't know (?:what|how|which|where|if|whether)", "i can't decide",
+)}\\b`, 'i');
 
 // A clause that reacts to the conversation rather than telling something.
-const REACTION = /^(?:i(?:'m| am) (?:glad|excited|happy to|going to (?:try|check|look|give)|sure|not sure|thinking (?:of|about)|so excited|looking forward)|i(?:'ll| will) (?:try|check|look|keep|definitely|probably|make sure|consider|give|go ahead|go with|start|take (?:a look|your|that|those|these)|do (?:that|this|it)|use (?:that|this|it|those|these|your)|think)|i (?:agree|understand|see|appreciate|love (?:that|this|the idea|these|those|your|it|how)|like (?:that|this|the idea|these|those|your|it|how)|totally|completely|really (?:like|love|appreciate)|hope|can't wait|think (?:i'll|i will|that's|it's|this|that))|that(?:'s| is| was| sounds| makes| helps| seems)|this (?:is|sounds|helps|seems)|these (?:are|sound|seem)|sounds|it(?:'s| is) (?:great|good|helpful|interesting|important|a good|worth)|you(?:'re| are) (?:right|welcome)|thanks|thank you|great|good|nice|wow|cool|perfect|awesome|for (?:example|instance))\b/i;
+const REACTION = new RegExp(`^${anyOf(
+  "i(?:'m| am) (?:glad|excited|happy to|going to (?:try|check|look|give)|sure|not sure|thinking (?:of|about)|so excited|looking forward)",
+  "i(?:'ll| will) (?:try|check|look|keep|definitely|probably|make sure|consider|give|go ahead|go with|start|think)",
+  "i(?:'ll| will) (?:take (?:a look|your|that|those|these)|do (?:that|this|it)|use (?:that|this|it|those|these|your))",
+  "i (?:agree|understand|see|appreciate|totally|completely|hope|can't wait)",
+  "i (?:love|like) (?:that|this|the idea|these|those|your|it|how)", 'i really (?:like|love|appreciate)',
+  "i think (?:i'll|i will|that's|it's|this|that)",
+  "that(?:'s| is| was| sounds| makes| helps| seems)", 'this (?:is|sounds|helps|seems)', 'these (?:are|sound|seem)', 'sounds',
+  "it(?:'s| is) (?:great|good|helpful|interesting|important|a good|worth)", "you(?:'re| are) (?:right|welcome)",
+  'thanks', 'thank you', 'great', 'good', 'nice', 'wow', 'cool', 'perfect', 'awesome', 'for (?:example|instance)',
+)}\\b`, 'i');
 
 /** Words by which a clause is about the speaker. */
 const FIRST_PERSON = /\b(?:i|i'm|i've|i'd|i'll|im|ive|my|me|mine|myself|we|we're|we've|we'd|our|ours|us)\b/i;
 
 // Where a user starts pasting someone else's text ("Here is my draft:", "proofread this: ...").
-const PASTE_CUE = /(?:\b(?:here(?:'s| is| are)|below is|following is|this is)\b[^.!?:]{0,60}:|\b(?:proofread|rewrite|edit|translate|summari[sz]e|review|check|improve|paraphrase|shorten|correct)\b[^.!?:]{0,60}:)\s*/i;
+const PASTE_CUE = new RegExp(anyOf(
+  "\\b(?:here(?:'s| is| are)|below is|following is|this is)\\b[^.!?:]{0,60}:",
+  `\\b${wordsOf('proofread rewrite edit translate summari[sz]e review check improve paraphrase shorten correct')}\\b[^.!?:]{0,60}:`,
+) + '\\s*', 'i');
 
 /** The part of a user turn that is the user's own words: what follows a paste cue is quoted. */
 export function ownWords(turn: string): string {
@@ -58,7 +89,10 @@ function classifyClause(raw: string, first: boolean): Clause {
 }
 
 // Clause boundaries: commas and semicolons before a new clause, dashes, and "but/so/and" joins.
-const CLAUSE_SPLIT = /(?<=[,;:])\s+(?=(?:and |but |so |which |because |since |as |although |though |while |plus |or |where |who |then )?["“']?[a-z'’]+\b)|\s+[-–—]\s+/i;
+const CLAUSE_SPLIT = new RegExp(anyOf(
+  `(?<=[,;:])\\s+(?=(?:${wordsOf('and but so which because since as although though while plus or where who then')} )?["“']?[a-z'’]+\\b)`,
+  '\\s+[-–—]\\s+',
+), 'i');
 
 /** A sentence cut into clauses, each marked by what it does. */
 export function clauses(sentence: string): Clause[] {
@@ -104,7 +138,12 @@ export function statementsIn(sentence: string): Statement[] {
   return out;
 }
 
-const COMMENT = /^(?:and |but |so |which |that |as |because )?(?:i think|i feel|i guess|i'm (?:feeling|hoping|glad|happy|excited|not sure|pretty sure|trying to (?:figure|decide|find))|i am (?:feeling|hoping|glad|happy)|it(?:'s| has) been|it was|it seems|it's|it is|that's|that was|this is|which (?:was|is|has been|made|makes|means)|i'd (?:like|love)|i would (?:like|love)|i want|i need|i'll|i will|i was wondering|i'm wondering|i hope|i can't wait|i'm looking forward|i love it|i loved it|i really (?:like|love|enjoy)ed?)\b/i;
+const COMMENT = new RegExp(`^(?:${wordsOf('and but so which that as because')} )?${anyOf(
+  'i think', 'i feel', 'i guess', "i(?:'m| am) (?:feeling|hoping|glad|happy|excited|not sure|pretty sure|trying to (?:figure|decide|find))",
+  "it(?:'s| has) been", 'it was', 'it seems', "it's", 'it is', "that's", 'that was', 'this is',
+  'which (?:was|is|has been|made|makes|means)', "i(?:'d| would) (?:like|love)", 'i want', 'i need', "i(?:'ll| will)",
+  "i(?:'m| was) wondering", 'i hope', "i can't wait", "i'm looking forward", 'i loved? it', 'i really (?:like|love|enjoy)ed?',
+)}\\b`, 'i');
 
 /** A clause that says how the speaker feels about what they said, with nothing specific in it. */
 function isComment(clause: string): boolean {
@@ -112,7 +151,11 @@ function isComment(clause: string): boolean {
   return COMMENT.test(t) && !/\d/.test(t) && !/\s[A-Z][a-z]/.test(t);
 }
 
-const PREAMBLE = /^(?:i was (?:just |also )?thinking (?:about|of)|i(?:'ve| have) been thinking (?:about|of)|i (?:just )?remember(?:ed)?(?: that)?|i realized(?: that)?|i just wanted to (?:mention|say|add|share|let you know)(?: that)?|i wanted to (?:mention|say|add|share)(?: that)?|including|especially since|especially|that(?=\s+(?:i|we|my)\b))\s+/i;
+const PREAMBLE = new RegExp(`^${anyOf(
+  'i was (?:just |also )?thinking (?:about|of)', "i(?:'ve| have) been thinking (?:about|of)", 'i (?:just )?remember(?:ed)?(?: that)?',
+  'i realized(?: that)?', 'i just wanted to (?:mention|say|add|share|let you know)(?: that)?', 'i wanted to (?:mention|say|add|share)(?: that)?',
+  'including', 'especially since', 'especially', 'that(?=\\s+(?:i|we|my)\\b)',
+)}\\s+`, 'i');
 
 /** Discourse openers and dangling punctuation off; a statement reads as one clean clause run. */
 export function tidy(s: string): string {
@@ -129,7 +172,9 @@ export function tidy(s: string): string {
 
 // A sentence that goes on with the story just told: short, no question, no new subject of its
 // own, and something specific in it ("Over a year of uncertainty was really tough.").
-const SPECIFIC = /\d|\s[A-Z][a-z]|\b(?:one|two|three|four|five|six|seven|eight|nine|ten|twelve|twenty|hundred|dozen|half|years?|months?|weeks?|days?|hours?|minutes?)\b/i;
+const NUMBER_OR_TIME = new RegExp(`\\b${wordsOf(`one two three four five six seven eight nine ten twelve twenty hundred
+  dozen half years? months? weeks? days? hours? minutes?`)}\\b`, 'i');
+const SPECIFIC = { test: (s: string): boolean => /\d|\s[A-Z][a-z]/i.test(s) || NUMBER_OR_TIME.test(s) };
 
 function continuesStory(sentence: string): boolean {
   return sentence.length <= 100 && !sentence.endsWith('?') && SPECIFIC.test(sentence) && clauses(sentence).every((c) => c.kind === 'continuation');
