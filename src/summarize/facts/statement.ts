@@ -174,7 +174,7 @@ export function tidy(s: string): string {
 // own, and something specific in it ("Over a year of uncertainty was really tough.").
 const NUMBER_OR_TIME = new RegExp(`\\b${wordsOf(`one two three four five six seven eight nine ten twelve twenty hundred
   dozen half years? months? weeks? days? hours? minutes?`)}\\b`, 'i');
-const SPECIFIC = { test: (s: string): boolean => /\d|\s[A-Z][a-z]/i.test(s) || NUMBER_OR_TIME.test(s) };
+const SPECIFIC = { test: (s: string): boolean => /\d|\s[A-Z][a-z]/.test(s) || NUMBER_OR_TIME.test(s) };
 
 function continuesStory(sentence: string): boolean {
   return sentence.length <= 100 && !sentence.endsWith('?') && SPECIFIC.test(sentence) && clauses(sentence).every((c) => c.kind === 'continuation');
