@@ -5,13 +5,12 @@
 // level each older node gets a smaller allowance (halving, with a floor). Files are found from
 // the calendar, never by listing the tree, so the cost depends on what is selected, not on
 // years of history. Same tree, same date, same budget: same pack.
-import { join } from 'node:path';
 import type { LocalDate } from '../time/calendar.js';
 import { nodeRelPath, rawRelPath, type Period } from '../tree/layout.js';
 import { demoteHeadings } from '../tree/markdown.js';
 import { fitBody, type Measure } from './fit.js';
 import { nodeSectionRank, rootSectionRank, rootView } from './root-view.js';
-import { readBounded, readNodeBody, readRawTail, type RawEntry } from './sources.js';
+import { readInMemory, readNodeBody, readRawTail, type RawEntry } from './sources.js';
 import { matchesAny, queryTerms } from './terms.js';
 import { contextWindows, findAnchor, type Windows } from './windows.js';
 
@@ -101,7 +100,7 @@ export function buildPack(o: PackOptions): Pack {
   let remaining = o.budget - m(head) - 2;
 
   // ROOT
-  const rootFile = readBounded(join(o.memoryDir, 'ROOT.md'), 512 * 1024);
+  const rootFile = readInMemory(o.memoryDir, 'ROOT.md', 512 * 1024);
   if (rootFile) {
     const view = rootView(rootFile.text, o.today);
     const allowance = Math.min(remaining, Math.floor(o.budget * ROOT_SHARE));

@@ -1,7 +1,6 @@
 // Passages of memory files with their line ranges, and a small BM25 over a candidate set: how
 // recall reads the few days its manifest picked. (The search index ranks the whole tree.)
-import { join } from 'node:path';
-import { readBounded, splitFrontmatterLight } from './sources.js';
+import { readInMemory, splitFrontmatterLight } from './sources.js';
 import { stem } from './terms.js';
 import { tokenize } from '../summarize/keywords.js';
 
@@ -24,7 +23,7 @@ const MAX_FILE_BYTES = 4 * 1024 * 1024;
 
 /** The `##`-level sections of a file as passages (long ones in windows). */
 export function filePassages(memoryDir: string, rel: string): Passage[] {
-  const r = readBounded(join(memoryDir, rel), MAX_FILE_BYTES);
+  const r = readInMemory(memoryDir, rel, MAX_FILE_BYTES);
   if (!r) return [];
   const { yaml, body } = splitFrontmatterLight(r.text);
   const offset = yaml === null ? 0 : r.text.slice(0, r.text.length - body.length).split('\n').length - 1;

@@ -97,7 +97,8 @@ function writeNode(tree: TreeState, action: NodeAction, text: string): boolean {
   const abs = tree.abs(action.relPath);
   const bytes = Buffer.from(text, 'utf8');
   if (bytes.length < MIN_NODE_BYTES) throw new NodeWriteError(`refusing to write a node of ${bytes.length} bytes (minimum ${MIN_NODE_BYTES})`);
-  if (existsSync(abs)) {
+  const inside = tree.writableInside(action.relPath);
+  if (inside && existsSync(abs)) {
     const old = tree.readBytes(action.relPath);
     if (old.equals(bytes)) return false;
     const info = tree.node(action.period);

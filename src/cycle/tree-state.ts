@@ -1,9 +1,10 @@
 // The executor's live view of the tree: the scanned snapshot, updated after every write so that
 // parents are built from what their children are now, and the stamp cache kept in step.
-import { readFileSync, statSync } from 'node:fs';
+import { lstatSync, readFileSync, statSync } from 'node:fs';
 import { join } from 'node:path';
 import type { LocalDate } from '../time/calendar.js';
 import { nodeKey, type NodeKey, type Period, type Workspace } from '../tree/layout.js';
+import { realInside, requireInside } from '../tree/inside.js';
 import { readNode, readRawLog } from '../tree/read.js';
 import type { StampCache } from '../tree/scan.js';
 import type { NodeInfo, Problem, RawLogInfo, TreeSnapshot } from '../tree/snapshot.js';
@@ -13,6 +14,8 @@ export class TreeState implements TreeSnapshot {
   readonly raws: Map<LocalDate, RawLogInfo>;
   readonly nodes: Map<NodeKey, NodeInfo>;
   readonly problems: Problem[];
+  /** Node folders found to be inside the memory folder, this run. */
+  private readonly insideDirs = new Set<string>();
 
   constructor(
     snapshot: TreeSnapshot,
@@ -49,6 +52,25 @@ export class TreeState implements TreeSnapshot {
     this.raws.set(date, info);
     this.cache.set(relPath, { kind: 'raw', info });
     return info;
+  }
+
+  /**
+   * Before a node is written: throws when its folder is a link leading out of the memory folder;
+   * false when the node file itself is such a link (it is replaced, never written through or read).
+   */
+  writableInside(relPath: string): boolean {
+    const slash = relPath.lastIndexOf('/');
+    const dir = slash < 0 ? '.' : relPath.slice(0, slash);
+    if (!this.insideDirs.has(dir)) {
+      requireInside(this.ws.memoryDir, dir, this.shown(dir === '.' ? '' : dir).replace(/\/$/, ''));
+      this.insideDirs.add(dir);
+    }
+    try {
+      if (!lstatSync(this.abs(relPath)).isSymbolicLink()) return true;
+    } catch {
+      return true; // not there yet
+    }
+    return realInside(this.ws.memoryDir, relPath) !== null;
   }
 
   readBytes(relPath: string): Buffer {

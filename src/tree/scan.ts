@@ -1,8 +1,9 @@
 // Reading the memory tree from disk: list the folders, stat each file, and read only the files
 // the stamp cache does not already know in this exact version.
-import { readdirSync, readFileSync, statSync, type Stats } from 'node:fs';
+import { readdirSync, readFileSync, statSync, type Dirent, type Stats } from 'node:fs';
 import { join } from 'node:path';
 import type { LocalDate } from '../time/calendar.js';
+import { realInside } from './inside.js';
 import { classifyPath, nodeKey, type NodeKey, type Workspace } from './layout.js';
 import { readNode, readRawLog } from './read.js';
 import type { FileStamp, NodeInfo, Problem, RawLogInfo, TreeSnapshot } from './snapshot.js';
@@ -20,32 +21,42 @@ export class MemoryDirMissing extends Error {
   }
 }
 
-function listMarkdown(dir: string, prefix: string, problems: Problem[], memoryName: string): string[] {
-  let names: string[];
-  try {
-    names = readdirSync(dir);
-  } catch (err) {
-    const code = (err as NodeJS.ErrnoException).code;
-    if (code !== 'ENOENT' && code !== 'ENOTDIR') problems.push({ file: `${memoryName}/${prefix}`, message: `folder cannot be listed (${code})` });
+function listMarkdown(ws: Workspace, prefix: string, problems: Problem[]): string[] {
+  const dir = join(ws.memoryDir, prefix);
+  const shown = `${ws.memoryName}/${prefix}`;
+  if (prefix && realInside(ws.memoryDir, prefix.slice(0, -1)) === null) {
+    problems.push({ file: shown.slice(0, -1), message: 'a link to a folder outside the memory folder: its files are not read, and no node is written there' });
     return [];
   }
-  return names.filter((n) => n.endsWith('.md') && !n.startsWith('.')).sort().map((n) => prefix + n);
+  let entries: Dirent[];
+  try {
+    entries = readdirSync(dir, { withFileTypes: true });
+  } catch (err) {
+    const code = (err as NodeJS.ErrnoException).code;
+    if (code !== 'ENOENT' && code !== 'ENOTDIR') problems.push({ file: shown, message: `folder cannot be listed (${code})` });
+    return [];
+  }
+  const out: string[] = [];
+  for (const e of entries) {
+    if (!e.name.endsWith('.md') || e.name.startsWith('.')) continue;
+    // A link is followed only while it stays inside the memory folder.
+    if (e.isSymbolicLink() && realInside(ws.memoryDir, prefix + e.name) === null) {
+      problems.push({ file: shown + e.name, message: 'skipped: a link to outside the memory folder' });
+      continue;
+    }
+    out.push(prefix + e.name);
+  }
+  return out.sort();
 }
 
 /** Reads the tree's raw logs and nodes. Throws MemoryDirMissing when there is no tree. */
 export function scanTree(ws: Workspace, cache: StampCache): ScanResult {
   checkMemoryDir(ws);
-  const memoryName = ws.memoryName;
   const problems: Problem[] = [];
   const raws = new Map<LocalDate, RawLogInfo>();
   const nodes = new Map<NodeKey, NodeInfo>();
   const live = new Set<string>();
-  const rels = [
-    ...listMarkdown(ws.memoryDir, '', problems, memoryName),
-    ...listMarkdown(join(ws.memoryDir, 'daily'), 'daily/', problems, memoryName),
-    ...listMarkdown(join(ws.memoryDir, 'weekly'), 'weekly/', problems, memoryName),
-    ...listMarkdown(join(ws.memoryDir, 'monthly'), 'monthly/', problems, memoryName),
-  ];
+  const rels = ['', 'daily/', 'weekly/', 'monthly/'].flatMap((prefix) => listMarkdown(ws, prefix, problems));
   for (const rel of rels) {
     const got = readEntry(ws, rel, cache, problems);
     if (got === 'gone') continue;
@@ -75,6 +86,10 @@ export function rescanTree(ws: Workspace, cache: StampCache, previous: TreeSnaps
     if (what.kind === 'raw') raws.delete(what.date);
     else if (what.kind === 'node') nodes.delete(nodeKey(what.period));
     else if (what.kind === 'other') continue;
+    if (realInside(ws.memoryDir, rel) === null) {
+      problems.push({ file: `${ws.memoryName}/${rel}`, message: 'skipped: a link to outside the memory folder' });
+      continue;
+    }
     const got = readEntry(ws, rel, cache, problems);
     if (got && got !== 'gone') put(got, raws, nodes);
   }

@@ -3,11 +3,12 @@
 // one write. Appenders take a short per-workspace lock (`.hipo/append.lock`), separate from
 // the compaction lock, so a hook never waits for a compaction cycle and two hooks never
 // interleave their read-decide-append steps.
-import { closeSync, fstatSync, fsyncSync, ftruncateSync, mkdirSync, openSync, readSync, writeSync } from 'node:fs';
+import { closeSync, constants, fstatSync, fsyncSync, ftruncateSync, mkdirSync, openSync, readSync, statSync, unlinkSync, writeSync } from 'node:fs';
 import { join } from 'node:path';
 import type { LocalDate } from '../time/calendar.js';
 import { rawRelPath, type Workspace } from '../tree/layout.js';
 import { ensureStateDir } from '../tree/state-dir.js';
+import { NotInsideMemory, openRegular, realInside, requireInside } from '../tree/inside.js';
 import { acquireFileLock, LockTimeout, type FileLock } from './lock-file.js';
 
 export class AppendLockBusy extends Error {}
@@ -59,9 +60,15 @@ export function appendRawEntry(ws: Workspace, date: LocalDate, entry: string, lo
   if (lock && !lock.held()) throw new AppendLockBusy(`${join(ws.stateDir, 'append.lock')}: the append lock was taken over; nothing appended`);
   mkdirSync(ws.memoryDir, { recursive: true });
   const rel = rawRelPath(date);
-  const fd = openSync(join(ws.memoryDir, rel), 'a+', 0o644);
+  // Through a link only while it stays inside the memory folder; the real path is opened without
+  // following a link, so the file cannot be swapped for one between the check and the open.
+  const real = requireInside(ws.memoryDir, rel, `${ws.memoryName}/${rel}`);
+  const existed = exists(real);
+  const fd = openSync(real, constants.O_RDWR | constants.O_APPEND | constants.O_CREAT | constants.O_NOFOLLOW | constants.O_NONBLOCK, 0o644);
   try {
-    const size = fstatSync(fd).size;
+    const st = fstatSync(fd);
+    if (!st.isFile()) throw new NotInsideMemory(`${ws.memoryName}/${rel}: not a regular file; nothing appended`);
+    const size = st.size;
     const prefix = separator(fd, size, date);
     const buf = Buffer.from(prefix + entry, 'utf8');
     let off = 0;
@@ -70,6 +77,8 @@ export function appendRawEntry(ws: Workspace, date: LocalDate, entry: string, lo
       fsyncSync(fd);
     } catch (err) {
       rollBack(fd, size, off);
+      // A log this append created is removed again rather than left empty.
+      if (!existed) removeIfEmpty(real);
       throw err;
     }
     const head = Buffer.byteLength(prefix);
@@ -93,14 +102,28 @@ function rollBack(fd: number, size: number, written: number): void {
   }
 }
 
+function exists(path: string): boolean {
+  try {
+    statSync(path);
+    return true;
+  } catch {
+    return false;
+  }
+}
+
+function removeIfEmpty(path: string): void {
+  try {
+    if (statSync(path).size === 0) unlinkSync(path);
+  } catch {
+    /* gone already */
+  }
+}
+
 /** Reads `bytes` at `at` of a raw log (to find an entry again). Null when out of range. */
 export function readRawRange(ws: Workspace, rel: string, at: number, bytes: number): Buffer | null {
-  let fd: number;
-  try {
-    fd = openSync(join(ws.memoryDir, rel), 'r');
-  } catch {
-    return null;
-  }
+  const real = realInside(ws.memoryDir, rel);
+  const fd = real === null ? null : openRegular(real);
+  if (fd === null) return null;
   try {
     if (fstatSync(fd).size < at + bytes) return null;
     const buf = Buffer.alloc(bytes);
