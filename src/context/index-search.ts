@@ -6,7 +6,7 @@ import { rephrasings, search, type SectionRef } from '../search/search.js';
 import type { SearchMode } from '../search/modes.js';
 import type { Passage } from './passages.js';
 import type { TreeSearch } from './recall.js';
-import { readInMemory } from './sources.js';
+import { clipLongLines, readInMemory } from './sources.js';
 
 /** Lines of a passage read back from its file, at most this many. */
 const MAX_LINES = 60;
@@ -25,7 +25,7 @@ export function indexTreeSearch(index: SearchIndex, memoryName: string, memoryDi
     if (!all) return null;
     const from = ref.lines.start;
     const to = Math.min(ref.lines.end, from + MAX_LINES - 1);
-    const text = all.slice(from - 1, to).join('\n').trim();
+    const text = clipLongLines(all.slice(from - 1, to).join('\n').trim());
     return text ? { path: rel, from, to, text } : null;
   };
   return async (query, limit, also = []) => {

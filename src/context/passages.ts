@@ -1,6 +1,6 @@
 // Passages of memory files with their line ranges, and a small BM25 over a candidate set: how
 // recall reads the few days its manifest picked. (The search index ranks the whole tree.)
-import { readInMemory, splitFrontmatterLight } from './sources.js';
+import { clipLongLines, readInMemory, splitFrontmatterLight } from './sources.js';
 import { stem } from './terms.js';
 import { tokenize } from '../summarize/keywords.js';
 
@@ -41,7 +41,7 @@ export function filePassages(memoryDir: string, rel: string): Passage[] {
     const b = (starts[k + 1] ?? lines.length) - 1;
     for (let s = a; s <= b; s += WINDOW - 5) {
       const e = Math.min(b, s + WINDOW - 1);
-      const text = lines.slice(s, e + 1).join('\n').trim();
+      const text = clipLongLines(lines.slice(s, e + 1).join('\n').trim());
       const headingOnly = !text.includes('\n') && /^#{1,6} /.test(text);
       if (text && !headingOnly) out.push({ path: rel, from: s + 1 + offset, to: e + 1 + offset, text });
       if (e === b) break;

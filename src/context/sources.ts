@@ -28,6 +28,15 @@ export function readBounded(path: string, max: number, fromEnd = false): { text:
   }
 }
 
+/** Longest line a passage shows: a longer one (a pasted blob, a one-line log) is cut with a note. */
+export const MAX_PASSAGE_LINE_CHARS = 4000;
+
+/** Cuts lines longer than `max` characters, saying how long they were. */
+export function clipLongLines(text: string, max = MAX_PASSAGE_LINE_CHARS): string {
+  if (text.length <= max) return text;
+  return text.split('\n').map((l) => (l.length > max ? `${l.slice(0, max)} … [line cut: ${l.length} characters]` : l)).join('\n');
+}
+
 /** readBounded for `rel` in the memory folder; null when it is a link leading out of the folder. */
 export function readInMemory(memoryDir: string, rel: string, max: number, fromEnd = false): { text: string; truncated: boolean } | null {
   const real = realInside(memoryDir, rel);

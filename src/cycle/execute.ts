@@ -175,7 +175,8 @@ async function applyGenerating(action: NodeAction, tree: TreeState, ctx: ExecCon
   }
 
   const threshold = ctx.config.compaction.thresholds[period.level];
-  const composed: Composed = prebuilt ?? (await composeBody({ period, lines: inputs.lines, threshold, sources: inputs.sources, topics: inputs.topics, today, sourceHash: inputs.sourceHash }, ctx.summarizer));
+  const thresholdBytes = ctx.config.compaction.thresholdBytes[period.level];
+  const composed: Composed = prebuilt ?? (await composeBody({ period, lines: inputs.lines, threshold, bytes: inputs.bytes, thresholdBytes, sources: inputs.sources, topics: inputs.topics, today, sourceHash: inputs.sourceHash }, ctx.summarizer));
   const file = renderNodeFile({
     period,
     status,

@@ -4,6 +4,7 @@ import { lstatSync, readFileSync, statSync } from 'node:fs';
 import { join } from 'node:path';
 import type { LocalDate } from '../time/calendar.js';
 import { nodeKey, type NodeKey, type Period, type Workspace } from '../tree/layout.js';
+import { cappedNote, DEFAULT_MAX_FILE_BYTES, readCapped, type CappedRead } from '../tree/capped.js';
 import { realInside, requireInside } from '../tree/inside.js';
 import { readNode, readRawLog } from '../tree/read.js';
 import type { StampCache } from '../tree/scan.js';
@@ -21,6 +22,8 @@ export class TreeState implements TreeSnapshot {
     snapshot: TreeSnapshot,
     readonly ws: Workspace,
     private readonly cache: StampCache,
+    /** Raw logs are read up to this many bytes (the `maxFileBytes` setting). */
+    readonly maxFileBytes = DEFAULT_MAX_FILE_BYTES,
   ) {
     this.raws = new Map(snapshot.raws);
     this.nodes = new Map(snapshot.nodes);
@@ -45,10 +48,15 @@ export class TreeState implements TreeSnapshot {
     return info;
   }
 
+  /** A raw log as a cycle reads it: its first maxFileBytes at most, and the whole file's hash. */
+  readRaw(relPath: string): CappedRead {
+    return readCapped(this.abs(relPath), this.maxFileBytes);
+  }
+
   /** Re-reads a raw log that changed since the scan (a log growing while the cycle runs). */
-  noteRaw(date: LocalDate, relPath: string, bytes: Uint8Array): RawLogInfo {
+  noteRaw(date: LocalDate, relPath: string, read: CappedRead): RawLogInfo {
     const st = statSync(this.abs(relPath));
-    const info = readRawLog(date, relPath, bytes, { size: st.size, mtimeMs: st.mtimeMs });
+    const info = readRawLog(date, relPath, read.bytes, { size: st.size, mtimeMs: st.mtimeMs }, { hash: read.hash, note: read.truncated ? cappedNote(read, this.maxFileBytes) : null });
     this.raws.set(date, info);
     this.cache.set(relPath, { kind: 'raw', info });
     return info;

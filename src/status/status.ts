@@ -66,7 +66,7 @@ const TOKENS_FILE = 'tokens.json';
 export async function gatherStatus(ws: Workspace, config: HipoConfig, now?: string): Promise<StatusReport> {
   const clock = resolveClock(config.timeZone, now);
   const cache = StampCache.load(ws);
-  const { snapshot } = scanTree(ws, cache);
+  const { snapshot } = scanTree(ws, cache, config.maxFileBytes);
   const next = planCycle(snapshot, clock.today, { limits: config.compaction.limits, graceDays: config.compaction.graceDays });
 
   const count = await loadTokenCounter(config.compaction.tokenizer as TokenizerName);
