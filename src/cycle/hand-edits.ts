@@ -3,7 +3,7 @@
 // node or ROOT.md that its sources make hipo regenerate is first copied, byte for byte, to
 // `memory/edits/` beside the tree (`edits/daily/2026-03-15.edited-2026-03-16T10-15-00Z.md`),
 // and the copy is named in the cycle's output, the journal and `hipo status`.
-import { existsSync, mkdirSync } from 'node:fs';
+import { existsSync, mkdirSync, statSync } from 'node:fs';
 import { dirname } from 'node:path';
 import type { Period } from '../tree/layout.js';
 import { readNode } from '../tree/read.js';
@@ -20,7 +20,11 @@ export const EDITS_DIR = 'edits';
  * is then not replaced.
  */
 export function saveHandEdit(tree: TreeState, period: Period, relPath: string, old: Buffer, newBodyHash: string, at: Date): string | null {
-  const info = readNode(period, relPath, old, { size: old.length, mtimeMs: 0 });
+  // The cycle's record of the node is current when the file's stamp is the one it was read at
+  // (or written with); otherwise the bytes are read again, which a busy catch-up rarely needs.
+  const st = statSync(tree.abs(relPath));
+  const known = tree.node(period);
+  const info = known && known.stamp.size === st.size && known.stamp.mtimeMs === st.mtimeMs && st.size === old.length ? known : readNode(period, relPath, old, { size: st.size, mtimeMs: st.mtimeMs });
   if (!isHandEdited(info) || info.bodyHash === newBodyHash) return null;
   const stamp = `${at.toISOString().slice(0, 19).replace(/:/g, '-')}Z`;
   const base = `${EDITS_DIR}/${relPath.replace(/\.md$/, '')}.edited-${stamp}`;
