@@ -39,6 +39,7 @@ if (!probe) process.stdout.write(`[faults] full disk: skipped: ${why}\n`);
 describe.skipIf(!probe)(`faults: a full disk during a hook append (${why})`, () => {
   it('rolls the partial append back, keeps the capture state, and the retry appends every turn once', () => {
     const mount = mountTmpfs('1m')!;
+    let cleanup: string | null = null;
     try {
       const root = join(mount, 'ws');
       mkdirSync(join(root, 'memory'), { recursive: true });
@@ -47,7 +48,9 @@ describe.skipIf(!probe)(`faults: a full disk during a hook append (${why})`, () 
       const w = new TranscriptWriter(session, '2026-03-15T09:00:00.000Z');
       const filler = 'words to fill the turn '.repeat(200);
       for (let i = 0; i < 50; i++) w.user(`turn-${i}-start ${filler} turn-${i}-end`).assistant(`answer ${i} done`);
-      const transcript = w.writeTo(join(mkdtempSync(join(tmpdir(), 'hipo-transcript-')), 's.jsonl'));
+      const transcriptDir = mkdtempSync(join(tmpdir(), 'hipo-transcript-'));
+      cleanup = transcriptDir;
+      const transcript = w.writeTo(join(transcriptDir, 's.jsonl'));
       const stop = () => runCli(['hook', 'Stop', '--dir', root], { input: hookJson('Stop', { session_id: session, cwd: root, transcript_path: transcript }) });
 
       // Leave room for the hook's own small files but not for the 50 turns (~240 KB).
@@ -79,6 +82,7 @@ describe.skipIf(!probe)(`faults: a full disk during a hook append (${why})`, () 
       expect(whole).toBe(50);
     } finally {
       unmount(mount);
+      if (cleanup) rmSync(cleanup, { recursive: true, force: true });
     }
   }, 60_000);
 });

@@ -2,18 +2,25 @@
 // warning (raw logs, node folders, the log an append goes to), links that stay inside work, and
 // a FIFO named like a raw log never blocks a command.
 import { execFileSync } from 'node:child_process';
-import { lstatSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, symlinkSync, writeFileSync } from 'node:fs';
+import { lstatSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { describe, expect, it } from 'vitest';
+import { afterEach, describe, expect, it } from 'vitest';
 import { hookJson, TranscriptWriter } from '../helpers/transcript.js';
 import { rawLog } from '../helpers/tree.js';
 import { makeWorkspace, runCli, type TestWorkspace } from '../helpers/workspace.js';
 
 const OUTSIDE = 'OUTSIDE-ONLY-TEXT';
 
+const outside: string[] = [];
+afterEach(() => {
+  for (const d of outside.splice(0)) rmSync(d, { recursive: true, force: true });
+});
+
 function outsideDir(): string {
-  return mkdtempSync(join(tmpdir(), 'hipo-outside-'));
+  const d = mkdtempSync(join(tmpdir(), 'hipo-outside-'));
+  outside.push(d);
+  return d;
 }
 
 /** Every file hipo wrote under the workspace (the .hipo index included) that holds `needle`. */

@@ -3,7 +3,7 @@
 // bounded (measured as each command's peak RSS), the file is named in a warning, nodes stay
 // small, and the bad pattern is refused at config load instead of hanging compaction.
 import { spawnSync } from 'node:child_process';
-import { closeSync, mkdtempSync, openSync, readFileSync, statSync, writeSync } from 'node:fs';
+import { closeSync, mkdtempSync, openSync, readFileSync, rmSync, statSync, writeSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
@@ -14,7 +14,8 @@ const RSS_RUN = join(import.meta.dirname, 'rss-run.mjs');
 
 /** Runs `hipo args…` in a child and returns its exit code, output and peak RSS in MB. */
 function measured(args: string[], timeoutMs = 600_000): { code: number | null; stdout: string; stderr: string; rssMb: number; ms: number } {
-  const out = join(mkdtempSync(join(tmpdir(), 'hipo-rss-')), 'rss');
+  const dir = mkdtempSync(join(tmpdir(), 'hipo-rss-'));
+  const out = join(dir, 'rss');
   const t0 = Date.now();
   const p = spawnSync(process.execPath, [RSS_RUN, out, ...args], { cwd: REPO, encoding: 'utf8', env: { ...process.env, HIPO_NOW: '' }, timeout: timeoutMs, maxBuffer: 64 * 1024 * 1024 });
   let kb = NaN;
@@ -23,6 +24,7 @@ function measured(args: string[], timeoutMs = 600_000): { code: number | null; s
   } catch {
     /* killed before exit: no figure */
   }
+  rmSync(dir, { recursive: true, force: true });
   return { code: p.status, stdout: p.stdout, stderr: p.stderr, rssMb: Math.round(kb / 1024), ms: Date.now() - t0 };
 }
 
