@@ -69,7 +69,7 @@ function settlePending(ws: Workspace, s: SessionState): void {
 
 export async function captureTranscript(ws: Workspace, config: HipoConfig, clock: Clock, input: CaptureInput, deadline: number): Promise<CaptureResult> {
   const empty = (note: string | null): CaptureResult => ({ file: null, turns: 0, bytes: 0, backlog: 0, malformed: 0, oversized: 0, redacted: 0, note });
-  return withAppendLock(ws, () => {
+  return withAppendLock(ws, (lock) => {
     let s = loadSessionState(ws, input.sessionId);
     if (s) settlePending(ws, s);
     if (input.prompt && s) rememberPrompt(s, input.prompt);
@@ -156,7 +156,7 @@ export async function captureTranscript(ws: Workspace, config: HipoConfig, clock
     // the next hook (the bytes are there), so the turns are not appended twice.
     state.pending = { file: rel, at, bytes: Buffer.byteLength(payload), hash: hash(payload), offset: nextOffset, openTurn: nextOpen, turns: archived };
     saveSessionState(ws, state);
-    const done = appendRawEntry(ws, state.startDate, payload);
+    const done = appendRawEntry(ws, state.startDate, payload, lock);
     if (done.at !== at) for (const t of archived) t.at += done.at - at;
     state.pending = null;
     state.offset = nextOffset;

@@ -26,6 +26,6 @@ export async function appendTypedEntry(ws: Workspace, config: HipoConfig, clock:
   const entry = renderLogEntry({ topic: input.topic ?? 'Note', type: input.type, time, text: input.text });
   const r = new Redactor(config.redactPatterns).redact(entry);
   const redacted = Object.values(r.counts).reduce((a, b) => a + b, 0);
-  const done = await withAppendLock(ws, () => appendRawEntry(ws, clock.today, r.text));
+  const done = await withAppendLock(ws, (lock) => appendRawEntry(ws, clock.today, r.text, lock));
   return { rel: done.rel, heading: r.text.split('\n')[0]!, bytes: done.bytes, redacted };
 }

@@ -94,11 +94,19 @@ export function childLabel(p: Period): string {
   return p.level === 'daily' ? `${p.date} (${weekdayName(p.date)})` : periodId(p);
 }
 
+/** Whether sources are at or below the level's threshold, in lines and in bytes: copied, not summarized. */
+export function copiedVerbatim(i: { lines: number; threshold: number; bytes?: number; thresholdBytes?: number }): boolean {
+  return i.lines <= i.threshold && (i.bytes ?? 0) <= (i.thresholdBytes ?? Infinity);
+}
+
 export interface ComposeInput {
   period: Period;
   /** Lines of the sources as they count against the threshold. */
   lines: number;
   threshold: number;
+  /** Bytes of the sources: above `thresholdBytes` they are summarized however few their lines. */
+  bytes?: number;
+  thresholdBytes?: number;
   sources: SourceDoc[];
   topics: TopicInfo[];
   today: LocalDate;
@@ -108,7 +116,7 @@ export interface ComposeInput {
 export async function composeBody(input: ComposeInput, summarizer: Summarizer): Promise<Composed> {
   const { period } = input;
   if (period.level === 'root') throw new Error('ROOT is composed by the root builder');
-  if (input.lines <= input.threshold) {
+  if (copiedVerbatim(input)) {
     if (period.level === 'daily') return { body: copyRawLog(input.sources[0]!.text, input.topics), mode: 'copy', summarizer: 'copy' };
     const title = period.level === 'weekly' ? `Weekly: ${period.week}` : `Monthly: ${period.month}`;
     return { body: concatChildren(title, input.topics, input.sources.map((s) => ({ label: s.label, text: s.text }))), mode: 'concat', summarizer: 'concat' };

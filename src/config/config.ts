@@ -3,12 +3,15 @@
 import { existsSync, readFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import { isValidTimeZone, systemTimeZone } from '../time/calendar.js';
+import { nestedQuantifier } from './regex-safety.js';
 
 export interface CompactionConfig {
   /** Per-cycle limits on nodes generated at each level (most recent period first). */
   limits: { daily: number; weekly: number; monthly: number; root: number };
   /** Smart thresholds in lines: at or below, copy/concatenate; above, summarize. */
   thresholds: { daily: number; weekly: number; monthly: number };
+  /** The same in bytes: sources above either threshold are summarized (a log of a few huge lines too). */
+  thresholdBytes: { daily: number; weekly: number; monthly: number };
   /** ROOT.md size cap, in tokens of `tokenizer`. */
   rootMaxTokens: number;
   /**
@@ -119,6 +122,8 @@ export interface HipoConfig {
   lockWaitMs: number;
   /** Extra secret patterns (JavaScript regular expressions); matches are redacted whole. */
   redactPatterns: string[];
+  /** A raw log or indexed file bigger than this is read only up to it, with a warning naming it. */
+  maxFileBytes: number;
   agents: AgentsConfig;
   daemon: DaemonConfig;
   llm: LlmConfig;
@@ -137,6 +142,9 @@ export interface DaemonConfig {
 }
 
 export const CONFIG_FILE = 'hipo.config.json';
+
+/** Default of `maxFileBytes`: about a hundred times a busy day of agent sessions. */
+export const DEFAULT_MAX_FILE_BYTES = 16 * 1024 * 1024;
 /** Read for the settings it shares with hipo when `hipo.config.json` is absent. */
 export const LEGACY_CONFIG_FILE = 'hipocampus.config.json';
 
@@ -148,6 +156,8 @@ export function defaultConfig(): HipoConfig {
     compaction: {
       limits: { daily: 1, weekly: 1, monthly: 1, root: 1 },
       thresholds: { daily: 200, weekly: 300, monthly: 500 },
+      // About 320 bytes a line at the line thresholds: well above ordinary logs (≤ 80 bytes a line).
+      thresholdBytes: { daily: 64 * 1024, weekly: 96 * 1024, monthly: 160 * 1024 },
       rootMaxTokens: 3000,
       rootShares: { profile: 0.5, rules: 0.08, active: 0.12, patterns: 0.05, history: 0.05, topics: 0.2 },
       tokenizer: 'cl100k_base',
@@ -159,6 +169,7 @@ export function defaultConfig(): HipoConfig {
     },
     lockWaitMs: 10_000,
     redactPatterns: [],
+    maxFileBytes: DEFAULT_MAX_FILE_BYTES,
     agents: {
       captureMessageChars: 6000,
       hookBudgetMs: 1500,
@@ -305,12 +316,16 @@ function validate(c: HipoConfig, file: string): void {
     if (!Number.isInteger(n) || n < 1) throw new ConfigError(file, `"compaction.limits.${level}" must be a whole number of at least 1`);
   }
   for (const p of c.redactPatterns) {
+    if (typeof p !== 'string') throw new ConfigError(file, '"redactPatterns" must list regular expressions as strings');
     try {
       new RegExp(p, 'g');
     } catch (err) {
       throw new ConfigError(file, `"redactPatterns": ${JSON.stringify(p)} is not a valid regular expression (${(err as Error).message})`);
     }
+    const risk = nestedQuantifier(p);
+    if (risk) throw new ConfigError(file, `"redactPatterns": ${risk}; write it without a repeated group inside a repeat (e.g. "a+" for "(a+)+")`);
   }
+  if (!Number.isInteger(c.maxFileBytes) || c.maxFileBytes < 64 * 1024) throw new ConfigError(file, '"maxFileBytes" must be a whole number of bytes, at least 65536');
   if (c.agents.sessionStartChars < 500) throw new ConfigError(file, '"agents.sessionStartChars" must be at least 500');
   if (c.agents.contextTokens < 100) throw new ConfigError(file, '"agents.contextTokens" must be at least 100');
   validateLlm(c.llm, file);

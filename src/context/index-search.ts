@@ -1,13 +1,12 @@
 // Recall's third step over the whole tree: the search index's hybrid search, its hits turned
 // into passages (file, line range, text). A hit in a summary node is followed by the raw
 // sections it came from (the index's `sources`), which hold the detail.
-import { join } from 'node:path';
 import type { SearchIndex } from '../index/search-index.js';
 import { rephrasings, search, type SectionRef } from '../search/search.js';
 import type { SearchMode } from '../search/modes.js';
 import type { Passage } from './passages.js';
 import type { TreeSearch } from './recall.js';
-import { readBounded } from './sources.js';
+import { clipLongLines, readInMemory } from './sources.js';
 
 /** Lines of a passage read back from its file, at most this many. */
 const MAX_LINES = 60;
@@ -15,7 +14,7 @@ const MAX_LINES = 60;
 export function indexTreeSearch(index: SearchIndex, memoryName: string, memoryDir: string, mode: SearchMode = 'hybrid'): TreeSearch {
   const files = new Map<string, string[] | null>();
   const lines = (rel: string): string[] | null => {
-    if (!files.has(rel)) files.set(rel, readBounded(join(memoryDir, rel), 16 * 1024 * 1024)?.text.split('\n') ?? null);
+    if (!files.has(rel)) files.set(rel, readInMemory(memoryDir, rel, 16 * 1024 * 1024)?.text.split('\n') ?? null);
     return files.get(rel)!;
   };
   const passage = (ref: SectionRef): Passage | null => {
@@ -26,7 +25,7 @@ export function indexTreeSearch(index: SearchIndex, memoryName: string, memoryDi
     if (!all) return null;
     const from = ref.lines.start;
     const to = Math.min(ref.lines.end, from + MAX_LINES - 1);
-    const text = all.slice(from - 1, to).join('\n').trim();
+    const text = clipLongLines(all.slice(from - 1, to).join('\n').trim());
     return text ? { path: rel, from, to, text } : null;
   };
   return async (query, limit, also = []) => {

@@ -6,7 +6,7 @@ import { readdirSync } from 'node:fs';
 import { join } from 'node:path';
 import { monthDates, parseLocalDate, type LocalDate } from '../time/calendar.js';
 import { parseTopicLine } from '../tree/topic.js';
-import { readBounded, splitFrontmatterLight } from './sources.js';
+import { readInMemory, splitFrontmatterLight } from './sources.js';
 import { stem } from './terms.js';
 
 export interface TopicHit {
@@ -73,7 +73,7 @@ export function frontmatterTopics(yaml: string | null): string[] {
 }
 
 function nodeTopics(memoryDir: string, rel: string): string[] {
-  const r = readBounded(join(memoryDir, rel), 8 * 1024);
+  const r = readInMemory(memoryDir, rel, 8 * 1024);
   return r ? frontmatterTopics(splitFrontmatterLight(r.text).yaml) : [];
 }
 

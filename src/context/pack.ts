@@ -5,14 +5,13 @@
 // level each older node gets a smaller allowance (halving, with a floor). Files are found from
 // the calendar, never by listing the tree, so the cost depends on what is selected, not on
 // years of history. Same tree, same date, same budget: same pack.
-import { join } from 'node:path';
 import type { LocalDate } from '../time/calendar.js';
 import { nodeRelPath, rawRelPath, type Period } from '../tree/layout.js';
 import { demoteHeadings } from '../tree/markdown.js';
 import { fitBody, type Measure } from './fit.js';
 import { fitProfile, splitProfile } from './profile-part.js';
 import { nodeSectionRank, rootSectionRank, rootView } from './root-view.js';
-import { readBounded, readNodeBody, readRawTail, type RawEntry } from './sources.js';
+import { readInMemory, readNodeBody, readRawTail, type RawEntry } from './sources.js';
 import { matchesAny, queryTerms } from './terms.js';
 import { contextWindows, findAnchor, type Windows } from './windows.js';
 
@@ -105,7 +104,7 @@ export function buildPack(o: PackOptions): Pack {
   let remaining = o.budget - m(head) - 2;
 
   // ROOT: its Profile and Rules first, then the rest of it.
-  const rootFile = readBounded(join(o.memoryDir, 'ROOT.md'), 512 * 1024);
+  const rootFile = readInMemory(o.memoryDir, 'ROOT.md', 512 * 1024);
   if (rootFile) {
     const view = rootView(rootFile.text, o.today);
     const split = splitProfile(view.body);

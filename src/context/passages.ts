@@ -1,7 +1,6 @@
 // Passages of memory files with their line ranges, and a small BM25 over a candidate set: how
 // recall reads the few days its manifest picked. (The search index ranks the whole tree.)
-import { join } from 'node:path';
-import { readBounded, splitFrontmatterLight } from './sources.js';
+import { clipLongLines, readInMemory, splitFrontmatterLight } from './sources.js';
 import { stem } from './terms.js';
 import { tokenize } from '../summarize/keywords.js';
 
@@ -24,7 +23,7 @@ const MAX_FILE_BYTES = 4 * 1024 * 1024;
 
 /** The `##`-level sections of a file as passages (long ones in windows). */
 export function filePassages(memoryDir: string, rel: string): Passage[] {
-  const r = readBounded(join(memoryDir, rel), MAX_FILE_BYTES);
+  const r = readInMemory(memoryDir, rel, MAX_FILE_BYTES);
   if (!r) return [];
   const { yaml, body } = splitFrontmatterLight(r.text);
   const offset = yaml === null ? 0 : r.text.slice(0, r.text.length - body.length).split('\n').length - 1;
@@ -42,7 +41,7 @@ export function filePassages(memoryDir: string, rel: string): Passage[] {
     const b = (starts[k + 1] ?? lines.length) - 1;
     for (let s = a; s <= b; s += WINDOW - 5) {
       const e = Math.min(b, s + WINDOW - 1);
-      const text = lines.slice(s, e + 1).join('\n').trim();
+      const text = clipLongLines(lines.slice(s, e + 1).join('\n').trim());
       const headingOnly = !text.includes('\n') && /^#{1,6} /.test(text);
       if (text && !headingOnly) out.push({ path: rel, from: s + 1 + offset, to: e + 1 + offset, text });
       if (e === b) break;

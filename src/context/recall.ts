@@ -4,13 +4,12 @@
 //   3. Search: the passages of those days ranked against the question, fused (reciprocal rank)
 //      with a search over the whole tree when a search index is available.
 // Returns ranked passages with their file and line range, as many as fit the token budget.
-import { join } from 'node:path';
 import { addDays, type LocalDate } from '../time/calendar.js';
 import { rawRelPath } from '../tree/layout.js';
 import type { Measure } from './fit.js';
 import { buildManifest, type TopicHit } from './manifest.js';
 import { filePassages, rankPassages, type Passage, type ScoredPassage } from './passages.js';
-import { readBounded } from './sources.js';
+import { readInMemory } from './sources.js';
 import { recallTerms } from './terms.js';
 import { rootView } from './root-view.js';
 import { findAnchor } from './windows.js';
@@ -71,7 +70,7 @@ function overlaps(a: Passage, b: Passage): boolean {
 export async function recall(o: RecallOptions): Promise<Recall> {
   const also = (o.also ?? []).map((a) => a.trim()).filter(Boolean);
   const terms = recallTerms([o.question, ...also].join('\n'));
-  const rootFile = readBounded(join(o.memoryDir, 'ROOT.md'), 512 * 1024);
+  const rootFile = readInMemory(o.memoryDir, 'ROOT.md', 512 * 1024);
   const root = rootFile ? rootView(rootFile.text, o.today).body : null;
   const manifest = buildManifest(o.memoryDir, root, terms);
   let days = manifest.days;

@@ -1,20 +1,19 @@
 // Reading what a context pack is made of, with bounds: a node's body (frontmatter off, at most
 // `MAX_NODE_BYTES`), and the newest entries of a raw log from its tail.
-import { closeSync, fstatSync, openSync, readSync } from 'node:fs';
-import { join } from 'node:path';
+import { closeSync, fstatSync, readSync } from 'node:fs';
+import { openRegular, realInside } from '../tree/inside.js';
 import { decodeText } from '../tree/text.js';
 
 export const MAX_NODE_BYTES = 256 * 1024;
 export const RAW_TAIL_BYTES = 64 * 1024;
 
-/** Reads up to `max` bytes from the start (or, with `fromEnd`, the end) of a file. */
+/**
+ * Reads up to `max` bytes from the start (or, with `fromEnd`, the end) of a file. Only a regular
+ * file: a FIFO or device is refused without blocking.
+ */
 export function readBounded(path: string, max: number, fromEnd = false): { text: string; truncated: boolean } | null {
-  let fd: number;
-  try {
-    fd = openSync(path, 'r');
-  } catch {
-    return null;
-  }
+  const fd = openRegular(path);
+  if (fd === null) return null;
   try {
     const size = fstatSync(fd).size;
     const n = Math.min(size, max);
@@ -27,6 +26,21 @@ export function readBounded(path: string, max: number, fromEnd = false): { text:
   } finally {
     closeSync(fd);
   }
+}
+
+/** Longest line a passage shows: a longer one (a pasted blob, a one-line log) is cut with a note. */
+export const MAX_PASSAGE_LINE_CHARS = 4000;
+
+/** Cuts lines longer than `max` characters, saying how long they were. */
+export function clipLongLines(text: string, max = MAX_PASSAGE_LINE_CHARS): string {
+  if (text.length <= max) return text;
+  return text.split('\n').map((l) => (l.length > max ? `${l.slice(0, max)} … [line cut: ${l.length} characters]` : l)).join('\n');
+}
+
+/** readBounded for `rel` in the memory folder; null when it is a link leading out of the folder. */
+export function readInMemory(memoryDir: string, rel: string, max: number, fromEnd = false): { text: string; truncated: boolean } | null {
+  const real = realInside(memoryDir, rel);
+  return real === null ? null : readBounded(real, max, fromEnd);
 }
 
 /**
@@ -51,7 +65,7 @@ export interface NodeBody {
 }
 
 export function readNodeBody(memoryDir: string, rel: string): NodeBody | null {
-  const r = readBounded(join(memoryDir, rel), MAX_NODE_BYTES);
+  const r = readInMemory(memoryDir, rel, MAX_NODE_BYTES);
   if (!r) return null;
   let body = splitFrontmatterLight(r.text).body.trim();
   let title: string | null = null;
@@ -70,7 +84,7 @@ export interface RawEntry {
 
 /** The `##` entries in the last `RAW_TAIL_BYTES` of a raw log, oldest first, and whether older ones exist. */
 export function readRawTail(memoryDir: string, rel: string): { entries: RawEntry[]; more: boolean } | null {
-  const r = readBounded(join(memoryDir, rel), RAW_TAIL_BYTES, true);
+  const r = readInMemory(memoryDir, rel, RAW_TAIL_BYTES, true);
   if (!r) return null;
   const lines = r.text.split('\n');
   const entries: RawEntry[] = [];

@@ -102,11 +102,11 @@ export async function compact(ws: Workspace, config: HipoConfig, opts: CompactOp
   if (opts.dryRun) {
     // Reads only: no lock, no cache write, no journal.
     const cache = StampCache.load(ws);
-    const { snapshot } = scanTree(ws, cache);
+    const { snapshot } = scanTree(ws, cache, config.maxFileBytes);
     const plan = planCycle(snapshot, clock.today, planOptions(config, llm, resummarize));
     const info = llmInfo();
     if (info && llm) {
-      info.estimate = await estimateModelCalls(plan, new TreeState(snapshot, ws, cache), llm, { config, clock, redactor, rules, templates });
+      info.estimate = await estimateModelCalls(plan, new TreeState(snapshot, ws, cache, config.maxFileBytes), llm, { config, clock, redactor, rules, templates });
       // --resummarize ends any backoff when it runs for real.
       if (resummarize) info.estimate.unavailable = info.unavailable = null;
     }
@@ -119,8 +119,8 @@ export async function compact(ws: Workspace, config: HipoConfig, opts: CompactOp
     // (A resident caller's full scans sweep them; its focused runs do not list folders.)
     if (!opts.known) sweepTempFiles(['', 'daily', 'weekly', 'monthly'].map((d) => join(ws.memoryDir, d)).concat(ws.stateDir));
     const cache = opts.cache ?? StampCache.load(ws);
-    const { snapshot } = opts.known ? rescanTree(ws, cache, opts.known.tree, opts.known.changed) : scanTree(ws, cache);
-    const tree = new TreeState(snapshot, ws, cache);
+    const { snapshot } = opts.known ? rescanTree(ws, cache, opts.known.tree, opts.known.changed, config.maxFileBytes) : scanTree(ws, cache, config.maxFileBytes);
+    const tree = new TreeState(snapshot, ws, cache, config.maxFileBytes);
     const summarizer = opts.summarizer ?? choice.summarizer;
     if (resummarize) llm?.session.state.clearBackoff();
     const applied: Applied[] = [];

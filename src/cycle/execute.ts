@@ -20,6 +20,7 @@ import { renderNodeFile, withStatus } from '../write/node-file.js';
 import { buildRoot, type RootBuild } from '../compose/root.js';
 import type { TemplateSet } from '../write/template.js';
 import { loadTokenCounter, type CountTokens, type TokenizerName } from '../write/tokens.js';
+import { saveHandEdit } from './hand-edits.js';
 import { modelRoot } from './root-llm.js';
 import { dailyInputsFrom, dayLink, monthlyFacts, parentInputs, readRawLogBytes, readSources, recentDailyPeriods, topicPointer, type NodeInputs } from './inputs.js';
 import type { ActionRecord } from './journal.js';
@@ -93,23 +94,39 @@ function childrenSettled(children: readonly Period[], tree: TreeState, failed: R
   });
 }
 
-function writeNode(tree: TreeState, action: NodeAction, text: string): boolean {
+interface Written {
+  wrote: boolean;
+  /** Where a hand edit of the replaced node was saved (memory-relative), if it held one. */
+  savedEdit: string | null;
+}
+
+/** `bodyHash`: of the new body, or null when the body is kept as it is (a status change). */
+function writeNode(tree: TreeState, action: NodeAction, text: string, bodyHash: string | null, at: Date): Written {
   const abs = tree.abs(action.relPath);
   const bytes = Buffer.from(text, 'utf8');
   if (bytes.length < MIN_NODE_BYTES) throw new NodeWriteError(`refusing to write a node of ${bytes.length} bytes (minimum ${MIN_NODE_BYTES})`);
-  if (existsSync(abs)) {
+  let savedEdit: string | null = null;
+  if (tree.writableInside(action.relPath) && existsSync(abs)) {
     const old = tree.readBytes(action.relPath);
-    if (old.equals(bytes)) return false;
+    if (old.equals(bytes)) return { wrote: false, savedEdit: null };
     const info = tree.node(action.period);
     // A node hipo did not write (hipocampus, a person): keep a copy before replacing it.
     if (info && info.recordedBodyHash === null) backupForeign(tree, action.relPath);
+    else if (bodyHash !== null) savedEdit = saveHandEdit(tree, action.period, action.relPath, old, bodyHash, at);
   }
   mkdirSync(dirname(abs), { recursive: true });
   atomicWriteFile(abs, bytes, { durable: false });
   const size = statSync(abs).size;
   if (size !== bytes.length) throw new NodeWriteError(`wrote ${bytes.length} bytes but the file has ${size}`);
   tree.noteNode(action.period, action.relPath, bytes);
-  return true;
+  return { wrote: true, savedEdit };
+}
+
+/** The record and warning of a node whose hand edit was saved before it was regenerated. */
+function editKept(tree: TreeState, action: NodeAction, w: Written): { record: { handEdit?: string }; warning: string | null } {
+  if (!w.savedEdit) return { record: {}, warning: null };
+  const saved = tree.shown(w.savedEdit);
+  return { record: { handEdit: saved }, warning: `${tree.shown(action.relPath)}: edited by hand; regenerated from its sources, the edited version kept as ${saved}` };
 }
 
 function backupForeign(tree: TreeState, relPath: string): void {
@@ -126,7 +143,7 @@ function applyFix(action: NodeAction, tree: TreeState, failed: ReadonlySet<NodeK
   const decoded = decodeText(tree.readBytes(action.relPath));
   const text = decoded.ok ? withStatus(decoded.text, 'fixed') : null;
   if (text === null) throw new NodeWriteError('frontmatter cannot be read, so the status cannot be changed');
-  const wrote = writeNode(tree, action, text);
+  const { wrote } = writeNode(tree, action, text, null, new Date());
   return { record: { status: 'fixed', wrote, mode: 'status' }, written: wrote ? action.relPath : null, error: null, warning: null };
 }
 
@@ -158,7 +175,8 @@ async function applyGenerating(action: NodeAction, tree: TreeState, ctx: ExecCon
   }
 
   const threshold = ctx.config.compaction.thresholds[period.level];
-  const composed: Composed = prebuilt ?? (await composeBody({ period, lines: inputs.lines, threshold, sources: inputs.sources, topics: inputs.topics, today, sourceHash: inputs.sourceHash }, ctx.summarizer));
+  const thresholdBytes = ctx.config.compaction.thresholdBytes[period.level];
+  const composed: Composed = prebuilt ?? (await composeBody({ period, lines: inputs.lines, threshold, bytes: inputs.bytes, thresholdBytes, sources: inputs.sources, topics: inputs.topics, today, sourceHash: inputs.sourceHash }, ctx.summarizer));
   const file = renderNodeFile({
     period,
     status,
@@ -169,11 +187,14 @@ async function applyGenerating(action: NodeAction, tree: TreeState, ctx: ExecCon
     body: composed.body,
     ...(period.level === 'monthly' ? { weeks: weeksOf(inputs.children) } : {}),
   });
-  const wrote = writeNode(tree, action, file.text);
+  const w = writeNode(tree, action, file.text, file.bodyHash, ctx.clock.instant);
+  const wrote = w.wrote;
+  const kept = editKept(tree, action, w);
   return {
     record: {
       status,
       wrote,
+      ...kept.record,
       mode: composed.mode,
       summarizer: composed.summarizer,
       inputHash: inputs.sourceHash,
@@ -183,7 +204,7 @@ async function applyGenerating(action: NodeAction, tree: TreeState, ctx: ExecCon
     },
     written: wrote ? action.relPath : null,
     error: null,
-    warning: composed.fallbackReason ? `${tree.shown(action.relPath)}: ${composed.fallbackReason}` : null,
+    warning: [kept.warning, composed.fallbackReason ? `${tree.shown(action.relPath)}: ${composed.fallbackReason}` : null].filter(Boolean).join('; ') || null,
   };
 }
 
@@ -256,13 +277,15 @@ async function applyRoot(action: NodeAction, tree: TreeState, ctx: ExecContext):
     monthsCovered: months.map(periodId),
     tokens: made.tokens,
   });
-  const wrote = writeNode(tree, action, file.text);
+  const w = writeNode(tree, action, file.text, file.bodyHash, ctx.clock.instant);
+  const wrote = w.wrote;
+  const kept = editKept(tree, action, w);
   const fallback = root && !root.ok ? root.reason : undefined;
   const warnings = [built.overCap, fallback].filter(Boolean).join('; ');
   return {
-    record: { status: 'tentative', wrote, mode: 'root', summarizer: made.summarizer, inputHash: sourceHash, outputHash: file.bodyHash, bytes: Buffer.byteLength(file.text), ...usageRecord({ ...(root?.usage ? { usage: root.usage } : {}), ...(fallback ? { fallbackReason: fallback } : {}) }) },
+    record: { status: 'tentative', wrote, mode: 'root', ...kept.record, summarizer: made.summarizer, inputHash: sourceHash, outputHash: file.bodyHash, bytes: Buffer.byteLength(file.text), ...usageRecord({ ...(root?.usage ? { usage: root.usage } : {}), ...(fallback ? { fallbackReason: fallback } : {}) }) },
     written: wrote ? action.relPath : null,
     error: null,
-    warning: warnings ? `${tree.shown(action.relPath)}: ${warnings}` : null,
+    warning: [kept.warning, warnings ? `${tree.shown(action.relPath)}: ${warnings}` : null].filter(Boolean).join('; ') || null,
   };
 }

@@ -3,6 +3,7 @@
 import { addDays, daysBetween, lastDayOfMonthId, monthOf, type LocalDate, type MonthId } from '../time/calendar.js';
 import type { FactInfo } from '../tree/fact.js';
 import { nodeFacts } from '../summarize/facts/profile.js';
+import type { CappedRead } from '../tree/capped.js';
 import { contentHash, hashParts } from '../tree/hash.js';
 import { splitFrontmatter } from '../tree/frontmatter.js';
 import { nodeRelPath, periodId, rawRelPath, type Period } from '../tree/layout.js';
@@ -27,6 +28,8 @@ export interface NodeInputs {
   sources: SourceDoc[];
   sourceHash: string;
   lines: number;
+  /** Bytes of the sources, against the threshold in bytes. */
+  bytes: number;
   topics: TopicInfo[];
   /** Workspace-relative paths for the frontmatter. */
   sourceFiles: string[];
@@ -45,15 +48,14 @@ export function dailyInputs(date: LocalDate, tree: TreeState, redactor: Redactor
 /** Reads a raw log for its daily node, noting it in the tree if it changed since the scan. */
 export function readRawLogBytes(date: LocalDate, tree: TreeState): { bytes: Buffer; hash: string } {
   const rel = rawRelPath(date);
-  let bytes: Buffer;
+  let read: CappedRead;
   try {
-    bytes = tree.readBytes(rel);
+    read = tree.readRaw(rel);
   } catch (err) {
     throw new SourceUnreadable(tree.shown(rel), `cannot be read (${(err as NodeJS.ErrnoException).code ?? String(err)})`);
   }
-  const hash = contentHash(bytes);
-  if (tree.raws.get(date)?.hash !== hash) tree.noteRaw(date, rel, bytes);
-  return { bytes, hash };
+  if (tree.raws.get(date)?.hash !== read.hash) tree.noteRaw(date, rel, read);
+  return { bytes: read.bytes, hash: read.hash };
 }
 
 /** A daily node's inputs from its raw log's bytes (pure: also run in the catch-up worker). */
@@ -69,6 +71,7 @@ export function dailyInputsFrom(date: LocalDate, bytes: Uint8Array, hash: string
     sources,
     sourceHash: hash,
     lines: countLines(body),
+    bytes: Buffer.byteLength(body),
     topics: dayTopics(analyzeSources(sources, rules), date, DAY_TOPIC_LIMIT),
     sourceFiles: [source.path],
     children: [],
@@ -109,6 +112,7 @@ export function parentInputs(children: readonly Period[], tree: TreeState, redac
     sources,
     sourceHash: hashParts(read.map((c) => `${periodId(c.period)}:${c.bodyHash}`)),
     lines: read.reduce((n, c) => n + countLines(c.body), 0),
+    bytes: read.reduce((n, c) => n + Buffer.byteLength(c.body), 0),
     topics: mergeTopics(read.map((c) => c.topics), PARENT_TOPIC_LIMIT),
     sourceFiles: sources.map((s) => s.path),
     children: read.map((c) => c.period),

@@ -27,6 +27,8 @@ export interface ActionRecord {
   /** The model's answer came from the cache (`.hipo/llm-cache/`): no call, no cost. */
   cached?: boolean;
   fallback?: string;
+  /** The node was edited by hand and regenerated: where the edited version was saved. */
+  handEdit?: string;
   error?: string;
 }
 

@@ -5,7 +5,7 @@
 import { periodId, type Period } from '../tree/layout.js';
 import type { CyclePlan } from '../plan/plan.js';
 import type { LlmRuntime } from '../summarize/select.js';
-import { nodeTitle } from '../compose/body.js';
+import { copiedVerbatim, nodeTitle } from '../compose/body.js';
 import { loadTokenCounter, type TokenizerName } from '../write/tokens.js';
 import { extractiveRoot, type ExecContext } from './execute.js';
 import { dailyInputs, parentInputs } from './inputs.js';
@@ -61,7 +61,7 @@ export async function estimateModelCalls(plan: CyclePlan, tree: TreeState, llm: 
         continue;
       }
       const inputs = period.level === 'daily' ? dailyInputs(period.date, tree, ctx.redactor, ctx.rules) : parentInputs(action.children, tree, ctx.redactor);
-      if (inputs.lines <= ctx.config.compaction.thresholds[period.level]) continue;
+      if (copiedVerbatim({ lines: inputs.lines, threshold: ctx.config.compaction.thresholds[period.level], bytes: inputs.bytes, thresholdBytes: ctx.config.compaction.thresholdBytes[period.level] })) continue;
       const title = period.level === 'daily' ? nodeTitle(period) : periodId(period);
       const planned = await llm.nodes.requests({ level: period.level, period, title, sources: inputs.sources, topics: inputs.topics, today, sourceHash: inputs.sourceHash });
       const childrenPending = action.children.some((c) => rewritten.has(periodId(c)));

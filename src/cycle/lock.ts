@@ -1,12 +1,11 @@
-// One writer per workspace: a lock file (`.hipo/lock`) holding the owner's pid. A second writer
-// waits up to its limit, then gives up with a message naming the holder; a lock left by a dead
-// process is taken over.
-import { closeSync, openSync, readFileSync, statSync, unlinkSync, writeSync } from 'node:fs';
-import { hostname } from 'node:os';
+// One writer per workspace: the writer lock (`.hipo/lock`) for compaction cycles, and the
+// daemon's lock (`.hipo/daemon.lock`), held while a daemon runs. A second writer waits up to its
+// limit, then gives up with a message naming the holder; a stale lock (its holder gone, its pid
+// reused, its lease run out) is taken over. The mechanism is write/lock-file.ts.
 import { join } from 'node:path';
 import type { Workspace } from '../tree/layout.js';
 import { ensureStateDir } from '../tree/state-dir.js';
-import { processAlive } from './process.js';
+import { acquireFileLock, judgeLock, LockTimeout, readLockFile, type LockView } from '../write/lock-file.js';
 
 export interface LockOwner {
   pid: number;
@@ -33,83 +32,37 @@ export interface Lock {
 /** `lock` is the writer lock (compaction cycles); `daemon.lock` marks a running daemon. */
 export type LockName = 'lock' | 'daemon.lock';
 
+/**
+ * Holders renew their lease every quarter of this. Only a process on another host relies on
+ * it (on this host the holder's pid and start time are checked), so it can be generous.
+ */
+export const WRITER_LEASE_MS = 120_000;
+
 export function lockPath(ws: Workspace, name: LockName = 'lock'): string {
   return join(ws.stateDir, name);
 }
 
+function ownerOf(record: LockView['record']): LockOwner | null {
+  if (!record) return null;
+  return { pid: record.pid, command: String(record.command ?? '?'), since: String(record.since ?? '?'), host: String(record.host ?? '?') };
+}
+
 export function readLockOwner(file: string): LockOwner | null {
-  try {
-    const o = JSON.parse(readFileSync(file, 'utf8')) as LockOwner;
-    return typeof o.pid === 'number' ? o : null;
-  } catch {
-    return null;
-  }
+  return ownerOf(readLockFile(file)?.record ?? null);
 }
 
-
-/** Whether a lock file is held by a live process (on this host). */
+/** The holder of a lock, if it is held by a live process (or, on another host, a live lease). */
 export function lockHolder(ws: Workspace, name: LockName = 'lock'): LockOwner | null {
-  const owner = readLockOwner(lockPath(ws, name));
-  return owner && (owner.host !== hostname() || processAlive(owner.pid)) ? owner : null;
+  const view = readLockFile(lockPath(ws, name));
+  return view && !judgeLock(view).stale ? ownerOf(view.record) : null;
 }
-
-function tryCreate(file: string, owner: LockOwner): boolean {
-  let fd: number;
-  try {
-    fd = openSync(file, 'wx', 0o644);
-  } catch (err) {
-    if ((err as NodeJS.ErrnoException).code === 'EEXIST') return false;
-    throw err;
-  }
-  try {
-    writeSync(fd, JSON.stringify(owner));
-  } finally {
-    closeSync(fd);
-  }
-  return true;
-}
-
-const sleep = (ms: number): Promise<void> => new Promise((r) => setTimeout(r, ms));
 
 export async function acquireLock(ws: Workspace, command: string, waitMs: number, name: LockName = 'lock'): Promise<Lock> {
   ensureStateDir(ws);
-  const file = lockPath(ws, name);
-  const owner: LockOwner = { pid: process.pid, command, since: new Date().toISOString(), host: hostname() };
-  const started = Date.now();
-  for (;;) {
-    if (tryCreate(file, owner)) break;
-    const holder = readLockOwner(file);
-    const stale = holder ? holder.host === owner.host && !processAlive(holder.pid) : lockAgeMs(file) > 5000;
-    if (stale) {
-      // Remove only the lock we judged stale: re-read right before unlinking.
-      const again = readLockOwner(file);
-      if (JSON.stringify(again) === JSON.stringify(holder)) {
-        try { unlinkSync(file); } catch { /* someone else took it over first */ }
-      }
-      continue;
-    }
-    const waited = Date.now() - started;
-    if (waited >= waitMs) throw new LockBusy(file, holder, waited);
-    await sleep(Math.min(200, waitMs - waited));
-  }
-  let released = false;
-  return {
-    file,
-    release(): void {
-      if (released) return;
-      released = true;
-      const cur = readLockOwner(file);
-      if (cur && cur.pid === owner.pid && cur.since === owner.since) {
-        try { unlinkSync(file); } catch { /* already gone */ }
-      }
-    },
-  };
-}
-
-function lockAgeMs(file: string): number {
   try {
-    return Date.now() - statSync(file).mtimeMs;
-  } catch {
-    return Infinity;
+    return await acquireFileLock(lockPath(ws, name), { command, waitMs, leaseMs: WRITER_LEASE_MS, pollMs: () => 200 });
+  } catch (err) {
+    if (err instanceof LockTimeout) throw new LockBusy(err.file, ownerOf(err.holder), err.waitedMs);
+    throw err;
   }
 }

@@ -1,11 +1,10 @@
 // The catch-up worker: builds daily nodes' bodies ahead of the cycles that will write them,
 // on the second core. Pure work: read a raw log, compute exactly what the main thread would.
-import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { parentPort, workerData } from 'node:worker_threads';
 import type { HipoConfig } from '../config/config.js';
 import type { LocalDate } from '../time/calendar.js';
-import { contentHash } from '../tree/hash.js';
+import { readCapped } from '../tree/capped.js';
 import { ExclusionRules } from '../summarize/exclusion.js';
 import { ExtractiveSummarizer } from '../summarize/extractive.js';
 import { Redactor } from '../summarize/redact.js';
@@ -26,10 +25,9 @@ parentPort!.on('message', (job: PrefetchJob) => {
 
 async function build(date: LocalDate): Promise<PrefetchResult> {
   try {
-    const bytes = readFileSync(join(setup.memoryDir, `${date}.md`));
-    const hash = contentHash(bytes);
+    const { bytes, hash } = readCapped(join(setup.memoryDir, `${date}.md`), config.maxFileBytes);
     const inputs = dailyInputsFrom(date, bytes, hash, `${setup.memoryName}/${date}.md`, redactor, rules);
-    const composed = await composeBody({ period: { level: 'daily', date }, lines: inputs.lines, threshold: config.compaction.thresholds.daily, sources: inputs.sources, topics: inputs.topics, today: setup.today, sourceHash: hash }, summarizer);
+    const composed = await composeBody({ period: { level: 'daily', date }, lines: inputs.lines, threshold: config.compaction.thresholds.daily, bytes: inputs.bytes, thresholdBytes: config.compaction.thresholdBytes.daily, sources: inputs.sources, topics: inputs.topics, today: setup.today, sourceHash: hash }, summarizer);
     return { date, hash, inputs: { ...inputs, sources: [] }, composed };
   } catch (err) {
     return { date, error: err instanceof Error ? err.message : String(err) };

@@ -1,9 +1,11 @@
 // The executor's live view of the tree: the scanned snapshot, updated after every write so that
 // parents are built from what their children are now, and the stamp cache kept in step.
-import { readFileSync, statSync } from 'node:fs';
+import { lstatSync, readFileSync, statSync } from 'node:fs';
 import { join } from 'node:path';
 import type { LocalDate } from '../time/calendar.js';
 import { nodeKey, type NodeKey, type Period, type Workspace } from '../tree/layout.js';
+import { cappedNote, DEFAULT_MAX_FILE_BYTES, readCapped, type CappedRead } from '../tree/capped.js';
+import { realInside, requireInside } from '../tree/inside.js';
 import { readNode, readRawLog } from '../tree/read.js';
 import type { StampCache } from '../tree/scan.js';
 import type { NodeInfo, Problem, RawLogInfo, TreeSnapshot } from '../tree/snapshot.js';
@@ -16,11 +18,15 @@ export class TreeState implements TreeSnapshot {
   readonly raws: Map<LocalDate, RawLogInfo>;
   readonly nodes: Map<NodeKey, NodeInfo>;
   readonly problems: Problem[];
+  /** Node folders found to be inside the memory folder, this run. */
+  private readonly insideDirs = new Set<string>();
 
   constructor(
     snapshot: TreeSnapshot,
     readonly ws: Workspace,
     private readonly cache: StampCache,
+    /** Raw logs are read up to this many bytes (the `maxFileBytes` setting). */
+    readonly maxFileBytes = DEFAULT_MAX_FILE_BYTES,
   ) {
     this.raws = new Map(snapshot.raws);
     this.nodes = new Map(snapshot.nodes);
@@ -45,13 +51,37 @@ export class TreeState implements TreeSnapshot {
     return info;
   }
 
+  /** A raw log as a cycle reads it: its first maxFileBytes at most, and the whole file's hash. */
+  readRaw(relPath: string): CappedRead {
+    return readCapped(this.abs(relPath), this.maxFileBytes);
+  }
+
   /** Re-reads a raw log that changed since the scan (a log growing while the cycle runs). */
-  noteRaw(date: LocalDate, relPath: string, bytes: Uint8Array): RawLogInfo {
+  noteRaw(date: LocalDate, relPath: string, read: CappedRead): RawLogInfo {
     const st = statSync(this.abs(relPath));
-    const info = readRawLog(date, relPath, bytes, { size: st.size, mtimeMs: st.mtimeMs });
+    const info = readRawLog(date, relPath, read.bytes, { size: st.size, mtimeMs: st.mtimeMs }, { hash: read.hash, note: read.truncated ? cappedNote(read, this.maxFileBytes) : null });
     this.raws.set(date, info);
     this.cache.set(relPath, { kind: 'raw', info });
     return info;
+  }
+
+  /**
+   * Before a node is written: throws when its folder is a link leading out of the memory folder;
+   * false when the node file itself is such a link (it is replaced, never written through or read).
+   */
+  writableInside(relPath: string): boolean {
+    const slash = relPath.lastIndexOf('/');
+    const dir = slash < 0 ? '.' : relPath.slice(0, slash);
+    if (!this.insideDirs.has(dir)) {
+      requireInside(this.ws.memoryDir, dir, this.shown(dir === '.' ? '' : dir).replace(/\/$/, ''));
+      this.insideDirs.add(dir);
+    }
+    try {
+      if (!lstatSync(this.abs(relPath)).isSymbolicLink()) return true;
+    } catch {
+      return true; // not there yet
+    }
+    return realInside(this.ws.memoryDir, relPath) !== null;
   }
 
   readBytes(relPath: string): Buffer {

@@ -4,6 +4,7 @@
 import { lstatSync, readdirSync, statSync, type Stats } from 'node:fs';
 import { join, relative, resolve, sep } from 'node:path';
 import { lastDayOfMonthId, monthDates, parseLocalDate, weekDates, type LocalDate } from '../time/calendar.js';
+import { realInside } from '../tree/inside.js';
 import { classifyPath, type Level, type Workspace } from '../tree/layout.js';
 
 /** A chunk's level: a tree level, or `other` for markdown that is not part of the tree. */
@@ -66,7 +67,7 @@ export function listIndexableFiles(ws: Workspace, include: readonly string[]): F
     const f = describeFile(ws, abs);
     if (!seen.has(f.path)) seen.set(f.path, f);
   };
-  const walk = (dir: string, reportMissing: string | null): void => {
+  const walk = (dir: string, reportMissing: string | null, root = dir): void => {
     let names: string[];
     try {
       names = readdirSync(dir);
@@ -80,16 +81,21 @@ export function listIndexableFiles(ws: Workspace, include: readonly string[]): F
       const abs = join(dir, name);
       let st: Stats;
       try {
-        // Symbolic links to files are followed; to folders not (a link loop would never end).
+        // Symbolic links to files are followed while they stay inside the folder walked; links
+        // to folders are not (a link loop would never end).
         st = lstatSync(abs);
         if (st.isSymbolicLink()) {
+          if (realInside(root, relative(root, abs)) === null) {
+            problems.push(`${relative(ws.root, abs).split(sep).join('/')}: skipped: a link to outside ${relative(ws.root, root).split(sep).join('/') || '.'}`);
+            continue;
+          }
           st = statSync(abs);
           if (st.isDirectory()) continue;
         }
       } catch {
         continue;
       }
-      if (st.isDirectory()) walk(abs, null);
+      if (st.isDirectory()) walk(abs, null, root);
       else if (st.isFile() && name.toLowerCase().endsWith('.md')) add(abs);
     }
   };

@@ -15,6 +15,8 @@ export interface IndexSettings {
   chunkChars: number;
   hybrid: { k: number; bm25Weight: number; vectorWeight: number };
   minSimilarity: number;
+  /** Files are indexed up to this many bytes (the `maxFileBytes` setting). */
+  maxFileBytes: number;
 }
 
 export interface SearchIndex {
@@ -73,6 +75,7 @@ export function openIndex(ws: Workspace, config: HipoConfig, opts: OpenOptions =
       chunkChars: config.search.chunkChars,
       hybrid: { ...config.search.hybrid, vectorWeight: config.search.hybrid.vectorWeight ?? embedder?.fusionWeight ?? 1 },
       minSimilarity: config.search.minSimilarity,
+      maxFileBytes: config.maxFileBytes,
     },
     redactor: new Redactor(config.redactPatterns),
     embedder,

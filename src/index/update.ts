@@ -7,9 +7,9 @@
 //   - files that are gone leave the index.
 // Each file is one transaction, so readers (a daemon's searches, another process) always see a
 // whole file, and an interrupted update loses nothing but time.
-import { readFileSync, statSync, type Stats } from 'node:fs';
+import { statSync, type Stats } from 'node:fs';
 import { fmString } from '../tree/frontmatter.js';
-import { contentHash } from '../tree/hash.js';
+import { cappedNote, readCapped, type CappedRead } from '../tree/capped.js';
 import { decodeText } from '../tree/text.js';
 import { chunkDocument, chunkOptions, type ChunkDraft } from './chunk.js';
 import { cjkIndexText } from './cjk.js';
@@ -107,14 +107,15 @@ export async function updateIndex(index: SearchIndex, opts: UpdateOptions = {}):
       continue;
     }
     const readAt = Date.now();
-    let bytes: Buffer;
+    let read: CappedRead;
     try {
-      bytes = readFileSync(f.abs);
+      read = readCapped(f.abs, index.settings.maxFileBytes);
     } catch (err) {
       report.warnings.push(`${f.path}: skipped: cannot be read (${(err as NodeJS.ErrnoException).code ?? String(err)})`);
       continue;
     }
-    const hash = contentHash(bytes);
+    if (read.truncated) report.warnings.push(`${f.path}: ${cappedNote(read, index.settings.maxFileBytes)}`);
+    const { bytes, hash } = read;
     if (row && row.hash === hash) {
       stmt(db, 'UPDATE files SET size = ?, mtime_ms = ?, indexed_at = ? WHERE id = ?').run(st.size, st.mtimeMs, readAt, row.id);
       report.unchanged++;

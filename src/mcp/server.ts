@@ -2,11 +2,11 @@
 // status. Loaded only by this command, so the SDK
 // never slows down hooks or the other commands.
 import { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
-import { StdioServerTransport } from '@modelcontextprotocol/sdk/server/stdio.js';
 import { z } from 'zod';
 import { MEMORY_TYPES } from '../tree/layout.js';
 import { INDEX_LEVELS } from '../index/files.js';
 import { SEARCH_MODES } from '../search/modes.js';
+import { BoundedStdioTransport } from './transport.js';
 import { contextTool, getTool, logTool, recallTool, searchTool, statusTool, ToolError, type ToolEnv } from './tools.js';
 
 type Result = { content: { type: 'text'; text: string }[]; isError?: boolean };
@@ -88,7 +88,7 @@ export function buildServer(env: ToolEnv, version: string): McpServer {
 
 export async function serveStdio(env: ToolEnv, version: string): Promise<void> {
   const server = buildServer(env, version);
-  const transport = new StdioServerTransport();
+  const transport = new BoundedStdioTransport();
   await server.connect(transport);
   await new Promise<void>((resolveDone) => {
     transport.onclose = () => resolveDone();

@@ -1,5 +1,5 @@
 // What the MCP tools do, as plain functions of the workspace: the server only adapts them.
-import { realpathSync } from 'node:fs';
+import { realpathSync, statSync } from 'node:fs';
 import { relative, resolve, sep } from 'node:path';
 import type { HipoConfig } from '../config/config.js';
 import { buildPack } from '../context/pack.js';
@@ -7,7 +7,7 @@ import { recall, renderRecall, type TreeSearch } from '../context/recall.js';
 import type { IndexLevel } from '../index/files.js';
 import type { SearchMode } from '../search/modes.js';
 import { parseLocalDate, type LocalDate } from '../time/calendar.js';
-import { readBounded } from '../context/sources.js';
+import { readLineRange } from './read-lines.js';
 import { appendTypedEntry } from '../capture/log-entry.js';
 import { gatherStatus } from '../status/status.js';
 import { resolveClock } from '../time/clock.js';
@@ -34,6 +34,8 @@ export async function contextTool(env: ToolEnv, args: { budget?: number; query?:
 }
 
 const MAX_GET_LINES = 2000;
+/** A longer line (a pasted blob, a one-line log) is cut: the answer stays readable and bounded. */
+const MAX_GET_LINE_BYTES = 8000;
 
 /** Lines `from`..`from+lines-1` of a file in the memory folder, each prefixed with its number. */
 export function getTool(env: ToolEnv, args: { path: string; from?: number; lines?: number }): string {
@@ -55,17 +57,16 @@ export function getTool(env: ToolEnv, args: { path: string; from?: number; lines
     throw new ToolError(`${env.ws.memoryName}/${rel}: no such file in the memory folder`);
   }
   if (!abs.startsWith(memory + sep)) throw new ToolError(`${args.path}: outside the memory folder`);
-  const file = readBounded(abs, 16 * 1024 * 1024);
-  if (!file) throw new ToolError(`${env.ws.memoryName}/${rel}: cannot be read as text`);
-  const all = file.text.split('\n');
-  if (all.length && all[all.length - 1] === '') all.pop();
+  const shown = `${env.ws.memoryName}/${relative(memory, abs).split(sep).join('/')}`;
+  // A FIFO or device would block the server for good: only regular files are opened.
+  if (!statSync(abs).isFile()) throw new ToolError(`${shown}: not a regular file`);
   const start = Math.max(1, Math.floor(from));
   const n = Math.min(Math.max(1, Math.floor(count)), MAX_GET_LINES);
-  const slice = all.slice(start - 1, start - 1 + n);
-  const end = start + slice.length - 1;
-  const shown = `${env.ws.memoryName}/${relative(memory, abs).split(sep).join('/')}`;
-  const head = slice.length ? `${shown} lines ${start}-${end} of ${all.length}` : `${shown}: line ${start} is past the end (${all.length} lines)`;
-  return [head, ...slice.map((l, i) => `${String(start + i).padStart(5)}  ${l}`)].join('\n');
+  const file = readLineRange(abs, start, n, MAX_GET_LINE_BYTES);
+  if (!file) throw new ToolError(`${shown}: cannot be read as text`);
+  const end = start + file.lines.length - 1;
+  const head = file.lines.length ? `${shown} lines ${start}-${end} of ${file.total}` : `${shown}: line ${start} is past the end (${file.total} lines)`;
+  return [head, ...file.lines.map((l, i) => `${String(start + i).padStart(5)}  ${l}`)].join('\n');
 }
 
 export async function logTool(env: ToolEnv, args: { text: string; type?: MemoryType; topic?: string }): Promise<string> {

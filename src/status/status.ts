@@ -2,7 +2,7 @@
 import { existsSync, readFileSync, statSync } from 'node:fs';
 import { join } from 'node:path';
 import type { HipoConfig } from '../config/config.js';
-import type { CycleRecord, JournalRecord } from '../cycle/journal.js';
+import type { ActionRecord, CycleRecord, JournalRecord } from '../cycle/journal.js';
 import { readJournalTail } from '../cycle/journal.js';
 import { lockHolder, type LockOwner } from '../cycle/lock.js';
 import { planCycle } from '../plan/planner.js';
@@ -11,7 +11,7 @@ import { resolveClock, type Clock } from '../time/clock.js';
 import { splitFrontmatter } from '../tree/frontmatter.js';
 import { NODE_LEVELS, type NodeLevel, type Workspace } from '../tree/layout.js';
 import { scanTree, StampCache } from '../tree/scan.js';
-import type { Problem } from '../tree/snapshot.js';
+import { isHandEdited, type Problem } from '../tree/snapshot.js';
 import { ensureStateDir } from '../tree/state-dir.js';
 import { decodeText } from '../tree/text.js';
 import { atomicWriteFile } from '../write/atomic.js';
@@ -54,6 +54,11 @@ export interface StatusReport {
   llm: { model: string; baseUrl: string; levels: string[]; backoff: BackoffView | null; failedInputs: number } | null;
   /** Whether every search asks the model for extra queries (search.expand.enabled). */
   searchExpand: boolean;
+  /**
+   * Nodes edited by hand: those that are so now (kept as edited), and the latest regenerated
+   * ones with where their edited version was saved.
+   */
+  handEdits: { current: { node: string; status: string | null }[]; saved: { at: string; node: string; savedTo: string }[] };
 }
 
 const TOKENS_FILE = 'tokens.json';
@@ -61,7 +66,7 @@ const TOKENS_FILE = 'tokens.json';
 export async function gatherStatus(ws: Workspace, config: HipoConfig, now?: string): Promise<StatusReport> {
   const clock = resolveClock(config.timeZone, now);
   const cache = StampCache.load(ws);
-  const { snapshot } = scanTree(ws, cache);
+  const { snapshot } = scanTree(ws, cache, config.maxFileBytes);
   const next = planCycle(snapshot, clock.today, { limits: config.compaction.limits, graceDays: config.compaction.graceDays });
 
   const count = await loadTokenCounter(config.compaction.tokenizer as TokenizerName);
@@ -120,6 +125,10 @@ export async function gatherStatus(ws: Workspace, config: HipoConfig, now?: stri
     daemon: daemonStatus(ws),
     llm: modelStatus(ws, config),
     searchExpand: config.search.expand.enabled,
+    handEdits: {
+      current: [...snapshot.nodes.values()].filter(isHandEdited).map((n) => ({ node: `${ws.memoryName}/${n.relPath}`, status: n.status })),
+      saved: journal.filter((r): r is ActionRecord => r.type === 'action' && typeof (r as ActionRecord).handEdit === 'string').slice(-10).reverse().map((r) => ({ at: r.at, node: r.node, savedTo: r.handEdit! })),
+    },
   };
 }
 

@@ -9,13 +9,22 @@ import { countLines, decodeText } from './text.js';
 import { splitTopLevelCommas } from './frontmatter.js';
 import { parseTopicLine, parseTopicTag, type TopicInfo } from './topic.js';
 
-export function readRawLog(date: LocalDate, relPath: string, bytes: Uint8Array, stamp: FileStamp): RawLogInfo {
-  const hash = contentHash(bytes);
+/**
+ * `bytes` may be the first part of a bigger file (capped.ts): `whole` then gives the whole
+ * file's hash and says so in the note.
+ */
+export function readRawLog(date: LocalDate, relPath: string, bytes: Uint8Array, stamp: FileStamp, whole?: { hash: string; note: string | null }): RawLogInfo {
+  const hash = whole?.hash ?? contentHash(bytes);
   const decoded = decodeText(bytes);
   if (!decoded.ok) return { date, relPath, stamp, hash, lines: 0, usable: false, note: decoded.reason };
   const { body, note } = rawLogBody(decoded.text);
   if (body.trim() === '') return { date, relPath, stamp, hash, lines: 0, usable: false, note: 'empty: nothing to compact' };
-  return { date, relPath, stamp, hash, lines: countLines(body), usable: true, note: [decoded.note, note].filter(Boolean).join('; ') || null };
+  return { date, relPath, stamp, hash, lines: countLines(body), usable: true, note: [whole?.note, decoded.note, note].filter(Boolean).join('; ') || null };
+}
+
+/** A node file too big to be one of hipo's: flagged, never read whole nor rewritten. */
+export function oversizedNode(period: Period, relPath: string, stamp: FileStamp, note: string): NodeInfo {
+  return { period, relPath, stamp, status: null, sourceHash: null, recordedBodyHash: null, bodyHash: `oversized-${stamp.size}-${stamp.mtimeMs}`, bodyLines: 0, summarizer: null, topics: [], problem: note };
 }
 
 /**

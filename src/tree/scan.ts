@@ -1,10 +1,12 @@
 // Reading the memory tree from disk: list the folders, stat each file, and read only the files
 // the stamp cache does not already know in this exact version.
-import { readdirSync, readFileSync, statSync, type Stats } from 'node:fs';
+import { readdirSync, statSync, type Dirent, type Stats } from 'node:fs';
 import { join } from 'node:path';
 import type { LocalDate } from '../time/calendar.js';
+import { realInside } from './inside.js';
 import { classifyPath, nodeKey, type NodeKey, type Workspace } from './layout.js';
-import { readNode, readRawLog } from './read.js';
+import { cappedNote, DEFAULT_MAX_FILE_BYTES, readCapped, type CappedRead } from './capped.js';
+import { oversizedNode, readNode, readRawLog } from './read.js';
 import type { FileStamp, NodeInfo, Problem, RawLogInfo, TreeSnapshot } from './snapshot.js';
 import { StampCache, type Cached } from './stamp-cache.js';
 
@@ -20,34 +22,44 @@ export class MemoryDirMissing extends Error {
   }
 }
 
-function listMarkdown(dir: string, prefix: string, problems: Problem[], memoryName: string): string[] {
-  let names: string[];
-  try {
-    names = readdirSync(dir);
-  } catch (err) {
-    const code = (err as NodeJS.ErrnoException).code;
-    if (code !== 'ENOENT' && code !== 'ENOTDIR') problems.push({ file: `${memoryName}/${prefix}`, message: `folder cannot be listed (${code})` });
+function listMarkdown(ws: Workspace, prefix: string, problems: Problem[]): string[] {
+  const dir = join(ws.memoryDir, prefix);
+  const shown = `${ws.memoryName}/${prefix}`;
+  if (prefix && realInside(ws.memoryDir, prefix.slice(0, -1)) === null) {
+    problems.push({ file: shown.slice(0, -1), message: 'a link to a folder outside the memory folder: its files are not read, and no node is written there' });
     return [];
   }
-  return names.filter((n) => n.endsWith('.md') && !n.startsWith('.')).sort().map((n) => prefix + n);
+  let entries: Dirent[];
+  try {
+    entries = readdirSync(dir, { withFileTypes: true });
+  } catch (err) {
+    const code = (err as NodeJS.ErrnoException).code;
+    if (code !== 'ENOENT' && code !== 'ENOTDIR') problems.push({ file: shown, message: `folder cannot be listed (${code})` });
+    return [];
+  }
+  const out: string[] = [];
+  for (const e of entries) {
+    if (!e.name.endsWith('.md') || e.name.startsWith('.')) continue;
+    // A link is followed only while it stays inside the memory folder.
+    if (e.isSymbolicLink() && realInside(ws.memoryDir, prefix + e.name) === null) {
+      problems.push({ file: shown + e.name, message: 'skipped: a link to outside the memory folder' });
+      continue;
+    }
+    out.push(prefix + e.name);
+  }
+  return out.sort();
 }
 
 /** Reads the tree's raw logs and nodes. Throws MemoryDirMissing when there is no tree. */
-export function scanTree(ws: Workspace, cache: StampCache): ScanResult {
+export function scanTree(ws: Workspace, cache: StampCache, maxFileBytes = DEFAULT_MAX_FILE_BYTES): ScanResult {
   checkMemoryDir(ws);
-  const memoryName = ws.memoryName;
   const problems: Problem[] = [];
   const raws = new Map<LocalDate, RawLogInfo>();
   const nodes = new Map<NodeKey, NodeInfo>();
   const live = new Set<string>();
-  const rels = [
-    ...listMarkdown(ws.memoryDir, '', problems, memoryName),
-    ...listMarkdown(join(ws.memoryDir, 'daily'), 'daily/', problems, memoryName),
-    ...listMarkdown(join(ws.memoryDir, 'weekly'), 'weekly/', problems, memoryName),
-    ...listMarkdown(join(ws.memoryDir, 'monthly'), 'monthly/', problems, memoryName),
-  ];
+  const rels = ['', 'daily/', 'weekly/', 'monthly/'].flatMap((prefix) => listMarkdown(ws, prefix, problems));
   for (const rel of rels) {
-    const got = readEntry(ws, rel, cache, problems);
+    const got = readEntry(ws, rel, cache, problems, maxFileBytes);
     if (got === 'gone') continue;
     live.add(rel);
     if (got) put(got, raws, nodes);
@@ -62,7 +74,7 @@ export function scanTree(ws: Workspace, cache: StampCache): ScanResult {
  * same however many years the tree holds. Anything the watcher cannot vouch for (a folder that
  * came or went, a watcher error) calls for a full scanTree instead.
  */
-export function rescanTree(ws: Workspace, cache: StampCache, previous: TreeSnapshot, changed: Iterable<string>): ScanResult {
+export function rescanTree(ws: Workspace, cache: StampCache, previous: TreeSnapshot, changed: Iterable<string>, maxFileBytes = DEFAULT_MAX_FILE_BYTES): ScanResult {
   checkMemoryDir(ws);
   const raws = new Map(previous.raws);
   const nodes = new Map(previous.nodes);
@@ -75,7 +87,11 @@ export function rescanTree(ws: Workspace, cache: StampCache, previous: TreeSnaps
     if (what.kind === 'raw') raws.delete(what.date);
     else if (what.kind === 'node') nodes.delete(nodeKey(what.period));
     else if (what.kind === 'other') continue;
-    const got = readEntry(ws, rel, cache, problems);
+    if (realInside(ws.memoryDir, rel) === null) {
+      problems.push({ file: `${ws.memoryName}/${rel}`, message: 'skipped: a link to outside the memory folder' });
+      continue;
+    }
+    const got = readEntry(ws, rel, cache, problems, maxFileBytes);
     if (got && got !== 'gone') put(got, raws, nodes);
   }
   return { snapshot: { raws, nodes, problems } };
@@ -102,7 +118,7 @@ function put(entry: Cached, raws: Map<LocalDate, RawLogInfo>, nodes: Map<NodeKey
  * when there is no such file; null when it is not part of the tree or could not be read (the
  * reason is added to `problems`).
  */
-function readEntry(ws: Workspace, rel: string, cache: StampCache, problems: Problem[]): Cached | null | 'gone' {
+function readEntry(ws: Workspace, rel: string, cache: StampCache, problems: Problem[], maxFileBytes: number): Cached | null | 'gone' {
   const what = classifyPath(rel);
   const shown = `${ws.memoryName}/${rel}`;
   if (what.kind === 'other') return null;
@@ -124,16 +140,16 @@ function readEntry(ws: Workspace, rel: string, cache: StampCache, problems: Prob
   const stamp: FileStamp = { size: st.size, mtimeMs: st.mtimeMs };
   let entry: Cached | undefined = cache.get(rel, stamp, what.kind === 'raw' ? { date: what.date } : { period: what.period });
   if (!entry) {
-    let bytes: Uint8Array;
+    let read: CappedRead;
     try {
-      bytes = readFileSync(abs);
+      read = readCapped(abs, maxFileBytes);
     } catch (err) {
       problems.push({ file: shown, message: `skipped: cannot be read (${(err as NodeJS.ErrnoException).code ?? String(err)})` });
       return null;
     }
-    entry = what.kind === 'raw'
-      ? { kind: 'raw', info: readRawLog(what.date, rel, bytes, stamp) }
-      : { kind: 'node', info: readNode(what.period, rel, bytes, stamp) };
+    const note = read.truncated ? cappedNote(read, maxFileBytes) : null;
+    if (what.kind === 'raw') entry = { kind: 'raw', info: readRawLog(what.date, rel, read.bytes, stamp, { hash: read.hash, note }) };
+    else entry = { kind: 'node', info: note ? oversizedNode(what.period, rel, stamp, `${note}: not one of hipo's nodes, left as it is`) : readNode(what.period, rel, read.bytes, stamp) };
     cache.set(rel, entry);
   }
   if (entry.kind === 'raw' && entry.info.note) problems.push({ file: shown, message: entry.info.usable ? entry.info.note : `skipped: ${entry.info.note}` });

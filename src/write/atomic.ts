@@ -5,7 +5,7 @@
 // and skipping the fsync halves the cost of a catch-up.
 import { closeSync, fsyncSync, openSync, readdirSync, renameSync, unlinkSync, writeSync } from 'node:fs';
 import { basename, dirname, join } from 'node:path';
-import { processAlive } from '../cycle/process.js';
+import { processAlive } from './process-identity.js';
 
 let counter = 0;
 

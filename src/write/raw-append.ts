@@ -3,74 +3,34 @@
 // one write. Appenders take a short per-workspace lock (`.hipo/append.lock`), separate from
 // the compaction lock, so a hook never waits for a compaction cycle and two hooks never
 // interleave their read-decide-append steps.
-import { closeSync, fstatSync, fsyncSync, mkdirSync, openSync, readFileSync, readSync, statSync, unlinkSync, writeSync } from 'node:fs';
-import { hostname } from 'node:os';
+import { closeSync, constants, fstatSync, fsyncSync, ftruncateSync, mkdirSync, openSync, readSync, statSync, unlinkSync, writeSync } from 'node:fs';
 import { join } from 'node:path';
 import type { LocalDate } from '../time/calendar.js';
 import { rawRelPath, type Workspace } from '../tree/layout.js';
 import { ensureStateDir } from '../tree/state-dir.js';
+import { NotInsideMemory, openRegular, realInside, requireInside } from '../tree/inside.js';
+import { acquireFileLock, LockTimeout, type FileLock } from './lock-file.js';
 
 export class AppendLockBusy extends Error {}
 
-const STALE_MS = 30_000;
-const sleep = (ms: number): Promise<void> => new Promise((r) => setTimeout(r, ms));
-
-function alive(pid: number): boolean {
-  try {
-    process.kill(pid, 0);
-    return true;
-  } catch (err) {
-    return (err as NodeJS.ErrnoException).code === 'EPERM';
-  }
-}
-
-function isStale(file: string): boolean {
-  try {
-    const owner = JSON.parse(readFileSync(file, 'utf8')) as { pid?: number; host?: string };
-    if (typeof owner.pid === 'number' && owner.host === hostname()) return !alive(owner.pid);
-  } catch {
-    /* half-written or unreadable: judge by age */
-  }
-  try {
-    return Date.now() - statSync(file).mtimeMs > STALE_MS;
-  } catch {
-    return false;
-  }
-}
+/** Appends take well under a second; a holder on another host that stops renewing for this long is gone. */
+const APPEND_LEASE_MS = 30_000;
 
 /** Runs `fn` holding the workspace's append lock; waits up to `waitMs` for it. */
-export async function withAppendLock<T>(ws: Workspace, fn: () => T | Promise<T>, waitMs = 5000): Promise<T> {
+export async function withAppendLock<T>(ws: Workspace, fn: (lock: FileLock) => T | Promise<T>, waitMs = 5000): Promise<T> {
   ensureStateDir(ws);
   const file = join(ws.stateDir, 'append.lock');
-  const me = JSON.stringify({ pid: process.pid, host: hostname(), since: new Date().toISOString() });
-  const started = Date.now();
-  for (let attempt = 0; ; attempt++) {
-    try {
-      const fd = openSync(file, 'wx', 0o644);
-      try {
-        writeSync(fd, me);
-      } finally {
-        closeSync(fd);
-      }
-      break;
-    } catch (err) {
-      if ((err as NodeJS.ErrnoException).code !== 'EEXIST') throw err;
-    }
-    if (isStale(file)) {
-      try { unlinkSync(file); } catch { /* another waiter removed it */ }
-      continue;
-    }
-    if (Date.now() - started > waitMs) throw new AppendLockBusy(`${file}: another hipo process is appending (waited ${waitMs} ms)`);
-    await sleep(Math.min(5 + attempt * 5, 50));
+  let lock: FileLock;
+  try {
+    lock = await acquireFileLock(file, { command: 'append', waitMs, leaseMs: APPEND_LEASE_MS, pollMs: (attempt) => Math.min(5 + attempt * 5, 50) });
+  } catch (err) {
+    if (err instanceof LockTimeout) throw new AppendLockBusy(`${file}: another hipo process is appending (${err.holder ? `pid ${err.holder.pid}, ` : ''}waited ${waitMs} ms)`);
+    throw err;
   }
   try {
-    return await fn();
+    return await fn(lock);
   } finally {
-    try {
-      if (readFileSync(file, 'utf8') === me) unlinkSync(file);
-    } catch {
-      /* already gone */
-    }
+    lock.release();
   }
 }
 
@@ -95,17 +55,32 @@ function separator(fd: number, size: number, date: LocalDate): string {
  * Appends `entry` to the raw log of `date`. The caller holds the append lock, so the size read
  * here is where the write lands.
  */
-export function appendRawEntry(ws: Workspace, date: LocalDate, entry: string): Appended {
+export function appendRawEntry(ws: Workspace, date: LocalDate, entry: string, lock?: Pick<FileLock, 'held'>): Appended {
+  // Held past its lease and taken over: another appender may be deciding on the same turns.
+  if (lock && !lock.held()) throw new AppendLockBusy(`${join(ws.stateDir, 'append.lock')}: the append lock was taken over; nothing appended`);
   mkdirSync(ws.memoryDir, { recursive: true });
   const rel = rawRelPath(date);
-  const fd = openSync(join(ws.memoryDir, rel), 'a+', 0o644);
+  // Through a link only while it stays inside the memory folder; the real path is opened without
+  // following a link, so the file cannot be swapped for one between the check and the open.
+  const real = requireInside(ws.memoryDir, rel, `${ws.memoryName}/${rel}`);
+  const existed = exists(real);
+  const fd = openSync(real, constants.O_RDWR | constants.O_APPEND | constants.O_CREAT | constants.O_NOFOLLOW | constants.O_NONBLOCK, 0o644);
   try {
-    const size = fstatSync(fd).size;
+    const st = fstatSync(fd);
+    if (!st.isFile()) throw new NotInsideMemory(`${ws.memoryName}/${rel}: not a regular file; nothing appended`);
+    const size = st.size;
     const prefix = separator(fd, size, date);
     const buf = Buffer.from(prefix + entry, 'utf8');
     let off = 0;
-    while (off < buf.length) off += writeSync(fd, buf, off, buf.length - off);
-    fsyncSync(fd);
+    try {
+      while (off < buf.length) off += writeSync(fd, buf, off, buf.length - off);
+      fsyncSync(fd);
+    } catch (err) {
+      rollBack(fd, size, off);
+      // A log this append created is removed again rather than left empty.
+      if (!existed) removeIfEmpty(real);
+      throw err;
+    }
     const head = Buffer.byteLength(prefix);
     return { rel, at: size + head, bytes: buf.length - head };
   } finally {
@@ -113,14 +88,42 @@ export function appendRawEntry(ws: Workspace, date: LocalDate, entry: string): A
   }
 }
 
+/**
+ * Cuts a failed append (a full disk, an I/O error) back to the length the log had, so that the
+ * error leaves the log as it was and a retry writes the entry once. Only when the bytes past
+ * that length are all this append's (nobody else appended meanwhile).
+ */
+function rollBack(fd: number, size: number, written: number): void {
+  try {
+    const now = fstatSync(fd).size;
+    if (now > size && now <= size + written) ftruncateSync(fd, size);
+  } catch {
+    /* nothing more can be done here; the caller reports the error */
+  }
+}
+
+function exists(path: string): boolean {
+  try {
+    statSync(path);
+    return true;
+  } catch {
+    return false;
+  }
+}
+
+function removeIfEmpty(path: string): void {
+  try {
+    if (statSync(path).size === 0) unlinkSync(path);
+  } catch {
+    /* gone already */
+  }
+}
+
 /** Reads `bytes` at `at` of a raw log (to find an entry again). Null when out of range. */
 export function readRawRange(ws: Workspace, rel: string, at: number, bytes: number): Buffer | null {
-  let fd: number;
-  try {
-    fd = openSync(join(ws.memoryDir, rel), 'r');
-  } catch {
-    return null;
-  }
+  const real = realInside(ws.memoryDir, rel);
+  const fd = real === null ? null : openRegular(real);
+  if (fd === null) return null;
   try {
     if (fstatSync(fd).size < at + bytes) return null;
     const buf = Buffer.alloc(bytes);

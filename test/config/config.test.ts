@@ -25,8 +25,16 @@ describe('hipo.config.json', () => {
     bad({ compaction: { rootMaxTokens: 'lots' } }, /"compaction\.rootMaxTokens" must be a non-negative number/);
     bad({ compaction: { limits: { daily: 0 } } }, /"compaction\.limits\.daily" must be a whole number of at least 1/);
     bad({ redactPatterns: ['(unclosed'] }, /"redactPatterns": "\(unclosed" is not a valid regular expression/);
+    bad({ redactPatterns: ['(a+)+$'] }, /"redactPatterns": "\(a\+\)\+\$" repeats a group that itself repeats \(nested quantifiers\)/);
+    bad({ redactPatterns: ['(?:[a-z]+\\s?)*!'] }, /nested quantifiers/);
+    bad({ maxFileBytes: 1000 }, /"maxFileBytes" must be a whole number of bytes, at least 65536/);
     bad({ search: { expand: { maxQueries: 20 } } }, /"search\.expand\.maxQueries" must be a whole number from 1 to 8/);
     bad({ search: { expand: { enabled: 'yes' } } }, /"search\.expand\.enabled" must be true or false/);
+  });
+
+  it('accepts redaction patterns without nested repetition', () => {
+    const ws = makeWorkspace({}, { timeZone: 'UTC', redactPatterns: ['ACME-[0-9]{8}', '(?:key|secret)=\\S+', '(ab)+', 'x(a{1,3}){2}'] });
+    expect(loadConfig(ws.root).config.redactPatterns).toHaveLength(4);
   });
 
   it('warns about unknown settings instead of ignoring them silently', () => {

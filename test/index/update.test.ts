@@ -231,17 +231,21 @@ describe('a damaged or foreign index file', () => {
 });
 
 describe('what gets listed', () => {
-  it('follows links to files but not to folders (a link loop ends), and skips hidden folders', async () => {
+  it('follows links to files inside the folder walked, not out of it nor to folders (a link loop ends), and skips hidden folders', async () => {
     const { symlinkSync } = await import('node:fs');
-    const ws = tree({ 'memory/.drafts/secret-plan.md': '# Plan\n\n## Draft\n- not for the index\n' });
+    const ws = tree({ 'memory/.drafts/secret-plan.md': '# Plan\n\n## Draft\n- not for the index\n', 'memory/archive/old-notes.md': '# Old\nsome text\n' });
     symlinkSync(ws.memoryDir, join(ws.memoryDir, 'loop'));
+    symlinkSync(join(ws.memoryDir, 'archive', 'old-notes.md'), join(ws.memoryDir, 'notes-link.md'));
     symlinkSync(join(ws.root, 'knowledge', 'auth.md'), join(ws.memoryDir, 'auth-link.md'));
     const index = indexOf(ws, { embedder: null });
     const r = await updateIndex(index);
     const paths = (index.db.prepare('SELECT path FROM files ORDER BY path').all() as { path: string }[]).map((f) => f.path);
-    expect(paths).toContain('memory/auth-link.md');
+    expect(paths).toContain('memory/notes-link.md');
+    expect(paths).toContain('knowledge/auth.md');
+    expect(paths).not.toContain('memory/auth-link.md');
+    expect(r.warnings).toContain('memory/auth-link.md: skipped: a link to outside memory');
     expect(paths.filter((p) => p.includes('loop') || p.includes('.drafts'))).toEqual([]);
-    expect(r.files).toBe(9);
+    expect(r.files).toBe(10);
   });
 
   it('names a configured path that does not exist', async () => {

@@ -44,6 +44,7 @@ function statusJson(r: StatusReport, configWarnings: string[]): unknown {
     daemon: r.daemon,
     llm: r.llm,
     index: r.index,
+    handEdits: r.handEdits,
   };
 }
 
@@ -80,6 +81,8 @@ function formatStatus(r: StatusReport, configWarnings: string[]): string {
   for (const e of r.recentErrors.slice(0, 5)) lines.push(`  error: ${e}`);
   if (r.lastCapture) lines.push(`  last capture: ${r.lastCapture.at} (${r.lastCapture.event}, session ${r.lastCapture.session.slice(0, 8)}): ${r.lastCapture.turns} turn(s) → ${r.lastCapture.file ?? 'nothing new'}`);
   for (const e of r.hookErrors) lines.push(`  hook error: ${e.at} ${e.event}${e.session ? ` (session ${e.session.slice(0, 8)})` : ''}: ${e.message}`);
+  for (const e of r.handEdits.current) lines.push(`  edited by hand: ${e.node} (kept as edited${e.status === 'tentative' ? '; if its sources change it is regenerated and this version saved under edits/' : ''})`);
+  for (const e of r.handEdits.saved) lines.push(`  edited by hand, then regenerated: ${e.node} (${e.at}); the edited version is ${e.savedTo}`);
   for (const w of configWarnings) lines.push(`  warning: ${w}`);
   for (const w of r.warnings) lines.push(`  warning: ${w.file}: ${w.message}`);
   return lines.join('\n');
