@@ -2,7 +2,7 @@ import type { Command } from 'commander';
 import { compact, ResummarizeWithoutModel } from '../../cycle/compaction.js';
 import { existsSync } from 'node:fs';
 import { indexFile } from '../../index/location.js';
-import { loadWorkspace } from '../context.js';
+import { DIR_FLAGS, DIR_HELP, loadWorkspace } from '../context.js';
 import { CliError, EXIT } from '../exit.js';
 import { formatCompact, compactJson } from '../format.js';
 import type { CommandContext } from '../context.js';
@@ -17,9 +17,9 @@ export function registerCompact(program: Command, { io, setRun }: CommandContext
     .option('--resummarize', 'also give fixed nodes with an extractive summary a pass by the configured model (costs calls; per-cycle limits apply)')
     .option('--json', 'print the plan or result as JSON')
     .option('--verbose', 'list every action of every cycle')
-    .option('--dir <path>', 'workspace holding memory/ and hipo.config.json', '.')
+    .option(DIR_FLAGS, DIR_HELP)
     .addHelpText('after', '\nExit codes: 0 done, 1 a node could not be written, 2 bad usage/config or no memory folder, 3 another hipo holds the lock.')
-    .action((opts: { dryRun?: boolean; catchUp?: boolean; resummarize?: boolean; now?: string; json?: boolean; verbose?: boolean; dir: string }) => {
+    .action((opts: { dryRun?: boolean; catchUp?: boolean; resummarize?: boolean; now?: string; json?: boolean; verbose?: boolean; dir?: string }) => {
       setRun(async () => {
         const { ws, config, configWarnings } = loadWorkspace(opts.dir, true);
         const command = `compact${opts.dryRun ? ' --dry-run' : ''}${opts.resummarize ? ' --resummarize' : ''}`;

@@ -1,5 +1,5 @@
 import type { Command } from 'commander';
-import { loadWorkspace } from '../context.js';
+import { DIR_FLAGS, DIR_HELP, loadWorkspace } from '../context.js';
 import { EXIT } from '../exit.js';
 import { VERSION } from '../version.js';
 import type { CommandContext } from '../context.js';
@@ -9,8 +9,8 @@ export function registerMcp(program: Command, { setRun }: CommandContext): void 
     .command('mcp')
     .description('Serve the memory over MCP on stdio: tools context, get, log, status, search, recall')
     .option('--now <date>', 'treat this as today (YYYY-MM-DD or ISO instant)')
-    .option('--dir <path>', 'workspace holding memory/ and hipo.config.json', '.')
-    .action((opts: { now?: string; dir: string }) => {
+    .option(DIR_FLAGS, DIR_HELP)
+    .action((opts: { now?: string; dir?: string }) => {
       setRun(async () => {
         const { ws, config } = loadWorkspace(opts.dir, true);
         const { serveStdio } = await import('../../mcp/server.js');
