@@ -27,7 +27,7 @@ describe('workspace discovery', () => {
     expect(log.stdout).toContain('appended to memory/2026-03-15.md');
     expect(ws.exists('memory/memory')).toBe(false);
     const found = runCli(['search', 'deploy Fridays', '--mode', 'bm25', '--json'], { cwd: join(ws.root, 'src') });
-    expect(JSON.parse(found.stdout).hits[0].path).toBe('memory/2026-03-14.md');
+    expect(JSON.parse(found.stdout).hits.map((h: { path: string }) => h.path)).toContain('memory/2026-03-14.md');
   });
 
   it('outside any workspace says so, and the daemon leaves no .hipo/ behind', () => {
