@@ -16,6 +16,7 @@ import type { NodeAction, CyclePlan } from '../plan/plan.js';
 import { rootSourceHash } from '../plan/planner.js';
 import { atomicWriteFile } from '../write/atomic.js';
 import { composeBody, type Composed } from '../compose/body.js';
+import { nodeLinksLine, withNodeLinks } from '../compose/links.js';
 import { renderNodeFile, withStatus } from '../write/node-file.js';
 import { buildRoot, type RootBuild } from '../compose/root.js';
 import type { TemplateSet } from '../write/template.js';
@@ -166,7 +167,7 @@ async function applyGenerating(action: NodeAction, tree: TreeState, ctx: ExecCon
     topics: inputs.topics,
     summarizer: composed.summarizer,
     sourceHash: inputs.sourceHash,
-    body: composed.body,
+    body: withNodeLinks(composed.body, nodeLinksLine(period, inputs.sourceFiles, tree.ws.memoryName)),
     ...(period.level === 'monthly' ? { weeks: weeksOf(inputs.children) } : {}),
   });
   const wrote = writeNode(tree, action, file.text);
