@@ -42,6 +42,8 @@ export interface ExecContext {
   llm?: LlmRuntime | null;
   /** Daily nodes built ahead on a worker thread (catch-up with the extractive summarizer). */
   prefetch?: DailyPrefetch | null;
+  /** Told before each action (progress display). */
+  onAction?: (relPath: string, index: number) => void;
 }
 
 export interface Applied {
@@ -57,7 +59,8 @@ export class NodeWriteError extends Error {}
 export async function executePlan(plan: CyclePlan, tree: TreeState, ctx: ExecContext): Promise<Applied[]> {
   const failed = new Set<NodeKey>();
   const out: Applied[] = [];
-  for (const action of plan.actions) {
+  for (const [i, action] of plan.actions.entries()) {
+    ctx.onAction?.(action.relPath, i);
     const started = performance.now();
     const base = { type: 'action' as const, cycle: ctx.cycleId, at: new Date().toISOString(), node: tree.shown(action.relPath), action: action.kind, reason: action.reason };
     try {
