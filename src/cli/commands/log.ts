@@ -12,7 +12,7 @@ export function registerLog(program: Command, { io, setRun }: CommandContext): v
     .argument('<text...>', 'what to remember ("-" reads it from stdin)')
     .description("Append a typed entry to today's raw log (append-only, redacted)")
     .option('--type <type>', `memory type: ${MEMORY_TYPES.join(', ')}`, 'project')
-    .option('--topic <text>', 'topic of the entry (the heading); default: named by the summarizer from the text')
+    .option('--topic <text>', 'topic of the entry (the heading); default: named from the text\'s words, or "Note"')
     .option('--json', 'print where the entry went as JSON')
     .option('--now <date>', 'treat this as today (YYYY-MM-DD or ISO instant)')
     .option(DIR_FLAGS, DIR_HELP)
