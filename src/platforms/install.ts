@@ -77,9 +77,10 @@ function mkdirs(base: string, abs: string, dirs: string[]): void {
 
 const recognised = (path: string, text: string): boolean => (path.endsWith('SKILL.md') ? isHipoSkill(text) : isHipoGenerated(text));
 
-/** The previous install's manifest: beside the files, else where hipo 0.1 kept it. */
+/** The previous install's manifest: beside the files, else (in the workspace) where hipo 0.1 kept it. */
 export function previousManifest(plan: PlatformPlan, workspace: string | null): InstallManifest | null {
-  return loadManifest(join(plan.base, plan.manifest), plan.platform) ?? (workspace ? loadManifest(legacyManifestPath(workspace, plan.platform), plan.platform) : null);
+  const legacy = workspace !== null && workspace === plan.base;
+  return loadManifest(join(plan.base, plan.manifest), plan.platform) ?? (legacy ? loadManifest(legacyManifestPath(workspace, plan.platform), plan.platform) : null);
 }
 
 export function installPlatform(plan: PlatformPlan, opts: { workspace?: string; env?: NodeJS.ProcessEnv } = {}): InstallReport {
@@ -175,7 +176,7 @@ export function installPlatform(plan: PlatformPlan, opts: { workspace?: string; 
   // An install that changed nothing leaves its record as it was (idempotent to the byte).
   if (prev && prev.version === 2 && canonical({ ...m, installedAt: '' } as unknown as Json) === canonical({ ...prev, installedAt: '' } as unknown as Json)) m.installedAt = prev.installedAt;
   saveManifest(join(base, plan.manifest), m);
-  if (opts.workspace) removeLegacyManifest(opts.workspace, plan.platform);
+  if (opts.workspace === base) removeLegacyManifest(base, plan.platform);
   return report;
 }
 

@@ -55,7 +55,7 @@ export function uninstallFromManifest(plan: PlatformPlan, m: InstallManifest, ma
   }
   for (const step of m.external) report.notes.push(removeMcpServer(step, opts.workspace ?? base, opts.env).message);
   removeManifest(manifestFile);
-  if (opts.workspace) removeLegacyManifest(opts.workspace, plan.platform);
+  if (opts.workspace === base) removeLegacyManifest(base, plan.platform);
   for (const d of [...m.dirs].reverse()) rmdirIfEmpty(join(base, d));
   return report;
 }
