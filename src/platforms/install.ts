@@ -29,6 +29,8 @@ export interface InstallReport {
   skipped: string[];
   merged: string[];
   registered: string[];
+  /** Where the record of this install is (relative to `base`). */
+  record: string;
   notes: string[];
 }
 
@@ -93,7 +95,7 @@ export function installPlatform(plan: PlatformPlan, opts: { workspace?: string; 
     return { j, abs, bytes, doc: parseJsonFile(abs, bytes) };
   });
   const m: InstallManifest = { version: 2, platform: plan.platform, scope: plan.scope, installedAt: new Date().toISOString(), command: plan.command, files: [], dirs: [...(prev?.dirs ?? [])], json: [], external: [] };
-  const report: InstallReport = { platform: plan.platform, scope: plan.scope, base, created: [], updated: [], unchanged: [], skipped: [], merged: [], registered: [], notes: [] };
+  const report: InstallReport = { platform: plan.platform, scope: plan.scope, base, created: [], updated: [], unchanged: [], skipped: [], merged: [], registered: [], record: plan.manifest, notes: [] };
 
   for (const f of plan.files) {
     const abs = inside(base, f.path);

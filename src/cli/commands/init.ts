@@ -45,6 +45,7 @@ export function registerInit(program: Command, { io, setRun }: CommandContext): 
             for (const c of installed.unchanged) io.out(`    current  ${c}`);
             for (const c of installed.skipped) io.out(`    skipped  ${c} (exists and is not hipo's)`);
             for (const c of installed.registered) io.out(`    ${c}`);
+            io.out(`    recorded ${installed.record} (what "hipo uninstall" takes out)`);
             for (const n of installed.notes) io.out(`    note: ${n}`);
           } else io.out('  next: write raw logs as memory/YYYY-MM-DD.md, then run "hipo compact"');
         }
