@@ -4,7 +4,9 @@ import type { HipoConfig } from '../config/config.js';
 import type { Clock } from '../time/clock.js';
 import { zonedParts } from '../time/calendar.js';
 import type { MemoryType, Workspace } from '../tree/layout.js';
+import { contentWords, TermStats } from '../summarize/keywords.js';
 import { Redactor } from '../summarize/redact.js';
+import { topicName } from '../summarize/topic-name.js';
 import { appendRawEntry, withAppendLock } from '../write/raw-append.js';
 import { renderLogEntry } from './render.js';
 
@@ -21,10 +23,24 @@ export interface LoggedEntry {
   redacted: number;
 }
 
+/**
+ * A topic for an entry logged without one: named from its words the way the summarizer names
+ * an untitled section (a heading a person can read in the raw log), or `Note` when nothing in
+ * it reads as a name.
+ */
+export function entryTopic(text: string): string {
+  const stats = new TermStats();
+  stats.addDocument(new Set(contentWords(text)));
+  return topicName(text, stats) ?? 'Note';
+}
+
 export async function appendTypedEntry(ws: Workspace, config: HipoConfig, clock: Clock, input: LogEntryInput): Promise<LoggedEntry> {
   const time = zonedParts(clock.instant, config.timeZone).time.slice(0, 5);
-  const entry = renderLogEntry({ topic: input.topic ?? 'Note', type: input.type, time, text: input.text });
-  const r = new Redactor(config.redactPatterns).redact(entry);
+  const redactor = new Redactor(config.redactPatterns);
+  // Named from the redacted text: a heading never carries a secret.
+  const topic = input.topic ?? entryTopic(redactor.redact(input.text).text.replace(/\[REDACTED:[\w-]+\]/g, ' '));
+  const entry = renderLogEntry({ topic, type: input.type, time, text: input.text });
+  const r = redactor.redact(entry);
   const redacted = Object.values(r.counts).reduce((a, b) => a + b, 0);
   const done = await withAppendLock(ws, (lock) => appendRawEntry(ws, clock.today, r.text, lock));
   return { rel: done.rel, heading: r.text.split('\n')[0]!, bytes: done.bytes, redacted };

@@ -2,6 +2,7 @@
 import { existsSync, statSync } from 'node:fs';
 import { resolve } from 'node:path';
 import { ConfigError, loadConfig, type HipoConfig } from '../config/config.js';
+import { findWorkspaceRoot } from '../config/workspace-root.js';
 import { workspaceAt, type Workspace } from '../tree/layout.js';
 import { CliError } from './exit.js';
 
@@ -30,9 +31,21 @@ export interface Loaded {
   configWarnings: string[];
 }
 
-/** Loads the workspace at `--dir`. With `requireMemory`, a missing memory folder is an error. */
+/** Every command's `--dir`: without it, the workspace is found upward from the current folder. */
+export const DIR_FLAGS = '--dir <path>';
+export const DIR_HELP = 'the workspace (holding memory/ and hipo.config.json); default: the nearest one at or above the current folder';
+
+/** The workspace folder: `--dir` as given, else the nearest one up from the current folder (else the current folder). */
+export function workspaceRoot(dir: string | undefined): { root: string; found: boolean } {
+  if (dir !== undefined) return { root: resolve(dir), found: true };
+  const up = findWorkspaceRoot(process.cwd());
+  return up ? { root: up, found: true } : { root: process.cwd(), found: false };
+}
+
+/** Loads the workspace at `--dir` (or found upward). With `requireMemory`, a missing memory folder is an error. */
 export function loadWorkspace(dir: string | undefined, requireMemory: boolean): Loaded {
-  const root = resolve(dir ?? '.');
+  const { root, found } = workspaceRoot(dir);
+  if (!found && requireMemory) throw new CliError(`no hipo workspace in ${root} or any folder above it (run "hipo init" to create one, or use --dir)`);
   if (!existsSync(root) || !statSync(root).isDirectory()) throw new CliError(`--dir: ${root} is not a folder`);
   let loaded;
   try {

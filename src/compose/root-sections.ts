@@ -109,7 +109,8 @@ export function topicsSection(topics: readonly TopicInfo[], today: LocalDate, st
   const line = (t: IndexTopic): string => {
     const tag = `${t.type}, ${t.age}d${t.type === 'reference' && t.age > stale.referenceDays ? ', ?' : ''}`;
     const kws = t.keywords.slice(0, t.age > 30 ? 2 : 4);
-    return `- ${t.name} [${tag}]${kws.length ? `: ${kws.join(', ')}` : ''} → ${pointerFor(t)}`;
+    const to = pointerFor(t);
+    return `- ${t.name} [${tag}]${kws.length ? `: ${kws.join(', ')}` : ''} → [${to.replace(/^.*\/|\.md$/g, '')}](${to})`;
   };
   return {
     ranked: scored.map((x) => x.t),

@@ -48,7 +48,7 @@ export function matchTopics(rootBody: string, terms: readonly string[]): TopicHi
     if (!t) continue;
     const score = 2 * overlapScore(terms, t.name) + overlapScore(terms, t.keywords.join(' '));
     if (score === 0) continue;
-    const ptr = /→\s*(?:daily\/)?(\d{4}-\d{2}-\d{2})\.md/.exec(line);
+    const ptr = /→\s*(?:\[[^\]]*\]\()?(?:daily\/)?(\d{4}-\d{2}-\d{2})\.md/.exec(line);
     out.push({ name: t.name, type: t.type, score, latest: ptr ? parseLocalDate(ptr[1]!) : null });
   }
   return out.sort((a, b) => b.score - a.score || (a.latest && b.latest ? (a.latest < b.latest ? 1 : -1) : 0)).slice(0, MAX_TOPICS);

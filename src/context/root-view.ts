@@ -12,13 +12,16 @@ export interface RootView {
 }
 
 const AGE = /\[(user|feedback|project|reference), (\d+)d\b/g;
+const POINTER_LINK = /→ \[[^\]\n]*\]\(([^)\s]+)\)/g;
 
 export function rootView(text: string, today: LocalDate): RootView {
   const doc = splitFrontmatterLight(text);
   const lu = doc.yaml ? /^last-updated:[ \t]*["']?(\d{4}-\d{2}-\d{2})/m.exec(doc.yaml) : null;
   const lastUpdated = lu ? parseLocalDate(lu[1]!) : null;
   const shift = lastUpdated ? Math.max(0, daysBetween(lastUpdated, today)) : 0;
-  const body = shift === 0 ? doc.body : doc.body.replace(AGE, (_m, type: string, n: string) => `[${type}, ${Number(n) + shift}d`);
+  const aged = shift === 0 ? doc.body : doc.body.replace(AGE, (_m, type: string, n: string) => `[${type}, ${Number(n) + shift}d`);
+  // The Topics Index's links as plain paths: an agent opens the file by its path.
+  const body = aged.replace(POINTER_LINK, '→ $1');
   return { body: body.trim(), lastUpdated, shiftedBy: shift };
 }
 

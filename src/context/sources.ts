@@ -3,6 +3,7 @@
 import { closeSync, fstatSync, readSync } from 'node:fs';
 import { openRegular, realInside } from '../tree/inside.js';
 import { decodeText } from '../tree/text.js';
+import { stripNodeLinks } from '../tree/node-links.js';
 
 export const MAX_NODE_BYTES = 256 * 1024;
 export const RAW_TAIL_BYTES = 64 * 1024;
@@ -72,7 +73,7 @@ export function readNodeBody(memoryDir: string, rel: string): NodeBody | null {
   const m = /^# (.+)\n?/.exec(body);
   if (m) {
     title = m[1]!.trim();
-    body = body.slice(m[0].length).trim();
+    body = stripNodeLinks(body.slice(m[0].length)).trim();
   }
   return body ? { body, title } : null;
 }

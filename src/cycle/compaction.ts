@@ -52,6 +52,18 @@ export interface CompactOptions {
   resummarize?: boolean;
   /** Where HIPO_LLM_* overrides are read; default process.env. */
   env?: NodeJS.ProcessEnv;
+  /** Progress of a run: actions done so far of an estimated total, and the node being worked on. */
+  onProgress?: (p: CompactProgress) => void;
+}
+
+export interface CompactProgress {
+  phase: 'compact';
+  /** Actions done in this run. */
+  done: number;
+  /** Done plus what the current plan has left (its actions and the work it deferred). */
+  total: number;
+  /** Memory-relative path of the node being written. */
+  detail: string;
 }
 
 export interface CompactResult {
@@ -141,7 +153,10 @@ export async function compact(ws: Workspace, config: HipoConfig, opts: CompactOp
       const cycleId = randomUUID().slice(0, 8);
       const t0 = performance.now();
       llm?.session.startCycle();
-      const results = await executePlan(plan, tree, { config, clock, summarizer, templates, redactor, rules, cycleId, llm, prefetch });
+      const before = applied.length;
+      const total = before + plan.actions.length + plan.deferred.length;
+      const onAction = opts.onProgress ? (rel: string, i: number) => opts.onProgress!({ phase: 'compact', done: before + i, total, detail: rel }) : undefined;
+      const results = await executePlan(plan, tree, { config, clock, summarizer, templates, redactor, rules, cycleId, llm, prefetch, ...(onAction ? { onAction } : {}) });
       applied.push(...results);
       cycles++;
       const errors = results.flatMap((r) => (r.error ? [r.error] : []));
@@ -158,6 +173,7 @@ export async function compact(ws: Workspace, config: HipoConfig, opts: CompactOp
     } finally {
       await prefetch?.close();
     }
+    if (applied.length) opts.onProgress?.({ phase: 'compact', done: applied.length, total: applied.length, detail: '' });
     // Nothing ran: the first plan is still what the next cycle would do.
     const remaining = cycles === 0 && first ? first : planCycle(tree, clock.today, planOptions(config, llm, resummarize));
     if (opts.saveCache !== false) cache.save(ws);

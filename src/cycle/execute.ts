@@ -16,6 +16,7 @@ import type { NodeAction, CyclePlan } from '../plan/plan.js';
 import { rootSourceHash } from '../plan/planner.js';
 import { atomicWriteFile } from '../write/atomic.js';
 import { composeBody, type Composed } from '../compose/body.js';
+import { nodeLinksLine, withNodeLinks } from '../compose/links.js';
 import { renderNodeFile, withStatus } from '../write/node-file.js';
 import { buildRoot, type RootBuild } from '../compose/root.js';
 import type { TemplateSet } from '../write/template.js';
@@ -42,6 +43,8 @@ export interface ExecContext {
   llm?: LlmRuntime | null;
   /** Daily nodes built ahead on a worker thread (catch-up with the extractive summarizer). */
   prefetch?: DailyPrefetch | null;
+  /** Told before each action (progress display). */
+  onAction?: (relPath: string, index: number) => void;
 }
 
 export interface Applied {
@@ -57,7 +60,8 @@ export class NodeWriteError extends Error {}
 export async function executePlan(plan: CyclePlan, tree: TreeState, ctx: ExecContext): Promise<Applied[]> {
   const failed = new Set<NodeKey>();
   const out: Applied[] = [];
-  for (const action of plan.actions) {
+  for (const [i, action] of plan.actions.entries()) {
+    ctx.onAction?.(action.relPath, i);
     const started = performance.now();
     const base = { type: 'action' as const, cycle: ctx.cycleId, at: new Date().toISOString(), node: tree.shown(action.relPath), action: action.kind, reason: action.reason };
     try {
@@ -184,7 +188,7 @@ async function applyGenerating(action: NodeAction, tree: TreeState, ctx: ExecCon
     topics: inputs.topics,
     summarizer: composed.summarizer,
     sourceHash: inputs.sourceHash,
-    body: composed.body,
+    body: withNodeLinks(composed.body, nodeLinksLine(period, inputs.sourceFiles, tree.ws.memoryName)),
     ...(period.level === 'monthly' ? { weeks: weeksOf(inputs.children) } : {}),
   });
   const w = writeNode(tree, action, file.text, file.bodyHash, ctx.clock.instant);

@@ -8,6 +8,7 @@ import { contentHash, hashParts } from '../tree/hash.js';
 import { splitFrontmatter } from '../tree/frontmatter.js';
 import { nodeRelPath, periodId, rawRelPath, type Period } from '../tree/layout.js';
 import { rawLogBody } from '../tree/read.js';
+import { blankNodeLinks } from '../tree/node-links.js';
 import { countLines, decodeText } from '../tree/text.js';
 import type { TopicInfo } from '../tree/topic.js';
 import { analyzeSources, dayTopics } from '../summarize/analyze.js';
@@ -107,7 +108,7 @@ function readChild(p: Period, tree: TreeState): ChildRead | null {
 
 export function parentInputs(children: readonly Period[], tree: TreeState, redactor: Redactor): NodeInputs {
   const read = children.map((c) => readChild(c, tree)).filter((c): c is ChildRead => c !== null);
-  const sources = read.map((c) => ({ label: childLabel(c.period), path: tree.shown(c.rel), level: c.period.level, text: redactor.redact(c.body).text, firstLine: c.firstLine }));
+  const sources = read.map((c) => ({ label: childLabel(c.period), path: tree.shown(c.rel), level: c.period.level, text: redactor.redact(blankNodeLinks(c.body)).text, firstLine: c.firstLine }));
   return {
     sources,
     sourceHash: hashParts(read.map((c) => `${periodId(c.period)}:${c.bodyHash}`)),
@@ -137,12 +138,12 @@ export function readSources(periods: readonly Period[], tree: TreeState, redacto
   return periods
     .map((p) => readChild(p, tree))
     .filter((c): c is ChildRead => c !== null)
-    .map((c) => ({ label: periodId(c.period), path: tree.shown(c.rel), level: c.period.level, text: redactor.redact(c.body).text, firstLine: c.firstLine }));
+    .map((c) => ({ label: periodId(c.period), path: tree.shown(c.rel), level: c.period.level, text: redactor.redact(blankNodeLinks(c.body)).text, firstLine: c.firstLine }));
 }
 
 /** A monthly node's user and feedback facts, from its body (the profile is built from them). */
 export function monthlyFacts(month: MonthId, body: string, firstLine: number, redactor: Redactor, rules: ExclusionRules): FactInfo[] {
-  const source: SourceDoc = { label: month, path: '', level: 'monthly', text: redactor.redact(body).text, firstLine };
+  const source: SourceDoc = { label: month, path: '', level: 'monthly', text: redactor.redact(blankNodeLinks(body)).text, firstLine };
   // Analysed on its own (not memoised with a node's sources): this runs once per monthly node.
   return nodeFacts(analyzeSources([source], rules), `${month}-01` as LocalDate, lastDayOfMonthId(month));
 }

@@ -1,8 +1,7 @@
 // A hook's input: JSON on stdin, read with a size bound and a time bound (a platform that
 // never closes stdin must not hang the hook), and the workspace it is about.
-import { existsSync } from 'node:fs';
-import { dirname, join, resolve } from 'node:path';
-import { CONFIG_FILE } from '../config/config.js';
+import { resolve } from 'node:path';
+import { findWorkspaceRoot } from '../config/workspace-root.js';
 
 export interface HookInput {
   session_id?: string;
@@ -54,15 +53,8 @@ export function parseHookInput(text: string): HookInput {
   return v as HookInput;
 }
 
-/** The workspace of a hook: `--dir`, else the nearest folder up from the hook's cwd holding hipo.config.json. */
+/** The workspace of a hook: `--dir`, else the nearest workspace up from the hook's cwd (the session's folder). */
 export function hookWorkspace(dir: string | undefined, input: HookInput): string | null {
   if (dir) return resolve(dir);
-  let cur = typeof input.cwd === 'string' && input.cwd ? resolve(input.cwd) : process.cwd();
-  for (let i = 0; i < 40; i++) {
-    if (existsSync(join(cur, CONFIG_FILE))) return cur;
-    const up = dirname(cur);
-    if (up === cur) break;
-    cur = up;
-  }
-  return null;
+  return findWorkspaceRoot(typeof input.cwd === 'string' && input.cwd ? input.cwd : process.cwd());
 }

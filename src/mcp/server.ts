@@ -1,27 +1,40 @@
-// `hipo mcp`: a stdio MCP server over the workspace's memory. Tools: search, recall, context, get, log,
-// status. Loaded only by this command, so the SDK
-// never slows down hooks or the other commands.
-import { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
+// `hipo mcp`: a stdio MCP server over the workspace's memory. Tools (search, recall, context,
+// get, log, status) answer with text and the same facts as `structuredContent` under declared
+// output schemas; ROOT.md and the nodes are resources. It starts even where there is no
+// workspace, so a client sees why (each tool answers with the error) instead of a closed
+// connection. Requests are read with a bounded transport (an oversized or malformed line gets
+// an error reply). Loaded only by this command, so the SDK never slows down hooks or other
+// commands.
+import { McpServer, ResourceTemplate } from '@modelcontextprotocol/sdk/server/mcp.js';
 import { z } from 'zod';
 import { MEMORY_TYPES } from '../tree/layout.js';
 import { INDEX_LEVELS } from '../index/files.js';
 import { SEARCH_MODES } from '../search/modes.js';
 import { BoundedStdioTransport } from './transport.js';
-import { contextTool, getTool, logTool, recallTool, searchTool, statusTool, ToolError, type ToolEnv } from './tools.js';
+import { listNodes, readNode, RESOURCE_PREFIX } from './resources.js';
+import { CONTEXT_OUTPUT, GET_OUTPUT, LOG_OUTPUT, RECALL_OUTPUT, SEARCH_OUTPUT, STATUS_OUTPUT } from './schemas.js';
+import { contextTool, getTool, logTool, recallTool, searchTool, statusTool, ToolError, type ToolAnswer, type ToolEnv } from './tools.js';
 
-type Result = { content: { type: 'text'; text: string }[]; isError?: boolean };
+/** The workspace the server is about, or why there is none. */
+export type Served = { env: ToolEnv; problem?: undefined } | { env?: undefined; problem: string };
 
-async function answer(fn: () => string | Promise<string>): Promise<Result> {
+type Result = { content: { type: 'text'; text: string }[]; structuredContent?: Record<string, unknown>; isError?: boolean };
+
+const failure = (text: string): Result => ({ content: [{ type: 'text', text }], isError: true });
+
+async function answer(served: Served, fn: (env: ToolEnv) => ToolAnswer | Promise<ToolAnswer>): Promise<Result> {
+  if (!served.env) return failure(`hipo: ${served.problem}`);
   try {
-    return { content: [{ type: 'text', text: await fn() }] };
+    const a = await fn(served.env);
+    return { content: [{ type: 'text', text: a.text }], structuredContent: a.data };
   } catch (err) {
-    if (err instanceof ToolError) return { content: [{ type: 'text', text: err.message }], isError: true };
-    return { content: [{ type: 'text', text: `hipo: ${err instanceof Error ? err.message : String(err)}` }], isError: true };
+    if (err instanceof ToolError) return failure(err.message);
+    return failure(`hipo: ${err instanceof Error ? err.message : String(err)}`);
   }
 }
 
-export function buildServer(env: ToolEnv, version: string): McpServer {
-  const server = new McpServer({ name: 'hipo', version });
+export function buildServer(served: Served, version: string): McpServer {
+  const server = new McpServer({ name: 'hipo', version }, { instructions: "hipo is this workspace's long-term memory: ROOT.md (profile, rules, active context, topics index) and daily, weekly and monthly summaries of raw dated logs. Use recall for a question, search for words, context for the recent picture, get to read a file's lines, log to remember something." });
   server.registerTool('context', {
     title: 'Memory context',
     description: "The workspace's memory at a glance: ROOT (topic index with ages, active context), then the latest monthly, weekly and daily summaries and the newest raw entries, under a token budget. Call at the start of a task or after the conversation was compacted.",
@@ -29,8 +42,9 @@ export function buildServer(env: ToolEnv, version: string): McpServer {
       budget: z.number().int().min(100).max(50_000).optional().describe('token budget (default from the workspace config, 2000)'),
       query: z.string().max(500).optional().describe('words to favour: periods, sections and entries mentioning them come first'),
     },
+    outputSchema: CONTEXT_OUTPUT,
     annotations: { readOnlyHint: true },
-  }, async (a) => answer(() => contextTool(env, a)));
+  }, async (a) => answer(served, (env) => contextTool(env, a)));
   server.registerTool('search', {
     title: 'Search memory',
     description: 'Search the memory tree (raw logs and daily/weekly/monthly/ROOT nodes): bm25 (keywords), vector (meaning) or hybrid (both, default). Each result names its file and line range, with a snippet; a summary-node hit lists the raw sections it came from. Words in "quotes" are phrases, -word excludes.',
@@ -45,8 +59,9 @@ export function buildServer(env: ToolEnv, version: string): McpServer {
       also: z.array(z.string().min(1).max(1000)).max(4).optional().describe('other ways to ask for what the task depends on, e.g. the fact you expect the memory to hold ("my dog\'s breed"); fused with the query'),
       expand: z.boolean().optional().describe("let hipo's configured model add queries from ROOT.md (default: the workspace config)"),
     },
+    outputSchema: SEARCH_OUTPUT,
     annotations: { readOnlyHint: true },
-  }, async (a) => answer(() => searchTool(env, a as Parameters<typeof searchTool>[1])));
+  }, async (a) => answer(served, (env) => searchTool(env, a as Parameters<typeof searchTool>[1])));
   server.registerTool('recall', {
     title: 'Recall from memory',
     description: "Find the passages of memory that answer a question (e.g. 'what did we decide about session storage?'): ROOT's Topics Index, then the summaries' topics and periods, then search. Returns ranked passages, each headed with its file and line range (open more with get), under a token budget.",
@@ -55,8 +70,9 @@ export function buildServer(env: ToolEnv, version: string): McpServer {
       budget: z.number().int().min(100).max(50_000).optional().describe('token budget for the passages (default 2000)'),
       also: z.array(z.string().min(1).max(1000)).max(4).optional().describe('other wordings, e.g. the fact the question depends on but does not name ("my dog\'s breed"); ROOT\'s Topics Index shows what memory holds'),
     },
+    outputSchema: RECALL_OUTPUT,
     annotations: { readOnlyHint: true },
-  }, async (a) => answer(() => recallTool(env, a)));
+  }, async (a) => answer(served, (env) => recallTool(env, a)));
   server.registerTool('get', {
     title: 'Read a memory file',
     description: 'Lines of one file in the memory folder (a raw log, daily/weekly/monthly node or ROOT.md), numbered. Accepts "daily/2026-03-14.md", "memory/2026-03-14.md" or "2026-03-14.md:120:40" (path:from:lines) as other tools print them.',
@@ -65,8 +81,9 @@ export function buildServer(env: ToolEnv, version: string): McpServer {
       from: z.number().int().min(1).optional().describe('first line, 1-based (default 1)'),
       lines: z.number().int().min(1).max(2000).optional().describe('how many lines (default 200, at most 2000)'),
     },
+    outputSchema: GET_OUTPUT,
     annotations: { readOnlyHint: true },
-  }, async (a) => answer(() => getTool(env, a)));
+  }, async (a) => answer(served, (env) => getTool(env, a)));
   server.registerTool('log', {
     title: 'Remember something',
     description: "Append a typed entry to today's raw log (append-only, secrets redacted). Types: user (a fact about the user), feedback (a rule for how to work, with why), project (a decision, finished task or open item), reference (where something is). One fact per entry, written to make sense months later.",
@@ -75,19 +92,32 @@ export function buildServer(env: ToolEnv, version: string): McpServer {
       type: z.enum(MEMORY_TYPES).optional().describe('memory type (default project)'),
       topic: z.string().max(80).optional().describe("a few words naming the subject, e.g. 'billing migration' (reuse ROOT's topic names)"),
     },
+    outputSchema: LOG_OUTPUT,
     annotations: { readOnlyHint: false, destructiveHint: false, idempotentHint: false },
-  }, async (a) => answer(() => logTool(env, a)));
+  }, async (a) => answer(served, (env) => logTool(env, a)));
   server.registerTool('status', {
     title: 'Memory status',
-    description: 'Nodes per level (tentative/fixed, tokens), raw logs, pending compaction work, the last compaction cycle, the last transcript capture and recent hook errors, as JSON.',
+    description: 'Nodes per level (tentative/fixed, tokens), raw logs, pending compaction work, the last compaction cycle, the last transcript capture and recent hook errors.',
     inputSchema: {},
+    outputSchema: STATUS_OUTPUT,
     annotations: { readOnlyHint: true },
-  }, async () => answer(() => statusTool(env)));
+  }, async () => answer(served, (env) => statusTool(env)));
+
+  const read = (rel: string, uri: string) => {
+    if (!served.env) throw new Error(`hipo: ${served.problem}`);
+    return { contents: [{ uri, mimeType: 'text/markdown', text: readNode(served.env, rel) }] };
+  };
+  server.registerResource('root', new ResourceTemplate(`${RESOURCE_PREFIX}{file}`, {
+    list: () => ({ resources: served.env ? listNodes(served.env).filter((r) => r.name === 'ROOT.md') : [] }),
+  }), { title: 'ROOT.md', description: 'The root of the memory tree (hipo://memory/ROOT.md): what the user has said about themselves, how they want the agent to work, active context, recent patterns, history and the topics index.', mimeType: 'text/markdown' }, (uri, vars) => read(String(vars.file), uri.href));
+  server.registerResource('node', new ResourceTemplate(`${RESOURCE_PREFIX}{level}/{file}`, {
+    list: () => ({ resources: served.env ? listNodes(served.env).filter((r) => r.name !== 'ROOT.md') : [] }),
+  }), { title: 'Memory node', description: 'A daily, weekly or monthly summary node (hipo://memory/daily/2026-03-14.md, weekly/2026-W11.md, monthly/2026-03.md).', mimeType: 'text/markdown' }, (uri, vars) => read(`${vars.level}/${vars.file}`, uri.href));
   return server;
 }
 
-export async function serveStdio(env: ToolEnv, version: string): Promise<void> {
-  const server = buildServer(env, version);
+export async function serveStdio(served: Served, version: string): Promise<void> {
+  const server = buildServer(served, version);
   const transport = new BoundedStdioTransport();
   await server.connect(transport);
   await new Promise<void>((resolveDone) => {

@@ -6,6 +6,7 @@ import { buildPack } from '../context/pack.js';
 import { recall, renderRecall, type TreeSearch } from '../context/recall.js';
 import type { IndexLevel } from '../index/files.js';
 import type { SearchMode } from '../search/modes.js';
+import type { SectionRef } from '../search/search.js';
 import { parseLocalDate, type LocalDate } from '../time/calendar.js';
 import { readLineRange } from './read-lines.js';
 import { appendTypedEntry } from '../capture/log-entry.js';
@@ -16,6 +17,12 @@ import { loadTokenCounter, type TokenizerName } from '../write/tokens.js';
 
 export class ToolError extends Error {}
 
+/** A tool's answer: the text an agent reads, and the same facts as fields (`structuredContent`). */
+export interface ToolAnswer {
+  text: string;
+  data: Record<string, unknown>;
+}
+
 export interface ToolEnv {
   ws: Workspace;
   config: HipoConfig;
@@ -23,14 +30,20 @@ export interface ToolEnv {
   now?: string;
 }
 
-export async function contextTool(env: ToolEnv, args: { budget?: number; query?: string }): Promise<string> {
+export async function contextTool(env: ToolEnv, args: { budget?: number; query?: string }): Promise<ToolAnswer> {
   const clock = resolveClock(env.config.timeZone, env.now);
   const count = await loadTokenCounter(env.config.compaction.tokenizer as TokenizerName);
   const pack = buildPack({
     memoryDir: env.ws.memoryDir, memoryName: env.ws.memoryName, today: clock.today, timeZone: env.config.timeZone,
     budget: args.budget ?? env.config.agents.contextTokens, unit: 'tokens', measure: count, ...(args.query ? { query: args.query } : {}),
   });
-  return pack.text;
+  return {
+    text: pack.text,
+    data: {
+      today: pack.today, budget: pack.budget, unit: pack.unit, total: pack.total, spent: pack.spent,
+      parts: pack.parts.map(({ level, path, period, cost, trimmed }) => ({ level, path, period, cost, trimmed })), omitted: pack.omitted, text: pack.text,
+    },
+  };
 }
 
 const MAX_GET_LINES = 2000;
@@ -38,7 +51,7 @@ const MAX_GET_LINES = 2000;
 const MAX_GET_LINE_BYTES = 8000;
 
 /** Lines `from`..`from+lines-1` of a file in the memory folder, each prefixed with its number. */
-export function getTool(env: ToolEnv, args: { path: string; from?: number; lines?: number }): string {
+export function getTool(env: ToolEnv, args: { path: string; from?: number; lines?: number }): ToolAnswer {
   const memory = realpathSync(env.ws.memoryDir);
   let rel = args.path.replace(/^\/+/, '');
   if (rel.startsWith(`${env.ws.memoryName}/`)) rel = rel.slice(env.ws.memoryName.length + 1);
@@ -65,27 +78,32 @@ export function getTool(env: ToolEnv, args: { path: string; from?: number; lines
   const file = readLineRange(abs, start, n, MAX_GET_LINE_BYTES);
   if (!file) throw new ToolError(`${shown}: cannot be read as text`);
   const end = start + file.lines.length - 1;
-  const head = file.lines.length ? `${shown} lines ${start}-${end} of ${file.total}` : `${shown}: line ${start} is past the end (${file.total} lines)`;
-  return [head, ...file.lines.map((l, i) => `${String(start + i).padStart(5)}  ${l}`)].join('\n');
+  if (!file.lines.length && file.total) throw new ToolError(`${shown}: line ${start} is past the end (${file.total} lines)`);
+  return {
+    text: [file.lines.length ? `${shown} lines ${start}-${end} of ${file.total}` : `${shown}: empty`, ...file.lines.map((l, i) => `${String(start + i).padStart(5)}  ${l}`)].join('\n'),
+    data: { path: shown, from: start, to: Math.max(start - 1, end), total: file.total, lines: file.lines.map((text, i) => ({ n: start + i, text })) },
+  };
 }
 
-export async function logTool(env: ToolEnv, args: { text: string; type?: MemoryType; topic?: string }): Promise<string> {
+export async function logTool(env: ToolEnv, args: { text: string; type?: MemoryType; topic?: string }): Promise<ToolAnswer> {
   if (!args.text.trim()) throw new ToolError('text is empty');
   const clock = resolveClock(env.config.timeZone, env.now);
   const r = await appendTypedEntry(env.ws, env.config, clock, { type: args.type ?? 'project', topic: args.topic ?? null, text: args.text });
-  return `appended to ${env.ws.memoryName}/${r.rel}: ${r.heading}${r.redacted ? ` (${r.redacted} secret(s) redacted)` : ''}`;
+  const file = `${env.ws.memoryName}/${r.rel}`;
+  return { text: `appended to ${file}: ${r.heading}${r.redacted ? ` (${r.redacted} secret(s) redacted)` : ''}`, data: { file, heading: r.heading, bytes: r.bytes, redacted: r.redacted } };
 }
 
-export async function statusTool(env: ToolEnv): Promise<string> {
+export async function statusTool(env: ToolEnv): Promise<ToolAnswer> {
   const r = await gatherStatus(env.ws, env.config, env.now);
-  return JSON.stringify({
+  const data = {
     memoryDir: r.memoryDir, today: r.clock.today, timeZone: r.clock.timeZone, raw: r.raw, nodes: r.nodes,
     pending: r.next.actions.length + r.next.deferred.length, lastCycle: r.lastCycle, lastCapture: r.lastCapture, hookErrors: r.hookErrors,
     warnings: r.warnings.slice(0, 20),
-  }, null, 2);
+  };
+  return { text: JSON.stringify(data, null, 2), data };
 }
 
-export async function recallTool(env: ToolEnv, args: { question: string; budget?: number; also?: string[] }): Promise<string> {
+export async function recallTool(env: ToolEnv, args: { question: string; budget?: number; also?: string[] }): Promise<ToolAnswer> {
   if (!args.question.trim()) throw new ToolError('question is empty');
   const clock = resolveClock(env.config.timeZone, env.now);
   const measure = await loadTokenCounter(env.config.compaction.tokenizer as TokenizerName);
@@ -98,7 +116,14 @@ export async function recallTool(env: ToolEnv, args: { question: string; budget?
   } catch {
     r = await run(); // no usable index: topics, manifest and the matching days still answer
   }
-  return renderRecall(r, env.ws.memoryName);
+  return {
+    text: renderRecall(r, env.ws.memoryName),
+    data: {
+      question: r.question, topics: r.topics.map(({ name, type, latest }) => ({ name, type, latest })), days: r.days,
+      passages: r.passages.map((p) => ({ path: `${env.ws.memoryName}/${p.path}`, from: p.from, to: p.to, score: p.score, via: p.via, trimmed: p.trimmed, text: p.text })),
+      leftOut: r.leftOut, tokens: r.tokens, budget: r.budget, searched: r.searched,
+    },
+  };
 }
 
 export interface SearchArgs {
@@ -113,7 +138,7 @@ export interface SearchArgs {
   expand?: boolean;
 }
 
-export async function searchTool(env: ToolEnv, args: SearchArgs): Promise<string> {
+export async function searchTool(env: ToolEnv, args: SearchArgs): Promise<ToolAnswer> {
   if (!args.query.trim()) throw new ToolError('query is empty');
   const date = (s: string | undefined, name: string): LocalDate | undefined => {
     if (s === undefined) return undefined;
@@ -129,5 +154,13 @@ export async function searchTool(env: ToolEnv, args: SearchArgs): Promise<string
   const x = await extraQueries(env.ws, env.config, args.query, { also: args.also, expand: args.expand });
   const s = await withIndex(env.ws, env.config, { update: true }, (index) => search(index, args.query, { mode: args.mode ?? 'hybrid', limit: args.limit ?? 10, filters, also: x.also }));
   const warnings = [...x.warnings, ...s.warnings, ...s.result.warnings];
-  return formatSearch(s.result) + (warnings.length ? `\n\nwarnings:\n${warnings.map((w) => `- ${w}`).join('\n')}` : '');
+  const ref = (h: SectionRef) => ({ path: h.path, lines: h.lines, heading: h.heading, level: h.level, period: h.period, score: h.score });
+  return {
+    text: formatSearch(s.result) + (warnings.length ? `\n\nwarnings:\n${warnings.map((w) => `- ${w}`).join('\n')}` : ''),
+    data: {
+      query: s.result.query, mode: s.result.mode, also: s.result.also.map(({ kind, text }) => ({ kind, text })),
+      hits: s.result.hits.map((h) => ({ ...ref(h), headingPath: h.headingPath, status: h.status, type: h.type, snippet: { line: h.snippet.line, text: h.snippet.text }, sources: h.sources.map(ref) })),
+      warnings,
+    },
+  };
 }

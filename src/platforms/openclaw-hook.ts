@@ -14,18 +14,21 @@ Runs \`hipo context\` on agent bootstrap and adds its output as the bootstrap fi
 HIPO_MEMORY.md. Written by "hipo init --platform openclaw"; "hipo uninstall" removes it.
 `;
 
-export function openClawHandler(argv: readonly string[], workspace: string): string {
+/** The handler: the workspace is the event's, else the folder two levels above the handler itself. */
+export function openClawHandler(argv: readonly string[]): string {
   return `// hipo memory hook for OpenClaw (agent:bootstrap). Written by "hipo init --platform openclaw".
 import { execFileSync } from 'node:child_process';
 import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
 
 const HIPO = ${JSON.stringify(argv)};
-const WORKSPACE = ${JSON.stringify(workspace)};
+const HERE = fileURLToPath(new URL('../..', import.meta.url));
 
 const handler = async (event) => {
   if (!event || event.type !== 'agent' || event.action !== 'bootstrap') return;
   const context = event.context;
   if (!context || !Array.isArray(context.bootstrapFiles)) return;
+  const WORKSPACE = typeof context.workspaceDir === 'string' && context.workspaceDir ? context.workspaceDir : HERE;
   let text = '';
   try {
     text = execFileSync(HIPO[0], [...HIPO.slice(1), 'context', '--dir', WORKSPACE], { encoding: 'utf8', timeout: 15000 });

@@ -2,27 +2,37 @@
 // its own store, so the plugin writes each session's messages as transcript JSONL (Claude Code
 // shape, message ids as uuids: the same bytes every time, so hipo's byte offsets hold) and
 // runs `hipo hook Stop` on it when the session goes idle; it puts the SessionStart context
-// into the system prompt and into the compaction prompt.
+// into the system prompt and into the compaction prompt. The workspace is found from the folder
+// OpenCode runs in, upward (as hipo itself finds it), so the plugin holds no project path.
 
-export function openCodePlugin(argv: readonly string[], workspace: string): string {
+export function openCodePlugin(argv: readonly string[]): string {
   return `// hipo memory for OpenCode. Written by "hipo init --platform opencode"; "hipo uninstall" removes it.
 import { execFileSync } from 'node:child_process';
-import { mkdirSync, writeFileSync } from 'node:fs';
-import { join } from 'node:path';
+import { existsSync, mkdirSync, writeFileSync } from 'node:fs';
+import { dirname, join, resolve } from 'node:path';
 
 const HIPO = ${JSON.stringify(argv)};
-const WORKSPACE = ${JSON.stringify(workspace)};
+
+/** The nearest hipo workspace at or above a folder (hipo.config.json, or a compacted memory/). */
+function findWorkspace(start) {
+  for (let dir = resolve(start); ; dir = dirname(dir)) {
+    if (['hipo.config.json', 'hipocampus.config.json', 'memory/ROOT.md', 'memory/daily'].some((f) => existsSync(join(dir, f)))) return dir;
+    if (dirname(dir) === dir) return null;
+  }
+}
+
+let WORKSPACE = null;
 
 function hipo(args, input) {
   try {
-    return execFileSync(HIPO[0], [...HIPO.slice(1), ...args], { input, encoding: 'utf8', timeout: 15000 });
+    return execFileSync(HIPO[0], [...HIPO.slice(1), ...args], { input, cwd: WORKSPACE, encoding: 'utf8', timeout: 15000 });
   } catch {
     return '';
   }
 }
 
 function sessionContext(sessionID, source) {
-  const out = hipo(['hook', 'SessionStart', '--dir', WORKSPACE], JSON.stringify({ session_id: sessionID, source, cwd: WORKSPACE }));
+  const out = hipo(['hook', 'SessionStart'], JSON.stringify({ session_id: sessionID, source, cwd: WORKSPACE }));
   try {
     return JSON.parse(out).hookSpecificOutput.additionalContext || '';
   } catch {
@@ -47,7 +57,9 @@ function transcriptLines(messages) {
   return lines.map((l) => l + '\\n').join('');
 }
 
-export const HipoMemory = async ({ client }) => {
+export const HipoMemory = async ({ client, directory }) => {
+  WORKSPACE = findWorkspace(directory || process.cwd());
+  if (!WORKSPACE) return {}; // not a hipo workspace: nothing to load or archive
   const contexts = new Map();
   const archive = async (sessionID, event) => {
     try {
@@ -56,7 +68,7 @@ export const HipoMemory = async ({ client }) => {
       mkdirSync(dir, { recursive: true });
       const file = join(dir, sessionID + '.jsonl');
       writeFileSync(file, transcriptLines(res.data || []));
-      hipo(['hook', event, '--dir', WORKSPACE], JSON.stringify({ session_id: sessionID, transcript_path: file, cwd: WORKSPACE }));
+      hipo(['hook', event], JSON.stringify({ session_id: sessionID, transcript_path: file, cwd: WORKSPACE }));
     } catch {
       // memory capture must never break the session
     }

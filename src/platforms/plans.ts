@@ -1,15 +1,20 @@
-// What `hipo init --platform <name>` installs for each agent platform: skills, hooks (merged
-// into the platform's settings) and the platform's way of loading ROOT at session start.
-//   claude-code: .claude/skills/, hooks in .claude/settings.local.json (machine-specific paths
-//                belong in the local, uncommitted settings), SessionStart prints the context.
-//   codex:       .agents/skills/, hooks in .codex/hooks.json (same event shape as Claude Code).
-//   opencode:    .opencode/skills/, a plugin .opencode/plugins/hipo.js that injects the context
-//                into the system prompt and hands the session's messages to `hipo hook`.
-//   openclaw:    skills/ in the OpenClaw workspace, a hook hooks/hipo-memory/ (agent:bootstrap)
-//                adding the context as a bootstrap file; OpenClaw writes memory/ itself.
+// What `hipo init --platform <name> [--scope …]` installs for each agent platform: skills, hooks
+// and the platform's way of loading memory at session start, plus the MCP server where the
+// platform registers one from a file or its own command line. No hook holds the workspace's
+// path: hipo finds the workspace from the session's folder, so a moved or cloned project keeps
+// working.
+//   claude-code: .claude/skills/; hooks in .claude/settings.local.json (local: this machine's
+//                hipo command stays out of shared files), .claude/settings.json (project: a
+//                bare `hipo`, for everyone with hipo on PATH) or ~/.claude/settings.json (user);
+//                MCP server in .mcp.json (project) or through `claude mcp add` (local, user).
+//   codex:       .agents/skills/, hooks in .codex/hooks.json (project, or under ~ for user).
+//   opencode:    .opencode/skills/ and a plugin .opencode/plugins/hipo.js (or ~/.config/opencode/).
+//   openclaw:    skills/ and a bootstrap hook hooks/hipo-memory/ in the OpenClaw workspace.
 import { shellQuote, type HipoCommand } from './command.js';
-import type { Json } from './manifest.js';
-import type { PlatformPlan } from './install.js';
+import { InstallError } from './command.js';
+import type { PlannedFile } from './install.js';
+import type { ExternalStep, Json, JsonEntries, Scope } from './manifest.js';
+import { HIPO_HOOK_EVENTS } from './recognize.js';
 import { skillFiles } from './skills.js';
 import { openCodePlugin } from './opencode-plugin.js';
 import { openClawHandler, OPENCLAW_HOOK_MD } from './openclaw-hook.js';
@@ -17,63 +22,114 @@ import { openClawHandler, OPENCLAW_HOOK_MD } from './openclaw-hook.js';
 export const PLATFORMS = ['claude-code', 'codex', 'opencode', 'openclaw'] as const;
 export type Platform = (typeof PLATFORMS)[number];
 
+/** The scopes each platform has, the first being its default. */
+export const PLATFORM_SCOPES: Record<Platform, readonly Scope[]> = {
+  'claude-code': ['local', 'project', 'user'],
+  codex: ['project', 'user'],
+  opencode: ['project', 'user'],
+  openclaw: ['project'],
+};
+
 export interface PlanInput {
+  scope: Scope;
+  /** The workspace (base of the local and project scopes). */
   workspace: string;
+  /** The user's home folder (base of the user scope). */
+  home: string;
   memoryName: string;
+  /** hipo's stable command on this machine. */
   command: HipoCommand;
 }
 
-/** Hook events and their settings: matcher and timeout in seconds (hipo caps itself well below). */
-const HOOKS: [event: string, matcher: string | null, timeout: number][] = [
-  ['SessionStart', 'startup|resume|clear|compact', 15],
-  ['UserPromptSubmit', null, 15],
-  ['PreCompact', null, 30],
-  ['Stop', null, 15],
-  ['SessionEnd', null, 15],
-];
+export interface PlannedJson {
+  path: string;
+  add: JsonEntries;
+}
 
-function hookGroups(input: PlanInput, events: readonly string[]): Record<string, Json[]> {
+export interface PlatformPlan {
+  platform: Platform;
+  scope: Scope;
+  /** Absolute folder every path of the plan is relative to. */
+  base: string;
+  /** Where the install's manifest goes, relative to `base`. */
+  manifest: string;
+  command: string;
+  files: PlannedFile[];
+  json: PlannedJson[];
+  external: ExternalStep[];
+  notes: string[];
+}
+
+/** Hook events with their matcher and timeout in seconds (hipo caps itself well below). */
+const HOOK_SETTINGS: Record<(typeof HIPO_HOOK_EVENTS)[number], [matcher: string | null, timeout: number]> = {
+  SessionStart: ['startup|resume|clear|compact', 15],
+  UserPromptSubmit: [null, 15],
+  PreCompact: [null, 30],
+  Stop: [null, 15],
+  SessionEnd: [null, 15],
+};
+
+export function hookGroups(commandShell: string): Record<string, Json[]> {
   const out: Record<string, Json[]> = {};
-  for (const [event, matcher, timeout] of HOOKS) {
-    if (!events.includes(event)) continue;
-    const handler: Json = { type: 'command', command: `${input.command.shell} hook ${event} --dir ${shellQuote(input.workspace)}`, timeout };
+  for (const event of HIPO_HOOK_EVENTS) {
+    const [matcher, timeout] = HOOK_SETTINGS[event];
+    const handler: Json = { type: 'command', command: `${commandShell} hook ${event}`, timeout };
     out[event] = [matcher ? { matcher, hooks: [handler] } : { hooks: [handler] }];
   }
   return out;
 }
 
+/** The bare `hipo` of shared (committed) files: each machine's own hipo on PATH. */
+const PORTABLE: HipoCommand = { argv: ['hipo'], shell: 'hipo', how: 'hipo on PATH (shared files)' };
+
 export function platformPlan(platform: Platform, input: PlanInput): PlatformPlan {
-  const vars = { hipo: input.command.shell, workspace: input.workspace, memory: input.memoryName };
-  const base = { platform, command: input.command.shell };
+  const scopes = PLATFORM_SCOPES[platform];
+  if (!scopes.includes(input.scope)) throw new InstallError(`--scope: ${platform} installs in ${scopes.join(' or ')}, not "${input.scope}"`);
+  const user = input.scope === 'user';
+  const base = user ? input.home : input.workspace;
+  const command = platform === 'claude-code' && input.scope === 'project' ? PORTABLE : input.command;
+  const vars = { hipo: command.shell, memory: input.memoryName };
+  const mcpArgv = [...command.argv, 'mcp'];
+  const plan = { platform, scope: input.scope, base, command: command.shell, external: [] as ExternalStep[] };
   switch (platform) {
-    case 'claude-code':
+    case 'claude-code': {
+      const settings = input.scope === 'local' ? '.claude/settings.local.json' : '.claude/settings.json';
+      const json: PlannedJson[] = [{ path: settings, add: { hooks: hookGroups(command.shell) } }];
+      if (input.scope === 'project') json.push({ path: '.mcp.json', add: { keys: { 'mcpServers.hipo': { type: 'stdio', command: command.argv[0]!, args: [...command.argv.slice(1), 'mcp'] } } } });
+      else plan.external.push({ kind: 'claude-mcp', scope: input.scope === 'user' ? 'user' : 'local', name: 'hipo', argv: mcpArgv });
       return {
-        ...base,
-        files: skillFiles('.claude/skills', vars),
-        json: [{ path: '.claude/settings.local.json', groups: hookGroups(input, HOOKS.map((h) => h[0])) }],
-        notes: ['Claude Code: hooks are in .claude/settings.local.json; the memory context is loaded by the SessionStart hook.'],
+        ...plan, manifest: '.claude/hipo-install.json', files: skillFiles('.claude/skills', vars), json,
+        notes: [`Claude Code: hooks in ${user ? '~/' : ''}${settings}; the SessionStart hook loads the memory context${user ? ' in every project that is a hipo workspace (hipo init there)' : ''}.`],
       };
+    }
     case 'codex':
       return {
-        ...base,
-        files: skillFiles('.agents/skills', vars),
-        json: [{ path: '.codex/hooks.json', groups: hookGroups(input, HOOKS.map((h) => h[0])) }],
-        notes: ['Codex: hooks are in .codex/hooks.json (hooks are on by default; check [features] hooks in config.toml if you turned them off).'],
+        ...plan, manifest: '.codex/hipo-install.json', files: skillFiles('.agents/skills', vars),
+        json: [{ path: '.codex/hooks.json', add: { hooks: hookGroups(command.shell) } }],
+        notes: [
+          `Codex: hooks in ${user ? '~/' : ''}.codex/hooks.json. Codex asks you to review and trust new hooks before they run, and loads a project's .codex/ only in trusted projects; hooks are on by default in current Codex (feature "hooks"; older versions need [features] hooks = true in ~/.codex/config.toml).`,
+          `Codex MCP server (optional): codex mcp add hipo -- ${mcpArgv.map(shellQuote).join(' ')}`,
+        ],
       };
-    case 'opencode':
+    case 'opencode': {
+      const dir = user ? '.config/opencode' : '.opencode';
       return {
-        ...base,
-        files: [...skillFiles('.opencode/skills', vars), { path: '.opencode/plugins/hipo.js', content: openCodePlugin(input.command.argv, input.workspace) }],
+        ...plan, manifest: `${dir}/hipo-install.json`,
+        files: [...skillFiles(`${dir}/skills`, vars), { path: `${dir}/plugins/hipo.js`, content: openCodePlugin(command.argv) }],
         json: [],
-        notes: ['OpenCode: the plugin .opencode/plugins/hipo.js loads the memory context into the system prompt and archives sessions when they go idle.'],
+        notes: [
+          `OpenCode: the plugin ${user ? '~/' : ''}${dir}/plugins/hipo.js loads the memory context into the system prompt and archives sessions when they go idle.`,
+          `OpenCode MCP server (optional), in opencode.json: "mcp": {"hipo": {"type": "local", "command": ${JSON.stringify(mcpArgv)}}}`,
+        ],
       };
+    }
     case 'openclaw':
       return {
-        ...base,
+        ...plan, manifest: 'hooks/hipo-memory/install.json',
         files: [
           ...skillFiles('skills', vars),
           { path: 'hooks/hipo-memory/HOOK.md', content: OPENCLAW_HOOK_MD },
-          { path: 'hooks/hipo-memory/handler.js', content: openClawHandler(input.command.argv, input.workspace) },
+          { path: 'hooks/hipo-memory/handler.js', content: openClawHandler(command.argv) },
         ],
         json: [],
         notes: ['OpenClaw: enable the memory hook with "openclaw hooks enable hipo-memory", then restart the gateway. OpenClaw writes memory/YYYY-MM-DD.md itself; run "hipo compact" (or the daemon) to keep the tree current.'],

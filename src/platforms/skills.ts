@@ -1,6 +1,7 @@
-// The skills shipped in `skills/` (SKILL.md with name and description frontmatter), filled in
-// for one workspace: `{{hipo}}` becomes the command that survives upgrades, `{{workspace}}` and
-// `{{memory}}` the folders, so an agent never depends on `hipo` being on its PATH.
+// The skills shipped in `skills/` (SKILL.md: name, description, allowed-tools, and `metadata:
+// generator: hipo` so an installed copy is recognisable as hipo's), filled in for one install:
+// `{{hipo}}` becomes the command hooks use too (so the agent never depends on `hipo` being on
+// its PATH, and `allowed-tools` grants exactly that command), `{{memory}}` the memory folder.
 import { readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -10,19 +11,20 @@ export const PACKAGED_SKILLS = fileURLToPath(new URL('../../skills/', import.met
 
 export interface SkillVars {
   hipo: string;
-  workspace: string;
   memory: string;
 }
 
 export function renderSkill(text: string, v: SkillVars): string {
-  return text.replace(/\{\{(hipo|workspace|memory)\}\}/g, (_m, k: keyof SkillVars) => v[k]);
+  const out = text.replace(/\{\{(hipo|memory)\}\}/g, (_m, k: keyof SkillVars) => v[k]);
+  // A command path with `#` or `: ` in it would end the YAML value early: quote it then.
+  return out.replace(/^allowed-tools: (.*)$/m, (line, value: string) => (/#|: |^['"]/.test(value) ? `allowed-tools: ${JSON.stringify(value)}` : line));
+}
+
+export function packagedSkillNames(): string[] {
+  return readdirSync(PACKAGED_SKILLS, { withFileTypes: true }).filter((d) => d.isDirectory()).map((d) => d.name).sort();
 }
 
 /** One planned SKILL.md per packaged skill, under `targetDir/<skill>/SKILL.md`. */
 export function skillFiles(targetDir: string, v: SkillVars): PlannedFile[] {
-  return readdirSync(PACKAGED_SKILLS, { withFileTypes: true })
-    .filter((d) => d.isDirectory())
-    .map((d) => d.name)
-    .sort()
-    .map((name) => ({ path: `${targetDir}/${name}/SKILL.md`, content: renderSkill(readFileSync(join(PACKAGED_SKILLS, name, 'SKILL.md'), 'utf8'), v) }));
+  return packagedSkillNames().map((name) => ({ path: `${targetDir}/${name}/SKILL.md`, content: renderSkill(readFileSync(join(PACKAGED_SKILLS, name, 'SKILL.md'), 'utf8'), v) }));
 }

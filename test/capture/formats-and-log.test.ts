@@ -55,7 +55,17 @@ describe('hipo log', () => {
     expect(r.code).toBe(0);
     expect(JSON.parse(r.stdout)).toMatchObject({ file: 'memory/2026-03-16.md', redacted: 1 });
     const log = ws.read('memory/2026-03-16.md');
-    expect(log).toBe('# 2026-03-16\n\n## Note [reference] · 05:30\n- staging DB: postgres://app:[REDACTED:url-password]@db.internal:5432/app\n- \\## not a heading\n\n');
+    // Without --topic the entry is named from its words (the redacted ones).
+    expect(log).toBe('# 2026-03-16\n\n## staging db [reference] · 05:30\n- staging DB: postgres://app:[REDACTED:url-password]@db.internal:5432/app\n- \\## not a heading\n\n');
+  });
+
+  it('names an entry without a topic from its words, never from a secret, and says Note when nothing reads as a name', () => {
+    const ws = makeWorkspace();
+    const heading = (text: string): string => JSON.parse(runCli(['log', '--dir', ws.root, '--now', '2026-03-15', '--json', text]).stdout).heading;
+    expect(heading('My dog Max is a Golden Retriever and loves the beach')).toBe('## golden retriever [project] · 12:00');
+    expect(heading('ghp_abcdefghijklmnopqrstuvwxyz0123456789 ghp_abcdefghijklmnopqrstuvwxyz0123456789')).toBe('## Note [project] · 12:00');
+    expect(heading('ok')).toBe('## Note [project] · 12:00');
+    expect(ws.read('memory/2026-03-15.md')).not.toContain('ghp_');
   });
 
   it('rejects an unknown type and empty text', () => {

@@ -119,7 +119,7 @@ describe('hipo index', () => {
     const ws = makeWorkspace(FILES);
     const first = runCli(['index', '--dir', ws.root]);
     expect(first.code).toBe(0);
-    expect(first.stdout).toMatch(/^hipo index · \.hipo\/index\.db · [\d.]+ MB · [\d.]+ s\n {2}files {3}2 \(2 added, 0 changed, 0 removed, 0 unchanged\)\n {2}chunks {2}4 \(\+4 −0, 0 kept in changed files\)\n {2}vectors 4 \(wink-sg-100d\/v100000\/sif74; 4 new\)\n$/);
+    expect(first.stdout).toMatch(/^hipo index · \.hipo\/index\.db · [\d.]+ MB · [\d.]+ s\n {2}files {3}2 \(2 added, 0 changed, 0 removed, 0 unchanged\)\n {2}chunks {2}4 \(\+4 −0, 0 kept in changed files\)\n {2}vectors 4 \(wink-sg-100d\/v100000\/q8\/sif74; 4 new\)\n$/);
     // Not a terminal: plain progress lines on stderr.
     expect(first.stderr).toContain('  reading files 2/2 (100%)');
     expect(first.stderr).toContain('  embedding chunks 4/4 (100%)');

@@ -50,7 +50,7 @@ describe('ROOT.md', () => {
     const r = await root([{ month: '2026-06', topics: [topic('hipocampus', 'project', 2, ['compaction tree', 'ROOT.md']), topic('timezone', 'user', 40, ['KST']), topic('legal-750', 'reference', 14)] }]);
     const sections = [...r.body.matchAll(/^## (.*)$/gm)].map((m) => m[1]);
     expect(sections).toEqual(['Active Context (recent ~7 days)', 'Recent Patterns', 'Historical Summary', 'Topics Index']);
-    expect(r.body).toContain('- hipocampus [project, 2d]: compaction tree, ROOT.md → daily/2026-06-28.md');
+    expect(r.body).toContain('- hipocampus [project, 2d]: compaction tree, ROOT.md → [2026-06-28](daily/2026-06-28.md)');
     expect(r.body).toContain('- timezone [user, 40d]: KST');
     expect(r.body).toContain('- legal-750 [reference, 14d]: alpha, beta');
     expect(r.body).toContain('- 2026-06: ');

@@ -47,7 +47,7 @@ describe('compaction with a model', () => {
 
     const daily = node(ws, 'daily/2026-03-15.md');
     expect(daily.fm).toMatchObject({ type: 'daily', status: 'tentative', summarizer: 'llm:test-model' });
-    expect(daily.body).toMatch(/^\n# Daily Summary: 2026-03-15 \(Sun\)\n\n## Topics\n- work \[project\]: /);
+    expect(daily.body).toMatch(/^\n# Daily Summary: 2026-03-15 \(Sun\)\n\nSources: \[raw log\]\(\.\.\/2026-03-15\.md\) · Up: [^\n]*\n\n## Topics\n- work \[project\]: /);
     expect(daily.body).toContain('- model summary of 2026-03-15');
     expect(daily.body).toContain('decided to use parquet for the importer');
     expect(daily.body).not.toMatch(/status: fixed|The Model's Title/);
@@ -63,7 +63,7 @@ describe('compaction with a model', () => {
     const root = node(ws, 'ROOT.md');
     expect(root.fm).toMatchObject({ type: 'root', summarizer: 'llm:test-model' });
     expect(root.body).toContain('## Active Context (recent ~7 days)\n- model active context line');
-    expect(root.body).toMatch(/## Topics Index\n- work \[project, 0d\]: .*→ daily\/2026-03-15\.md/);
+    expect(root.body).toMatch(/## Topics Index\n- work \[project, 0d\]: .*→ \[2026-03-15\]\(daily\/2026-03-15\.md\)/);
   });
 
   it("keeps hipo's Profile and Rules in a model-written ROOT, built from the facts the model wrote in the nodes", async () => {

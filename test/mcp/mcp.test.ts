@@ -1,6 +1,8 @@
 // `hipo mcp` end to end: the SDK's own client talks to the compiled CLI over stdio.
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
+import { rmSync } from 'node:fs';
+import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { completion, startFakeLlm } from '../helpers/llm-server.js';
 import { CLI, makeWorkspace, runCli } from '../helpers/workspace.js';
@@ -93,5 +95,72 @@ describe('hipo mcp', () => {
     expect(text(r)).toContain('  also lex: postgres sessions\n');
     expect(text(r)).toContain('memory/2026-03-14.md:3-4');
     expect(llm.requests[0]!.body.messages[1]!.content).toContain('- session storage [project]: postgres');
+  });
+});
+
+describe('hipo mcp: structured results, resources, errors', () => {
+  const structured = (r: unknown): Record<string, any> => (r as { structuredContent: Record<string, any> }).structuredContent;
+
+  it('declares an output schema for every tool and returns structuredContent that fits it beside the text', async () => {
+    const ws = makeWorkspace({ 'memory/2026-03-14.md': '# 2026-03-14\n\n## session storage [project]\n- sessions live in Postgres, not Redis\n' });
+    const client = await connect(ws.root);
+    const { tools } = await client.listTools();
+    for (const t of tools) expect(t.outputSchema?.type, t.name).toBe('object');
+    // The SDK's client checks structuredContent against the declared schema on every call.
+    const found = await client.callTool({ name: 'search', arguments: { query: 'postgres sessions', mode: 'bm25' } });
+    expect(structured(found).hits[0]).toMatchObject({ path: 'memory/2026-03-14.md', lines: { start: 3, end: 4 }, heading: 'session storage [project]', level: 'raw', type: 'project' });
+    const got = structured(await client.callTool({ name: 'get', arguments: { path: '2026-03-14.md:3:2' } }));
+    expect(got).toEqual({ path: 'memory/2026-03-14.md', from: 3, to: 4, total: 4, lines: [{ n: 3, text: '## session storage [project]' }, { n: 4, text: '- sessions live in Postgres, not Redis' }] });
+    const logged = structured(await client.callTool({ name: 'log', arguments: { text: 'cache in Redis', topic: 'cache' } }));
+    expect(logged).toMatchObject({ file: 'memory/2026-03-15.md', heading: expect.stringMatching(/^## cache \[project\] · \d\d:\d\d$/), redacted: 0 });
+    const recalled = structured(await client.callTool({ name: 'recall', arguments: { question: 'where do sessions live?', budget: 300 } }));
+    expect(recalled.passages[0]).toMatchObject({ path: 'memory/2026-03-14.md', from: 3 });
+    const ctx = structured(await client.callTool({ name: 'context', arguments: { budget: 400 } }));
+    expect(ctx.text).toMatch(/^# Memory context · 2026-03-15/);
+    expect(ctx.total).toBeLessThanOrEqual(400);
+    const status = structured(await client.callTool({ name: 'status', arguments: {} }));
+    expect(status.raw.files).toBe(2);
+  });
+
+  it('answers a line past the end of a file as an error', async () => {
+    const ws = makeWorkspace({ 'memory/2026-03-14.md': '# 2026-03-14\n\n- one line\n' });
+    const client = await connect(ws.root);
+    const r = await client.callTool({ name: 'get', arguments: { path: 'memory/2026-03-14.md', from: 40 } });
+    expect((r as Text).isError).toBe(true);
+    expect(text(r)).toBe('memory/2026-03-14.md: line 40 is past the end (3 lines)');
+  });
+
+  it('lists ROOT.md and the nodes as resources and reads them; nothing outside the tree', async () => {
+    const ws = makeWorkspace({ 'memory/2026-03-09.md': '# 2026-03-09\n\n## deploys [project]\n- deploys move to Fridays\n', 'memory/2026-03-14.md': '# 2026-03-14\n\n## billing [project]\n- invoices go out on the 3rd\n' });
+    expect(runCli(['compact', '--catch-up', '--dir', ws.root, '--now', '2026-03-15']).code).toBe(0);
+    const client = await connect(ws.root);
+    const { resources } = await client.listResources();
+    const uris = resources.map((r) => r.uri);
+    expect(uris[0]).toBe('hipo://memory/ROOT.md');
+    expect(uris).toEqual(expect.arrayContaining(['hipo://memory/daily/2026-03-14.md', 'hipo://memory/daily/2026-03-09.md', 'hipo://memory/weekly/2026-W11.md', 'hipo://memory/monthly/2026-03.md']));
+    expect(uris.indexOf('hipo://memory/daily/2026-03-14.md')).toBeLessThan(uris.indexOf('hipo://memory/daily/2026-03-09.md'));
+    const daily = await client.readResource({ uri: 'hipo://memory/daily/2026-03-14.md' });
+    expect(daily.contents[0]).toMatchObject({ mimeType: 'text/markdown', text: ws.read('memory/daily/2026-03-14.md') });
+    const root = await client.readResource({ uri: 'hipo://memory/ROOT.md' });
+    expect((root.contents[0] as { text: string }).text).toBe(ws.read('memory/ROOT.md'));
+    await expect(client.readResource({ uri: 'hipo://memory/daily/2026-03-30.md' })).rejects.toThrow(/no such node/);
+    await expect(client.readResource({ uri: 'hipo://memory/..%2F/hipo.config.json' })).rejects.toThrow();
+  });
+
+  it('starts where there is no workspace and answers every tool with the reason', async () => {
+    const dir = makeWorkspace({}, null as unknown as Record<string, unknown>).root;
+    rmSync(join(dir, 'memory'), { recursive: true });
+    const transport = new StdioClientTransport({ command: process.execPath, args: [CLI, 'mcp'], cwd: dir, env: { ...process.env, HIPO_NOW: '' } as Record<string, string>, stderr: 'pipe' });
+    const client = new Client({ name: 'hipo-test', version: '1.0.0' });
+    await client.connect(transport);
+    clients.push(client);
+    expect((await client.listTools()).tools).toHaveLength(6);
+    for (const name of ['status', 'context', 'search', 'get', 'log', 'recall']) {
+      const args = { search: { query: 'x' }, get: { path: 'ROOT.md' }, log: { text: 'x' }, recall: { question: 'x' } }[name as 'search'] ?? {};
+      const r = await client.callTool({ name, arguments: args });
+      expect((r as Text).isError, name).toBe(true);
+      expect(text(r), name).toContain(`no hipo workspace in ${dir} or any folder above it`);
+    }
+    expect((await client.listResources()).resources).toEqual([]);
   });
 });

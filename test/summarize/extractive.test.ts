@@ -83,7 +83,7 @@ describe('extractive daily summary (above the 200-line threshold)', () => {
     await cycle(ws, '2026-06-03');
     const daily = node(ws, 'daily/2026-06-03.md');
     expect(daily.data.summarizer).toBe('copy');
-    expect(daily.body).toBe('\n# 2026-06-03\n\n## Topics\n- lunch [user]: vegetarian\n\n## lunch [user]\n- I am vegetarian\n\n```sh\nrm -rf build\n```\n');
+    expect(daily.body).toBe('\n# 2026-06-03\n\nSources: [raw log](../2026-06-03.md) · Up: [2026-W23](../weekly/2026-W23.md) · [2026-06](../monthly/2026-06.md) · [ROOT](../ROOT.md)\n\n## Topics\n- lunch [user]: vegetarian\n\n## lunch [user]\n- I am vegetarian\n\n```sh\nrm -rf build\n```\n');
   });
 });
 

@@ -2,10 +2,11 @@ import type { Command } from 'commander';
 import { compact, ResummarizeWithoutModel } from '../../cycle/compaction.js';
 import { existsSync } from 'node:fs';
 import { indexFile } from '../../index/location.js';
-import { loadWorkspace } from '../context.js';
+import { DIR_FLAGS, DIR_HELP, loadWorkspace } from '../context.js';
 import { CliError, EXIT } from '../exit.js';
 import { formatCompact, compactJson } from '../format.js';
 import type { CommandContext } from '../context.js';
+import { progressSink } from '../progress.js';
 
 export function registerCompact(program: Command, { io, setRun }: CommandContext): void {
   program
@@ -17,19 +18,25 @@ export function registerCompact(program: Command, { io, setRun }: CommandContext
     .option('--resummarize', 'also give fixed nodes with an extractive summary a pass by the configured model (costs calls; per-cycle limits apply)')
     .option('--json', 'print the plan or result as JSON')
     .option('--verbose', 'list every action of every cycle')
-    .option('--dir <path>', 'workspace holding memory/ and hipo.config.json', '.')
+    .option(DIR_FLAGS, DIR_HELP)
     .addHelpText('after', '\nExit codes: 0 done, 1 a node could not be written, 2 bad usage/config or no memory folder, 3 another hipo holds the lock.')
-    .action((opts: { dryRun?: boolean; catchUp?: boolean; resummarize?: boolean; now?: string; json?: boolean; verbose?: boolean; dir: string }) => {
+    .action((opts: { dryRun?: boolean; catchUp?: boolean; resummarize?: boolean; now?: string; json?: boolean; verbose?: boolean; dir?: string }) => {
       setRun(async () => {
         const { ws, config, configWarnings } = loadWorkspace(opts.dir, true);
         const command = `compact${opts.dryRun ? ' --dry-run' : ''}${opts.resummarize ? ' --resummarize' : ''}`;
-        const result = await compact(ws, config, { dryRun: !!opts.dryRun, catchUp: !!opts.catchUp, resummarize: !!opts.resummarize, now: opts.now, command }).catch((err: unknown) => {
-          throw err instanceof ResummarizeWithoutModel ? new CliError(err.message) : err;
-        });
+        // Work that runs past two seconds shows its progress on stderr (a bar on a terminal).
+        const progress = progressSink(process.stderr, (l) => io.err(l), { plain: !opts.json, delayMs: 2000 });
+        const result = await compact(ws, config, { dryRun: !!opts.dryRun, catchUp: !!opts.catchUp, resummarize: !!opts.resummarize, now: opts.now, command, onProgress: (p) => progress.update(p) })
+          .catch((err: unknown) => {
+            throw err instanceof ResummarizeWithoutModel ? new CliError(err.message) : err;
+          })
+          .finally(() => progress.done());
         // Keep the search index current for what was written (only if there is one, or
         // search.autoIndex asks for it); a failure there is a warning, never the command's.
         const wantIndex = !result.dryRun && (existsSync(indexFile(ws)) || config.search.autoIndex);
-        const index = wantIndex ? await (await import('../../index/maintain.js')).keepIndexCurrent(ws, config) : { report: null, warnings: [] as string[] };
+        const indexProgress = progressSink(process.stderr, (l) => io.err(l), { plain: !opts.json, delayMs: 2000 });
+        const index = wantIndex ? await (await import('../../index/maintain.js')).keepIndexCurrent(ws, config, { onProgress: (p) => indexProgress.update(p) }) : { report: null, warnings: [] as string[] };
+        indexProgress.done();
         if (opts.json) io.out(JSON.stringify({ ...(compactJson(result, ws) as object), searchIndex: index.report ? { updated: true, ...index.report } : { updated: false, warnings: index.warnings } }, null, 2));
         else {
           io.out(formatCompact(result, ws, { verbose: !!opts.verbose, configWarnings }));

@@ -2,7 +2,7 @@ import type { Command } from 'commander';
 import { buildPack, PACK_LEVELS, type Pack } from '../../context/pack.js';
 import { resolveClock } from '../../time/clock.js';
 import { loadTokenCounter, type TokenizerName } from '../../write/tokens.js';
-import { loadWorkspace } from '../context.js';
+import { DIR_FLAGS, DIR_HELP, loadWorkspace } from '../context.js';
 import { CliError, EXIT } from '../exit.js';
 import type { CommandContext } from '../context.js';
 
@@ -14,8 +14,8 @@ export function registerContext(program: Command, { io, setRun }: CommandContext
     .option('--query <text>', 'prefer the periods, sections and entries that mention these words')
     .option('--json', 'print the pack with tokens per level and what was left out')
     .option('--now <date>', 'treat this as today (YYYY-MM-DD or ISO instant)')
-    .option('--dir <path>', 'workspace holding memory/ and hipo.config.json', '.')
-    .action((opts: { budget?: string; query?: string; json?: boolean; now?: string; dir: string }) => {
+    .option(DIR_FLAGS, DIR_HELP)
+    .action((opts: { budget?: string; query?: string; json?: boolean; now?: string; dir?: string }) => {
       setRun(async () => {
         const { ws, config } = loadWorkspace(opts.dir, true);
         const budget = opts.budget === undefined ? config.agents.contextTokens : Number(opts.budget);

@@ -2,7 +2,7 @@ import type { Command } from 'commander';
 import { validate } from 'node-cron';
 import { Daemon, DaemonRunning } from '../../daemon/daemon.js';
 import { createLog } from '../../daemon/log.js';
-import { loadWorkspace } from '../context.js';
+import { DIR_FLAGS, DIR_HELP, loadWorkspace } from '../context.js';
 import { CliError, EXIT } from '../exit.js';
 import type { CommandContext } from '../context.js';
 
@@ -11,11 +11,11 @@ export function registerDaemon(program: Command, { setRun }: CommandContext): vo
     .command('daemon')
     .description('Run in the foreground: catch up, then compact on file changes and on a heartbeat')
     .option('--log-json', 'log one JSON object per line on stderr')
-    .option('--dir <path>', 'workspace holding memory/ and hipo.config.json', '.')
+    .option(DIR_FLAGS, DIR_HELP)
     .addHelpText('after', '\nStops cleanly on SIGINT or SIGTERM (finishes the write in progress, releases the lock, exits 0).\nExit codes: 0 stopped, 2 bad usage/config, 3 another daemon runs for this workspace.')
-    .action((opts: { logJson?: boolean; dir: string }) => {
+    .action((opts: { logJson?: boolean; dir?: string }) => {
       setRun(async () => {
-        const { ws, config, configWarnings } = loadWorkspace(opts.dir, false);
+        const { ws, config, configWarnings } = loadWorkspace(opts.dir, true);
         if (!validate(config.daemon.heartbeat)) throw new CliError(`${ws.root}/hipo.config.json: "daemon.heartbeat" is not a cron expression: "${config.daemon.heartbeat}"`);
         const log = createLog(!!opts.logJson);
         for (const w of configWarnings) log('warn', 'config', w);

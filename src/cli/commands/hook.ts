@@ -8,7 +8,7 @@ export function registerHook(program: Command, { io, setRun }: CommandContext): 
     .command('hook')
     .argument('<event>', `platform hook event: ${HOOK_EVENTS.join(', ')}`)
     .description('Run as an agent platform hook: reads the hook JSON on stdin; capture events archive the transcript, SessionStart prints the memory context. Always exits 0.')
-    .option('--dir <path>', 'workspace (default: the nearest folder up from the hook\'s cwd with hipo.config.json)')
+    .option('--dir <path>', 'the workspace (default: the nearest one at or above the session\'s cwd from the hook input)')
     .option('--now <date>', 'treat this as today (YYYY-MM-DD or ISO instant)')
     .allowUnknownOption()
     .allowExcessArguments()

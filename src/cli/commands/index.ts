@@ -3,7 +3,7 @@ import { relative } from 'node:path';
 import type { Command } from 'commander';
 import type { SearchIndex } from '../../index/search-index.js';
 import type { UpdateReport } from '../../index/update.js';
-import { loadWorkspace } from '../context.js';
+import { DIR_FLAGS, DIR_HELP, loadWorkspace } from '../context.js';
 import { EXIT } from '../exit.js';
 import type { CommandContext } from '../context.js';
 import { progressSink } from '../progress.js';
@@ -40,9 +40,9 @@ export function registerIndex(program: Command, { io, setRun }: CommandContext):
     .description('Bring the search index (.hipo/index.db) up to date with the memory tree')
     .option('--rebuild', 'empty the index and index everything again')
     .option('--json', 'print what was done as JSON')
-    .option('--dir <path>', 'workspace holding memory/ and hipo.config.json', '.')
+    .option(DIR_FLAGS, DIR_HELP)
     .addHelpText('after', '\nOnly changed files are read, only new chunks are embedded. Exit codes: 0 done, 1 some chunks could not be embedded, 2 bad usage/config or no memory folder.')
-    .action((opts: { rebuild?: boolean; json?: boolean; dir: string }) => {
+    .action((opts: { rebuild?: boolean; json?: boolean; dir?: string }) => {
       setRun(async () => {
         const { ws, config, configWarnings } = loadWorkspace(opts.dir, true);
         const { withIndex } = await import('../../index/maintain.js');

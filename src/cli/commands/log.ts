@@ -2,7 +2,7 @@ import type { Command } from 'commander';
 import { appendTypedEntry } from '../../capture/log-entry.js';
 import { MEMORY_TYPES, type MemoryType } from '../../tree/layout.js';
 import { resolveClock } from '../../time/clock.js';
-import { loadWorkspace } from '../context.js';
+import { DIR_FLAGS, DIR_HELP, loadWorkspace } from '../context.js';
 import { CliError, EXIT } from '../exit.js';
 import type { CommandContext } from '../context.js';
 
@@ -12,11 +12,11 @@ export function registerLog(program: Command, { io, setRun }: CommandContext): v
     .argument('<text...>', 'what to remember ("-" reads it from stdin)')
     .description("Append a typed entry to today's raw log (append-only, redacted)")
     .option('--type <type>', `memory type: ${MEMORY_TYPES.join(', ')}`, 'project')
-    .option('--topic <text>', 'topic of the entry (the heading); default: named by the summarizer from the text')
+    .option('--topic <text>', 'topic of the entry (the heading); default: named from the text\'s words, or "Note"')
     .option('--json', 'print where the entry went as JSON')
     .option('--now <date>', 'treat this as today (YYYY-MM-DD or ISO instant)')
-    .option('--dir <path>', 'workspace holding memory/ and hipo.config.json', '.')
-    .action((words: string[], opts: { type: string; topic?: string; json?: boolean; now?: string; dir: string }) => {
+    .option(DIR_FLAGS, DIR_HELP)
+    .action((words: string[], opts: { type: string; topic?: string; json?: boolean; now?: string; dir?: string }) => {
       setRun(async () => {
         if (!(MEMORY_TYPES as readonly string[]).includes(opts.type)) throw new CliError(`--type: "${opts.type}" is not one of ${MEMORY_TYPES.join(', ')}`);
         const { ws, config } = loadWorkspace(opts.dir, true);

@@ -1,20 +1,31 @@
 import type { Command } from 'commander';
-import { loadWorkspace } from '../context.js';
-import { EXIT } from '../exit.js';
+import { existsSync } from 'node:fs';
+import { DIR_FLAGS, DIR_HELP, loadWorkspace } from '../context.js';
+import { CliError, EXIT } from '../exit.js';
 import { VERSION } from '../version.js';
 import type { CommandContext } from '../context.js';
+import type { Served } from '../../mcp/server.js';
 
 export function registerMcp(program: Command, { setRun }: CommandContext): void {
   program
     .command('mcp')
-    .description('Serve the memory over MCP on stdio: tools context, get, log, status, search, recall')
+    .description('Serve the memory over MCP on stdio: tools context, get, log, status, search, recall; ROOT.md and the nodes as resources')
     .option('--now <date>', 'treat this as today (YYYY-MM-DD or ISO instant)')
-    .option('--dir <path>', 'workspace holding memory/ and hipo.config.json', '.')
-    .action((opts: { now?: string; dir: string }) => {
+    .option(DIR_FLAGS, DIR_HELP)
+    .action((opts: { now?: string; dir?: string }) => {
       setRun(async () => {
-        const { ws, config } = loadWorkspace(opts.dir, true);
+        // The server starts whatever the workspace's state: a client then sees the reason in
+        // every answer, where an exit before the handshake shows only "Connection closed".
+        let served: Served;
+        try {
+          const { ws, config } = loadWorkspace(opts.dir, true);
+          served = existsSync(ws.memoryDir) ? { env: { ws, config, ...(opts.now ? { now: opts.now } : {}) } } : { problem: `${ws.memoryDir}: no memory folder` };
+        } catch (err) {
+          if (!(err instanceof CliError)) throw err;
+          served = { problem: err.message };
+        }
         const { serveStdio } = await import('../../mcp/server.js');
-        await serveStdio({ ws, config, ...(opts.now ? { now: opts.now } : {}) }, VERSION);
+        await serveStdio(served, VERSION);
         return EXIT.ok;
       });
     });

@@ -2,7 +2,7 @@ import type { Command } from 'commander';
 import { recall, renderRecall, type Recall, type TreeSearch } from '../../context/recall.js';
 import { resolveClock } from '../../time/clock.js';
 import { loadTokenCounter, type TokenizerName } from '../../write/tokens.js';
-import { loadWorkspace } from '../context.js';
+import { DIR_FLAGS, DIR_HELP, loadWorkspace } from '../context.js';
 import { CliError, EXIT } from '../exit.js';
 import type { CommandContext } from '../context.js';
 
@@ -17,8 +17,8 @@ export function registerRecall(program: Command, { io, setRun }: CommandContext)
     .option('--no-search', 'skip the search index (topics, manifest and the matching days only)')
     .option('--no-update', 'search the index as it is, without bringing it up to date first')
     .option('--now <date>', 'treat this as today (YYYY-MM-DD or ISO instant)')
-    .option('--dir <path>', 'workspace holding memory/ and hipo.config.json', '.')
-    .action((words: string[], opts: { budget?: string; also?: string[]; json?: boolean; search: boolean; update: boolean; now?: string; dir: string }) => {
+    .option(DIR_FLAGS, DIR_HELP)
+    .action((words: string[], opts: { budget?: string; also?: string[]; json?: boolean; search: boolean; update: boolean; now?: string; dir?: string }) => {
       setRun(async () => {
         const { ws, config } = loadWorkspace(opts.dir, true);
         const question = words.join(' ').trim();

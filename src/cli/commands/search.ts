@@ -6,7 +6,7 @@ import { SEARCH_MODES, type SearchMode } from '../../search/modes.js';
 import type { SearchFilters } from '../../search/filters.js';
 import { parseLocalDate, type LocalDate } from '../../time/calendar.js';
 import { MEMORY_TYPES, type MemoryType } from '../../tree/layout.js';
-import { loadWorkspace } from '../context.js';
+import { DIR_FLAGS, DIR_HELP, loadWorkspace } from '../context.js';
 import { CliError, EXIT } from '../exit.js';
 import type { CommandContext } from '../context.js';
 import { progressSink } from '../progress.js';
@@ -22,7 +22,7 @@ interface SearchOpts {
   update: boolean;
   expand?: boolean;
   also?: string[];
-  dir: string;
+  dir?: string;
 }
 
 const collect = (value: string, previous: string[] = []): string[] => [...previous, value];
@@ -68,7 +68,7 @@ export function registerSearch(program: Command, { io, setRun }: CommandContext)
     .option('--no-expand', 'no model expansion, even if search.expand.enabled is set')
     .option('--json', 'print the results as JSON')
     .option('--no-update', 'search the index as it is, without bringing it up to date first')
-    .option('--dir <path>', 'workspace holding memory/ and hipo.config.json', '.')
+    .option(DIR_FLAGS, DIR_HELP)
     .addHelpText('after', '\nThe index (.hipo/index.db) is brought up to date before searching; it is built on first use.\nExit codes: 0 done (also when nothing matched), 2 bad usage/config or no memory folder.')
     .action((words: string[], opts: SearchOpts) => {
       setRun(async () => {

@@ -1,7 +1,7 @@
 import type { Command } from 'commander';
 import { gatherStatus, type StatusReport } from '../../status/status.js';
 import { NODE_LEVELS, periodId } from '../../tree/layout.js';
-import { loadWorkspace } from '../context.js';
+import { DIR_FLAGS, DIR_HELP, loadWorkspace } from '../context.js';
 import { EXIT } from '../exit.js';
 import { formatPlan } from '../format.js';
 import type { CommandContext } from '../context.js';
@@ -12,8 +12,8 @@ export function registerStatus(program: Command, { io, setRun }: CommandContext)
     .description('Nodes per level and status with token totals, pending work, the last cycle, warnings')
     .option('--json', 'print the report as JSON')
     .option('--now <date>', 'treat this as today (YYYY-MM-DD or ISO instant)')
-    .option('--dir <path>', 'workspace holding memory/ and hipo.config.json', '.')
-    .action((opts: { json?: boolean; now?: string; dir: string }) => {
+    .option(DIR_FLAGS, DIR_HELP)
+    .action((opts: { json?: boolean; now?: string; dir?: string }) => {
       setRun(async () => {
         const { ws, config, configWarnings } = loadWorkspace(opts.dir, true);
         const r = await gatherStatus(ws, config, opts.now);

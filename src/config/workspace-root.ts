@@ -1,0 +1,23 @@
+// Which workspace a command is about when no `--dir` names it: the nearest folder at or above the
+// current one that is a workspace, the way git finds its repository. A workspace is a folder
+// with hipo.config.json (or a hipocampus one), or, without a config, with a memory/ folder that
+// hipo has already compacted (ROOT.md or daily/): a bare folder named memory is not enough.
+import { existsSync } from 'node:fs';
+import { dirname, join, resolve } from 'node:path';
+import { CONFIG_FILE, LEGACY_CONFIG_FILE } from './config.js';
+
+export function isWorkspace(dir: string): boolean {
+  if (existsSync(join(dir, CONFIG_FILE)) || existsSync(join(dir, LEGACY_CONFIG_FILE))) return true;
+  return existsSync(join(dir, 'memory', 'ROOT.md')) || existsSync(join(dir, 'memory', 'daily'));
+}
+
+/** The nearest workspace at or above `start`, or null when there is none up to the file system root. */
+export function findWorkspaceRoot(start: string): string | null {
+  let cur = resolve(start);
+  for (;;) {
+    if (isWorkspace(cur)) return cur;
+    const up = dirname(cur);
+    if (up === cur) return null;
+    cur = up;
+  }
+}

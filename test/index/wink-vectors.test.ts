@@ -1,0 +1,66 @@
+// The offline embedder's word vectors: 8-bit rows that keep each vector's direction, the shipped
+// file preferred, a damaged one never trusted.
+import { existsSync, mkdtempSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join, resolve } from 'node:path';
+import { describe, expect, it } from 'vitest';
+import { decode, encode, loadWordVectors, type WordVectors } from '../../src/index/embed/wink-vectors.js';
+
+function vectors(words: string[], dims: number, seed: number): WordVectors {
+  let x = seed;
+  const rnd = (): number => ((x = (x * 1103515245 + 12345) % 2147483648) / 2147483648) * 2 - 1;
+  const v = new Float32Array(words.length * dims);
+  for (let i = 0; i < v.length; i++) v[i] = rnd() * (1 + (i % 7));
+  return { dims, rows: new Map(words.map((w, i) => [w, i])), vectors: v };
+}
+
+const cosine = (a: Float32Array, b: Float32Array): number => {
+  let ab = 0, aa = 0, bb = 0;
+  for (let i = 0; i < a.length; i++) {
+    ab += a[i]! * b[i]!;
+    aa += a[i]! ** 2;
+    bb += b[i]! ** 2;
+  }
+  return ab / Math.sqrt(aa * bb);
+};
+
+describe('word vectors file', () => {
+  it('round-trips words and keeps every row within half a quantization step', () => {
+    const wv = vectors(['the', 'über', 'commute', 'zero'], 100, 7);
+    wv.vectors.fill(0, 300, 400); // an all-zero row stays zero
+    const back = decode(encode(wv));
+    expect([...back.rows.keys()]).toEqual(['the', 'über', 'commute', 'zero']);
+    for (let r = 0; r < 3; r++) {
+      const row = wv.vectors.subarray(r * 100, r * 100 + 100);
+      const step = Math.max(...row.map(Math.abs)) / 127;
+      for (let d = 0; d < 100; d++) expect(Math.abs(back.vectors[r * 100 + d]! - row[d]!)).toBeLessThanOrEqual(step / 2 + 1e-6);
+      expect(cosine(row, back.vectors.subarray(r * 100, r * 100 + 100))).toBeGreaterThan(0.9999);
+    }
+    expect([...back.vectors.subarray(300, 400)].every((v) => v === 0)).toBe(true);
+  });
+
+  it('loads the shipped file when it holds the vocabulary asked for, and ignores a damaged one', () => {
+    const dir = mkdtempSync(join(tmpdir(), 'hipo-wv-'));
+    const shipped = join(dir, 'wink-sg-100d.bin');
+    const own = vectors(['alpha', 'beta', 'gamma'], 100, 3);
+    writeFileSync(shipped, encode(own));
+    expect([...loadWordVectors(3, [], shipped).rows.keys()]).toEqual(['alpha', 'beta', 'gamma']);
+    // Cut short: not trusted; the package's own first words are converted instead.
+    const bytes = encode(own);
+    writeFileSync(shipped, bytes.subarray(0, bytes.length - 10));
+    const fallback = loadWordVectors(3, [join(dir, 'cache')], shipped);
+    expect(fallback.rows.size).toBe(3);
+    expect(fallback.rows.has('alpha')).toBe(false);
+    expect(existsSync(join(dir, 'cache'))).toBe(true);
+  });
+
+  const built = resolve(import.meta.dirname, '../../dist/vectors/wink-sg-100d.bin');
+  it.skipIf(!existsSync(built))('the build ships 100,000 words in about 11 MB (skipped: run npm run build first)', () => {
+    const wv = loadWordVectors(100_000, [], built);
+    expect(wv.rows.size).toBe(100_000);
+    expect(wv.rows.get('the')).toBeLessThan(5);
+    const row = (w: string): Float32Array => wv.vectors.subarray(wv.rows.get(w)! * 100, wv.rows.get(w)! * 100 + 100);
+    expect(cosine(row('dog'), row('puppy'))).toBeGreaterThan(cosine(row('dog'), row('invoice')));
+    expect(existsSync(resolve(built, '..', 'NOTICE.md'))).toBe(true);
+  });
+});
