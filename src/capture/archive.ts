@@ -7,7 +7,7 @@ import type { HipoConfig } from '../config/config.js';
 import type { Clock } from '../time/clock.js';
 import { zonedParts, type LocalDate } from '../time/calendar.js';
 import type { Workspace } from '../tree/layout.js';
-import { Redactor } from '../summarize/redact.js';
+import { Redactor } from '../redact/redactor.js';
 import { appendRawEntry, readRawRange, withAppendLock } from '../write/raw-append.js';
 import { renderTurn } from './render.js';
 import {

@@ -4,7 +4,7 @@ import type { HipoConfig } from '../config/config.js';
 import type { Clock } from '../time/clock.js';
 import { zonedParts } from '../time/calendar.js';
 import type { MemoryType, Workspace } from '../tree/layout.js';
-import { Redactor } from '../summarize/redact.js';
+import { Redactor } from '../redact/redactor.js';
 import { appendRawEntry, withAppendLock } from '../write/raw-append.js';
 import { renderLogEntry } from './render.js';
 

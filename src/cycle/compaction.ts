@@ -7,7 +7,7 @@ import type { Workspace } from '../tree/layout.js';
 import { rescanTree, scanTree, StampCache } from '../tree/scan.js';
 import type { Problem, TreeSnapshot } from '../tree/snapshot.js';
 import { ExclusionRules } from '../summarize/exclusion.js';
-import { Redactor } from '../summarize/redact.js';
+import { Redactor } from '../redact/redactor.js';
 import { selectSummarizers, type LlmRuntime } from '../summarize/select.js';
 import type { Summarizer } from '../summarize/summarizer.js';
 import { planCycle, type PlanOptions } from '../plan/planner.js';

@@ -7,7 +7,7 @@ import type { LocalDate } from '../time/calendar.js';
 import { readCapped } from '../tree/capped.js';
 import { ExclusionRules } from '../summarize/exclusion.js';
 import { ExtractiveSummarizer } from '../summarize/extractive.js';
-import { Redactor } from '../summarize/redact.js';
+import { Redactor } from '../redact/redactor.js';
 import { composeBody } from '../compose/body.js';
 import { loadTemplates } from '../write/template.js';
 import { dailyInputsFrom } from './inputs.js';

@@ -4,7 +4,7 @@
 // embedder (loaded on first use) and nothing that grows with use.
 import type { HipoConfig } from '../config/config.js';
 import type { Workspace } from '../tree/layout.js';
-import { Redactor } from '../summarize/redact.js';
+import { Redactor } from '../redact/redactor.js';
 import { openIndexDb, type IndexDb } from './db.js';
 import { indexFile } from './location.js';
 import { EmbedderError, type Embedder } from './embed/embedder.js';
