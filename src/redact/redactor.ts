@@ -3,14 +3,18 @@
 // Only the value is replaced, by `[REDACTED:<kind>]`; keys and the sentence around it stay:
 // `API_KEY=[REDACTED:api-key]`, "deploy key is [REDACTED:aws-access-key]".
 //
-// Rules: hipo's own (rules/hipo.ts) plus the workspace's `redactPatterns`. A rule runs only on
-// text holding one of its keywords; every candidate then passes the rule's context checks.
-// Candidates of all rules are found on the original text and merged, so one rule's marker never
-// feeds another rule.
+// Rules: secretlint's recommended preset (rules/secretlint.ts), hipo's own rules for what people
+// write in notes and transcripts (rules/hipo.ts), and the workspace's `redactPatterns`. One scan
+// of the text finds where the rules' keywords are; a preset rule then runs only on a text holding
+// one of its keywords, and a hipo rule only where its keyword is (or on its line, or on a long
+// token), never over the whole text. Candidates of all rules are found on the original text and
+// merged, so one rule's marker never feeds another rule.
 import { isPlaceholder } from './entropy.js';
-import { KeywordScanner } from './keywords.js';
+import { KeywordScanner, tokenRuns } from './keywords.js';
 import type { Candidate, ScannerRule } from './rule.js';
 import { HIPO_RULES } from './rules/hipo.js';
+import { SecretlintRules } from './rules/secretlint.js';
+import { valueSpan } from './values.js';
 
 export interface Redaction {
   text: string;
@@ -24,18 +28,34 @@ export interface Finding {
   kind: string;
 }
 
+export interface RedactorOptions {
+  /**
+   * Run every rule over every whole text instead of only where its keywords are: much slower;
+   * for checking that the keyword prefilters lose nothing.
+   */
+  exhaustive?: boolean;
+}
+
+type Found = Finding & { order: number };
+
 class CompiledRule {
-  private re: RegExp | null = null;
+  private global: RegExp | null = null;
+  private sticky: RegExp | null = null;
 
   constructor(
     readonly spec: ScannerRule,
     readonly order: number,
-    private readonly flags: string,
   ) {}
 
-  regex(): RegExp {
-    this.re ??= new RegExp(this.spec.regex, this.flags);
-    return this.re;
+  get anchor(): NonNullable<ScannerRule['anchor']> {
+    return this.spec.anchor ?? (this.spec.keywords.length ? 'keyword' : 'text');
+  }
+
+  /** The regex for scanning a text (`g`) or for trying one position (`y`). */
+  regex(sticky = false): RegExp {
+    const flags = (sticky ? 'yd' : 'gd') + (this.spec.ignoreCase ? 'i' : '');
+    if (sticky) return (this.sticky ??= new RegExp(this.spec.regex, flags));
+    return (this.global ??= new RegExp(this.spec.regex, flags));
   }
 }
 
@@ -63,80 +83,141 @@ function secretGroup(m: RegExpExecArray, rule: ScannerRule): number {
   return 0;
 }
 
+/** One text being searched: what was found so far. */
+interface Search {
+  text: string;
+  markers: [number, number][];
+  found: Found[];
+}
+
 export class Redactor {
+  /** hipo's rules, then the workspace's patterns. */
   private readonly rules: CompiledRule[];
-  /** Rules by keyword; a rule with no keywords runs on every text. */
-  private readonly byKeyword: CompiledRule[][] = [];
-  private readonly keywords: KeywordScanner;
-  private readonly always: CompiledRule[] = [];
+  private readonly preset = new SecretlintRules();
+  private readonly scanner: KeywordScanner;
+  /** By keyword index: hipo's rules found by it, and the preset rules (indexes) it lets run. */
+  private readonly rulesByWord: CompiledRule[][] = [];
+  private readonly presetByWord: number[][] = [];
+  private readonly tokenRules: CompiledRule[];
+  private readonly exhaustive: boolean;
 
-  constructor(extraPatterns: readonly string[] = []) {
-    const specs: { spec: ScannerRule; flags: string }[] = [
-      ...HIPO_RULES.map((spec) => ({ spec, flags: spec.ignoreCase ? 'gdi' : 'gd' })),
+  constructor(extraPatterns: readonly string[] = [], options: RedactorOptions = {}) {
+    this.exhaustive = options.exhaustive ?? false;
+    const specs: ScannerRule[] = [
+      ...HIPO_RULES,
       // A workspace's own patterns are redacted whole (their groups are the user's business).
-      ...extraPatterns.map((p, i) => ({ spec: { id: `custom-${i + 1}`, regex: p, keywords: [], secretGroup: 0 }, flags: 'gd' })),
+      ...extraPatterns.map((p, i) => ({ id: `custom-${i + 1}`, regex: p, keywords: [], secretGroup: 0 })),
     ];
-    this.rules = specs.map((s, i) => new CompiledRule(s.spec, i, s.flags));
+    this.rules = specs.map((s, i) => new CompiledRule(s, i));
+    this.tokenRules = this.rules.filter((r) => r.anchor === 'token');
     const words = new Map<string, number>();
-    for (const r of this.rules) {
-      if (!r.spec.keywords.length) this.always.push(r);
-      for (const k of r.spec.keywords) {
-        let i = words.get(k);
-        if (i === undefined) {
-          words.set(k, (i = words.size));
-          this.byKeyword.push([]);
-        }
-        this.byKeyword[i]!.push(r);
+    const wordIndex = (w: string): number => {
+      let i = words.get(w);
+      if (i === undefined) {
+        words.set(w, (i = words.size));
+        this.rulesByWord.push([]);
+        this.presetByWord.push([]);
       }
-    }
-    this.keywords = new KeywordScanner([...words.keys()]);
-  }
-
-  /** The rules whose keywords occur in `text`, in rule order. */
-  private candidates(text: string): CompiledRule[] {
-    const hit = new Set<CompiledRule>(this.always);
-    for (const i of this.keywords.scan(text)) for (const r of this.byKeyword[i]!) hit.add(r);
-    return [...hit].sort((a, b) => a.order - b.order);
+      return i;
+    };
+    for (const r of this.rules) for (const k of r.spec.keywords) this.rulesByWord[wordIndex(k)]!.push(r);
+    this.preset.rules.forEach((r, p) => {
+      for (const k of r.keywords ?? []) this.presetByWord[wordIndex(k)]!.push(p);
+    });
+    this.scanner = new KeywordScanner([...words.keys()]);
   }
 
   /** Every secret in `text`, merged where they overlap, in text order. */
   find(text: string): Finding[] {
     if (!text) return [];
-    const found: (Finding & { order: number })[] = [];
-    const markers = markerSpans(text);
-    for (const rule of this.candidates(text)) {
-      if (rule.spec.minLength && text.length < rule.spec.minLength) continue;
-      const re = rule.regex();
-      re.lastIndex = 0;
-      for (let m = re.exec(text); m; m = re.exec(text)) {
-        if (m[0] === '') {
-          re.lastIndex++;
-          continue;
-        }
-        const g = secretGroup(m, rule.spec);
-        const secret = m[g]!;
-        const [start, end] = m.indices![g]!;
-        // A marker of an earlier redaction is not a secret: redacting twice changes nothing.
-        if (markers.length && markers.some(([a, b]) => start < b && end > a)) continue;
-        let matchStart = m.index;
-        if (rule.spec.prefix) for (const stop = Math.max(0, m.index - rule.spec.prefix); matchStart > stop && IDENT.test(text[matchStart - 1]!); ) matchStart--;
-        const kind = this.accepts(rule, secret, { match: text.slice(matchStart, m.index + m[0].length), matchStart, text, start, end, line: '' });
-        if (kind === false) {
-          // What looked like the value may hold the real match (`PGPASSWORD: PGPASSWORD=…`).
-          re.lastIndex = Math.max(m.index + 1, start);
-          continue;
-        }
-        found.push({ start, end, kind: kind === true ? rule.spec.id : kind, order: rule.order });
-      }
+    const s: Search = { text, markers: markerSpans(text), found: [] };
+    if (this.exhaustive) {
+      for (const r of this.rules) this.scan(s, r, 0, text.length);
+      this.addPreset(s, this.preset.run(text));
+    } else {
+      this.search(s);
     }
-    found.sort((a, b) => a.start - b.start || b.end - a.end || a.order - b.order);
+    s.found.sort((a, b) => a.start - b.start || b.end - a.end || a.order - b.order);
     const merged: Finding[] = [];
-    for (const f of found) {
+    for (const f of s.found) {
       const last = merged[merged.length - 1];
       if (last && f.start < last.end) last.end = Math.max(last.end, f.end);
       else merged.push({ start: f.start, end: f.end, kind: f.kind });
     }
     return merged;
+  }
+
+  private search(s: Search): void {
+    const text = s.text;
+    const presetOn = this.preset.rules.map((r) => r.keywords === null);
+    // Per rule: the position last tried, and where its last accepted match ends (a keyword
+    // inside it does not start another).
+    const tried = new Int32Array(this.rules.length).fill(-1);
+    const busyUntil = new Int32Array(this.rules.length);
+    const lines = new Map<CompiledRule, Set<number>>();
+    this.scanner.scan(text, (w, at) => {
+      for (const r of this.rulesByWord[w]!) {
+        if (r.anchor === 'line') {
+          let set = lines.get(r);
+          if (!set) lines.set(r, (set = new Set()));
+          set.add(text.lastIndexOf('\n', at) + 1);
+        } else if (tried[r.order] !== at && at >= busyUntil[r.order]!) {
+          tried[r.order] = at;
+          const re = r.regex(true);
+          re.lastIndex = at;
+          const m = re.exec(text);
+          if (m && this.consider(s, r, m, 0)) busyUntil[r.order] = m.index + m[0].length;
+        }
+      }
+      for (const p of this.presetByWord[w]!) presetOn[p] = true;
+    });
+    for (const [r, starts] of lines) {
+      for (const a of starts) {
+        const b = text.indexOf('\n', a);
+        this.scan(s, r, a, b === -1 ? text.length : b);
+      }
+    }
+    for (const r of this.rules) if (r.anchor === 'text') this.scan(s, r, 0, text.length);
+    if (this.tokenRules.length) {
+      const min = Math.min(...this.tokenRules.map((r) => r.spec.minLength ?? 1));
+      for (const [a, b] of tokenRuns(text, min)) {
+        for (const r of this.tokenRules) if (b - a >= (r.spec.minLength ?? 1)) this.scan(s, r, a, b);
+      }
+    }
+    if (presetOn.includes(true)) this.addPreset(s, this.preset.run(text, (p) => presetOn[p]!));
+  }
+
+  /** Runs `rule` over `text[a, b)`. */
+  private scan(s: Search, rule: CompiledRule, a: number, b: number): void {
+    const part = a === 0 && b === s.text.length ? s.text : s.text.slice(a, b);
+    const re = rule.regex();
+    re.lastIndex = 0;
+    for (let m = re.exec(part); m; m = re.exec(part)) {
+      if (m[0] === '') {
+        re.lastIndex++;
+        continue;
+      }
+      // What looked like the value may hold the real match (`PGPASSWORD: PGPASSWORD=…`).
+      if (!this.consider(s, rule, m, a)) re.lastIndex = Math.max(m.index + 1, m.indices![secretGroup(m, rule.spec)]![0]);
+    }
+  }
+
+  /** Records the match `m` (found at `offset` in the text) if its value is a secret. */
+  private consider(s: Search, rule: CompiledRule, m: RegExpExecArray, offset: number): boolean {
+    const g = secretGroup(m, rule.spec);
+    const secret = m[g]!;
+    const start = m.indices![g]![0] + offset;
+    const end = m.indices![g]![1] + offset;
+    // A marker of an earlier redaction is not a secret: redacting twice changes nothing.
+    if (s.markers.length && s.markers.some(([a, b]) => start < b && end > a)) return false;
+    const text = s.text;
+    const index = m.index + offset;
+    let matchStart = index;
+    if (rule.spec.prefix) for (const stop = Math.max(0, index - rule.spec.prefix); matchStart > stop && IDENT.test(text[matchStart - 1]!); ) matchStart--;
+    const kind = this.accepts(rule, secret, { match: text.slice(matchStart, index + m[0].length), matchStart, text, start, end, line: '' });
+    if (kind === false) return false;
+    s.found.push({ start, end, kind: kind === true ? rule.spec.id : kind, order: rule.order });
+    return true;
   }
 
   private accepts(rule: CompiledRule, secret: string, at: Candidate): boolean | string {
@@ -148,6 +229,14 @@ export class Redactor {
       return spec.accept(secret, at);
     }
     return true;
+  }
+
+  private addPreset(s: Search, findings: ReturnType<SecretlintRules['run']>): void {
+    for (const f of findings) {
+      const v = valueSpan(s.text, f);
+      if (s.markers.some(([a, b]) => v.start < b && v.end > a)) continue;
+      s.found.push({ ...v, order: this.rules.length });
+    }
   }
 
   /**

@@ -103,7 +103,8 @@ const NAME_TESTS = SECRET_NAMES.map(([kind, names]) => ({ kind, re: new RegExp(`
  */
 const ASSIGNMENT: ScannerRule = {
   id: 'secret',
-  keywords: ['pass', 'pwd', 'key', 'token', 'auth', 'secret', 'cred'],
+  // The first word of each name below: a match begins at one of them.
+  keywords: ['pass', 'pwd', 'api', 'access', 'private', 'secret', 'key', 'signing', 'encryption', 'master', 'client', 'token', 'auth', 'cred'],
   ignoreCase: true,
   secretGroup: 3,
   prefix: 40,
@@ -153,7 +154,7 @@ export const HIPO_RULES: readonly ScannerRule[] = [
   },
   {
     id: 'aws-secret',
-    keywords: ['secret'],
+    keywords: ['aws', 'secret'],
     ignoreCase: true,
     secretGroup: 3,
     regex: raw`(aws[ _-]?secret[ _-]?access[ _-]?key|aws[ _-]?secret(?:[ _-]?key)?|secret[ _-]?access[ _-]?key)(["']?\s*(?:[:=]|=>|:=|\bis)\s*["']?)([A-Za-z0-9/+=]{40})(?![A-Za-z0-9/+=])`,
@@ -162,6 +163,7 @@ export const HIPO_RULES: readonly ScannerRule[] = [
     // An AWS secret access key written without its name: 40 random base64 characters.
     id: 'aws-secret',
     keywords: [],
+    anchor: 'token',
     minLength: 40,
     regex: raw`(?<![A-Za-z0-9/+=_-])([A-Za-z0-9/+]{40})(?![A-Za-z0-9/+=_-])`,
     accept: looksLikeBase64Secret,
@@ -178,9 +180,9 @@ export const HIPO_RULES: readonly ScannerRule[] = [
   },
   { id: 'slack-token', keywords: ['xox'], regex: raw`${EDGE}(xox[abposre]-[A-Za-z0-9-]{10,})` },
   { id: 'slack-webhook', keywords: ['hooks.slack.com'], regex: raw`hooks\.slack\.com/(?:services|workflows|triggers)/([A-Za-z0-9+/_-]{20,})` },
-  { id: 'discord-webhook', keywords: ['/api/webhooks/'], regex: raw`discord(?:app)?\.com/api/webhooks/(\d{15,22}/[A-Za-z0-9_-]{30,})` },
-  { id: 'discord-bot-token', keywords: [], minLength: 59, regex: raw`(?<![A-Za-z0-9_.-])([MNO][A-Za-z0-9_-]{23,27}\.[A-Za-z0-9_-]{6}\.[A-Za-z0-9_-]{27,40})(?![A-Za-z0-9_-])`, accept: discordId },
-  { id: 'telegram-bot-token', keywords: [':aa'], regex: raw`(?:(?<=/bot)|(?<![A-Za-z0-9_:-]))(\d{8,10}:AA[A-Za-z0-9_-]{33})(?![A-Za-z0-9_-])` },
+  { id: 'discord-webhook', keywords: ['discord'], regex: raw`discord(?:app)?\.com/api/webhooks/(\d{15,22}/[A-Za-z0-9_-]{30,})` },
+  { id: 'discord-bot-token', keywords: [], anchor: 'token', minLength: 59, regex: raw`(?<![A-Za-z0-9_.-])([MNO][A-Za-z0-9_-]{23,27}\.[A-Za-z0-9_-]{6}\.[A-Za-z0-9_-]{27,40})(?![A-Za-z0-9_-])`, accept: discordId },
+  { id: 'telegram-bot-token', keywords: [':aa'], anchor: 'line', regex: raw`(?:(?<=/bot)|(?<![A-Za-z0-9_:-]))(\d{8,10}:AA[A-Za-z0-9_-]{33})(?![A-Za-z0-9_-])` },
   { id: 'google-api-key', keywords: ['aiza'], regex: raw`${EDGE}(AIza[0-9A-Za-z_-]{35})(?![A-Za-z0-9_-])` },
   { id: 'google-oauth-secret', keywords: ['gocspx-'], regex: raw`${EDGE}(GOCSPX-[A-Za-z0-9_-]{28})` },
   { id: 'new-relic-key', keywords: ['nrak-'], regex: raw`${EDGE}(NRAK-[A-Z0-9]{27})(?![A-Za-z0-9])` },
@@ -209,7 +211,7 @@ export const HIPO_RULES: readonly ScannerRule[] = [
     secretGroup: 2,
     regex: raw`(AccountKey|SharedAccessKey|SharedAccessSignature|SharedKey)\s*=\s*["']?([A-Za-z0-9+/%=]{20,})`,
   },
-  { id: 'azure-sas', keywords: ['sig='], regex: raw`[?&;]sig=([A-Za-z0-9%+/=]{16,})`, accept: (s) => shannonEntropy(s) >= 3 },
+  { id: 'azure-sas', keywords: ['sig='], regex: raw`(?<=[?&;])sig=([A-Za-z0-9%+/=]{16,})`, accept: (s) => shannonEntropy(s) >= 3 },
   {
     id: 'url-password',
     keywords: ['://'],
@@ -264,7 +266,7 @@ export const HIPO_RULES: readonly ScannerRule[] = [
   },
   {
     id: 'secret',
-    keywords: ['key', 'token', 'secret', 'credential'],
+    keywords: ['api', 'access', 'secret', 'token', 'cred'],
     ignoreCase: true,
     secretGroup: 1,
     regex: raw`\b(?:api[ _-]?key|access[ _-]?key|secret[ _-]?key|token|secret|credentials?)\s+(?:is now|is|was|=|:)\s+["'\x60]?([A-Za-z0-9_\-./+=]{11,}[A-Za-z0-9_\-/+=])`,
