@@ -62,3 +62,10 @@ export function isPlaceholder(s: string): boolean {
 export function isPathLike(s: string): boolean {
   return /^(?:[~.]{0,2}\/|[A-Za-z]:\\|[a-z][a-z0-9+.-]*:\/\/)/.test(s) || /^[\w.-]+\.(?:pem|key|crt|cer|p12|pfx|json|ya?ml|toml|env|txt|ini|cfg|conf|md|gpg|asc|pub)$/i.test(s);
 }
+
+/** Words and short numbers joined by `-`, `_`, `.` or `/`: `sk-1234-refactor-payment-module`. */
+export function isPhraseLike(s: string): boolean {
+  const parts = s.split(/[-_./]+/).filter(Boolean);
+  if (parts.length < 2) return false;
+  return parts.every((p) => /^(?:[a-z]+|[A-Z][a-z]+|[A-Z]+|\d{1,6}|v\d+|[A-Z]?[a-z]+\d{1,4})$/.test(p)) && parts.some((p) => /[a-z]{3}/i.test(p));
+}
