@@ -8,20 +8,26 @@ import { INDEX_LEVELS } from '../index/files.js';
 import { SEARCH_MODES } from '../search/modes.js';
 import { BoundedStdioTransport } from './transport.js';
 import { contextTool, getTool, logTool, recallTool, searchTool, statusTool, ToolError, type ToolEnv } from './tools.js';
+import { redactOutput } from '../redact/lines.js';
+import type { Redactor } from '../redact/redactor.js';
+import { redactorFor } from '../redact/workspace.js';
 
 type Result = { content: { type: 'text'; text: string }[]; isError?: boolean };
 
-async function answer(fn: () => string | Promise<string>): Promise<Result> {
+/** A tool's answer, through the workspace's redactor: the one way out of the MCP server. */
+async function answer(redactor: Redactor, fn: () => string | Promise<string>): Promise<Result> {
+  const text = (t: string) => [{ type: 'text' as const, text: redactOutput(redactor, t) }];
   try {
-    return { content: [{ type: 'text', text: await fn() }] };
+    return { content: text(await fn()) };
   } catch (err) {
-    if (err instanceof ToolError) return { content: [{ type: 'text', text: err.message }], isError: true };
-    return { content: [{ type: 'text', text: `hipo: ${err instanceof Error ? err.message : String(err)}` }], isError: true };
+    if (err instanceof ToolError) return { content: text(err.message), isError: true };
+    return { content: text(`hipo: ${err instanceof Error ? err.message : String(err)}`), isError: true };
   }
 }
 
 export function buildServer(env: ToolEnv, version: string): McpServer {
   const server = new McpServer({ name: 'hipo', version });
+  const redactor = redactorFor(env.config.redactPatterns);
   server.registerTool('context', {
     title: 'Memory context',
     description: "The workspace's memory at a glance: ROOT (topic index with ages, active context), then the latest monthly, weekly and daily summaries and the newest raw entries, under a token budget. Call at the start of a task or after the conversation was compacted.",
@@ -30,7 +36,7 @@ export function buildServer(env: ToolEnv, version: string): McpServer {
       query: z.string().max(500).optional().describe('words to favour: periods, sections and entries mentioning them come first'),
     },
     annotations: { readOnlyHint: true },
-  }, async (a) => answer(() => contextTool(env, a)));
+  }, async (a) => answer(redactor, () => contextTool(env, a)));
   server.registerTool('search', {
     title: 'Search memory',
     description: 'Search the memory tree (raw logs and daily/weekly/monthly/ROOT nodes): bm25 (keywords), vector (meaning) or hybrid (both, default). Each result names its file and line range, with a snippet; a summary-node hit lists the raw sections it came from. Words in "quotes" are phrases, -word excludes.',
@@ -46,7 +52,7 @@ export function buildServer(env: ToolEnv, version: string): McpServer {
       expand: z.boolean().optional().describe("let hipo's configured model add queries from ROOT.md (default: the workspace config)"),
     },
     annotations: { readOnlyHint: true },
-  }, async (a) => answer(() => searchTool(env, a as Parameters<typeof searchTool>[1])));
+  }, async (a) => answer(redactor, () => searchTool(env, a as Parameters<typeof searchTool>[1])));
   server.registerTool('recall', {
     title: 'Recall from memory',
     description: "Find the passages of memory that answer a question (e.g. 'what did we decide about session storage?'): ROOT's Topics Index, then the summaries' topics and periods, then search. Returns ranked passages, each headed with its file and line range (open more with get), under a token budget.",
@@ -56,7 +62,7 @@ export function buildServer(env: ToolEnv, version: string): McpServer {
       also: z.array(z.string().min(1).max(1000)).max(4).optional().describe('other wordings, e.g. the fact the question depends on but does not name ("my dog\'s breed"); ROOT\'s Topics Index shows what memory holds'),
     },
     annotations: { readOnlyHint: true },
-  }, async (a) => answer(() => recallTool(env, a)));
+  }, async (a) => answer(redactor, () => recallTool(env, a)));
   server.registerTool('get', {
     title: 'Read a memory file',
     description: 'Lines of one file in the memory folder (a raw log, daily/weekly/monthly node or ROOT.md), numbered. Accepts "daily/2026-03-14.md", "memory/2026-03-14.md" or "2026-03-14.md:120:40" (path:from:lines) as other tools print them.',
@@ -66,7 +72,7 @@ export function buildServer(env: ToolEnv, version: string): McpServer {
       lines: z.number().int().min(1).max(2000).optional().describe('how many lines (default 200, at most 2000)'),
     },
     annotations: { readOnlyHint: true },
-  }, async (a) => answer(() => getTool(env, a)));
+  }, async (a) => answer(redactor, () => getTool(env, a)));
   server.registerTool('log', {
     title: 'Remember something',
     description: "Append a typed entry to today's raw log (append-only, secrets redacted). Types: user (a fact about the user), feedback (a rule for how to work, with why), project (a decision, finished task or open item), reference (where something is). One fact per entry, written to make sense months later.",
@@ -76,13 +82,13 @@ export function buildServer(env: ToolEnv, version: string): McpServer {
       topic: z.string().max(80).optional().describe("a few words naming the subject, e.g. 'billing migration' (reuse ROOT's topic names)"),
     },
     annotations: { readOnlyHint: false, destructiveHint: false, idempotentHint: false },
-  }, async (a) => answer(() => logTool(env, a)));
+  }, async (a) => answer(redactor, () => logTool(env, a)));
   server.registerTool('status', {
     title: 'Memory status',
     description: 'Nodes per level (tentative/fixed, tokens), raw logs, pending compaction work, the last compaction cycle, the last transcript capture and recent hook errors, as JSON.',
     inputSchema: {},
     annotations: { readOnlyHint: true },
-  }, async () => answer(() => statusTool(env)));
+  }, async () => answer(redactor, () => statusTool(env)));
   return server;
 }
 

@@ -3,32 +3,13 @@
 // each string is redacted on its own so that the JSON stays valid.
 import { redactedCount, type Redactor } from './redactor.js';
 
-function newlines(s: string): number {
-  let n = 0;
-  for (let i = s.indexOf('\n'); i !== -1; i = s.indexOf('\n', i + 1)) n++;
-  return n;
-}
-
 /**
- * Redacts `text`, keeping every line where it was. Redaction may replace a multi-line value (a
- * PEM block) with a one-line marker; the lost lines are put back as blank lines.
+ * Redacts `text`, keeping every line where it was: a value that spans lines (a private key
+ * block) becomes its marker followed by blank lines.
  */
 export function redactKeepingLines(redactor: Redactor, text: string): { text: string; redacted: number } {
-  const whole = redactor.redact(text);
-  const count = redactedCount(whole);
-  if (count === 0 || newlines(whole.text) === newlines(text)) return { text: whole.text, redacted: count };
-  // Some value spanned lines. Redact paragraph by paragraph (no rule spans a blank line) and pad
-  // each paragraph back to its line count, so only lines inside that paragraph move.
-  const parts = text.split(/(\n[ \t]*\n)/);
-  let redacted = 0;
-  const out = parts.map((part, i) => {
-    if (i % 2 === 1) return part;
-    const r = redactor.redact(part);
-    redacted += redactedCount(r);
-    const missing = newlines(part) - newlines(r.text);
-    return missing > 0 ? r.text + '\n'.repeat(missing) : r.text;
-  });
-  return { text: out.join(''), redacted };
+  const r = redactor.redact(text, { keepLines: true });
+  return { text: r.text, redacted: redactedCount(r) };
 }
 
 /** A JSON-like value with every string in it (keys too) redacted. */

@@ -240,36 +240,42 @@ export class Redactor {
   }
 
   /**
-   * Redactions of large texts, by text: the daemon redacts the same unchanged nodes cycle after
-   * cycle (a week's days for its weekly node). Bounded by the characters it holds.
+   * What was found in large texts, by text: the daemon redacts the same unchanged nodes cycle
+   * after cycle (a week's days for its weekly node). Bounded by the characters it holds.
    */
-  private readonly memo = new Map<string, Redaction>();
+  private readonly memo = new Map<string, Finding[]>();
   private memoChars = 0;
 
-  redact(text: string): Redaction {
-    if (text.length < MEMO_MIN) return this.redactNow(text);
+  private findRemembered(text: string): Finding[] {
+    if (text.length < MEMO_MIN) return this.find(text);
     const hit = this.memo.get(text);
-    if (hit) return { text: hit.text, counts: { ...hit.counts } };
-    const r = this.redactNow(text);
+    if (hit) return hit;
+    const found = this.find(text);
+    if (text.length > MEMO_MAX_CHARS) return found;
+    this.memo.set(text, found);
     this.memoChars += text.length;
     for (const [k] of this.memo) {
       if (this.memoChars <= MEMO_MAX_CHARS) break;
       this.memo.delete(k);
       this.memoChars -= k.length;
     }
-    if (text.length <= MEMO_MAX_CHARS) this.memo.set(text, r);
-    else this.memoChars -= text.length;
-    return { text: r.text, counts: { ...r.counts } };
+    return found;
   }
 
-  private redactNow(text: string): Redaction {
+  /**
+   * `text` with every secret replaced by its marker. With `keepLines`, a value that spans lines
+   * (a private key block) leaves its line breaks behind the marker, so every line after it keeps
+   * its number.
+   */
+  redact(text: string, options: { keepLines?: boolean } = {}): Redaction {
     const counts: Record<string, number> = {};
-    const found = this.find(text);
+    const found = this.findRemembered(text);
     if (!found.length) return { text, counts };
     let out = '';
     let at = 0;
     for (const f of found) {
       out += text.slice(at, f.start) + marker(f.kind);
+      if (options.keepLines) for (let i = text.indexOf('\n', f.start); i !== -1 && i < f.end; i = text.indexOf('\n', i + 1)) out += '\n';
       at = f.end;
       counts[f.kind] = (counts[f.kind] ?? 0) + 1;
     }
