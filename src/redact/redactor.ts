@@ -99,6 +99,9 @@ export class Redactor {
   private readonly rulesByWord: CompiledRule[][] = [];
   private readonly presetByWord: number[][] = [];
   private readonly tokenRules: CompiledRule[];
+  /** The shortest match of a token rule. */
+  private readonly minToken: number;
+  private readonly textRules: CompiledRule[];
   private readonly exhaustive: boolean;
 
   constructor(extraPatterns: readonly string[] = [], options: RedactorOptions = {}) {
@@ -110,6 +113,8 @@ export class Redactor {
     ];
     this.rules = specs.map((s, i) => new CompiledRule(s, i));
     this.tokenRules = this.rules.filter((r) => r.anchor === 'token');
+    this.minToken = Math.min(Infinity, ...this.tokenRules.map((r) => r.spec.minLength ?? 1));
+    this.textRules = this.rules.filter((r) => r.anchor === 'text');
     const words = new Map<string, number>();
     const wordIndex = (w: string): number => {
       let i = words.get(w);
@@ -149,42 +154,51 @@ export class Redactor {
 
   private search(s: Search): void {
     const text = s.text;
-    const presetOn = this.preset.rules.map((r) => r.keywords === null);
+    // Made on the first keyword found: most texts (state files' strings) have none.
+    let presetOn: boolean[] | null = null;
     // Per rule: the position last tried, and where its last accepted match ends (a keyword
     // inside it does not start another).
-    const tried = new Int32Array(this.rules.length).fill(-1);
-    const busyUntil = new Int32Array(this.rules.length);
-    const lines = new Map<CompiledRule, Set<number>>();
+    let tried: Int32Array | null = null;
+    let busyUntil: Int32Array | null = null;
+    let lines: Map<CompiledRule, Set<number>> | null = null;
     this.scanner.scan(text, (w, at) => {
       for (const r of this.rulesByWord[w]!) {
         if (r.anchor === 'line') {
+          lines ??= new Map();
           let set = lines.get(r);
           if (!set) lines.set(r, (set = new Set()));
           set.add(text.lastIndexOf('\n', at) + 1);
-        } else if (tried[r.order] !== at && at >= busyUntil[r.order]!) {
-          tried[r.order] = at;
-          const re = r.regex(true);
-          re.lastIndex = at;
-          const m = re.exec(text);
-          if (m && this.consider(s, r, m, 0)) busyUntil[r.order] = m.index + m[0].length;
+          continue;
         }
+        tried ??= new Int32Array(this.rules.length).fill(-1);
+        busyUntil ??= new Int32Array(this.rules.length);
+        if (tried[r.order] === at || at < busyUntil[r.order]!) continue;
+        tried[r.order] = at;
+        const re = r.regex(true);
+        re.lastIndex = at;
+        const m = re.exec(text);
+        if (m && this.consider(s, r, m, 0)) busyUntil[r.order] = m.index + m[0].length;
       }
-      for (const p of this.presetByWord[w]!) presetOn[p] = true;
+      for (const p of this.presetByWord[w]!) (presetOn ??= this.preset.rules.map((r) => r.keywords === null))[p] = true;
     });
-    for (const [r, starts] of lines) {
+    // Assigned in the callback, which TypeScript's narrowing does not follow.
+    const lineStarts = lines as Map<CompiledRule, Set<number>> | null;
+    for (const [r, starts] of lineStarts ?? []) {
       for (const a of starts) {
         const b = text.indexOf('\n', a);
         this.scan(s, r, a, b === -1 ? text.length : b);
       }
     }
-    for (const r of this.rules) if (r.anchor === 'text') this.scan(s, r, 0, text.length);
-    if (this.tokenRules.length) {
-      const min = Math.min(...this.tokenRules.map((r) => r.spec.minLength ?? 1));
-      for (const [a, b] of tokenRuns(text, min)) {
+    for (const r of this.textRules) this.scan(s, r, 0, text.length);
+    if (text.length >= this.minToken) {
+      for (const [a, b] of tokenRuns(text, this.minToken)) {
         for (const r of this.tokenRules) if (b - a >= (r.spec.minLength ?? 1)) this.scan(s, r, a, b);
       }
     }
-    if (presetOn.includes(true)) this.addPreset(s, this.preset.run(text, (p) => presetOn[p]!));
+    // A rule a newer preset adds, without keywords here, runs on every text.
+    if (!presetOn && this.preset.rules.some((r) => r.keywords === null)) presetOn = this.preset.rules.map((r) => r.keywords === null);
+    const on = presetOn as boolean[] | null;
+    if (on) this.addPreset(s, this.preset.run(text, (p) => on[p]!));
   }
 
   /** Runs `rule` over `text[a, b)`. */
