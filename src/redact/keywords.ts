@@ -52,7 +52,7 @@ export class KeywordScanner {
     for (let m = re.exec(text); m; m = re.exec(text)) {
       const at = m.index;
       re.lastIndex = at + 1;
-      for (const w of this.byFirst.get(lower(text.charCodeAt(at)))!) {
+      for (const w of this.byFirst.get(lower(text.charCodeAt(at))) ?? []) {
         const word = this.words[w]!;
         let k = 1;
         while (k < word.length && lower(text.charCodeAt(at + k)) === word.charCodeAt(k)) k++;
