@@ -17,8 +17,9 @@ run.then(
   (code) => {
     process.exitCode = code;
   },
-  (err: unknown) => {
-    process.stderr.write(`hipo: ${err instanceof Error ? err.message : String(err)}\n`);
+  async (err: unknown) => {
+    const { recordedRedactor } = await import('./redact/workspace.js');
+    process.stderr.write(`hipo: ${recordedRedactor().redact(err instanceof Error ? err.message : String(err)).text}\n`);
     process.exitCode = isHook ? 0 : 1;
   },
 );

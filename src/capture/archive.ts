@@ -7,7 +7,7 @@ import type { HipoConfig } from '../config/config.js';
 import type { Clock } from '../time/clock.js';
 import { zonedParts, type LocalDate } from '../time/calendar.js';
 import type { Workspace } from '../tree/layout.js';
-import { Redactor } from '../summarize/redact.js';
+import { redactorFor } from '../redact/workspace.js';
 import { appendRawEntry, readRawRange, withAppendLock } from '../write/raw-append.js';
 import { renderTurn } from './render.js';
 import {
@@ -126,7 +126,7 @@ export async function captureTranscript(ws: Workspace, config: HipoConfig, clock
     const nextOffset = hold ? hold.start : tail.next;
     const nextOpen = hold ? (hold.continued ? hold.key : null) : turns.length ? turns[turns.length - 1]!.key : state.openTurn;
 
-    const redactor = new Redactor(config.redactPatterns);
+    const redactor = redactorFor(config.redactPatterns);
     const ctx = { fileDate: state.startDate, timeZone: config.timeZone, sessionShort: shortSessionId(input.sessionId), maxChars: config.agents.captureMessageChars };
     const fresh = turns.filter((t) => t.continued || !known.has(t.key));
     let redacted = 0;

@@ -5,8 +5,8 @@ import type { Clock } from '../time/clock.js';
 import { zonedParts } from '../time/calendar.js';
 import type { MemoryType, Workspace } from '../tree/layout.js';
 import { contentWords, TermStats } from '../summarize/keywords.js';
-import { Redactor } from '../summarize/redact.js';
 import { topicName } from '../summarize/topic-name.js';
+import { redactorFor } from '../redact/workspace.js';
 import { appendRawEntry, withAppendLock } from '../write/raw-append.js';
 import { renderLogEntry } from './render.js';
 
@@ -36,7 +36,7 @@ export function entryTopic(text: string): string {
 
 export async function appendTypedEntry(ws: Workspace, config: HipoConfig, clock: Clock, input: LogEntryInput): Promise<LoggedEntry> {
   const time = zonedParts(clock.instant, config.timeZone).time.slice(0, 5);
-  const redactor = new Redactor(config.redactPatterns);
+  const redactor = redactorFor(config.redactPatterns);
   // Named from the redacted text: a heading never carries a secret.
   const topic = input.topic ?? entryTopic(redactor.redact(input.text).text.replace(/\[REDACTED:[\w-]+\]/g, ' '));
   const entry = renderLogEntry({ topic, type: input.type, time, text: input.text });

@@ -9,6 +9,7 @@ import { parseLocalDate } from '../time/calendar.js';
 import type { Workspace } from '../tree/layout.js';
 import { ensureStateDir } from '../tree/state-dir.js';
 import { atomicWriteFile } from '../write/atomic.js';
+import { workspaceRedactor } from '../redact/workspace.js';
 
 export interface ArchivedTurn {
   key: string;
@@ -93,7 +94,19 @@ export function loadSessionState(ws: Workspace, sessionId: string): SessionState
 export function saveSessionState(ws: Workspace, s: SessionState): void {
   ensureStateDir(ws);
   mkdirSync(sessionsDir(ws), { recursive: true });
-  atomicWriteFile(sessionFile(ws, s.sessionId), JSON.stringify({ ...s, updatedAt: new Date().toISOString() }));
+  atomicWriteFile(sessionFile(ws, s.sessionId), JSON.stringify({ ...redactPrompts(ws, s), updatedAt: new Date().toISOString() }));
+}
+
+/** The state with the user's words redacted: prompts are what it stores of the conversation. */
+function redactPrompts(ws: Workspace, s: SessionState): SessionState {
+  const r = workspaceRedactor(ws);
+  const turns = (list: ArchivedTurn[]): ArchivedTurn[] => list.map((t) => ({ ...t, prompt: r.redact(t.prompt).text }));
+  return {
+    ...s,
+    turns: turns(s.turns),
+    prompts: s.prompts.map((p) => r.redact(p).text),
+    pending: s.pending ? { ...s.pending, turns: turns(s.pending.turns) } : null,
+  };
 }
 
 /** The short id shown in headings: the first 8 characters of the session id. */

@@ -5,6 +5,8 @@ import { ConfigError, loadConfig, type HipoConfig } from '../config/config.js';
 import { findWorkspaceRoot } from '../config/workspace-root.js';
 import { workspaceAt, type Workspace } from '../tree/layout.js';
 import { CliError } from './exit.js';
+import { redactOutput } from '../redact/lines.js';
+import { recordedRedactor } from '../redact/workspace.js';
 
 export interface Io {
   out(text: string): void;
@@ -15,6 +17,17 @@ export const processIo: Io = {
   out: (t) => void process.stdout.write(t.endsWith('\n') ? t : `${t}\n`),
   err: (t) => void process.stderr.write(t.endsWith('\n') ? t : `${t}\n`),
 };
+
+/**
+ * Everything a command prints passes the redactor of the workspace it loaded (a JSON document
+ * value by value, so it stays valid): the one way out of the command line.
+ */
+export function redactingIo(io: Io): Io {
+  return {
+    out: (t) => io.out(redactOutput(recordedRedactor(), t)),
+    err: (t) => io.err(redactOutput(recordedRedactor(), t)),
+  };
+}
 
 /** A command's action returns its exit code. */
 export type Run = () => Promise<number>;

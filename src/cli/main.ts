@@ -5,7 +5,7 @@ import { LockBusy } from '../cycle/lock.js';
 import { MemoryDirMissing } from '../tree/scan.js';
 import { TemplateError } from '../write/template.js';
 import { InitError } from '../setup/init.js';
-import { processIo, type CommandContext, type Io, type Run } from './context.js';
+import { processIo, redactingIo, type CommandContext, type Io, type Run } from './context.js';
 import { CliError, EXIT } from './exit.js';
 import { registerCompact } from './commands/compact.js';
 import { registerInit } from './commands/init.js';
@@ -47,7 +47,8 @@ export function buildProgram(io: Io, setRun: (run: Run) => void): Command {
   return program;
 }
 
-export async function main(argv: string[], io: Io = processIo): Promise<number> {
+export async function main(argv: string[], rawIo: Io = processIo): Promise<number> {
+  const io = redactingIo(rawIo);
   let run: Run | null = null;
   const program = buildProgram(io, (r) => {
     run = r;

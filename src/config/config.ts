@@ -3,6 +3,7 @@
 import { existsSync, readFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import { isValidTimeZone, systemTimeZone } from '../time/calendar.js';
+import { recordWorkspacePatterns } from '../redact/workspace.js';
 import { nestedQuantifier } from './regex-safety.js';
 
 export interface CompactionConfig {
@@ -299,6 +300,7 @@ export function loadConfig(workspace: string): LoadedConfig {
   }
   if (config.timeZone === '') config.timeZone = systemTimeZone();
   validate(config, source ?? 'defaults');
+  recordWorkspacePatterns(workspace, config.redactPatterns);
   return { config, source, warnings };
 }
 

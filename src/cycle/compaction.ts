@@ -7,7 +7,7 @@ import type { Workspace } from '../tree/layout.js';
 import { rescanTree, scanTree, StampCache } from '../tree/scan.js';
 import type { Problem, TreeSnapshot } from '../tree/snapshot.js';
 import { ExclusionRules } from '../summarize/exclusion.js';
-import { Redactor } from '../summarize/redact.js';
+import { redactorFor } from '../redact/workspace.js';
 import { selectSummarizers, type LlmRuntime } from '../summarize/select.js';
 import type { Summarizer } from '../summarize/summarizer.js';
 import { planCycle, type PlanOptions } from '../plan/planner.js';
@@ -106,7 +106,7 @@ export async function compact(ws: Workspace, config: HipoConfig, opts: CompactOp
   const resummarize = !!opts.resummarize;
   const templates = loadTemplates(ws.root);
   const rules = new ExclusionRules(config.compaction.ephemeralMarkers);
-  const redactor = new Redactor(config.redactPatterns);
+  const redactor = redactorFor(config.redactPatterns);
   const choice = selectSummarizers(ws, config, templates, rules, redactor, opts.env ?? process.env);
   const llm = opts.summarizer ? null : choice.llm;
   if (resummarize && !llm) throw new ResummarizeWithoutModel();

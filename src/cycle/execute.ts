@@ -9,7 +9,7 @@ import { nodeKey, periodId, rawRelPath, type NodeKey, type NodeStatus, type Peri
 import { decodeText } from '../tree/text.js';
 import { isHandEdited } from '../tree/snapshot.js';
 import type { ExclusionRules } from '../summarize/exclusion.js';
-import type { Redactor } from '../summarize/redact.js';
+import type { Redactor } from '../redact/redactor.js';
 import type { Summarizer } from '../summarize/summarizer.js';
 import type { LlmRuntime } from '../summarize/select.js';
 import type { NodeAction, CyclePlan } from '../plan/plan.js';

@@ -14,7 +14,7 @@ import type { TopicInfo } from '../tree/topic.js';
 import { analyzeSources, dayTopics } from '../summarize/analyze.js';
 import { mergeTopics } from '../summarize/topic-merge.js';
 import type { ExclusionRules } from '../summarize/exclusion.js';
-import type { Redactor } from '../summarize/redact.js';
+import type { Redactor } from '../redact/redactor.js';
 import type { SourceDoc } from '../summarize/summarizer.js';
 import { childLabel } from '../compose/body.js';
 import type { TreeState } from './tree-state.js';

@@ -4,6 +4,8 @@ import { appendFileSync, closeSync, fstatSync, openSync, readSync, renameSync, s
 import { join } from 'node:path';
 import type { Workspace } from '../tree/layout.js';
 import { ensureStateDir } from '../tree/state-dir.js';
+import { redactValue } from '../redact/lines.js';
+import { workspaceRedactor } from '../redact/workspace.js';
 
 export interface ActionRecord {
   type: 'action';
@@ -65,7 +67,9 @@ export function appendJournal(ws: Workspace, records: readonly JournalRecord[]):
     /* no journal yet */
   }
   // One write per batch: O_APPEND keeps concurrent writers' lines whole.
-  appendFileSync(journalPath(ws), records.map((r) => JSON.stringify(r)).join('\n') + '\n');
+  // Warnings and errors may quote what they failed on (a YAML error shows the line): redacted.
+  const redactor = workspaceRedactor(ws);
+  appendFileSync(journalPath(ws), records.map((r) => JSON.stringify(redactValue(redactor, r))).join('\n') + '\n');
 }
 
 /** The last records of the journal, reading at most `maxBytes` from its end. */

@@ -7,7 +7,7 @@ import type { LocalDate } from '../time/calendar.js';
 import { readCapped } from '../tree/capped.js';
 import { ExclusionRules } from '../summarize/exclusion.js';
 import { ExtractiveSummarizer } from '../summarize/extractive.js';
-import { Redactor } from '../summarize/redact.js';
+import { redactorFor } from '../redact/workspace.js';
 import { composeBody } from '../compose/body.js';
 import { loadTemplates } from '../write/template.js';
 import { dailyInputsFrom } from './inputs.js';
@@ -16,7 +16,7 @@ import type { PrefetchJob, PrefetchResult, PrefetchSetup } from './prefetch.js';
 const setup = workerData as PrefetchSetup;
 const config = setup.config as HipoConfig;
 const rules = new ExclusionRules(config.compaction.ephemeralMarkers);
-const redactor = new Redactor(config.redactPatterns);
+const redactor = redactorFor(config.redactPatterns);
 const summarizer = new ExtractiveSummarizer(loadTemplates(setup.workspaceRoot), rules);
 
 parentPort!.on('message', (job: PrefetchJob) => {

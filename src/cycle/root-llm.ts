@@ -6,7 +6,7 @@ import { splitFrontmatter } from '../tree/frontmatter.js';
 import { nodeRelPath, periodId, type Period } from '../tree/layout.js';
 import { decodeText } from '../tree/text.js';
 import type { RootRecompactInput, RootRecompactor, RootRecompactResult } from '../summarize/llm/root-recompact.js';
-import type { Redactor } from '../summarize/redact.js';
+import type { Redactor } from '../redact/redactor.js';
 import type { RootBuild } from '../compose/root.js';
 import type { CountTokens } from '../write/tokens.js';
 import { readSources } from './inputs.js';

@@ -5,6 +5,8 @@ import { join } from 'node:path';
 import type { Workspace } from '../tree/layout.js';
 import { ensureStateDir } from '../tree/state-dir.js';
 import { atomicWriteFile } from '../write/atomic.js';
+import { redactValue } from '../redact/lines.js';
+import { workspaceRedactor } from '../redact/workspace.js';
 
 export interface DaemonRun {
   at: string;
@@ -37,7 +39,7 @@ export function daemonStatePath(ws: Workspace): string {
 export function writeDaemonState(ws: Workspace, state: DaemonState): void {
   try {
     ensureStateDir(ws);
-    atomicWriteFile(daemonStatePath(ws), `${JSON.stringify(state, null, 2)}\n`);
+    atomicWriteFile(daemonStatePath(ws), `${JSON.stringify(redactValue(workspaceRedactor(ws), state), null, 2)}\n`);
   } catch {
     /* status information only: a full disk must not stop the daemon */
   }

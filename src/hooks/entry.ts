@@ -4,6 +4,8 @@
 import { defaultConfig } from '../config/config.js';
 import { MAX_INPUT_BYTES, readStdin } from './input.js';
 import { HOOK_EVENTS, runHook } from './run.js';
+import { redactOutput } from '../redact/lines.js';
+import { recordedRedactor } from '../redact/workspace.js';
 
 /** `stop`, `session-start`, `PreCompact`… → the canonical event name. */
 export function canonicalEvent(name: string): string {
@@ -35,6 +37,7 @@ export async function hookEntry(argv: readonly string[], out: (s: string) => voi
   setTimeout(() => process.exit(0), cap).unref();
   const input = await readStdin(process.stdin, MAX_INPUT_BYTES, 2000).catch((e: unknown) => (e instanceof Error ? e : new Error(String(e))));
   const r = await runHook(canonicalEvent(args.event ?? ''), input, { ...(args.dir ? { dir: args.dir } : {}), ...(args.now ? { now: args.now } : {}), startedAt: 0 });
-  if (r.stdout) out(r.stdout);
+  // The restore JSON carries memory: it leaves through the workspace's redactor.
+  if (r.stdout) out(redactOutput(recordedRedactor(), r.stdout));
   return 0;
 }

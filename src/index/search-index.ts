@@ -4,7 +4,8 @@
 // embedder (loaded on first use) and nothing that grows with use.
 import type { HipoConfig } from '../config/config.js';
 import type { Workspace } from '../tree/layout.js';
-import { Redactor } from '../summarize/redact.js';
+import type { Redactor } from '../redact/redactor.js';
+import { redactorFor } from '../redact/workspace.js';
 import { openIndexDb, type IndexDb } from './db.js';
 import { indexFile } from './location.js';
 import { EmbedderError, type Embedder } from './embed/embedder.js';
@@ -77,7 +78,7 @@ export function openIndex(ws: Workspace, config: HipoConfig, opts: OpenOptions =
       minSimilarity: config.search.minSimilarity,
       maxFileBytes: config.maxFileBytes,
     },
-    redactor: new Redactor(config.redactPatterns),
+    redactor: redactorFor(config.redactPatterns),
     embedder,
     embedderProblem,
     warnings: opened.warnings,

@@ -16,7 +16,7 @@ import { cjkIndexText } from './cjk.js';
 import { clearIndex, stmt, type IndexDb } from './db.js';
 import { EmbedderError, type Embedder } from './embed/embedder.js';
 import { listIndexableFiles, type IndexableFile } from './files.js';
-import { redactKeepingLines } from './redact.js';
+import { redactKeepingLines } from '../redact/lines.js';
 import type { SearchIndex } from './search-index.js';
 import { deleteVector, insertVector, prepareVectorTable, readVector, storedEmbedder } from './vectors.js';
 

@@ -14,19 +14,25 @@ import { BoundedStdioTransport } from './transport.js';
 import { listNodes, readNode, RESOURCE_PREFIX } from './resources.js';
 import { CONTEXT_OUTPUT, GET_OUTPUT, LOG_OUTPUT, RECALL_OUTPUT, SEARCH_OUTPUT, STATUS_OUTPUT } from './schemas.js';
 import { contextTool, getTool, logTool, recallTool, searchTool, statusTool, ToolError, type ToolAnswer, type ToolEnv } from './tools.js';
+import { redactOutput, redactValue } from '../redact/lines.js';
+import { redactorFor } from '../redact/workspace.js';
 
 /** The workspace the server is about, or why there is none. */
 export type Served = { env: ToolEnv; problem?: undefined } | { env?: undefined; problem: string };
 
 type Result = { content: { type: 'text'; text: string }[]; structuredContent?: Record<string, unknown>; isError?: boolean };
 
-const failure = (text: string): Result => ({ content: [{ type: 'text', text }], isError: true });
-
+/**
+ * A tool's answer, through the workspace's redactor: the one way out of the MCP server. The text
+ * and every string of the structured result are redacted (the structure stays valid).
+ */
 async function answer(served: Served, fn: (env: ToolEnv) => ToolAnswer | Promise<ToolAnswer>): Promise<Result> {
+  const redactor = redactorFor(served.env?.config.redactPatterns);
+  const failure = (text: string): Result => ({ content: [{ type: 'text', text: redactOutput(redactor, text) }], isError: true });
   if (!served.env) return failure(`hipo: ${served.problem}`);
   try {
     const a = await fn(served.env);
-    return { content: [{ type: 'text', text: a.text }], structuredContent: a.data };
+    return { content: [{ type: 'text', text: redactOutput(redactor, a.text) }], structuredContent: redactValue(redactor, a.data) };
   } catch (err) {
     if (err instanceof ToolError) return failure(err.message);
     return failure(`hipo: ${err instanceof Error ? err.message : String(err)}`);
@@ -105,7 +111,8 @@ export function buildServer(served: Served, version: string): McpServer {
 
   const read = (rel: string, uri: string) => {
     if (!served.env) throw new Error(`hipo: ${served.problem}`);
-    return { contents: [{ uri, mimeType: 'text/markdown', text: readNode(served.env, rel) }] };
+    // A node may hold a hand edit: it is redacted like every other way out.
+    return { contents: [{ uri, mimeType: 'text/markdown', text: redactorFor(served.env.config.redactPatterns).redact(readNode(served.env, rel)).text }] };
   };
   server.registerResource('root', new ResourceTemplate(`${RESOURCE_PREFIX}{file}`, {
     list: () => ({ resources: served.env ? listNodes(served.env).filter((r) => r.name === 'ROOT.md') : [] }),

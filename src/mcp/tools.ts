@@ -14,6 +14,8 @@ import { gatherStatus } from '../status/status.js';
 import { resolveClock } from '../time/clock.js';
 import type { MemoryType, Workspace } from '../tree/layout.js';
 import { loadTokenCounter, type TokenizerName } from '../write/tokens.js';
+import { redactKeepingLines } from '../redact/lines.js';
+import { redactorFor } from '../redact/workspace.js';
 
 export class ToolError extends Error {}
 
@@ -49,6 +51,8 @@ export async function contextTool(env: ToolEnv, args: { budget?: number; query?:
 const MAX_GET_LINES = 2000;
 /** A longer line (a pasted blob, a one-line log) is cut: the answer stays readable and bounded. */
 const MAX_GET_LINE_BYTES = 8000;
+/** More than the longest private key block (an 8192-bit RSA key is about 100 lines). */
+const GET_LOOKBACK_LINES = 200;
 
 /** Lines `from`..`from+lines-1` of a file in the memory folder, each prefixed with its number. */
 export function getTool(env: ToolEnv, args: { path: string; from?: number; lines?: number }): ToolAnswer {
@@ -75,13 +79,18 @@ export function getTool(env: ToolEnv, args: { path: string; from?: number; lines
   if (!statSync(abs).isFile()) throw new ToolError(`${shown}: not a regular file`);
   const start = Math.max(1, Math.floor(from));
   const n = Math.min(Math.max(1, Math.floor(count)), MAX_GET_LINES);
-  const file = readLineRange(abs, start, n, MAX_GET_LINE_BYTES);
+  // Lines above the range are read too, so that a private key block beginning there is seen
+  // whole; redaction keeps line numbers (the block's lines become blank lines).
+  const first = Math.max(1, start - GET_LOOKBACK_LINES);
+  const file = readLineRange(abs, first, n + start - first, MAX_GET_LINE_BYTES);
   if (!file) throw new ToolError(`${shown}: cannot be read as text`);
-  const end = start + file.lines.length - 1;
-  if (!file.lines.length && file.total) throw new ToolError(`${shown}: line ${start} is past the end (${file.total} lines)`);
+  const redacted = file.lines.length ? redactKeepingLines(redactorFor(env.config.redactPatterns), file.lines.join('\n')).text.split('\n') : [];
+  const lines = redacted.slice(start - first);
+  const end = start + lines.length - 1;
+  if (!lines.length && file.total) throw new ToolError(`${shown}: line ${start} is past the end (${file.total} lines)`);
   return {
-    text: [file.lines.length ? `${shown} lines ${start}-${end} of ${file.total}` : `${shown}: empty`, ...file.lines.map((l, i) => `${String(start + i).padStart(5)}  ${l}`)].join('\n'),
-    data: { path: shown, from: start, to: Math.max(start - 1, end), total: file.total, lines: file.lines.map((text, i) => ({ n: start + i, text })) },
+    text: [lines.length ? `${shown} lines ${start}-${end} of ${file.total}` : `${shown}: empty`, ...lines.map((l, i) => `${String(start + i).padStart(5)}  ${l}`)].join('\n'),
+    data: { path: shown, from: start, to: Math.max(start - 1, end), total: file.total, lines: lines.map((text, i) => ({ n: start + i, text })) },
   };
 }
 

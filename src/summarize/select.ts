@@ -12,7 +12,7 @@ import { RootRecompactor } from './llm/root-recompact.js';
 import { LlmSession } from './llm/session.js';
 import { resolveLlmSettings } from './llm/settings.js';
 import { FallbackSummarizer, LlmNodeSummarizer } from './llm/summarizer.js';
-import type { Redactor } from './redact.js';
+import type { Redactor } from '../redact/redactor.js';
 import type { Summarizer } from './summarizer.js';
 
 export function summarizerFor(_config: HipoConfig, templates: TemplateSet, rules: ExclusionRules): Summarizer {

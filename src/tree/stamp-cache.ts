@@ -11,6 +11,8 @@ import type { TopicInfo } from './topic.js';
 import type { FactCategory, FactInfo } from './fact.js';
 import { atomicWriteFile } from '../write/atomic.js';
 import { ensureStateDir } from './state-dir.js';
+import { redactValue } from '../redact/lines.js';
+import { workspaceRedactor } from '../redact/workspace.js';
 
 const CACHE_VERSION = 7;
 const CACHE_FILE = 'tree-cache.json';
@@ -108,7 +110,8 @@ export class StampCache {
     try {
       ensureStateDir(ws);
       const file: CacheFile = { version: CACHE_VERSION, entries: Object.fromEntries(this.entries) };
-      atomicWriteFile(join(ws.stateDir, CACHE_FILE), JSON.stringify(file), { durable: false });
+      // Problems quote what they failed on (a YAML error shows the line): redacted.
+      atomicWriteFile(join(ws.stateDir, CACHE_FILE), JSON.stringify(redactValue(workspaceRedactor(ws), file)), { durable: false });
       this.dirty = false;
       this.loaded = true;
     } catch {

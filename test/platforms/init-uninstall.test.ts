@@ -267,6 +267,24 @@ describe('other platforms', () => {
     expect(ws.exists('.opencode')).toBe(false);
   });
 
+  it('opencode: an idle session is archived redacted, and the plugin leaves no transcript copy behind', async () => {
+    const ws = makeWorkspace();
+    expect(runCli(['init', ws.root, '--platform', 'opencode']).code).toBe(0);
+    const mod = await import(`${join(ws.root, '.opencode/plugins/hipo.js')}?t=${Date.now()}`);
+    const key = 'ghp_Zx81Kq0LmW3vNa7Pt5Rb2Yc9Hd4Fg6Js1Ue8';
+    const at = Date.parse('2026-03-15T10:00:00Z');
+    const data = [
+      { info: { id: 'msg_1', sessionID: 'ses_7', role: 'user', time: { created: at } }, parts: [{ type: 'text', text: `push with my token ${key} please` }] },
+      { info: { id: 'msg_2', sessionID: 'ses_7', role: 'assistant', time: { created: at + 5000 } }, parts: [{ type: 'text', text: 'Pushed the branch.' }] },
+    ];
+    const hooks = await mod.HipoMemory({ client: { session: { messages: async () => ({ data }) } }, directory: ws.root });
+    await hooks.event({ event: { type: 'session.idle', properties: { sessionID: 'ses_7' } } });
+    const log = ws.read('memory/2026-03-15.md');
+    expect(log).toContain('push with my token [REDACTED:github-token] please');
+    expect(ws.files('.hipo').filter((f) => f.startsWith('.hipo/opencode/'))).toEqual([]);
+    for (const f of ws.files('.hipo')) expect(ws.read(f), f).not.toContain(key);
+  });
+
   it('openclaw: only when asked (AGENTS.md alone is not OpenClaw); its bootstrap hook still works after the workspace moved', async () => {
     const a = agentEnv();
     const ws = makeWorkspace({ 'AGENTS.md': '# Agents\n', 'MEMORY.md': '# curated\n' });

@@ -6,7 +6,7 @@ import { DIR_FLAGS, DIR_HELP, loadWorkspace } from '../context.js';
 import { CliError, EXIT } from '../exit.js';
 import type { CommandContext } from '../context.js';
 
-export function registerDaemon(program: Command, { setRun }: CommandContext): void {
+export function registerDaemon(program: Command, { io, setRun }: CommandContext): void {
   program
     .command('daemon')
     .description('Run in the foreground: catch up, then compact on file changes and on a heartbeat')
@@ -17,7 +17,7 @@ export function registerDaemon(program: Command, { setRun }: CommandContext): vo
       setRun(async () => {
         const { ws, config, configWarnings } = loadWorkspace(opts.dir, true);
         if (!validate(config.daemon.heartbeat)) throw new CliError(`${ws.root}/hipo.config.json: "daemon.heartbeat" is not a cron expression: "${config.daemon.heartbeat}"`);
-        const log = createLog(!!opts.logJson);
+        const log = createLog(!!opts.logJson, (l) => io.err(l));
         for (const w of configWarnings) log('warn', 'config', w);
         const daemon = new Daemon(ws, config, log);
         try {

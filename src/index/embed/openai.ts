@@ -4,6 +4,8 @@
 // The package is loaded on first use: it costs ~80 ms to import, which every other command
 // would otherwise pay.
 import type OpenAIClient from 'openai';
+import type { Redactor } from '../../redact/redactor.js';
+import { redactorFor } from '../../redact/workspace.js';
 import { EmbedderError, normalise, type Embedder } from './embedder.js';
 
 /** The innermost cause's code or message: "ECONNREFUSED" rather than "fetch failed". */
@@ -27,6 +29,8 @@ export interface OpenAiEmbedderOptions {
   timeoutMs: number;
   /** Characters sent per input at most (long inputs fail on small-context models). */
   maxChars?: number;
+  /** Redacts every input before it is sent (indexed text arrives redacted; queries do not). */
+  redactor?: Redactor;
 }
 
 export class OpenAiEmbedder implements Embedder {
@@ -64,7 +68,8 @@ export class OpenAiEmbedder implements Embedder {
   }
 
   async embed(texts: readonly string[]): Promise<(Float32Array | null)[]> {
-    const input = texts.map((t) => t.slice(0, this.maxChars));
+    const redactor = this.opts.redactor ?? redactorFor();
+    const input = texts.map((t) => redactor.redact(t).text.slice(0, this.maxChars));
     const nonEmpty = input.map((t) => t.trim() !== '');
     const sent = input.filter((_, i) => nonEmpty[i]);
     if (sent.length === 0) return input.map(() => null);

@@ -4,6 +4,7 @@ import { join } from 'node:path';
 import type { SearchConfig } from '../../config/config.js';
 import type { Workspace } from '../../tree/layout.js';
 import type { Embedder } from './embedder.js';
+import { workspaceRedactor } from '../../redact/workspace.js';
 import { OpenAiEmbedder } from './openai.js';
 import { UseLiteEmbedder } from './use-lite.js';
 import { WinkEmbedder } from './wink.js';
@@ -29,7 +30,7 @@ export function embedderFor(ws: Workspace, search: SearchConfig, env: NodeJS.Pro
   switch (name) {
     case 'none': return null;
     case 'use-lite': return new UseLiteEmbedder();
-    case 'openai': return new OpenAiEmbedder(openai);
+    case 'openai': return new OpenAiEmbedder({ ...openai, redactor: workspaceRedactor(ws) });
     case 'wink': return new WinkEmbedder({ cacheDirs: [userCacheDir(env), join(ws.stateDir, 'cache')] });
   }
 }

@@ -11,6 +11,8 @@ import { atomicWriteFile } from '../../write/atomic.js';
 import type { ChatMessage, ChatResponse } from './client.js';
 import { requestBody } from './client.js';
 import type { LlmSettings } from './settings.js';
+import { redactValue } from '../../redact/lines.js';
+import { workspaceRedactor } from '../../redact/workspace.js';
 
 const DIR = 'llm-cache';
 /** Entries kept; the least recently used beyond this are deleted. */
@@ -56,7 +58,7 @@ export class AnswerCache {
     try {
       ensureStateDir(this.ws);
       mkdirSync(this.dir, { recursive: true });
-      const entry: CachedAnswer = { ...answer, key, at: new Date().toISOString() };
+      const entry: CachedAnswer = { ...redactValue(workspaceRedactor(this.ws), answer), key, at: new Date().toISOString() };
       atomicWriteFile(join(this.dir, `${key}.json`), JSON.stringify(entry), { durable: false });
       if (!this.pruned) this.prune();
     } catch {

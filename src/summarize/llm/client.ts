@@ -7,6 +7,7 @@
 //     the call fails with the time the server asked for, and hipo backs off until then;
 //   timeout (whole request, headers and body) — not retried: a slow model stays slow;
 //   other 4xx, an unreadable response — not retried.
+import { redactorFor } from '../../redact/workspace.js';
 import type { LlmSettings } from './settings.js';
 
 export interface ChatMessage {
@@ -121,8 +122,12 @@ export async function openAiChatClient(s: LlmSettings, sleep: Sleep = realSleep)
     }
   };
 
+  // Nothing leaves the machine unredacted, whoever built the messages (summaries, ROOT, query
+  // expansion): this is the one way out to a chat endpoint.
+  const redactor = redactorFor(s.redactPatterns);
   return {
-    async complete(messages, maxOutputTokens) {
+    async complete(original, maxOutputTokens) {
+      const messages = original.map((m) => ({ ...m, content: redactor.redact(m.content).text }));
       let waited = 0;
       for (let attempt = 0; ; attempt++) {
         try {

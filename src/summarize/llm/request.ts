@@ -5,7 +5,7 @@ import { formatTopicTag, type TopicInfo } from '../../tree/topic.js';
 import { renderTemplate } from '../../write/template.js';
 import type { CountTokens } from '../../write/tokens.js';
 import { DEFAULT_EPHEMERAL_MARKERS, type ExclusionRules } from '../exclusion.js';
-import type { Redactor } from '../redact.js';
+import type { Redactor } from '../../redact/redactor.js';
 import type { SourceDoc, SummaryRequest } from '../summarizer.js';
 import type { ChatMessage } from './client.js';
 import { evenParts, packParts, sourceUnits } from './parts.js';

@@ -14,7 +14,7 @@ import type { LocalDate } from '../../time/calendar.js';
 import { renderTemplate } from '../../write/template.js';
 import type { CountTokens } from '../../write/tokens.js';
 import type { ExclusionRules } from '../exclusion.js';
-import type { Redactor } from '../redact.js';
+import type { Redactor } from '../../redact/redactor.js';
 import type { SourceDoc, SummaryUsage } from '../summarizer.js';
 import type { ChatMessage } from './client.js';
 import { applyExclusions, fitSources } from './prepare.js';

@@ -22,6 +22,8 @@ export interface LlmSettings {
   backoffMinutes: number;
   levels: ReadonlySet<LlmLevel>;
   extraBody: Readonly<Record<string, unknown>>;
+  /** The workspace's `redactPatterns`: the client redacts every message with them and hipo's rules. */
+  redactPatterns?: readonly string[];
 }
 
 export interface ResolvedLlm {
@@ -32,7 +34,7 @@ export interface ResolvedLlm {
 
 const OFF = /^(?:off|none|false|0|no)$/i;
 
-export function resolveLlmSettings(config: Pick<HipoConfig, 'llm'>, env: NodeJS.ProcessEnv): ResolvedLlm {
+export function resolveLlmSettings(config: Pick<HipoConfig, 'llm'> & Partial<Pick<HipoConfig, 'redactPatterns'>>, env: NodeJS.ProcessEnv): ResolvedLlm {
   const c: LlmConfig = config.llm;
   const warnings: string[] = [];
   const envUrl = env.HIPO_LLM_BASE_URL?.trim();
@@ -73,6 +75,7 @@ export function resolveLlmSettings(config: Pick<HipoConfig, 'llm'>, env: NodeJS.
       backoffMinutes: c.backoffMinutes,
       levels: new Set(c.levels as LlmLevel[]),
       extraBody: c.extraBody,
+      redactPatterns: config.redactPatterns ?? [],
     },
     warnings,
   };

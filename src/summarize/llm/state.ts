@@ -12,6 +12,8 @@ import { join } from 'node:path';
 import type { NodeKey, Workspace } from '../../tree/layout.js';
 import { ensureStateDir } from '../../tree/state-dir.js';
 import { atomicWriteFile } from '../../write/atomic.js';
+import { redactValue } from '../../redact/lines.js';
+import { workspaceRedactor } from '../../redact/workspace.js';
 
 const FILE = 'llm-state.json';
 const MAX_FACTOR = 64;
@@ -114,7 +116,7 @@ export class LlmState {
   private save(): void {
     try {
       ensureStateDir(this.ws);
-      atomicWriteFile(join(this.ws.stateDir, FILE), `${JSON.stringify(this.data, null, 1)}\n`);
+      atomicWriteFile(join(this.ws.stateDir, FILE), `${JSON.stringify(redactValue(workspaceRedactor(this.ws), this.data), null, 1)}\n`);
     } catch {
       /* a read-only state folder: the run still works, the next one knows less */
     }

@@ -8,7 +8,7 @@ import { renderTemplate } from '../../write/template.js';
 import { loadTokenCounter, type CountTokens, type TokenizerName } from '../../write/tokens.js';
 import type { ExclusionRules } from '../exclusion.js';
 import type { ExtractiveSummarizer } from '../extractive.js';
-import type { Redactor } from '../redact.js';
+import type { Redactor } from '../../redact/redactor.js';
 import type { Summarizer, SummaryRequest, SummaryResult, SummaryUsage } from '../summarizer.js';
 import { nodeShape, type PromptSet } from './prompts.js';
 import { buildNodeRequests, type NodeRequests } from './request.js';

@@ -1,7 +1,7 @@
 // Planted secrets of each format never reach a node; look-alikes are left alone; the sentence
 // around a secret survives (pitfall 9).
 import { describe, expect, it } from 'vitest';
-import { Redactor } from '../../src/summarize/redact.js';
+import { Redactor } from '../../src/redact/redactor.js';
 import { cycle } from '../helpers/tree.js';
 import { makeWorkspace } from '../helpers/workspace.js';
 

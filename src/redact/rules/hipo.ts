@@ -1,0 +1,181 @@
+// hipo's own rules: secrets as people write them in notes and conversations (`my password is …`,
+// `SESSION_SECRET=…`, `curl -u user:pass`, an Authorization header), with the checks that keep
+// a look-alike (`Bearer implementation-details`, `password: string`, `pwd = /home/me`), and
+// the provider token formats hipo names by its own kinds (tokens.ts).
+import { charClasses, isPathLike, isPhraseLike, isPlaceholder, isWordish, shannonEntropy } from '../entropy.js';
+import type { ScannerRule } from '../rule.js';
+import { TOKEN_RULES } from './tokens.js';
+
+const raw = String.raw;
+
+/** `key` ends with a secret's name as a word of its own: `DB_PASSWORD`, `apiKey`, `jwt-secret`, `PGPASSWORD`. */
+function namesSecret(key: string, name: RegExp): boolean {
+  const m = name.exec(key);
+  if (!m) return false;
+  const at = m.index;
+  if (at === 0) return true;
+  const prev = key[at - 1]!;
+  // An environment variable names it in capitals, often glued: PGPASSWORD, DBPASS.
+  return /[_.\-\s]/.test(prev) || (/[a-z0-9]/.test(prev) && /[A-Z]/.test(key[at]!)) || /^[A-Z0-9_]+$/.test(key);
+}
+
+const COMMON_WORDS = /(?:ed|ing|ly|ion|ions|ment|ments|able|ible|ful|less|ness|ity|ies|ous|ive)$/i;
+
+/** What an assigned value must look like to be a secret; `key` and `sep` are the context. */
+function secretValue(value: string, key: string, sep: string, quoted: boolean): boolean {
+  if (isPlaceholder(value) || isPathLike(value)) return false;
+  // A name followed by its separator is the next key, not a value (`password:   password: x`).
+  if (/[:=]$/.test(value)) return false;
+  if (/^\d{4}-\d{2}-\d{2}/.test(value) || /^\d+(?:\.\d+)*[a-z]{0,3}$/i.test(value) && value.length < 6) return false;
+  if (/^(?:https?|ftp):/i.test(value)) return false;
+  // Code: a call or an index (`word_tokenize(text)`, `env["X"]`) is not a value.
+  if (/^[A-Za-z_$][\w$]*(?:\.[A-Za-z_$][\w$]*)*[([]/.test(value)) return false;
+  if (isWordish(value)) {
+    // Letters only: a secret when set in code or config (`SESSION_SECRET=keyboardcat`, a quoted
+    // value) or given as a password (`password: correcthorsebattery`), not a type annotation or
+    // a description (`password: string`, `token: required`, `password: hashed`).
+    const envStyle = sep.trim() === '=' && !/\s/.test(sep) && (/^[A-Z][A-Z0-9_]*$/.test(key) || /pass|pwd/i.test(key));
+    const password = /pass|pwd/i.test(key) && value.length >= 8;
+    return (envStyle || quoted || password) && value.length >= 6 && !COMMON_WORDS.test(value);
+  }
+  if (isPhraseLike(value)) return false;
+  if (/^\d+$/.test(value)) return value.length >= 6;
+  return shannonEntropy(value) >= 2.5;
+}
+
+/** Names of secrets in assignments, by the kind their value is redacted as. */
+const SECRET_NAMES: [kind: string, names: string][] = [
+  ['password', 'password|passwd|passphrase|passcode|pwd|pass'],
+  ['api-key', raw`api[_-]?key|apikey|access[_-]?key|private[_-]?key|secret[_-]?key|key[_-]?base|signing[_-]?key|encryption[_-]?key|master[_-]?key|client[_-]?key`],
+  ['token', 'token|auth'],
+  ['secret', 'secret|credentials?|creds'],
+];
+const NAME_TESTS = SECRET_NAMES.map(([kind, names]) => ({ kind, re: new RegExp(`(?:${names})s?$`, 'i') }));
+
+/**
+ * `NAME = value`, `name: value`, `"name": "value"` where the name ends with a secret's name
+ * (`DB_PASSWORD`, `apiKey`, `JWT_SECRET`, `SECRET_KEY_BASE`, `twilio_auth_token`). The regex
+ * matches from the name's last word; the rest of the name is found by looking back (`prefix`).
+ */
+const ASSIGNMENT: ScannerRule = {
+  id: 'secret',
+  // The first word of each name below: a match begins at one of them.
+  keywords: ['pass', 'pwd', 'api', 'access', 'private', 'secret', 'key', 'signing', 'encryption', 'master', 'client', 'token', 'auth', 'cred'],
+  ignoreCase: true,
+  secretGroup: 3,
+  prefix: 40,
+  regex: raw`(?:${SECRET_NAMES.map(([, n]) => n).join('|')})s?(["'\x60]?[ \t]*(?:=|:=|=>|:)[ \t]*)(["'\x60]?)([^\s"'\x60,;]{3,})`,
+  accept: (secret, at) => {
+    const m = /^([A-Za-z0-9_.-]*?)(["'\x60]?[ \t]*(?:=|:=|=>|:)[ \t]*)(["'\x60]?)/.exec(at.match);
+    const key = m?.[1] ?? '';
+    const kind = NAME_TESTS.find((t) => namesSecret(key, t.re))?.kind;
+    if (!m || !kind) return false;
+    // `pwd = /home/me` is a working directory, not a password.
+    if (/pwd$/i.test(key) && /^[~./$]|\//.test(secret)) return false;
+    // Only passwords are short: a token, key or secret has 8 characters or more.
+    if (kind !== 'password' && secret.length < 8) return false;
+    return secretValue(secret, key, m[2]!, m[3] !== '') && kind;
+  },
+};
+
+/** A value in prose: "my password is hunter2", "the API token is 8f2c…". */
+function proseValue(secret: string, loose: boolean): boolean {
+  if (isPlaceholder(secret) || isPathLike(secret) || isPhraseLike(secret)) return false;
+  if (/^\d+$/.test(secret)) return loose && secret.length >= 4;
+  if (isWordish(secret)) return loose && secret.length >= 10 && !COMMON_WORDS.test(secret) && /[A-Z]/.test(secret.slice(1));
+  const c = charClasses(secret);
+  return loose ? c.digit || c.symbol || (c.upper && c.lower) : c.digit && shannonEntropy(secret) >= 3.3;
+}
+
+export const HIPO_RULES: readonly ScannerRule[] = [
+  ...TOKEN_RULES,
+  {
+    id: 'aws-secret',
+    keywords: ['aws', 'secret'],
+    ignoreCase: true,
+    secretGroup: 3,
+    regex: raw`(aws[ _-]?secret[ _-]?access[ _-]?key|aws[ _-]?secret(?:[ _-]?key)?|secret[ _-]?access[ _-]?key)(["']?\s*(?:[:=]|=>|:=|\bis)\s*["']?)([A-Za-z0-9/+=]{40})(?![A-Za-z0-9/+=])`,
+  },
+  {
+    // .npmrc: `//registry.npmjs.org/:_authToken=…`, `_auth=…`, `_password=…`.
+    id: 'npm-token',
+    keywords: ['_auth', '_password'],
+    secretGroup: 3,
+    regex: raw`(?<![A-Za-z0-9])(_authToken|_auth|_password)(\s*=\s*["']?)([^\s"']{6,})`,
+  },
+  {
+    id: 'twilio-auth-token',
+    keywords: ['twilio', 'auth'],
+    ignoreCase: true,
+    secretGroup: 2,
+    regex: raw`(twilio[\w .-]{0,30}?(?:auth[ _-]?token|token|secret)|auth[ _-]?token)["']?\s*(?:(?:is|was|=|:|=>)\s*)?["']?([0-9a-f]{32})(?![0-9a-z])`,
+  },
+  {
+    id: 'azure-storage-key',
+    keywords: ['accountkey', 'sharedaccess', 'sharedkey'],
+    ignoreCase: true,
+    secretGroup: 2,
+    regex: raw`(AccountKey|SharedAccessKey|SharedAccessSignature|SharedKey)\s*=\s*["']?([A-Za-z0-9+/%=]{20,})`,
+  },
+  { id: 'azure-sas', keywords: ['sig='], regex: raw`(?<=[?&;])sig=([A-Za-z0-9%+/=]{16,})`, accept: (s) => shannonEntropy(s) >= 3 },
+  {
+    id: 'url-password',
+    keywords: ['://'],
+    ignoreCase: true,
+    secretGroup: 2,
+    // scheme://user:password@host — keep the user and host, drop the password. The scheme is
+    // looked back for, so the regex scans for `://` rather than trying every word.
+    regex: raw`(?<=\b[a-z][a-z0-9+.-]{1,20})://([^\s:/@]*):([^\s@/]+)@`,
+    accept: (s) => !/^(?:pass(?:word)?|pwd|secret)$/i.test(s),
+  },
+  {
+    id: 'bearer-token',
+    keywords: ['bearer'],
+    ignoreCase: true,
+    secretGroup: 3,
+    regex: raw`\b(Bearer)(\s+)([A-Za-z0-9._~+/-]{12,}=*)`,
+    accept: (s) => !isWordish(s) && !isPhraseLike(s) && shannonEntropy(s) >= 3 && (charClasses(s).digit || (charClasses(s).upper && charClasses(s).lower)),
+  },
+  {
+    id: 'auth-header',
+    keywords: ['authorization'],
+    ignoreCase: true,
+    secretGroup: 1,
+    regex: raw`Authorization["']?\s*[:=]\s*["']?(?:Basic|Token|Digest|Bearer|Bot|Key)\s+([A-Za-z0-9._~+/-]{8,}=*)`,
+    accept: (s) => !isWordish(s) && !isPhraseLike(s),
+  },
+  {
+    // curl -u user:pass / wget --user=…: the password only.
+    id: 'cli-password',
+    keywords: ['curl', 'wget'],
+    ignoreCase: true,
+    secretGroup: 3,
+    regex: raw`\b(?:curl|wget)\b[^\n]*?\s(?:-u|--user|--http-user)(?:=|\s*)(["']?)([^\s:"']+):([^\s"']{3,})`,
+    accept: (s) => !/^\$/.test(s),
+  },
+  {
+    id: 'cli-password',
+    keywords: ['--pass', '--token', '--api', '--secret', '--client-secret', '--auth', '--access', 'sshpass', 'mysql', 'mariadb'],
+    ignoreCase: true,
+    secretGroup: 2,
+    regex: raw`(?:--(?:password|passwd|pass|token|api-key|apikey|api-token|secret|client-secret|auth-token|access-token)(?:=|\s+)|\bsshpass\b[^\n]*?\s-p\s*|\b(?:mysql|mysqldump|mariadb)\b[^\n]*?\s-p(?=\S))(["']?)([^\s"']{3,})`,
+    accept: (s) => !/^\$/.test(s) && !isPlaceholder(s) && !isWordish(s) && !s.startsWith('-'),
+  },
+  ASSIGNMENT,
+  {
+    id: 'password',
+    keywords: ['pass', 'pin', 'pwd'],
+    ignoreCase: true,
+    secretGroup: 1,
+    regex: raw`\b(?:password|passcode|passphrase|passwd|pin(?: code)?|pwd)(?:\s+(?:for|of|on|to)(?:\s+[^\s:=]{1,30}){1,3}?)?\s+(?:is now|is|was|will be|has been set to|set to|=|:)\s+["'\x60]?([^\s"'\x60,;]{2,}[^\s"'\x60,;.!?:)\]])`,
+    accept: (s) => proseValue(s, true),
+  },
+  {
+    id: 'secret',
+    keywords: ['api', 'access', 'secret', 'token', 'cred'],
+    ignoreCase: true,
+    secretGroup: 1,
+    regex: raw`\b(?:api[ _-]?key|access[ _-]?key|secret[ _-]?key|token|secret|credentials?)\s+(?:is now|is|was|=|:)\s+["'\x60]?([A-Za-z0-9_\-./+=]{11,}[A-Za-z0-9_\-/+=])`,
+    accept: (s) => proseValue(s, false),
+  },
+];
