@@ -7,6 +7,7 @@ import type { TopicInfo } from '../tree/topic.js';
 import { CATEGORY_TITLES } from '../summarize/facts/category.js';
 import { distinctFacts, rankFacts } from '../summarize/facts/profile.js';
 import { clip } from '../summarize/classify.js';
+import { factDigest } from '../summarize/facts/digest.js';
 
 /** One section's lines: `ranked` best first, `show` puts the kept ones in reading order. */
 export interface SectionLines<T> {
@@ -25,11 +26,28 @@ export function shortDate(d: LocalDate, today: LocalDate): string {
 // ---- Profile and Rules ----------------------------------------------------------------------
 
 const FACT_LINE_MAX = 200;
+/**
+ * The most salient facts are shown as the user said them; every later one by its digest (the
+ * names and amounts it holds, summarize/facts/digest.ts) on one `- Also:` line per category.
+ * A sentence costs about six digests: ten sentences read well, and the digests then name
+ * several times more of the user's life in the same room.
+ */
+export const PROFILE_SENTENCES = 10;
+export const ALSO_PREFIX = '- Also: ';
+export const ALSO_SEPARATOR = ' · ';
 
 export function profileSection(facts: readonly FactInfo[], today: LocalDate, linkFor: (d: LocalDate) => string): SectionLines<FactInfo> {
   // Only a budget's worth can be shown; a few hundred candidates are plenty.
-  const user = distinctFacts(rankFacts(facts.filter((f) => f.type === 'user'), today), 600);
-  const line = (f: FactInfo): string => `- ${clip(f.text, FACT_LINE_MAX)} ([${shortDate(f.lastSeen, today)}](${linkFor(f.lastSeen)}))`;
+  const ranked = distinctFacts(rankFacts(facts.filter((f) => f.type === 'user'), today), 600);
+  const digests = new Map<FactInfo, string>();
+  ranked.forEach((f, i) => {
+    if (i >= PROFILE_SENTENCES) digests.set(f, factDigest(f.text));
+  });
+  // A fact that names nothing has no digest: past the sentences, it is not shown.
+  const user = ranked.filter((f) => digests.get(f) !== '');
+  const sentence = (f: FactInfo): string => `- ${clip(f.text, FACT_LINE_MAX)} ([${shortDate(f.lastSeen, today)}](${linkFor(f.lastSeen)}))`;
+  const digest = (f: FactInfo): string => `${digests.get(f)} (${shortDate(f.lastSeen, today)})`;
+  const line = (f: FactInfo): string => (digests.has(f) ? digest(f) : sentence(f));
   const title = (f: FactInfo): string => `### ${CATEGORY_TITLES[f.category ?? 'other']}`;
   return {
     ranked: user,
@@ -40,7 +58,10 @@ export function profileSection(facts: readonly FactInfo[], today: LocalDate, lin
       for (const c of FACT_CATEGORIES) {
         // Best first within a category: a reader (and the context pack) takes the top lines.
         const group = kept.filter((f) => (f.category ?? 'other') === c);
-        if (group.length) out.push(title(group[0]!), ...group.map(line));
+        if (!group.length) continue;
+        out.push(title(group[0]!), ...group.filter((f) => !digests.has(f)).map(sentence));
+        const also = group.filter((f) => digests.has(f)).map(digest);
+        if (also.length) out.push(ALSO_PREFIX + also.join(ALSO_SEPARATOR));
       }
       return out;
     },

@@ -5,10 +5,19 @@
 // a small budget still covers every side of the user's life. Links become plain dates: an agent
 // reads the node by its date, and the characters are better spent on facts.
 import type { Measure } from './fit.js';
+import { ALSO_PREFIX, ALSO_SEPARATOR } from '../compose/root-sections.js';
+
+export interface ProfileGroup {
+  heading: string;
+  /** `- fact (date)` lines. */
+  lines: string[];
+  /** The digests of the group's `- Also:` line, without their dates. */
+  also: string[];
+}
 
 export interface ProfileSections {
-  /** `### Category` groups of `- fact (date)` lines, in ROOT's order. */
-  groups: { heading: string; lines: string[] }[];
+  /** `### Category` groups, in ROOT's order. */
+  groups: ProfileGroup[];
   rules: string[];
   /** ROOT's body without the two sections. */
   rest: string;
@@ -35,10 +44,12 @@ export function splitProfile(body: string): ProfileSections {
     if (section === 'other') rest.push(line);
     else if (section === 'rules') {
       if (/^\s*[-*]\s/.test(line)) rules.push(plainDates(line));
-    } else if (/^###\s/.test(line)) groups.push({ heading: line, lines: [] });
+    } else if (/^###\s/.test(line)) groups.push({ heading: line, lines: [], also: [] });
     else if (/^\s*[-*]\s/.test(line)) {
-      if (!groups.length) groups.push({ heading: '', lines: [] });
-      groups[groups.length - 1]!.lines.push(plainDates(line));
+      if (!groups.length) groups.push({ heading: '', lines: [], also: [] });
+      const g = groups[groups.length - 1]!;
+      if (line.startsWith(ALSO_PREFIX)) g.also.push(...line.slice(ALSO_PREFIX.length).split(ALSO_SEPARATOR).map((d) => d.replace(/\s*\(\d{2}(?:\d{2}-\d{2})?-\d{2}\)$/, '')));
+      else g.lines.push(plainDates(line));
     }
   }
   return { groups, rules, rest: rest.join('\n').replace(/^\n+/, '') };
@@ -52,7 +63,8 @@ export interface ProfilePart {
 
 /** The pack's profile part within `allowance`, or null when ROOT has neither section. */
 export function fitProfile(p: ProfileSections, allowance: number, m: Measure): ProfilePart | null {
-  const total = p.rules.length + p.groups.reduce((n, g) => n + g.lines.length, 0);
+  const items = p.groups.map((g) => [...g.lines, ...g.also]);
+  const total = p.rules.length + items.reduce((n, l) => n + l.length, 0);
   if (total === 0) return null;
   const profileTitle = '## What the user has told me · ROOT.md (Profile)';
   const rulesTitle = '## How the user wants me to work · ROOT.md (Rules)';
@@ -67,35 +79,42 @@ export function fitProfile(p: ProfileSections, allowance: number, m: Measure): P
       left -= c;
     }
   }
-  const kept = p.groups.map(() => [] as string[]);
-  if (p.groups.some((g) => g.lines.length)) {
+  const taken = p.groups.map(() => 0);
+  if (items.some((l) => l.length)) {
     left -= m(profileTitle) + 2;
     // Each category in proportion to its size in ROOT (ROOT gave the profile's room by rank),
     // every category's best line first: the next line taken is the one whose category has
     // shown the smallest part of itself so far.
-    const next = p.groups.map(() => 0);
     const full = p.groups.map(() => false);
     for (;;) {
       let pick = -1;
-      p.groups.forEach((g, k) => {
-        if (full[k] || next[k]! >= g.lines.length) return;
-        if (pick < 0 || next[k]! / g.lines.length < next[pick]! / p.groups[pick]!.lines.length) pick = k;
+      items.forEach((l, k) => {
+        if (full[k] || taken[k]! >= l.length) return;
+        if (pick < 0 || taken[k]! / l.length < taken[pick]! / items[pick]!.length) pick = k;
       });
       if (pick < 0) break;
       const g = p.groups[pick]!;
-      const line = g.lines[next[pick]!]!;
-      const c = m(line) + 1 + (kept[pick]!.length === 0 && g.heading ? m(g.heading) + 1 : 0);
-      next[pick]!++;
+      const i = taken[pick]!;
+      const isAlso = i >= g.lines.length;
+      const c =
+        m(items[pick]![i]!) +
+        (isAlso ? (i === g.lines.length ? m(ALSO_PREFIX) + 1 : m(ALSO_SEPARATOR)) : 1) +
+        (i === 0 && g.heading ? m(g.heading) + 1 : 0);
       if (c > left) {
         full[pick] = true; // its next lines are not tried: a category keeps a prefix
         continue;
       }
-      kept[pick]!.push(line);
+      taken[pick]!++;
       left -= c;
     }
   }
+  const kept = p.groups.map((g, k) => {
+    const lines = g.lines.slice(0, taken[k]);
+    const also = g.also.slice(0, Math.max(0, taken[k]! - g.lines.length));
+    return also.length ? [...lines, ALSO_PREFIX + also.join(ALSO_SEPARATOR)] : lines;
+  });
   const out: string[] = [];
-  const shown = kept.reduce((n, k) => n + k.length, 0);
+  const shown = taken.reduce((n, k) => n + k, 0);
   if (shown) {
     out.push(profileTitle);
     p.groups.forEach((g, k) => {

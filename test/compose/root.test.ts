@@ -71,6 +71,25 @@ describe('ROOT.md', () => {
     expect(lines(section(r.body, 'Rules'))).toEqual(['- write dates as YYYY-MM-DD ([06-27](daily/2026-06-27.md))', '- always answer with the command first ([05-31](daily/2026-05-31.md))']);
   });
 
+  it('states the most salient facts as said, and names the later ones by their digest on an Also line', async () => {
+    const cap = (w: string): string => w[0]!.toUpperCase() + w.slice(1);
+    const facts = Array.from({ length: 14 }, (_, i) => fact(`My ${word(i, 1)} ${word(i, 2)} came from ${cap(word(i, 3))} for $${10 + i}`, i + 1));
+    const r = await root([{ month: '2026-06', topics: [], facts }]);
+    const profile = lines(section(r.body, 'Profile'));
+    const sentences = profile.filter((l) => !l.startsWith('- Also: '));
+    const also = profile.filter((l) => l.startsWith('- Also: '));
+    expect(sentences).toHaveLength(10);
+    expect(sentences.every((l) => /^- My \w+ \w+ came from \w+ for \$\d+ \(\[\d{2}-\d{2}\]\(daily\/2026-06-\d{2}\.md\)\)$/.test(l))).toBe(true);
+    expect(also).toHaveLength(1);
+    // Four digests, each with its date: what is the user's, the name and the amount.
+    const digests = also[0]!.slice('- Also: '.length).split(' · ');
+    expect(digests).toHaveLength(4);
+    for (const d of digests) expect(d).toMatch(/^My [a-z]+ [a-z]+, [A-Z][a-z]+, \$\d+ \(\d{2}-\d{2}\)$/);
+    // Every fact is there once, as a sentence or a digest.
+    const shown = new Set([...sentences, ...digests].map((l) => /\$(\d+)/.exec(l)![1]));
+    expect(shown.size).toBe(14);
+  });
+
   it('shows the newest value of a fact that changed, not the old one', async () => {
     const r = await root([
       { month: '2026-04', topics: [], facts: [fact('My commute takes 45 minutes each way', 80)] },

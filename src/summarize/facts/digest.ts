@@ -1,0 +1,93 @@
+// A fact's digest: the few words that name what it is about (the proper names, titles, amounts
+// and the user's own people and things), for a profile that names far more of a user's life
+// than whole sentences could in the same room. "I recently got a new Orthopedic Memory Foam dog
+// bed for my golden retriever, Max, about three weeks ago from Petco" digests to
+// "Orthopedic Memory Foam, my golden retriever, Max, three weeks, Petco": enough for an agent
+// to know the user has a golden retriever called Max and to search memory for the rest.
+import { isStopWord } from '../keywords.js';
+
+// A token: a word, a number with its signs ("$1,200", "3.8", "27:42", "1915-S", "WH-1000XM4").
+const TOKEN = /[\p{L}\p{N}$£€][\p{L}\p{N}'’.,:/$%&+-]*[\p{L}\p{N}%]|[\p{L}\p{N}]/gu;
+// Words that join two capitalised words into one name ("Ticket to Ride", "University of Illinois").
+const JOINERS = new Set(['of', 'the', 'and', 'to', 'de', 'la', 'du', 'von', 'van', '&']);
+const NUMBER_WORDS = new Set(['one', 'two', 'three', 'four', 'five', 'six', 'seven', 'eight', 'nine', 'ten', 'eleven', 'twelve', 'fifteen', 'twenty', 'thirty', 'forty', 'fifty', 'hundred', 'half', 'a couple', 'several']);
+// Capitalised at a sentence's start, never a name.
+const NOT_NAMES = new Set(['i', "i'm", "i've", "i'd", "i'll", 'my', 'our', 'we', 'it', "it's", 'this', 'that', 'these', 'those', 'the', 'a', 'an', 'and', 'but', 'so', 'also', 'just', 'oh', 'well', 'yes', 'no', 'hey', 'hi', 'thanks', 'btw', 'ok', 'okay', 'actually', 'anyway', 'speaking', 'by', 'back', 'recently', 'lately', 'today', 'yesterday', 'last', 'next', 'since', 'after', 'before', 'when', 'if', 'as', 'at', 'in', 'on', 'for', 'to', 'of', 'with', 'what', 'how', 'can', 'do', 'does', 'is', 'was', 'are']);
+
+// After "my", words that name nothing on their own.
+const VAGUE = new Set(['old', 'new', 'own', 'current', 'first', 'last', 'favorite', 'favourite', 'little', 'big', 'whole', 'entire', 'total', 'recent', 'usual']);
+
+interface Tok {
+  text: string;
+  start: number;
+  end: number;
+}
+
+const lower = (t: string): string => t.toLowerCase().replace(/’/g, "'");
+const isCapital = (t: string): boolean => /^[\p{Lu}]/u.test(t) && !NOT_NAMES.has(lower(t));
+const hasDigit = (t: string): boolean => /\p{N}/u.test(t);
+/** Nothing but spaces between two tokens: punctuation ends a name or an amount. */
+const adjacent = (text: string, a: Tok, b: Tok): boolean => /^[ \t]+$/.test(text.slice(a.end, b.start));
+const content = (t: string): boolean => /^[\p{L}]/u.test(t) && !isStopWord(lower(t)) && !NOT_NAMES.has(lower(t));
+
+/** The spans of `text` a digest keeps, in the order they appear. */
+function spans(text: string): string[] {
+  const toks: Tok[] = [...text.matchAll(TOKEN)].map((m) => ({ text: m[0], start: m.index!, end: m.index! + m[0].length }));
+  const out: { start: number; end: number }[] = [];
+  const take = (from: number, to: number): void => {
+    out.push({ start: toks[from]!.start, end: toks[to]!.end });
+  };
+  // Quoted titles whole.
+  for (const m of text.matchAll(/["“]([^"”\n]{2,80})["”]/g)) out.push({ start: m.index!, end: m.index! + m[0].length });
+  for (let i = 0; i < toks.length; i++) {
+    const t = toks[i]!;
+    if (isCapital(t.text) || (hasDigit(t.text) && /^[\p{L}]/u.test(t.text))) {
+      // A name: capitalised words (and word-number models like "S22"), through joiners that
+      // sit between two of them.
+      let j = i;
+      for (;;) {
+        const n = toks[j + 1];
+        if (n && adjacent(text, toks[j]!, n) && (isCapital(n.text) || hasDigit(n.text))) {
+          j++;
+          continue;
+        }
+        const after = toks[j + 2];
+        if (n && after && JOINERS.has(lower(n.text)) && adjacent(text, toks[j]!, n) && adjacent(text, n, after) && isCapital(after.text)) {
+          j += 2;
+          continue;
+        }
+        break;
+      }
+      take(i, j);
+      i = j;
+    } else if (hasDigit(t.text) || NUMBER_WORDS.has(lower(t.text))) {
+      // An amount with what it counts: "15 jars", "$225", "three weeks", "55-inch".
+      const n = toks[i + 1];
+      const unit = n && adjacent(text, t, n) && content(n.text) ? 1 : 0;
+      if (unit || hasDigit(t.text)) take(i, i + unit);
+      i += unit;
+    } else if (lower(t.text) === 'my') {
+      // The user's own people and things: "my golden retriever", "my mom", "my home office".
+      let j = i;
+      while (j - i < 2 && toks[j + 1] && adjacent(text, toks[j]!, toks[j + 1]!) && content(toks[j + 1]!.text) && !isCapital(toks[j + 1]!.text)) j++;
+      // "my old", "my own": a word that says nothing without the noun that follows.
+      if (j > i && !(j === i + 1 && VAGUE.has(lower(toks[j]!.text)))) take(i, j);
+      i = j;
+    }
+  }
+  out.sort((a, b) => a.start - b.start || b.end - a.end);
+  const kept: string[] = [];
+  let reach = -1;
+  for (const s of out) {
+    if (s.end <= reach) continue; // inside a span already kept (a name within a title)
+    reach = s.end;
+    const phrase = text.slice(s.start, s.end).replace(/\s+/g, ' ');
+    if (!kept.some((k) => lower(k) === lower(phrase))) kept.push(phrase);
+  }
+  return kept;
+}
+
+/** The fact's digest, "" when it names nothing (then the fact is not worth a digest line). */
+export function factDigest(text: string): string {
+  return spans(text).join(', ');
+}

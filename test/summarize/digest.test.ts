@@ -1,0 +1,27 @@
+// A fact's digest keeps the words that name things (names, titles, amounts, the user's own
+// people and things) and drops the rest; the profile shows later facts by their digest.
+import { describe, expect, it } from 'vitest';
+import { factDigest } from '../../src/summarize/facts/digest.js';
+
+describe('factDigest', () => {
+  it.each([
+    ['I recently got a new Orthopedic Memory Foam dog bed for my golden retriever, Max, about three weeks ago from Petco', 'Orthopedic Memory Foam, my golden retriever, Max, three weeks, Petco'],
+    ['I just got a new phone case for my Samsung Galaxy S22 from Case-Mate for $30', 'Samsung Galaxy S22, Case-Mate, $30'],
+    ['I sold 15 jars of my homemade jam at the Homemade and Handmade Market on May 29th, earning $225.', '15 jars, my homemade jam, Homemade and Handmade Market, May 29th, $225'],
+    ['I finally beat my record in Ticket to Ride', 'my record, Ticket to Ride'],
+    ['I just finished "The Seven Husbands of Evelyn Hugo" last week', '"The Seven Husbands of Evelyn Hugo"'],
+    ['My commute is 45 minutes each way', 'My commute, 45 minutes'],
+    ['I completed my Master\'s in Data Science with a GPA of 3.8', "Master's, Data Science, GPA, 3.8"],
+  ])('%s', (text, digest) => {
+    expect(factDigest(text)).toBe(digest);
+  });
+
+  it('takes no sentence-start word for a name, and no vague "my old" alone', () => {
+    expect(factDigest('Actually, my old phone broke and Back then I had no case')).toBe('my old phone');
+    expect(factDigest('Recently I moved; my old one was too small')).toBe('');
+  });
+
+  it('ends a name at punctuation: two names side by side stay two', () => {
+    expect(factDigest('I visited Italy, Switzerland, and Germany')).toBe('Italy, Switzerland, Germany');
+  });
+});
