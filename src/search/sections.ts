@@ -1,17 +1,35 @@
 // Ranking sections, not chunks: a chunk list (BM25 sums or cosines per chunk) becomes a list of
 // sections — a raw log's `##` entry, a node's section — each shown by its best part, and several
-// lists (keywords, vectors, extra queries) are fused by rank.
+// lists (keywords, vectors, extra queries) are fused by rank. A summary chunk's score goes, as
+// votes, to the raw sections its matching lines were taken from (votes.ts): one fact is one
+// section, raised by every summary that repeats it, and the summary is where else it appears.
 import { stmt, type IndexDb } from '../index/db.js';
 import { rankByScore, reciprocalRankFusion } from './fusion.js';
 import type { ChunkScores } from './scores.js';
+import { voteOf, type LineQuery, type SummaryLines } from './votes.js';
 
 /** `fileId:sectionLine`. */
 export type SectionKey = string;
 
 export interface RankedSections {
   order: SectionKey[];
-  /** Best chunk and its score per section. */
-  best: Map<SectionKey, { id: number; score: number }>;
+  /** Best chunk and its score per section; `own` leaves out the summaries' votes. */
+  best: Map<SectionKey, { id: number; score: number; own: number }>;
+  /** Per raw section: the summary chunks that voted for it, with their lines and vote. */
+  voters: Voters;
+}
+
+/** Raw section → summary chunk id → the lines (offsets) that name it and the vote they gave. */
+export type Voters = Map<SectionKey, Map<number, { lines: number[]; vote: number }>>;
+
+/** How summary chunks vote (null: they rank as sections of their own, as any chunk). */
+export interface Folding {
+  /** The lines and links of summary chunks. */
+  lines: (ids: readonly number[]) => Map<number, SummaryLines>;
+  /** May a vote go to this raw chunk (filters, -excluded words)? */
+  allow: (id: number) => boolean;
+  /** A vote's weight beside a section's own score. */
+  weight: number;
 }
 
 /** The section each chunk belongs to, for ranking (a lighter read than full metadata). */
@@ -40,32 +58,84 @@ const PAGE = 300;
 
 /**
  * Top `want` sections of chunk scores, reading the chunk ranking page by page until
- * max(want, MIN_SECTIONS) sections are seen.
+ * max(want, MIN_SECTIONS) sections are seen. With `fold`, a summary chunk (id < 0) keeps as its
+ * own only the share of its score that no link claims; each linked line's share is a vote for
+ * the raw section it names, and a raw section scores the best of its own score and its votes:
+ * a fact found in a summary ranks where the summary would have, and a fact repeated at three
+ * levels does not count three times.
  */
-function rankSections(db: IndexDb, scores: ChunkScores, want: number, sectionOf: Map<number, SectionKey>, rest: number): RankedSections {
+function rankSections(db: IndexDb, scores: ChunkScores, want: number, sectionOf: Map<number, SectionKey>, rest: number, fold: (Folding & { weigh: LineQuery | null }) | null): RankedSections {
   const sections = new Map<SectionKey, { id: number; best: number; others: number }>();
+  /** Raw chunk → summary chunk → its vote and the lines that cast it. */
+  const votes = new Map<number, Map<number, { lines: number[]; vote: number }>>();
   const enough = Math.max(want, MIN_SECTIONS);
   let list = scores.top(PAGE);
   let start = 0;
   for (;;) {
     const page = list.slice(start, start + PAGE);
     fetchSections(db, page, sectionOf);
+    const summaries = fold ? fold.lines(page.filter((id) => id < 0)) : null;
     for (const id of page) {
       const key = sectionOf.get(id);
       if (!key) continue;
-      const score = scores.get(id)!;
+      let score = scores.get(id)!;
+      const lines = summaries?.get(id);
+      if (fold && lines && lines.links.size) {
+        const v = voteOf(lines, fold.weigh);
+        let kept = v.residual;
+        for (const [raw, share] of v.shares) {
+          // A source the filters leave out gets nothing: the summary keeps that share.
+          if (!fold.allow(raw)) {
+            kept += share;
+            continue;
+          }
+          const from = votes.get(raw) ?? new Map<number, { lines: number[]; vote: number }>();
+          from.set(id, { lines: v.lines.get(raw) ?? [], vote: score * share * fold.weight });
+          votes.set(raw, from);
+        }
+        score *= kept;
+        if (score <= 0) continue;
+      }
       const s = sections.get(key);
       if (!s) sections.set(key, { id, best: score, others: 0 });
-      else s.others += score;
+      else if (score > s.best) {
+        s.others += s.best;
+        s.best = score;
+        s.id = id;
+      } else s.others += score;
     }
     start += page.length;
     if (sections.size >= enough || page.length === 0) break;
     // Not enough distinct sections among the best chunks: go on down the ranking.
     if (start >= list.length) list = scores.top(Math.min(scores.size, list.length * 4));
   }
-  const total = new Map([...sections].map(([key, s]) => [key, s.best + rest * s.others]));
+  const own = new Map([...sections].map(([key, s]) => [key, s.best + rest * s.others]));
+  const total = new Map(own);
+  const voters: Voters = new Map();
+  fetchSections(db, [...votes.keys()], sectionOf);
+  for (const [raw, from] of votes) {
+    const key = sectionOf.get(raw);
+    if (!key) continue;
+    if (!sections.has(key)) {
+      // A section only its summaries found: shown by the part they quote.
+      const mine = scores.get(raw) ?? 0;
+      sections.set(key, { id: raw, best: mine, others: 0 });
+      own.set(key, mine);
+      total.set(key, mine);
+    }
+    const into = voters.get(key) ?? new Map<number, { lines: number[]; vote: number }>();
+    for (const [sid, x] of from) {
+      total.set(key, Math.max(total.get(key)!, x.vote));
+      const had = into.get(sid);
+      if (had) {
+        had.lines = [...new Set([...had.lines, ...x.lines])].sort((a, b) => a - b);
+        had.vote = Math.max(had.vote, x.vote);
+      } else into.set(sid, { ...x });
+    }
+    voters.set(key, into);
+  }
   const order = rankByScore(total).slice(0, want);
-  return { order, best: new Map(order.map((key) => [key, { id: sections.get(key)!.id, score: total.get(key)! }])) };
+  return { order, best: new Map(order.map((key) => [key, { id: sections.get(key)!.id, score: total.get(key)!, own: own.get(key)! }])), voters };
 }
 
 /** Sections each list ranks before fusion: enough for the fused top `limit`. */
@@ -78,6 +148,8 @@ export interface ChunkList {
   kind: 'bm25' | 'vector';
   scores: ChunkScores;
   weight: number;
+  /** The query as summary lines see it, to share a summary's score over its lines (null: alike). */
+  weigh: LineQuery | null;
 }
 
 export interface Ranked {
@@ -85,16 +157,18 @@ export interface Ranked {
   /** Per input list, in order: its sections. */
   lists: RankedSections[];
   fused: Map<SectionKey, number>;
+  /** Every list's voters, merged. */
+  voters: Voters;
 }
 
 /**
  * Sections ranked from one or more chunk lists: one list keeps its own scores, several are
  * fused by rank. A long section's other parts add to BM25 sums, not to cosines.
  */
-export function rankLists(db: IndexDb, sectionOf: Map<number, SectionKey>, inputs: readonly ChunkList[], want: number, opts: { k: number; wide: boolean }): Ranked {
-  if (inputs.length === 0) return { order: [], lists: [], fused: new Map() };
+export function rankLists(db: IndexDb, sectionOf: Map<number, SectionKey>, inputs: readonly ChunkList[], want: number, opts: { k: number; wide: boolean; fold: Folding | null }): Ranked {
+  if (inputs.length === 0) return { order: [], lists: [], fused: new Map(), voters: new Map() };
   const n = inputs.length > 1 || opts.wide ? candidates(want) : want;
-  const lists = inputs.map((l) => rankSections(db, l.scores, n, sectionOf, l.kind === 'bm25' ? SECTION_REST : 0));
+  const lists = inputs.map((l) => rankSections(db, l.scores, n, sectionOf, l.kind === 'bm25' ? SECTION_REST : 0, opts.fold ? { ...opts.fold, weigh: l.weigh } : null));
   let fused: Map<SectionKey, number>;
   if (lists.length > 1) {
     fused = reciprocalRankFusion(lists.map((r, i) => ({ items: r.order, weight: inputs[i]!.weight })), opts.k);
@@ -102,7 +176,15 @@ export function rankLists(db: IndexDb, sectionOf: Map<number, SectionKey>, input
     const only = lists[0]!;
     fused = new Map(only.order.map((key) => [key, only.best.get(key)!.score]));
   }
-  return { order: rankByScore(fused).slice(0, want), lists, fused };
+  const voters: Voters = new Map();
+  for (const l of lists) {
+    for (const [key, from] of l.voters) {
+      const into = voters.get(key) ?? new Map<number, { lines: number[]; vote: number }>();
+      for (const [sid, x] of from) if (!into.has(sid)) into.set(sid, x);
+      voters.set(key, into);
+    }
+  }
+  return { order: rankByScore(fused).slice(0, want), lists, fused, voters };
 }
 
 /** The chunk a section is shown by: its best part in the first list that has it. */
