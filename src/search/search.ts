@@ -39,9 +39,10 @@ export interface SearchOptions {
   /**
    * How summary nodes count (for measuring; the defaults are what ships): `fold` false ranks
    * every summary section on its own, as before links; `voteWeight` is a vote's weight beside
-   * a raw section's own score (0: summaries fold but add nothing).
+   * a raw section's own score (0: summaries fold but add nothing); `topicLeads` false folds
+   * topic lines without leading anywhere.
    */
-  tree?: { fold?: boolean; voteWeight?: number };
+  tree?: { fold?: boolean; voteWeight?: number; topicLeads?: boolean };
 }
 
 /** A summary's vote for a raw section weighs this much beside the section's own score. */
@@ -213,7 +214,7 @@ export async function search(index: SearchIndex, query: string, opts: SearchOpti
   const excluded = excludedChunks(index, q);
   const keep = (id: number): boolean => !excluded.has(id) && (!allowed || allowed.has(id));
   const tree = opts.tree ?? {};
-  const fold: Folding | null = tree.fold === false ? null : { lines: (ids) => summaryLines(index, ids), allow: keep, weight: tree.voteWeight ?? VOTE_WEIGHT };
+  const fold: Folding | null = tree.fold === false ? null : { lines: (ids) => summaryLines(index, ids), allow: keep, weight: tree.voteWeight ?? VOTE_WEIGHT, topicLeads: tree.topicLeads ?? true };
   const weigh = lineQuery(q, bm25?.weights ?? null);
   const ctx: Context = { index, q, mode, bm25, excluded, queryVector, meta: new Map(), sectionOf: new Map(), weigh, fold };
   let vector: Map<number, number> | null = null;

@@ -13,8 +13,8 @@ export type SectionKey = string;
 
 export interface RankedSections {
   order: SectionKey[];
-  /** Best chunk and its score per section; `own` leaves out the summaries' votes. */
-  best: Map<SectionKey, { id: number; score: number; own: number }>;
+  /** Best chunk and its score per section; `own` leaves out the summaries' votes (null: none). */
+  best: Map<SectionKey, { id: number; score: number; own: number | null }>;
   /** Per raw section: the summary chunks that voted for it, with their lines and vote. */
   voters: Voters;
 }
@@ -30,6 +30,8 @@ export interface Folding {
   allow: (id: number) => boolean;
   /** A vote's weight beside a section's own score. */
   weight: number;
+  /** Do topic lines lead to (vote for) the sections of their topic? */
+  topicLeads: boolean;
 }
 
 /** The section each chunk belongs to, for ranking (a lighter read than full metadata). */
@@ -81,7 +83,7 @@ function rankSections(db: IndexDb, scores: ChunkScores, want: number, sectionOf:
       let score = scores.get(id)!;
       const lines = summaries?.get(id);
       if (fold && lines && lines.links.size) {
-        const v = voteOf(lines, fold.weigh);
+        const v = voteOf(lines, fold.weigh, fold.topicLeads);
         let kept = v.residual;
         for (const [raw, share] of v.shares) {
           // A source the filters leave out gets nothing: the summary keeps that share.
@@ -109,8 +111,8 @@ function rankSections(db: IndexDb, scores: ChunkScores, want: number, sectionOf:
     // Not enough distinct sections among the best chunks: go on down the ranking.
     if (start >= list.length) list = scores.top(Math.min(scores.size, list.length * 4));
   }
-  const own = new Map([...sections].map(([key, s]) => [key, s.best + rest * s.others]));
-  const total = new Map(own);
+  const own = new Map<SectionKey, number | null>([...sections].map(([key, s]) => [key, s.best + rest * s.others]));
+  const total = new Map([...own].map(([key, v]) => [key, v ?? 0]));
   const voters: Voters = new Map();
   fetchSections(db, [...votes.keys()], sectionOf);
   for (const [raw, from] of votes) {
@@ -118,10 +120,10 @@ function rankSections(db: IndexDb, scores: ChunkScores, want: number, sectionOf:
     if (!key) continue;
     if (!sections.has(key)) {
       // A section only its summaries found: shown by the part they quote.
-      const mine = scores.get(raw) ?? 0;
-      sections.set(key, { id: raw, best: mine, others: 0 });
+      const mine = scores.get(raw) ?? null;
+      sections.set(key, { id: raw, best: mine ?? 0, others: 0 });
       own.set(key, mine);
-      total.set(key, mine);
+      total.set(key, mine ?? 0);
     }
     const into = voters.get(key) ?? new Map<number, { lines: number[]; vote: number }>();
     for (const [sid, x] of from) {
@@ -135,7 +137,7 @@ function rankSections(db: IndexDb, scores: ChunkScores, want: number, sectionOf:
     voters.set(key, into);
   }
   const order = rankByScore(total).slice(0, want);
-  return { order, best: new Map(order.map((key) => [key, { id: sections.get(key)!.id, score: total.get(key)!, own: own.get(key)! }])), voters };
+  return { order, best: new Map(order.map((key) => [key, { id: sections.get(key)!.id, score: total.get(key)!, own: own.get(key) ?? null }])), voters };
 }
 
 /** Sections each list ranks before fusion: enough for the fused top `limit`. */

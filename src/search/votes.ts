@@ -86,7 +86,7 @@ function lineWeights(s: SummaryLines, q: LineQuery): Float64Array {
  * How a summary chunk's score is shared: each line by the query weight it holds (every line
  * alike when none holds any: a vector hit), headings only when nothing else matched.
  */
-export function voteOf(s: SummaryLines, q: LineQuery | null): Vote {
+export function voteOf(s: SummaryLines, q: LineQuery | null, topicLeads = true): Vote {
   const countable = s.countable;
   let weights: ArrayLike<number> = q ? lineWeights(s, q) : [];
   let total = 0;
@@ -107,6 +107,7 @@ export function voteOf(s: SummaryLines, q: LineQuery | null): Vote {
       continue;
     }
     const isTopic = s.topics.has(i);
+    if (isTopic && !topicLeads) continue; // folded, and leads nowhere
     for (const id of to) {
       vote.shares.set(id, (vote.shares.get(id) ?? 0) + share / to.length);
       if (isTopic) continue;
