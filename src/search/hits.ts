@@ -5,7 +5,7 @@ import type { MemoryType } from '../tree/layout.js';
 import type { DateRange, IndexLevel } from '../index/files.js';
 import { stmt, type IndexDb } from '../index/db.js';
 import type { Snippet } from './snippet.js';
-import type { SectionKey, Voters } from './sections.js';
+import type { SectionKey } from './sections.js';
 
 export interface SectionRef {
   path: string;
@@ -27,8 +27,8 @@ export interface SearchHit extends SectionRef {
   /** For summary-node hits: the raw sections of its period that match best. */
   sources: SectionRef[];
   /**
-   * For raw-section hits: the summary lines that repeat it or name its topic (daily, weekly,
-   * monthly, ROOT), their lines only; `score` is the vote each gave.
+   * For raw-section hits: the summary lines that repeat it (daily, weekly, monthly, ROOT), their
+   * lines only; `score` is that summary chunk's score in this search (0: it did not match).
    */
   alsoIn: SectionRef[];
 }
@@ -86,24 +86,50 @@ export function sectionRef(m: ChunkMeta, score: number): SectionRef {
 
 const LEVEL_ORDER: readonly IndexLevel[] = ['raw', 'daily', 'weekly', 'monthly', 'root', 'other'];
 
-/** Where else the section `key` appears: its voters, by level, then by file and line. */
-export function alsoInOf(db: IndexDb, voters: Voters, key: SectionKey, meta: Map<number, ChunkMeta>): SectionRef[] {
-  const from = voters.get(key);
-  if (!from || from.size === 0) return [];
-  fetchMeta(db, [...from.keys()], meta);
+/** Summary lines that repeat a raw section: summary chunk → their offsets. */
+type Quotes = Map<number, number[]>;
+
+/**
+ * Where else each of the sections `keys` appears: every summary line the index traces to it
+ * (topic lines lead to it without repeating it, and are not listed), one entry per summary
+ * chunk, by level, then by file and line. `score` is that chunk's score in this search (0: none).
+ */
+export function alsoInOf(db: IndexDb, scored: ReadonlyMap<number, number>, keys: readonly SectionKey[], meta: Map<number, ChunkMeta>): SectionRef[][] {
+  const wanted = new Set(keys);
+  const files = [...new Set(keys.map((k) => Number(k.split(':')[0])))];
+  const chunkSection = new Map<number, SectionKey>();
+  for (const [id, file, line] of stmt(db, 'SELECT id, file_id, section_line FROM chunks WHERE file_id IN (SELECT value FROM json_each(?)) AND id > 0').raw().all(JSON.stringify(files)) as [number, number, number][]) {
+    const key = `${file}:${line}`;
+    if (wanted.has(key)) chunkSection.set(id, key);
+  }
+  const quotes = new Map<SectionKey, Quotes>();
+  const rows = stmt(db, 'SELECT source_id, chunk_id, line_offset FROM chunk_links WHERE kind = 0 AND source_id IN (SELECT value FROM json_each(?))').raw().all(JSON.stringify([...chunkSection.keys()])) as [number, number, number][];
+  for (const [raw, id, offset] of rows) {
+    const key = chunkSection.get(raw)!;
+    const q = quotes.get(key) ?? new Map();
+    q.set(id, [...(q.get(id) ?? []), offset]);
+    quotes.set(key, q);
+  }
+  fetchMeta(db, [...new Set(rows.map((r) => r[1]))], meta);
+  return keys.map((key) => refsOf(quotes.get(key), scored, meta));
+}
+
+function refsOf(quotes: Quotes | undefined, scored: ReadonlyMap<number, number>, meta: Map<number, ChunkMeta>): SectionRef[] {
+  if (!quotes) return [];
   const out: SectionRef[] = [];
-  for (const [id, v] of from) {
+  for (const [id, offsets] of quotes) {
     const m = meta.get(id);
-    if (!m || v.lines.length === 0) continue;
-    const lines = { start: m.lineStart + v.lines[0]!, end: m.lineStart + v.lines[v.lines.length - 1]! };
+    if (!m) continue;
+    const vote = scored.get(id) ?? 0;
+    const lines = { start: m.lineStart + Math.min(...offsets), end: m.lineStart + Math.max(...offsets) };
     // Overlapping parts of one long summary section quote the same lines: listed once.
     const same = out.find((r) => r.path === m.path && r.lines.start <= lines.end && lines.start <= r.lines.end);
     if (same) {
       same.lines = { start: Math.min(same.lines.start, lines.start), end: Math.max(same.lines.end, lines.end) };
-      same.score += v.vote;
+      same.score = Math.max(same.score, vote);
       continue;
     }
-    out.push({ ...sectionRef(m, v.vote), lines });
+    out.push({ ...sectionRef(m, vote), lines });
   }
   return out.sort((a, b) => LEVEL_ORDER.indexOf(a.level) - LEVEL_ORDER.indexOf(b.level) || (a.path < b.path ? -1 : a.path > b.path ? 1 : 0) || a.lines.start - b.lines.start);
 }

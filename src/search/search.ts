@@ -1,9 +1,10 @@
 // `search(index, query, options)`: the ranked sections of the tree for a query, in one of three
 // modes — bm25 (keywords), vector (meaning, via the embedder) or hybrid (both, fused by rank).
 // Results are sections (a raw log's `##` entry, a node's section), not raw chunks: the parts of
-// a long section count once, shown by their best part. A hit in a summary node lists the raw
-// sections of its period that match the query best (`sources`): what the tree knows about
-// where a summary line came from.
+// a long section count once, shown by their best part. Summary nodes fold into the raw sections
+// their lines came from (sections.ts, votes.ts): one fact is one result, found where it was
+// written, with the summary lines that repeat it (`alsoIn`); a summary hit of its own lists the
+// raw sections of its period that match the query best (`sources`).
 import type { IndexLevel } from '../index/files.js';
 import { stmt } from '../index/db.js';
 import type { SearchIndex } from '../index/search-index.js';
@@ -12,12 +13,12 @@ import { EmbedderError } from '../index/embed/embedder.js';
 import { bm25Scores, excludedChunks, type Bm25Scores } from './bm25.js';
 import { mapScores, type ChunkScores } from './scores.js';
 import { allowedChunks, hasFilters, type SearchFilters } from './filters.js';
-import { candidates, rankLists, shownChunk, type ChunkList, type Folding, type Ranked, type RankedSections, type SectionKey } from './sections.js';
+import { candidates, rankLists, sectionsOf, shownChunk, type ChunkList, type Folding, type Ranked, type RankedSections, type SectionKey } from './sections.js';
 import { parseQuery, type ParsedQuery } from './query.js';
 import { makeSnippet, queryMatchers } from './snippet.js';
 import { nearestChunks, similarities } from './vector.js';
 import { alsoInOf, fetchMeta, sectionRef, type ChunkMeta, type SearchHit, type SectionRef } from './hits.js';
-import { lineQuery, summaryLines, type LineQuery } from './votes.js';
+import { lineQuery, summaryLinks, summaryTexts, type LineQuery } from './votes.js';
 
 import type { SearchMode } from './modes.js';
 export { SEARCH_MODES, type SearchMode } from './modes.js';
@@ -95,7 +96,7 @@ interface Context {
   meta: Map<number, ChunkMeta>;
   sectionOf: Map<number, SectionKey>;
   /** The query as summary lines see it. */
-  weigh: LineQuery;
+  lineQuery: LineQuery;
   fold: Folding | null;
 }
 
@@ -107,8 +108,8 @@ function rankByMode(ctx: Context, inputs: readonly ChunkList[], want: number, fo
 function ownLists(ctx: Context, bm25: ChunkScores | null, vector: ChunkScores | null, weight = 1): ChunkList[] {
   const { bm25Weight, vectorWeight } = ctx.index.settings.hybrid;
   const out: ChunkList[] = [];
-  if (bm25) out.push({ kind: 'bm25', scores: bm25, weight: bm25Weight * weight, weigh: ctx.weigh });
-  if (vector) out.push({ kind: 'vector', scores: vector, weight: vectorWeight * weight, weigh: ctx.weigh });
+  if (bm25) out.push({ kind: 'bm25', scores: bm25, weight: bm25Weight * weight, lineQuery: ctx.lineQuery });
+  if (vector) out.push({ kind: 'vector', scores: vector, weight: vectorWeight * weight, lineQuery: null });
   return out;
 }
 
@@ -155,7 +156,7 @@ async function extraLists(ctx: Context, also: readonly ExtraQuery[], filters: Se
     if (!v) return false;
     const near = nearestChunks(index, v, candidates(limit) * 3, filters, { minSimilarity: index.settings.minSimilarity });
     for (const id of near.keys()) if (!keep(id)) near.delete(id);
-    if (near.size) lists.push({ kind: 'vector', scores: mapScores(near), weight: vectorWeight * weight, weigh: lineQuery(parseQuery(text), null) });
+    if (near.size) lists.push({ kind: 'vector', scores: mapScores(near), weight: vectorWeight * weight, lineQuery: null });
     return true;
   };
   const byKeywords = (text: string, weight: number): void => {
@@ -164,7 +165,7 @@ async function extraLists(ctx: Context, also: readonly ExtraQuery[], filters: Se
     parsed.push(q);
     const b = bm25Scores(index, q);
     const scores = b.scores.restrict(keep);
-    if (scores.size) lists.push({ kind: 'bm25', scores, weight: bm25Weight * weight, weigh: lineQuery(q, b.weights) });
+    if (scores.size) lists.push({ kind: 'bm25', scores, weight: bm25Weight * weight, lineQuery: lineQuery(q, b.weights) });
   };
   const vectors = ctx.queryVector !== null && ctx.mode !== 'bm25';
   for (const x of also) {
@@ -214,9 +215,8 @@ export async function search(index: SearchIndex, query: string, opts: SearchOpti
   const excluded = excludedChunks(index, q);
   const keep = (id: number): boolean => !excluded.has(id) && (!allowed || allowed.has(id));
   const tree = opts.tree ?? {};
-  const fold: Folding | null = tree.fold === false ? null : { lines: (ids) => summaryLines(index, ids), allow: keep, weight: tree.voteWeight ?? VOTE_WEIGHT, topicLeads: tree.topicLeads ?? true };
-  const weigh = lineQuery(q, bm25?.weights ?? null);
-  const ctx: Context = { index, q, mode, bm25, excluded, queryVector, meta: new Map(), sectionOf: new Map(), weigh, fold };
+  const fold: Folding | null = tree.fold === false ? null : { links: (ids) => summaryLinks(index, ids), texts: (ids) => summaryTexts(index, ids), allow: keep, weight: tree.voteWeight ?? VOTE_WEIGHT, topicLeads: tree.topicLeads ?? true };
+  const ctx: Context = { index, q, mode, bm25, excluded, queryVector, meta: new Map(), sectionOf: sectionsOf(index), lineQuery: lineQuery(q, bm25?.weights ?? null), fold };
   let vector: Map<number, number> | null = null;
   if (queryVector) {
     vector = nearestChunks(index, queryVector, candidates(limit) * 3, filters, { minSimilarity: index.settings.minSimilarity });
@@ -244,6 +244,7 @@ export async function search(index: SearchIndex, query: string, opts: SearchOpti
   fetchMeta(index.db, shown, ctx.meta);
   const ownBm25 = ownRanked('bm25');
   const ownVector = ownRanked('vector');
+  const alsoIn = ctx.fold ? alsoInOf(index.db, ranked.voters, ranked.order, ctx.meta) : [];
   const hits: SearchHit[] = ranked.order.map((key, i) => {
     const shownId = shown[i]!;
     const m = ctx.meta.get(shownId)!;
@@ -254,7 +255,7 @@ export async function search(index: SearchIndex, query: string, opts: SearchOpti
       scores: { bm25: ownBm25?.best.get(key)?.own ?? null, vector: ownVector?.best.get(key)?.own ?? null },
       snippet: makeSnippet(texts.get(shownId) ?? '', m.lineStart, matchers),
       sources: sourcesOf(ctx, m, opts.sources ?? 3),
-      alsoIn: alsoInOf(index.db, ranked.voters, key, ctx.meta),
+      alsoIn: alsoIn[i] ?? [],
     };
   });
   return done(hits);

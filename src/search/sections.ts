@@ -2,11 +2,13 @@
 // sections — a raw log's `##` entry, a node's section — each shown by its best part, and several
 // lists (keywords, vectors, extra queries) are fused by rank. A summary chunk's score goes, as
 // votes, to the raw sections its matching lines were taken from (votes.ts): one fact is one
-// section, raised by every summary that repeats it, and the summary is where else it appears.
+// section, ranked by the best of what it says and what its summaries say, and the summaries
+// are where else it appears.
 import { stmt, type IndexDb } from '../index/db.js';
+import type { SearchIndex } from '../index/search-index.js';
 import { rankByScore, reciprocalRankFusion } from './fusion.js';
 import type { ChunkScores } from './scores.js';
-import { voteOf, type LineQuery, type SummaryLines } from './votes.js';
+import { voteOf, type LineQuery, type SummaryLinks, type SummaryText } from './votes.js';
 
 /** `fileId:sectionLine`. */
 export type SectionKey = string;
@@ -15,23 +17,42 @@ export interface RankedSections {
   order: SectionKey[];
   /** Best chunk and its score per section; `own` leaves out the summaries' votes (null: none). */
   best: Map<SectionKey, { id: number; score: number; own: number | null }>;
-  /** Per raw section: the summary chunks that voted for it, with their lines and vote. */
-  voters: Voters;
+  /** Each summary chunk that voted, and its score in this list. */
+  voters: Map<number, number>;
 }
 
-/** Raw section → summary chunk id → the lines (offsets) that name it and the vote they gave. */
-export type Voters = Map<SectionKey, Map<number, { lines: number[]; vote: number }>>;
+/** Raw chunk id → the best vote it got. */
+export type Votes = Map<number, number>;
 
 /** How summary chunks vote (null: they rank as sections of their own, as any chunk). */
 export interface Folding {
-  /** The lines and links of summary chunks. */
-  lines: (ids: readonly number[]) => Map<number, SummaryLines>;
+  /** Where summary chunks' lines come from (chunks without links are left out). */
+  links: (ids: readonly number[]) => Map<number, SummaryLinks>;
+  /** Summary chunks' texts, to weigh their lines by the query. */
+  texts: (ids: readonly number[]) => Map<number, SummaryText>;
   /** May a vote go to this raw chunk (filters, -excluded words)? */
   allow: (id: number) => boolean;
   /** A vote's weight beside a section's own score. */
   weight: number;
   /** Do topic lines lead to (vote for) the sections of their topic? */
   topicLeads: boolean;
+}
+
+/**
+ * The section of every chunk looked up so far, per open index: a resident process ranks the
+ * same chunks again and again. Dropped whenever the index changes; at most MAX_KNOWN entries.
+ */
+const MAX_KNOWN = 1_000_000;
+const known = new WeakMap<SearchIndex, { token: string; sections: Map<number, SectionKey> }>();
+
+export function sectionsOf(index: SearchIndex): Map<number, SectionKey> {
+  const token = `${index.generation}:${index.db.pragma('data_version', { simple: true }) as number}`;
+  let c = known.get(index);
+  if (!c || c.token !== token || c.sections.size > MAX_KNOWN) {
+    c = { token, sections: new Map() };
+    known.set(index, c);
+  }
+  return c.sections;
 }
 
 /** The section each chunk belongs to, for ranking (a lighter read than full metadata). */
@@ -66,24 +87,32 @@ const PAGE = 300;
  * a fact found in a summary ranks where the summary would have, and a fact repeated at three
  * levels does not count three times.
  */
-function rankSections(db: IndexDb, scores: ChunkScores, want: number, sectionOf: Map<number, SectionKey>, rest: number, fold: (Folding & { weigh: LineQuery | null }) | null): RankedSections {
+function rankSections(db: IndexDb, scores: ChunkScores, want: number, sectionOf: Map<number, SectionKey>, rest: number, fold: (Folding & { lineQuery: LineQuery | null }) | null): RankedSections {
   const sections = new Map<SectionKey, { id: number; best: number; others: number }>();
-  /** Raw chunk → summary chunk → its vote and the lines that cast it. */
-  const votes = new Map<number, Map<number, { lines: number[]; vote: number }>>();
+  const votes: Votes = new Map();
+  const voters = new Map<number, number>();
   const enough = Math.max(want, MIN_SECTIONS);
+  // Chunks come best first: once `want` raw sections are seen, a later summary chunk can lift
+  // no section into the top `want` (its votes are at most its score), nor be there itself.
+  let rawSeen = 0;
+  const settled = (): boolean => fold !== null && fold.weight <= 1 && rawSeen >= want;
   let list = scores.top(PAGE);
   let start = 0;
   for (;;) {
     const page = list.slice(start, start + PAGE);
     fetchSections(db, page, sectionOf);
-    const summaries = fold ? fold.lines(page.filter((id) => id < 0)) : null;
+    const summaryIds = fold && !settled() ? page.filter((id) => id < 0) : [];
+    const summaries = fold && summaryIds.length ? fold.links(summaryIds) : null;
+    // Texts only where lines are weighed by the query's words (keyword lists).
+    const texts = fold && summaries && fold.lineQuery ? fold.texts([...summaries.keys()]) : null;
     for (const id of page) {
       const key = sectionOf.get(id);
       if (!key) continue;
       let score = scores.get(id)!;
-      const lines = summaries?.get(id);
-      if (fold && lines && lines.links.size) {
-        const v = voteOf(lines, fold.weigh, fold.topicLeads);
+      if (id < 0 && settled()) continue;
+      const links = summaries?.get(id);
+      if (fold && links) {
+        const v = voteOf(links, texts?.get(id) ?? null, fold.lineQuery, fold.topicLeads);
         let kept = v.residual;
         for (const [raw, share] of v.shares) {
           // A source the filters leave out gets nothing: the summary keeps that share.
@@ -91,16 +120,18 @@ function rankSections(db: IndexDb, scores: ChunkScores, want: number, sectionOf:
             kept += share;
             continue;
           }
-          const from = votes.get(raw) ?? new Map<number, { lines: number[]; vote: number }>();
-          from.set(id, { lines: v.lines.get(raw) ?? [], vote: score * share * fold.weight });
-          votes.set(raw, from);
+          const vote = score * share * fold.weight;
+          if (vote > (votes.get(raw) ?? 0)) votes.set(raw, vote);
         }
+        voters.set(id, score);
         score *= kept;
         if (score <= 0) continue;
       }
       const s = sections.get(key);
-      if (!s) sections.set(key, { id, best: score, others: 0 });
-      else if (score > s.best) {
+      if (!s) {
+        sections.set(key, { id, best: score, others: 0 });
+        if (id > 0) rawSeen++;
+      } else if (score > s.best) {
         s.others += s.best;
         s.best = score;
         s.id = id;
@@ -113,9 +144,13 @@ function rankSections(db: IndexDb, scores: ChunkScores, want: number, sectionOf:
   }
   const own = new Map<SectionKey, number | null>([...sections].map(([key, s]) => [key, s.best + rest * s.others]));
   const total = new Map([...own].map(([key, v]) => [key, v ?? 0]));
-  const voters: Voters = new Map();
-  fetchSections(db, [...votes.keys()], sectionOf);
-  for (const [raw, from] of votes) {
+  // A vote only matters if it lifts its section above the `want`-th own score: the others are
+  // kept (they name where else a fact appears) but need not be placed.
+  const ranked = [...total.values()].sort((x, y) => y - x);
+  const cut = ranked.length >= want ? ranked[want - 1]! : 0;
+  const lifting = [...votes].filter(([, vote]) => vote > cut);
+  fetchSections(db, lifting.map(([raw]) => raw), sectionOf);
+  for (const [raw, vote] of lifting) {
     const key = sectionOf.get(raw);
     if (!key) continue;
     if (!sections.has(key)) {
@@ -125,16 +160,7 @@ function rankSections(db: IndexDb, scores: ChunkScores, want: number, sectionOf:
       own.set(key, mine);
       total.set(key, mine ?? 0);
     }
-    const into = voters.get(key) ?? new Map<number, { lines: number[]; vote: number }>();
-    for (const [sid, x] of from) {
-      total.set(key, Math.max(total.get(key)!, x.vote));
-      const had = into.get(sid);
-      if (had) {
-        had.lines = [...new Set([...had.lines, ...x.lines])].sort((a, b) => a - b);
-        had.vote = Math.max(had.vote, x.vote);
-      } else into.set(sid, { ...x });
-    }
-    voters.set(key, into);
+    total.set(key, Math.max(total.get(key)!, vote));
   }
   const order = rankByScore(total).slice(0, want);
   return { order, best: new Map(order.map((key) => [key, { id: sections.get(key)!.id, score: total.get(key)!, own: own.get(key) ?? null }])), voters };
@@ -151,7 +177,7 @@ export interface ChunkList {
   scores: ChunkScores;
   weight: number;
   /** The query as summary lines see it, to share a summary's score over its lines (null: alike). */
-  weigh: LineQuery | null;
+  lineQuery: LineQuery | null;
 }
 
 export interface Ranked {
@@ -159,8 +185,8 @@ export interface Ranked {
   /** Per input list, in order: its sections. */
   lists: RankedSections[];
   fused: Map<SectionKey, number>;
-  /** Every list's voters, merged. */
-  voters: Voters;
+  /** Each summary chunk that voted, and its score in the first list it was in. */
+  voters: Map<number, number>;
 }
 
 /**
@@ -170,7 +196,7 @@ export interface Ranked {
 export function rankLists(db: IndexDb, sectionOf: Map<number, SectionKey>, inputs: readonly ChunkList[], want: number, opts: { k: number; wide: boolean; fold: Folding | null }): Ranked {
   if (inputs.length === 0) return { order: [], lists: [], fused: new Map(), voters: new Map() };
   const n = inputs.length > 1 || opts.wide ? candidates(want) : want;
-  const lists = inputs.map((l) => rankSections(db, l.scores, n, sectionOf, l.kind === 'bm25' ? SECTION_REST : 0, opts.fold ? { ...opts.fold, weigh: l.weigh } : null));
+  const lists = inputs.map((l) => rankSections(db, l.scores, n, sectionOf, l.kind === 'bm25' ? SECTION_REST : 0, opts.fold ? { ...opts.fold, lineQuery: l.lineQuery } : null));
   let fused: Map<SectionKey, number>;
   if (lists.length > 1) {
     fused = reciprocalRankFusion(lists.map((r, i) => ({ items: r.order, weight: inputs[i]!.weight })), opts.k);
@@ -178,14 +204,8 @@ export function rankLists(db: IndexDb, sectionOf: Map<number, SectionKey>, input
     const only = lists[0]!;
     fused = new Map(only.order.map((key) => [key, only.best.get(key)!.score]));
   }
-  const voters: Voters = new Map();
-  for (const l of lists) {
-    for (const [key, from] of l.voters) {
-      const into = voters.get(key) ?? new Map<number, { lines: number[]; vote: number }>();
-      for (const [sid, x] of from) if (!into.has(sid)) into.set(sid, x);
-      voters.set(key, into);
-    }
-  }
+  const voters = new Map<number, number>();
+  for (const l of lists) for (const [id, score] of l.voters) if (!voters.has(id)) voters.set(id, score);
   return { order: rankByScore(fused).slice(0, want), lists, fused, voters };
 }
 

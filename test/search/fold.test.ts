@@ -85,11 +85,11 @@ describe('the bundled example, compacted', () => {
     const { ws } = await example();
     const j = JSON.parse(runCli(['search', 'German stemming for the catalog', '--json', '--mode', 'bm25', '-n', '3', '--dir', ws.root]).stdout) as { hits: SearchHit[] };
     expect(at(j.hits[0]!)).toBe('memory/2026-11-04.md:3');
-    // The lines that say it: "Carol asked about German stemming … catalog", and the migration of the catalog before it.
-    expect(j.hits[0]!.alsoIn.map((a) => `${a.path}:${a.lines.start}-${a.lines.end}`)).toEqual(['memory/daily/2026-11-04.md:19-20', 'memory/weekly/2026-W45.md:73-74', 'memory/monthly/2026-11.md:94-95']);
+    // The three lines of the entry, copied into each level.
+    expect(j.hits[0]!.alsoIn.map((a) => `${a.path}:${a.lines.start}-${a.lines.end}`)).toEqual(['memory/daily/2026-11-04.md:19-21', 'memory/weekly/2026-W45.md:73-75', 'memory/monthly/2026-11.md:94-96']);
     expect(j.hits[0]!.sources).toEqual([]);
     const text = runCli(['search', 'German stemming for the catalog', '--mode', 'bm25', '-n', '1', '--no-update', '--dir', ws.root]).stdout;
-    expect(text).toContain('    also in memory/daily/2026-11-04.md:19-20 · memory/weekly/2026-W45.md:73-74 · memory/monthly/2026-11.md:94-95');
+    expect(text).toContain('    also in memory/daily/2026-11-04.md:19-21 · memory/weekly/2026-W45.md:73-75 · memory/monthly/2026-11.md:94-96');
   }, 60_000);
 });
 
