@@ -1,6 +1,7 @@
 // npm run bench:recall -- --questions FILE --out RUN.json [--mode bm25|vector|hybrid]
 //   [--via search] [--limit 50] [--embedder wink|use-lite|openai|none] [--compact]
 //   [--workspace DIR] [--brief] [--rrf-k K] [--vector-weight W] [--also-field FIELD] [--expand]
+//   [--no-fold] [--vote-weight W] [--no-topic-leads]
 // Retrieval quality on MemAware (figures, not a test). Copies the corpus into a workspace (a temp
 // dir, or --workspace DIR kept between runs so the index is reused), indexes it, runs every
 // question through a retrieval function (--via; `search` is the search API) and writes a
@@ -81,8 +82,12 @@ try {
     };
     process.on('exit', () => { for (const [w, n] of fails) console.log(`  ${n}× ${w}`); });
   }
+  // How summary nodes count: --no-fold ranks them as sections of their own (as before links),
+  // --vote-weight W weighs their votes for their raw sections (0: fold only), --no-topic-leads
+  // folds topic lines without their leading anywhere.
+  const tree = { fold: !argv.includes('--no-fold'), topicLeads: !argv.includes('--no-topic-leads'), ...(arg('--vote-weight') ? { voteWeight: Number(arg('--vote-weight')) } : {}) };
   for (const mode of modes) {
-    const retrieve = makeRetriever(index, { mode, limit, ...(alsoFor ? { also: alsoFor } : {}) });
+    const retrieve = makeRetriever(index, { mode, limit, tree, ...(alsoFor ? { also: alsoFor } : {}) });
     const run: Record<string, string[]> = {};
     const times: number[] = [];
     for (const q of questions) {

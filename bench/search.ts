@@ -14,7 +14,7 @@ import { spawnSync } from 'node:child_process';
 import { appendFileSync, cpSync, existsSync, mkdtempSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
-import { generateCorpus } from './lib/corpus.js';
+import { corpusQueries, generateCorpus } from './lib/corpus.js';
 import { benchDataDir } from './lib/memaware.js';
 
 const here = resolve(import.meta.dirname);
@@ -48,29 +48,6 @@ function node(args: string[]): { json: Record<string, number | string>; wallMs: 
 
 function lastRaw(memory: string): string {
   return readdirSync(memory).filter((f) => /^\d{4}-\d{2}-\d{2}\.md$/.test(f)).sort().pop()!;
-}
-
-/** Queries an agent would send to a generated tree: keywords and plain questions. */
-function generatedQueries(): string[] {
-  const nouns = ['auth', 'cache', 'billing', 'invoice', 'search', 'scheduler', 'deploy', 'pipeline', 'gateway', 'migration', 'schema', 'metrics', 'webhook', 'payment', 'tenant', 'replica', 'snapshot', 'plugin', 'upload', 'embedding', 'compaction', 'refund', 'consent', 'retention'];
-  const tech = ['postgres', 'redis', 'sqlite', 'kafka', 'nginx', 'kubernetes', 'terraform', 'grpc', 'vitest', 'fts5'];
-  const people = ['Alice', 'Bob', 'Dmitri', 'Farah', 'Hiro'];
-  const out: string[] = [];
-  for (let i = 0; i < 60; i++) {
-    const n = nouns[(i * 7) % nouns.length]!;
-    const m = nouns[(i * 11 + 3) % nouns.length]!;
-    const t = tech[(i * 3) % tech.length]!;
-    const p = people[i % people.length]!;
-    switch (i % 6) {
-      case 0: out.push(`${n} ${m}`); break;
-      case 1: out.push(`why did we decide to use ${t} for the ${n}?`); break;
-      case 2: out.push(`${n} timeouts`); break;
-      case 3: out.push(`what did ${p} report about ${m} errors`); break;
-      case 4: out.push(`${t} ${n} ${m} latency`); break;
-      default: out.push(`lesson learned when ${n} grows past 10k rows`);
-    }
-  }
-  return out;
 }
 
 function bench(name: string, prepare: (memory: string) => void, queries: string[], compactNow: string | null): void {
@@ -128,8 +105,8 @@ try {
     const questions = (JSON.parse((await import('node:fs')).readFileSync(gold, 'utf8')) as { question: string }[]).map((q) => q.question).slice(0, 200);
     bench('memaware', (m) => cpSync(memaware, m, { recursive: true }), questions, null);
   } else if (!only) console.log(`memaware  skipped: no corpus at ${memaware} (set HIPO_BENCH_DATA)`);
-  if (!only || only === '3y') bench('3-year', (m) => generateCorpus(m, { start: '2016-01-04', days: 1096, seed: 7 }), generatedQueries(), compact ? '2019-02-01' : null);
-  if (!only || only === '10y') bench('10-year', (m) => generateCorpus(m, { start: '2016-01-04', days: 3653, seed: 7 }), generatedQueries(), compact ? '2026-01-20' : null);
+  if (!only || only === '3y') bench('3-year', (m) => generateCorpus(m, { start: '2016-01-04', days: 1096, seed: 7 }), corpusQueries(), compact ? '2019-02-01' : null);
+  if (!only || only === '10y') bench('10-year', (m) => generateCorpus(m, { start: '2016-01-04', days: 3653, seed: 7 }), corpusQueries(), compact ? '2026-01-20' : null);
 } finally {
   rmSync(cacheDir, { recursive: true, force: true });
 }

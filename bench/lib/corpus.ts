@@ -113,3 +113,26 @@ export function generateCorpus(memoryDir: string, o: CorpusOptions): CorpusStats
   }
   return { files, bytes, first: o.start, last };
 }
+
+/** Queries an agent would send to a generated tree: keywords and plain questions. */
+export function corpusQueries(): string[] {
+  const nouns = ['auth', 'cache', 'billing', 'invoice', 'search', 'scheduler', 'deploy', 'pipeline', 'gateway', 'migration', 'schema', 'metrics', 'webhook', 'payment', 'tenant', 'replica', 'snapshot', 'plugin', 'upload', 'embedding', 'compaction', 'refund', 'consent', 'retention'];
+  const tech = ['postgres', 'redis', 'sqlite', 'kafka', 'nginx', 'kubernetes', 'terraform', 'grpc', 'vitest', 'fts5'];
+  const people = ['Alice', 'Bob', 'Dmitri', 'Farah', 'Hiro'];
+  const out: string[] = [];
+  for (let i = 0; i < 60; i++) {
+    const n = nouns[(i * 7) % nouns.length]!;
+    const m = nouns[(i * 11 + 3) % nouns.length]!;
+    const t = tech[(i * 3) % tech.length]!;
+    const p = people[i % people.length]!;
+    switch (i % 6) {
+      case 0: out.push(`${n} ${m}`); break;
+      case 1: out.push(`why did we decide to use ${t} for the ${n}?`); break;
+      case 2: out.push(`${n} timeouts`); break;
+      case 3: out.push(`what did ${p} report about ${m} errors`); break;
+      case 4: out.push(`${t} ${n} ${m} latency`); break;
+      default: out.push(`lesson learned when ${n} grows past 10k rows`);
+    }
+  }
+  return out;
+}

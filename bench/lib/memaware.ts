@@ -6,7 +6,7 @@
 import { existsSync, readFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import type { SearchIndex } from '../../src/index/search-index.js';
-import { search, type ExtraQuery, type SearchHit, type SearchMode } from '../../src/search/search.js';
+import { search, type ExtraQuery, type SearchHit, type SearchMode, type SearchOptions } from '../../src/search/search.js';
 import { indexTreeSearch } from '../../src/context/index-search.js';
 import { recall } from '../../src/context/recall.js';
 import type { LocalDate } from '../../src/time/calendar.js';
@@ -71,13 +71,15 @@ export interface RetrieverOptions {
   limit: number;
   /** Extra queries for a question (an agent's rephrasing, a model's expansion), if any. */
   also?: (question: Question) => Promise<ExtraQuery[]>;
+  /** How summary nodes count (search's `tree` option). */
+  tree?: SearchOptions['tree'];
 }
 
 /** Retrieval through the search API, as `hipo search` does it. */
 export function viaSearch(index: SearchIndex, opts: RetrieverOptions): Retriever {
   return async (q) => {
     const also = opts.also ? await opts.also(q) : [];
-    const r = await search(index, q.question, { mode: opts.mode, limit: opts.limit, also });
+    const r = await search(index, q.question, { mode: opts.mode, limit: opts.limit, also, ...(opts.tree ? { tree: opts.tree } : {}) });
     return hitKeys(r.hits);
   };
 }

@@ -11,6 +11,14 @@ export interface Passage {
   from: number;
   to: number;
   text: string;
+  /** Summary lines that repeat this passage or name its topic (memory-relative), if known. */
+  alsoIn?: PassageLocation[];
+}
+
+export interface PassageLocation {
+  path: string;
+  from: number;
+  to: number;
 }
 
 export interface ScoredPassage extends Passage {

@@ -8,14 +8,17 @@ import { addDays, type LocalDate } from '../time/calendar.js';
 import { rawRelPath } from '../tree/layout.js';
 import type { Measure } from './fit.js';
 import { buildManifest, type TopicHit } from './manifest.js';
-import { filePassages, rankPassages, type Passage, type ScoredPassage } from './passages.js';
+import { filePassages, rankPassages, type Passage, type PassageLocation, type ScoredPassage } from './passages.js';
 import { readInMemory } from './sources.js';
 import { recallTerms } from './terms.js';
 import { rootView } from './root-view.js';
 import { findAnchor } from './windows.js';
 
 /** A search over the whole tree (the index), if one is available; `also`: extra wordings. */
-export type TreeSearch = (query: string, limit: number, also?: readonly string[]) => Promise<Passage[]>;
+export type TreeSearch = ((query: string, limit: number, also?: readonly string[]) => Promise<Passage[]>) & {
+  /** The raw passages a summary node's passage was taken from (empty when not known). */
+  origins?: (p: Passage) => Passage[];
+};
 
 export interface RecallOptions {
   memoryDir: string;
@@ -31,6 +34,8 @@ export interface RecallOptions {
 }
 
 export interface RecalledPassage extends Passage {
+  /** Where else in the tree it appears: summary lines that repeat it or name its topic. */
+  alsoIn: PassageLocation[];
   rank: number;
   score: number;
   /** Which steps found it. */
@@ -54,14 +59,18 @@ export interface Recall {
 
 const RRF_K = 60;
 /**
- * Weight of the manifest's list beside the index's (weight 1). The index ranks the whole tree
- * and is the better judge on its own (MemAware, 596 questions that never name their topic:
- * R@5 29.0 with the manifest at weight 0, 26.8 at 0.3, 14.8 at 1.2); the manifest's days still
- * break ties and fill in what the index misses when a question names a topic.
+ * Weight of the manifest's list beside the index's (weight 1): a tie-breaker. The index ranks
+ * the whole tree, summaries folded into the raw sections they came from, and is the better
+ * judge on its own (MemAware, 596 questions that never name their topic, hybrid over the
+ * compacted tree, R@10 / MRR: 39.8 / 0.225 at weight 0, 39.8 / 0.227 at 0.02, 39.4 / 0.218 at
+ * 0.05, 39.3 / 0.211 at 0.1); the manifest's days still settle near-ties and fill in what the
+ * index misses when a question names a topic.
  */
-const TOPICS_WEIGHT = 0.1;
+const TOPICS_WEIGHT = 0.02;
 /** Days read when the manifest finds nothing (no ROOT yet, or no topic matches). */
 const FALLBACK_DAYS = 14;
+
+const RAW_LOG = /^\d{4}-\d{2}-\d{2}\.md$/;
 
 function overlaps(a: Passage, b: Passage): boolean {
   return a.path === b.path && a.from <= b.to && b.from <= a.to;
@@ -90,16 +99,16 @@ export async function recall(o: RecallOptions): Promise<Recall> {
   // Step 3b: the index over the whole tree, fused by reciprocal rank.
   const limit = o.limit ?? 30;
   const searched = o.search ? await o.search(o.question, limit, also).catch(() => null) : null;
-  const fused: { p: Passage; score: number; via: Set<'topics' | 'search'> }[] = [];
+  const fused: { p: Passage; score: number; via: Set<'topics' | 'search'>; alsoIn: PassageLocation[] }[] = [];
   const seenText = new Set<string>();
+  const isRaw = (p: Passage): boolean => RAW_LOG.test(p.path);
   const add = (list: readonly Passage[], via: 'topics' | 'search', weight: number): void => {
     // A passage is credited once per list, at its best rank (summary hits list their sources,
     // so the same raw section can come back many times).
     const credited = new Set<object>();
-    list.slice(0, limit).forEach((p, i) => {
+    const credit = (p: Passage, s: number, alsoIn: readonly PassageLocation[]): void => {
       // A daily node below its threshold is a copy of its raw log: one of the two is enough.
       const key = p.text.replace(/\s+/g, ' ').trim();
-      const s = weight / (RRF_K + i + 1);
       const same = fused.find((f) => overlaps(f.p, p));
       if (same) {
         if (!credited.has(same)) {
@@ -107,12 +116,21 @@ export async function recall(o: RecallOptions): Promise<Recall> {
           same.via.add(via);
           credited.add(same);
         }
+        for (const a of alsoIn) if (!same.alsoIn.some((b) => b.path === a.path && b.from === a.from)) same.alsoIn.push(a);
       } else if (!seenText.has(key)) {
-        const entry = { p, score: s, via: new Set([via]) };
+        const entry = { p, score: s, via: new Set([via]), alsoIn: [...alsoIn] };
         fused.push(entry);
         credited.add(entry);
       }
       seenText.add(key);
+    };
+    list.slice(0, limit).forEach((p, i) => {
+      const s = weight / (RRF_K + i + 1);
+      // A summary passage whose lines the index traces to raw sections counts for those (one
+      // fact, one passage), and is where else they appear.
+      const from = !isRaw(p) && o.search?.origins ? o.search.origins(p) : [];
+      if (from.length) for (const q of from) credit(q, s / from.length, [{ path: p.path, from: p.from, to: p.to }]);
+      else credit(p, s, p.alsoIn ?? []);
     });
   };
   add(lexical, 'topics', o.search ? TOPICS_WEIGHT : 1);
@@ -124,7 +142,7 @@ export async function recall(o: RecallOptions): Promise<Recall> {
   let left = o.budget;
   let leftOut = 0;
   for (const [i, f] of fused.entries()) {
-    const header = `## ${f.p.path}:${f.p.from}-${f.p.to}`;
+    const header = passageHeader(f.p.path, f.p.from, f.p.to, f.alsoIn, 'memory');
     let text = f.p.text;
     let cost = o.measure(`${header}\n${text}`) + 2;
     let trimmed = false;
@@ -144,17 +162,29 @@ export async function recall(o: RecallOptions): Promise<Recall> {
       }
     }
     const to = trimmed ? f.p.from + text.split('\n').length - 1 : f.p.to;
-    out.push({ ...f.p, to, text, rank: out.length + 1, score: Math.round(f.score * 1e4) / 1e4, via: [...f.via], cost, trimmed });
+    out.push({ ...f.p, to, text, rank: out.length + 1, score: Math.round(f.score * 1e4) / 1e4, via: [...f.via], cost, trimmed, alsoIn: f.alsoIn });
     left -= cost;
   }
   return { question: o.question, topics: manifest.topics, months: manifest.months, days: manifest.days, passages: out, leftOut, tokens: o.budget - left, budget: o.budget, searched: searched !== null };
+}
+
+/** Summary locations named after a passage's own, at most. */
+const MAX_ALSO_SHOWN = 3;
+
+/** `## memory/2026-11-02.md:3-7`, and a line `(also in daily/2026-11-02.md:21-24, …)` when known. */
+function passageHeader(path: string, from: number, to: number, alsoIn: readonly PassageLocation[], memoryName: string): string {
+  const head = `## ${memoryName}/${path}:${from}-${to}`;
+  if (alsoIn.length === 0) return head;
+  const also = alsoIn.slice(0, MAX_ALSO_SHOWN).map((a) => `${a.path}:${a.from}${a.to > a.from ? `-${a.to}` : ''}`);
+  const more = alsoIn.length > MAX_ALSO_SHOWN ? `, +${alsoIn.length - MAX_ALSO_SHOWN} more` : '';
+  return `${head}\n(also in ${also.join(', ')}${more})`;
 }
 
 export function renderRecall(r: Recall, memoryName: string): string {
   const lines = [`# Recall · ${r.question}`];
   if (r.topics.length) lines.push(`Topics: ${r.topics.map((t) => `${t.name} [${t.type}]${t.latest ? ` (latest ${t.latest})` : ''}`).join('; ')}`);
   if (!r.passages.length) lines.push('', 'Nothing in memory matches.');
-  for (const p of r.passages) lines.push('', `## ${memoryName}/${p.path}:${p.from}-${p.to}`, p.text);
+  for (const p of r.passages) lines.push('', passageHeader(p.path, p.from, p.to, p.alsoIn, memoryName), p.text);
   if (r.leftOut) lines.push('', `(${r.leftOut} more passage${r.leftOut === 1 ? '' : 's'} over the budget)`);
   return `${lines.join('\n')}\n`;
 }

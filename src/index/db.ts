@@ -8,7 +8,7 @@ import * as sqliteVec from 'sqlite-vec';
 import { CHUNKER_VERSION } from './chunk.js';
 
 /** Bumped when the schema (or what is stored in it) changes: an older index is rebuilt. */
-export const SCHEMA_VERSION = 1;
+export const SCHEMA_VERSION = 2;
 export { INDEX_FILE } from './location.js';
 const BUSY_TIMEOUT_MS = 15_000;
 
@@ -45,6 +45,21 @@ CREATE TABLE chunks (
 CREATE INDEX chunks_file ON chunks (file_id);
 CREATE INDEX chunks_hash ON chunks (hash);
 CREATE INDEX chunks_pending ON chunks (embedded) WHERE embedded = 0;
+-- Where a summary chunk's lines come from (links.ts, link-update.ts): one row per line that
+-- quotes a raw section (kind 0) or names a topic leading to one (kind 1). source_id is the raw
+-- chunk, NULL while none is found; day is the day the line speaks of ('' for its whole period);
+-- topic the topic it is filed under ('' for none).
+CREATE TABLE chunk_links (
+  chunk_id INTEGER NOT NULL,
+  line_offset INTEGER NOT NULL,
+  day TEXT NOT NULL,
+  topic TEXT NOT NULL,
+  kind INTEGER NOT NULL,
+  source_id INTEGER
+);
+CREATE INDEX chunk_links_chunk ON chunk_links (chunk_id);
+CREATE INDEX chunk_links_source ON chunk_links (source_id);
+CREATE INDEX chunk_links_day ON chunk_links (day);
 -- heading: the chunk's heading path; facts: what the user said about themselves (facts.ts);
 -- cjk: unigrams and bigrams of Korean/Japanese/Chinese runs (cjk.ts).
 CREATE VIRTUAL TABLE chunks_fts USING fts5 (
@@ -172,7 +187,7 @@ export function openIndexDb(file: string, opts: { readonly?: boolean } = {}): Op
 /** Empties the index in place (readers keep a valid, if empty, file), keeping its schema. */
 export function clearIndex(db: IndexDb): void {
   db.transaction(() => {
-    db.exec('DELETE FROM chunks; DELETE FROM files; DROP TABLE IF EXISTS chunk_vec;');
+    db.exec('DELETE FROM chunk_links; DELETE FROM chunks; DELETE FROM files; DROP TABLE IF EXISTS chunk_vec;');
     db.exec("INSERT INTO chunks_fts (chunks_fts) VALUES ('delete-all');");
     db.prepare("DELETE FROM meta WHERE key IN ('embedder_id', 'embedder_dims')").run();
   }).immediate();

@@ -16,6 +16,7 @@ import { cjkIndexText } from './cjk.js';
 import { clearIndex, stmt, type IndexDb } from './db.js';
 import { EmbedderError, type Embedder } from './embed/embedder.js';
 import { listIndexableFiles, type IndexableFile } from './files.js';
+import { linkSummaries } from './link-update.js';
 import { redactKeepingLines } from '../redact/lines.js';
 import type { SearchIndex } from './search-index.js';
 import { deleteVector, insertVector, prepareVectorTable, readVector, storedEmbedder } from './vectors.js';
@@ -88,6 +89,13 @@ export async function updateIndex(index: SearchIndex, opts: UpdateOptions = {}):
   report.files = listing.files.length;
   const rows = new Map((stmt(db, 'SELECT id, path, size, mtime_ms, hash, indexed_at FROM files').all() as FileRow[]).map((r) => [r.path, r]));
 
+  // What the summaries' links to their raw sections must be brought up to date for.
+  const relinkFiles = new Set<number>();
+  const rawDays = new Set<string>();
+  const touched = (level: string, fileId: number, day: string | null | undefined): void => {
+    if (SUMMARY_LEVELS.has(level)) relinkFiles.add(fileId);
+    else if (level === 'raw' && day) rawDays.add(day);
+  };
   let done = 0;
   const total = listing.files.length;
   const progress = (): void => opts.onProgress?.({ phase: 'files', done, total });
@@ -125,7 +133,10 @@ export async function updateIndex(index: SearchIndex, opts: UpdateOptions = {}):
     const decoded = decodeText(bytes);
     if (!decoded.ok) {
       report.warnings.push(`${f.path}: not indexed: ${decoded.reason}`);
-      if (row) removeFile(db, row.id);
+      if (row) {
+        touched(f.level, row.id, f.period?.start);
+        removeFile(db, row.id);
+      }
       continue;
     }
     if (decoded.note) report.warnings.push(`${f.path}: ${decoded.note}`);
@@ -135,6 +146,7 @@ export async function updateIndex(index: SearchIndex, opts: UpdateOptions = {}):
     const rawStatus = SUMMARY_LEVELS.has(f.level) ? fmString(doc.frontmatter, 'status') : null;
     const status = rawStatus === 'tentative' || rawStatus === 'fixed' ? rawStatus : null;
     const r = writeFile(db, f, { size: st.size, mtimeMs: st.mtimeMs, readAt, hash, status }, doc.chunks);
+    touched(f.level, r.fileId, f.period?.start);
     if (row) report.changed++;
     else report.added++;
     report.chunksAdded += r.added;
@@ -150,9 +162,13 @@ export async function updateIndex(index: SearchIndex, opts: UpdateOptions = {}):
   const listed = new Set(listing.files.map((f) => f.path));
   for (const [path, row] of rows) {
     if (listed.has(path)) continue;
+    const gone = stmt(db, 'SELECT level, period_start FROM files WHERE id = ?').get(row.id) as { level: string; period_start: string | null } | undefined;
+    if (gone) touched(gone.level, -1, gone.period_start);
     report.chunksRemoved += removeFile(db, row.id);
     report.removed++;
   }
+  relinkFiles.delete(-1);
+  if (linkSummaries(db, { files: relinkFiles, days: rawDays }) > 0) index.generation++;
   report.pendingEmbeddings = (stmt(db, 'SELECT count(*) AS n FROM chunks WHERE embedded = 0').get() as { n: number }).n;
   if (report.added || report.changed || report.removed || report.embedded) index.generation++;
   report.ms = Math.round(performance.now() - t0);
@@ -172,7 +188,7 @@ function headingText(path: readonly string[]): string {
 }
 
 /** Replaces one file's chunks in a single transaction; chunks whose hash survives are kept. */
-function writeFile(db: IndexDb, f: IndexableFile, facts: FileFacts, drafts: ChunkDraft[]): { added: number; removed: number; kept: number } {
+function writeFile(db: IndexDb, f: IndexableFile, facts: FileFacts, drafts: ChunkDraft[]): { fileId: number; added: number; removed: number; kept: number } {
   return db.transaction(() => {
     // Read the stored state inside the transaction: another process may have indexed it meanwhile.
     const existing = stmt(db, 'SELECT id FROM files WHERE path = ?').get(f.path) as { id: number } | undefined;
@@ -219,12 +235,15 @@ function writeFile(db: IndexDb, f: IndexableFile, facts: FileFacts, drafts: Chun
         removed++;
       }
     }
-    return { added, removed, kept };
+    return { fileId, added, removed, kept };
   }).immediate();
 }
 
 function deleteChunk(db: IndexDb, id: number): void {
   stmt(db, 'DELETE FROM chunks_fts WHERE rowid = ?').run(id);
+  // A summary chunk's links go with it; a raw chunk's lines are looked for again (link-update.ts).
+  if (id < 0) stmt(db, 'DELETE FROM chunk_links WHERE chunk_id = ?').run(id);
+  else stmt(db, 'UPDATE chunk_links SET source_id = NULL WHERE source_id = ?').run(id);
   const row = stmt(db, 'SELECT embedded FROM chunks WHERE id = ?').get(id) as { embedded: number } | undefined;
   if (row?.embedded === 1) deleteVector(db, id);
   stmt(db, 'DELETE FROM chunks WHERE id = ?').run(id);

@@ -24,6 +24,8 @@ export const COVERAGE = 0.5;
 export interface Bm25Scores {
   /** Every matching chunk's score (filters not applied; chunks with an excluded word have none). */
   scores: DenseScores;
+  /** Each query term's weight (IDF), in the query's order; 0 for a term nothing matches. */
+  weights: number[];
 }
 
 /** One term's matches: chunk ids and the term's BM25 share in each, before the IDF. */
@@ -136,13 +138,15 @@ export function bm25Scores(index: SearchIndex, q: ParsedQuery): Bm25Scores {
   const n = statsOf(db, cache);
   const base = n.minId;
   const scores = new Float64Array(q.terms.length && n.all ? n.maxId - n.minId + 1 : 0);
-  if (scores.length === 0) return { scores: new DenseScores(base, scores) };
+  const weights = q.terms.map(() => 0);
+  if (scores.length === 0) return { scores: new DenseScores(base, scores), weights };
   const covered = new Float64Array(scores.length);
   let total = 0;
-  for (const t of q.terms) {
+  for (const [ti, t] of q.terms.entries()) {
     const p = postingsOf(db, cache, t.match, n.all);
     if (p.ids.length === 0) continue;
     const weight = n.sources > 0 ? idf(n.sources, p.sourceDf) : idf(n.all, p.ids.length);
+    weights[ti] = weight;
     total += weight;
     const { ids, tf } = p;
     for (let i = 0; i < ids.length; i++) {
@@ -157,7 +161,7 @@ export function bm25Scores(index: SearchIndex, q: ParsedQuery): Bm25Scores {
     const p = postingsOf(db, cache, ex, n.all);
     for (let i = 0; i < p.ids.length; i++) scores[p.ids[i]! - base] = 0;
   }
-  return { scores: new DenseScores(base, scores) };
+  return { scores: new DenseScores(base, scores), weights };
 }
 
 /** Chunks holding any -excluded word of the query. */

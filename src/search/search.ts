@@ -1,25 +1,28 @@
 // `search(index, query, options)`: the ranked sections of the tree for a query, in one of three
 // modes — bm25 (keywords), vector (meaning, via the embedder) or hybrid (both, fused by rank).
 // Results are sections (a raw log's `##` entry, a node's section), not raw chunks: the parts of
-// a long section count once, shown by their best part. A hit in a summary node lists the raw
-// sections of its period that match the query best (`sources`): what the tree knows about
-// where a summary line came from.
-import type { MemoryType } from '../tree/layout.js';
-import type { DateRange, IndexLevel } from '../index/files.js';
-import { stmt, type IndexDb } from '../index/db.js';
+// a long section count once, shown by their best part. Summary nodes fold into the raw sections
+// their lines came from (sections.ts, votes.ts): one fact is one result, found where it was
+// written, with the summary lines that repeat it (`alsoIn`); a summary hit of its own lists the
+// raw sections of its period that match the query best (`sources`).
+import type { IndexLevel } from '../index/files.js';
+import { stmt } from '../index/db.js';
 import type { SearchIndex } from '../index/search-index.js';
 import { storedEmbedder } from '../index/vectors.js';
 import { EmbedderError } from '../index/embed/embedder.js';
 import { bm25Scores, excludedChunks, type Bm25Scores } from './bm25.js';
 import { mapScores, type ChunkScores } from './scores.js';
 import { allowedChunks, hasFilters, type SearchFilters } from './filters.js';
-import { candidates, rankLists, shownChunk, type ChunkList, type Ranked, type RankedSections, type SectionKey } from './sections.js';
+import { candidates, rankLists, sectionsOf, shownChunk, type ChunkList, type Folding, type Ranked, type RankedSections, type SectionKey } from './sections.js';
 import { parseQuery, type ParsedQuery } from './query.js';
-import { makeSnippet, queryMatchers, type Snippet } from './snippet.js';
+import { makeSnippet, queryMatchers } from './snippet.js';
 import { nearestChunks, similarities } from './vector.js';
+import { alsoInOf, fetchMeta, sectionRef, type ChunkMeta, type SearchHit, type SectionRef } from './hits.js';
+import { lineQuery, summaryLinks, summaryTexts, type LineQuery } from './votes.js';
 
 import type { SearchMode } from './modes.js';
 export { SEARCH_MODES, type SearchMode } from './modes.js';
+export type { SearchHit, SectionRef } from './hits.js';
 
 export interface SearchOptions {
   /** Default hybrid (bm25 when there is no usable embedder). */
@@ -34,7 +37,17 @@ export interface SearchOptions {
    * Each is ranked on its own and fused by rank with the query's lists (ORIGINAL_WEIGHT).
    */
   also?: readonly ExtraQuery[];
+  /**
+   * How summary nodes count (for measuring; the defaults are what ships): `fold` false ranks
+   * every summary section on its own, as before links; `voteWeight` is a vote's weight beside
+   * a raw section's own score (0: summaries fold but add nothing); `topicLeads` false folds
+   * topic lines without leading anywhere.
+   */
+  tree?: { fold?: boolean; voteWeight?: number; topicLeads?: boolean };
 }
+
+/** A summary's vote for a raw section weighs this much beside the section's own score. */
+export const VOTE_WEIGHT = 1;
 
 /**
  * `query`: another wording of the whole query, ranked the way the query is; `lex`: keywords,
@@ -61,27 +74,6 @@ export function rephrasings(texts: readonly string[]): ExtraQuery[] {
 /** At most this many extra queries are run. */
 export const MAX_EXTRA_QUERIES = 8;
 
-export interface SectionRef {
-  path: string;
-  level: IndexLevel;
-  period: DateRange | null;
-  heading: string;
-  headingPath: string[];
-  /** Lines of the shown part (1-based, inclusive). */
-  lines: { start: number; end: number };
-  score: number;
-}
-
-export interface SearchHit extends SectionRef {
-  status: string | null;
-  type: MemoryType | null;
-  /** Per-mode scores: BM25 sum, cosine similarity (null when the list did not have it). */
-  scores: { bm25: number | null; vector: number | null };
-  snippet: Snippet;
-  /** For summary-node hits: the raw sections of its period that match best. */
-  sources: SectionRef[];
-}
-
 export interface SearchResult {
   query: string;
   /** The extra queries that ran (empty when none were given). */
@@ -91,45 +83,6 @@ export interface SearchResult {
   hits: SearchHit[];
   warnings: string[];
   ms: number;
-}
-
-interface ChunkMeta {
-  id: number;
-  fileId: number;
-  sectionLine: number;
-  lineStart: number;
-  lineEnd: number;
-  headingPath: string[];
-  type: MemoryType | null;
-  path: string;
-  level: IndexLevel;
-  period: DateRange | null;
-  status: string | null;
-}
-
-const META_SQL = `SELECT c.id, c.file_id, c.section_line, c.line_start, c.line_end, c.heading_path, c.type,
-  f.path, f.level, f.period_start, f.period_end, f.status
-  FROM chunks c JOIN files f ON f.id = c.file_id WHERE c.id IN (SELECT value FROM json_each(?))`;
-
-/** Full metadata of the chunks shown (hits and their sources). */
-function fetchMeta(db: IndexDb, ids: readonly number[], into: Map<number, ChunkMeta>): void {
-  const missing = ids.filter((id) => !into.has(id));
-  if (missing.length === 0) return;
-  for (const r of stmt(db, META_SQL).all(JSON.stringify(missing)) as Record<string, unknown>[]) {
-    into.set(r.id as number, {
-      id: r.id as number,
-      fileId: r.file_id as number,
-      sectionLine: r.section_line as number,
-      lineStart: r.line_start as number,
-      lineEnd: r.line_end as number,
-      headingPath: JSON.parse(r.heading_path as string) as string[],
-      type: (r.type as MemoryType | null) ?? null,
-      path: r.path as string,
-      level: r.level as IndexLevel,
-      period: r.period_start ? { start: r.period_start, end: r.period_end } as DateRange : null,
-      status: (r.status as string | null) ?? null,
-    });
-  }
 }
 
 interface Context {
@@ -142,31 +95,22 @@ interface Context {
   queryVector: Float32Array | null;
   meta: Map<number, ChunkMeta>;
   sectionOf: Map<number, SectionKey>;
+  /** The query as summary lines see it. */
+  lineQuery: LineQuery;
+  fold: Folding | null;
 }
 
-function rankByMode(ctx: Context, inputs: readonly ChunkList[], want: number): Ranked {
-  return rankLists(ctx.index.db, ctx.sectionOf, inputs, want, { k: ctx.index.settings.hybrid.k, wide: ctx.mode === 'hybrid' });
+function rankByMode(ctx: Context, inputs: readonly ChunkList[], want: number, fold = ctx.fold): Ranked {
+  return rankLists(ctx.index.db, ctx.sectionOf, inputs, want, { k: ctx.index.settings.hybrid.k, wide: ctx.mode === 'hybrid', fold });
 }
 
 /** The query's own BM25 and vector lists, weighed as the hybrid settings say. */
 function ownLists(ctx: Context, bm25: ChunkScores | null, vector: ChunkScores | null, weight = 1): ChunkList[] {
   const { bm25Weight, vectorWeight } = ctx.index.settings.hybrid;
   const out: ChunkList[] = [];
-  if (bm25) out.push({ kind: 'bm25', scores: bm25, weight: bm25Weight * weight });
-  if (vector) out.push({ kind: 'vector', scores: vector, weight: vectorWeight * weight });
+  if (bm25) out.push({ kind: 'bm25', scores: bm25, weight: bm25Weight * weight, lineQuery: ctx.lineQuery });
+  if (vector) out.push({ kind: 'vector', scores: vector, weight: vectorWeight * weight, lineQuery: null });
   return out;
-}
-
-function sectionRef(m: ChunkMeta, score: number): SectionRef {
-  return {
-    path: m.path,
-    level: m.level,
-    period: m.period,
-    heading: m.headingPath[m.headingPath.length - 1] ?? '',
-    headingPath: m.headingPath,
-    lines: { start: m.lineStart, end: m.lineEnd },
-    score,
-  };
 }
 
 const SUMMARY_WITH_PERIOD = new Set<IndexLevel>(['daily', 'weekly', 'monthly']);
@@ -185,7 +129,7 @@ function sourcesOf(ctx: Context, m: ChunkMeta, n: number): SectionRef[] {
   const b = bm25 && bm25.size ? mapScores(bm25) : null;
   const v = vector && vector.size ? mapScores(vector) : null;
   if (!b && !v) return [];
-  const ranked = rankByMode(ctx, ownLists(ctx, b, v), n);
+  const ranked = rankByMode(ctx, ownLists(ctx, b, v), n, null);
   const shown = ranked.order.map((key) => shownChunk(ranked, key));
   fetchMeta(db, shown, ctx.meta);
   return ranked.order.map((key, i) => sectionRef(ctx.meta.get(shown[i]!)!, ranked.fused.get(key)!));
@@ -212,15 +156,16 @@ async function extraLists(ctx: Context, also: readonly ExtraQuery[], filters: Se
     if (!v) return false;
     const near = nearestChunks(index, v, candidates(limit) * 3, filters, { minSimilarity: index.settings.minSimilarity });
     for (const id of near.keys()) if (!keep(id)) near.delete(id);
-    if (near.size) lists.push({ kind: 'vector', scores: mapScores(near), weight: vectorWeight * weight });
+    if (near.size) lists.push({ kind: 'vector', scores: mapScores(near), weight: vectorWeight * weight, lineQuery: null });
     return true;
   };
   const byKeywords = (text: string, weight: number): void => {
     const q = parseQuery(text);
     if (q.terms.length === 0) return;
     parsed.push(q);
-    const scores = bm25Scores(index, q).scores.restrict(keep);
-    if (scores.size) lists.push({ kind: 'bm25', scores, weight: bm25Weight * weight });
+    const b = bm25Scores(index, q);
+    const scores = b.scores.restrict(keep);
+    if (scores.size) lists.push({ kind: 'bm25', scores, weight: bm25Weight * weight, lineQuery: lineQuery(q, b.weights) });
   };
   const vectors = ctx.queryVector !== null && ctx.mode !== 'bm25';
   for (const x of also) {
@@ -268,7 +213,10 @@ export async function search(index: SearchIndex, query: string, opts: SearchOpti
   const allowed = hasFilters(filters) ? allowedChunks(index.db, filters) : null;
   const bm25 = mode !== 'vector' ? bm25Scores(index, q) : null;
   const excluded = excludedChunks(index, q);
-  const ctx: Context = { index, q, mode, bm25, excluded, queryVector, meta: new Map(), sectionOf: new Map() };
+  const keep = (id: number): boolean => !excluded.has(id) && (!allowed || allowed.has(id));
+  const tree = opts.tree ?? {};
+  const fold: Folding | null = tree.fold === false ? null : { links: (ids) => summaryLinks(index, ids), texts: (ids) => summaryTexts(index, ids), allow: keep, weight: tree.voteWeight ?? VOTE_WEIGHT, topicLeads: tree.topicLeads ?? true };
+  const ctx: Context = { index, q, mode, bm25, excluded, queryVector, meta: new Map(), sectionOf: sectionsOf(index), lineQuery: lineQuery(q, bm25?.weights ?? null), fold };
   let vector: Map<number, number> | null = null;
   if (queryVector) {
     vector = nearestChunks(index, queryVector, candidates(limit) * 3, filters, { minSimilarity: index.settings.minSimilarity });
@@ -278,7 +226,6 @@ export async function search(index: SearchIndex, query: string, opts: SearchOpti
   }
   if (mode !== 'bm25' && mode !== 'vector' && !vector) mode = 'bm25';
 
-  const keep = (id: number): boolean => !excluded.has(id) && (!allowed || allowed.has(id));
   const bm25List = bm25 ? (allowed ? bm25.scores.restrict((id) => allowed.has(id)) : bm25.scores) : null;
   const extra = await extraLists(ctx, also, filters, keep, limit);
   const own = ownLists(ctx, bm25List, vector ? mapScores(vector) : null, extra.lists.length ? ORIGINAL_WEIGHT : 1);
@@ -297,6 +244,7 @@ export async function search(index: SearchIndex, query: string, opts: SearchOpti
   fetchMeta(index.db, shown, ctx.meta);
   const ownBm25 = ownRanked('bm25');
   const ownVector = ownRanked('vector');
+  const alsoIn = ctx.fold ? alsoInOf(index.db, ranked.voters, ranked.order, ctx.meta) : [];
   const hits: SearchHit[] = ranked.order.map((key, i) => {
     const shownId = shown[i]!;
     const m = ctx.meta.get(shownId)!;
@@ -304,9 +252,10 @@ export async function search(index: SearchIndex, query: string, opts: SearchOpti
       ...sectionRef(m, ranked.fused.get(key)!),
       status: m.status,
       type: m.type,
-      scores: { bm25: ownBm25?.best.get(key)?.score ?? null, vector: ownVector?.best.get(key)?.score ?? null },
+      scores: { bm25: ownBm25?.best.get(key)?.own ?? null, vector: ownVector?.best.get(key)?.own ?? null },
       snippet: makeSnippet(texts.get(shownId) ?? '', m.lineStart, matchers),
       sources: sourcesOf(ctx, m, opts.sources ?? 3),
+      alsoIn: alsoIn[i] ?? [],
     };
   });
   return done(hits);

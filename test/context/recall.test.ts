@@ -1,6 +1,8 @@
 // `hipo recall`: ROOT's Topics Index, the nodes' topics, then the passages of the matching days.
+import { cpSync } from 'node:fs';
+import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { makeWorkspace, runCli } from '../helpers/workspace.js';
+import { makeWorkspace, REPO, runCli } from '../helpers/workspace.js';
 
 function day(date: string, entries: string[]): string {
   return `# ${date}\n\n${entries.join('\n\n')}\n`;
@@ -67,5 +69,20 @@ describe('hipo recall', () => {
     expect(plain.join('\n')).not.toContain('peanuts');
     const also = texts(runCli([...ask, '--also', 'what am I allergic to']).stdout);
     expect(also.join('\n')).toContain('allergic to peanuts');
+  });
+
+  it('gives each fact once, where it was written, naming the summary lines that repeat it', () => {
+    const ws = makeWorkspace({});
+    cpSync(join(REPO, 'memory'), ws.memoryDir, { recursive: true });
+    expect(runCli(['compact', '--dir', ws.root, '--catch-up', '--now', '2026-12-15']).code).toBe(0);
+    const ask = ['recall', '--dir', ws.root, '--now', '2026-12-15', '--budget', '3000', 'why', 'did', 'we', 'move', 'search', 'to', 'postgres?'];
+    const j = JSON.parse(runCli([...ask, '--json']).stdout) as { passages: { path: string; from: number; to: number; text: string; alsoIn: { path: string; from: number }[] }[] };
+    const top = j.passages[0]!;
+    expect(`${top.path}:${top.from}`).toBe('memory/2026-11-02.md:3');
+    expect(top.alsoIn.map((a) => a.path.split('/')[0])).toEqual(expect.arrayContaining(['daily', 'weekly', 'monthly']));
+    // No passage repeats another's lines: summaries that copy a raw section are folded into it.
+    const lines = j.passages.flatMap((p) => p.text.split('\n').filter((l) => l.startsWith('- ')).map((l) => l.replace(/^- (?:\d{2}-\d{2} · )?/, '')));
+    expect(new Set(lines).size).toBe(lines.length);
+    expect(runCli(ask).stdout).toMatch(/## memory\/2026-11-02\.md:3-7\n\(also in daily\/2026-11-02\.md:\d+(-\d+)?, /);
   });
 });

@@ -79,6 +79,21 @@ describe('hipo mcp', () => {
     expect(status.today).toBe('2026-03-15');
   });
 
+  it('gives a fact its summaries repeat once, naming where else it appears, in search and recall', async () => {
+    const ws = makeWorkspace({
+      'memory/2026-03-10.md': '# 2026-03-10\n\n## session storage [project]\n- sessions live in Postgres, not Redis, because failover matters\n',
+      'memory/daily/2026-03-10.md': '---\ntype: daily\nstatus: fixed\n---\n\n# Daily Summary: 2026-03-10\n\n## Key Decisions\n- session storage: sessions live in Postgres, not Redis, because failover matters\n',
+    });
+    const client = await connect(ws.root);
+    const found = text(await client.callTool({ name: 'search', arguments: { query: 'where do sessions live', mode: 'bm25' } }));
+    expect(found).toMatch(/^hipo search "where do sessions live" · bm25 · 1 result/);
+    expect(found).toContain(' 1. memory/2026-03-10.md:3-4  raw');
+    expect(found).toContain('    also in memory/daily/2026-03-10.md:9');
+    const recalled = text(await client.callTool({ name: 'recall', arguments: { question: 'where do sessions live?', budget: 300 } }));
+    expect(recalled).toContain('## memory/2026-03-10.md:3-4\n(also in daily/2026-03-10.md:9)\n## session storage [project]');
+    expect(recalled).not.toContain('## memory/daily/');
+  });
+
   it('rejects arguments outside the schema', async () => {
     const ws = makeWorkspace();
     const client = await connect(ws.root);

@@ -67,11 +67,14 @@ describe('keyword search (bm25)', () => {
       'memory/monthly/2026-05.md': '---\ntype: monthly\nstatus: tentative\n---\n\n# 2026-05\n\n## Topics\n- rate limiter [project]\n',
       'memory/ROOT.md': '# ROOT\n\n## Topics Index\n- rate limiter [project]\n',
     });
-    const r = await search(idx, 'rate limiter', { mode: 'bm25' });
+    // Every level on its own (summaries not folded into their sources), to see each one's score.
+    const r = await search(idx, 'rate limiter', { mode: 'bm25', tree: { fold: false } });
     expect(r.hits.length).toBeGreaterThanOrEqual(5);
     // FTS5 alone gives such a word (in more than half the chunks) a weight of ~1e-6.
     expect(r.hits.every((h) => h.scores.bm25! > 0.5)).toBe(true);
     expect(paths(r)[0]).toBe('memory/2026-05-04.md:3');
+    // Folded (the default), it is one fact, found where it was written.
+    expect(paths(await search(idx, 'rate limiter', { mode: 'bm25' }))).toEqual(['memory/2026-05-04.md:3']);
   });
 
   it('honours "exact phrases" and -excluded words', async () => {

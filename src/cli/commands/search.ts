@@ -131,6 +131,7 @@ export function formatSearch(r: SearchResult): string {
     const width = String(h.snippet.line + snippetLines.length - 1).length;
     snippetLines.forEach((l, k) => lines.push(`    ${String(h.snippet.line + k).padStart(width)} │ ${l}`));
     for (const s of h.sources) lines.push(`    ↳ ${where(s)}  ${s.headingPath[s.headingPath.length - 1] ?? ''}`);
+    if (h.alsoIn.length) lines.push(`    also in ${h.alsoIn.map(where).join(' · ')}`);
   });
   return lines.join('\n');
 }
