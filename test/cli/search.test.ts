@@ -65,6 +65,7 @@ describe('hipo search', () => {
         scores: { bm25: expect.any(Number), vector: null },
         snippet: { line: 3, text: '## Pets [user]\n- my cat scratches the sofa every night', matched: 2 },
         sources: [],
+        alsoIn: [],
       },
     ]);
   });
