@@ -10,7 +10,7 @@ import { ExclusionRules } from '../summarize/exclusion.js';
 import { Redactor } from '../summarize/redact.js';
 import { selectSummarizers, type LlmRuntime } from '../summarize/select.js';
 import type { Summarizer } from '../summarize/summarizer.js';
-import { planCycle, type PlanOptions } from '../plan/planner.js';
+import { Planner, planCycle, type PlanOptions } from '../plan/planner.js';
 import type { CyclePlan } from '../plan/plan.js';
 import { loadTemplates } from '../write/template.js';
 import { sweepTempFiles } from '../write/atomic.js';
@@ -128,9 +128,11 @@ export async function compact(ws: Workspace, config: HipoConfig, opts: CompactOp
     let first: CyclePlan | null = null;
     let cycles = 0;
     let prefetch: DailyPrefetch | null = null;
+    // Each cycle's plan looks again only at what the previous cycles changed.
+    const planner = new Planner();
     try {
     for (;;) {
-      const plan = planCycle(tree, clock.today, planOptions(config, llm, resummarize));
+      const plan = planner.plan(tree, clock.today, planOptions(config, llm, resummarize), tree.takeChanges());
       first ??= plan;
       if (plan.actions.length === 0) break;
       // A long catch-up with the offline summarizer builds upcoming daily nodes on a worker.
@@ -159,7 +161,7 @@ export async function compact(ws: Workspace, config: HipoConfig, opts: CompactOp
       await prefetch?.close();
     }
     // Nothing ran: the first plan is still what the next cycle would do.
-    const remaining = cycles === 0 && first ? first : planCycle(tree, clock.today, planOptions(config, llm, resummarize));
+    const remaining = cycles === 0 && first ? first : planner.plan(tree, clock.today, planOptions(config, llm, resummarize), tree.takeChanges());
     if (opts.saveCache !== false) cache.save(ws);
     return {
       clock,
