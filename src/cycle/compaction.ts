@@ -10,7 +10,9 @@ import { ExclusionRules } from '../summarize/exclusion.js';
 import { Redactor } from '../summarize/redact.js';
 import { selectSummarizers, type LlmRuntime } from '../summarize/select.js';
 import type { Summarizer } from '../summarize/summarizer.js';
-import { Planner, planCycle, type PlanOptions } from '../plan/planner.js';
+import { Planner, planCycle, type PlanOptions, type TreeChanges } from '../plan/planner.js';
+import { classifyPath, nodeKey } from '../tree/layout.js';
+import type { LocalDate } from '../time/calendar.js';
 import type { CyclePlan } from '../plan/plan.js';
 import { loadTemplates } from '../write/template.js';
 import { sweepTempFiles } from '../write/atomic.js';
@@ -50,6 +52,11 @@ export interface CompactOptions {
   saveCache?: boolean;
   /** Fixed extractive nodes get a model pass too (needs a configured model). */
   resummarize?: boolean;
+  /**
+   * The planner of the previous run, for a resident process: with `known`, the first plan
+   * decides again only about the changed files (and what depends on them).
+   */
+  planner?: Planner;
   /** Where HIPO_LLM_* overrides are read; default process.env. */
   env?: NodeJS.ProcessEnv;
 }
@@ -73,6 +80,9 @@ export interface CompactResult {
   /** The model in use (null: extractive only) and, for a dry run, the calls the plan would make. */
   llm: { model: string; baseUrl: string; calls: number; unavailable: string | null; estimate?: ModelCallPlan } | null;
 }
+
+/** What a run did, as plain data: without the tree, the clock as its day and zone. */
+export type CompactReport = Omit<CompactResult, 'tree' | 'clock'> & { clock: Pick<Clock, 'today' | 'timeZone'> };
 
 export class ResummarizeWithoutModel extends Error {
   constructor() {
@@ -128,11 +138,12 @@ export async function compact(ws: Workspace, config: HipoConfig, opts: CompactOp
     let first: CyclePlan | null = null;
     let cycles = 0;
     let prefetch: DailyPrefetch | null = null;
-    // Each cycle's plan looks again only at what the previous cycles changed.
-    const planner = new Planner();
+    // Each cycle's plan looks again only at what the previous cycles (or runs) changed.
+    const planner = opts.planner ?? new Planner();
+    const rescanned = opts.known && opts.planner ? changesOf(opts.known.changed) : undefined;
     try {
     for (;;) {
-      const plan = planner.plan(tree, clock.today, planOptions(config, llm, resummarize), tree.takeChanges());
+      const plan = planner.plan(tree, clock.today, planOptions(config, llm, resummarize), cycles === 0 ? rescanned : tree.takeChanges());
       first ??= plan;
       if (plan.actions.length === 0) break;
       // A long catch-up with the offline summarizer builds upcoming daily nodes on a worker.
@@ -180,4 +191,16 @@ export async function compact(ws: Workspace, config: HipoConfig, opts: CompactOp
   } finally {
     lock.release();
   }
+}
+
+/** The records a rescan of these memory-relative paths may have replaced. */
+function changesOf(paths: Iterable<string>): TreeChanges {
+  const raws: LocalDate[] = [];
+  const nodes: string[] = [];
+  for (const rel of paths) {
+    const what = classifyPath(rel);
+    if (what.kind === 'raw') raws.push(what.date);
+    else if (what.kind === 'node') nodes.push(nodeKey(what.period));
+  }
+  return { raws, nodes };
 }

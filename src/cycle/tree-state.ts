@@ -11,7 +11,7 @@ import type { StampCache } from '../tree/scan.js';
 import type { NodeInfo, Problem, RawLogInfo, TreeSnapshot } from '../tree/snapshot.js';
 import type { TopicInfo } from '../tree/topic.js';
 import type { FactInfo } from '../tree/fact.js';
-import { splitFrontmatter } from '../tree/frontmatter.js';
+import { documentBody } from '../tree/frontmatter.js';
 import type { TreeChanges } from '../plan/planner.js';
 import { decodeText } from '../tree/text.js';
 
@@ -123,7 +123,7 @@ export class TreeState implements TreeSnapshot {
     try {
       const decoded = decodeText(this.readBytes(info.relPath));
       if (decoded.ok) {
-        const doc = splitFrontmatter(decoded.text);
+        const doc = documentBody(decoded.text);
         facts = find(doc.body, doc.bodyLineOffset + 1);
       }
     } catch {

@@ -6,8 +6,8 @@
 // which records changed since its last plan, it decides again only about those nodes and the
 // parents whose children's state or records moved, so a cycle's planning costs what changed,
 // not what the tree holds. Given the same tree, day and options, it returns the same plan as a
-// fresh one (planCycle); anything it cannot vouch for (another tree, another day, other
-// options, no list of changes) makes it start over.
+// fresh one (planCycle); anything it cannot vouch for (another day, other options, no list of
+// changes) makes it start over.
 import { isoWeekOf, monthOf, weekDates, type IsoWeek, type LocalDate, type MonthId } from '../time/calendar.js';
 import { nodeKey, nodeRelPath, type NodeKey, type NodeLevel, type Period } from '../tree/layout.js';
 import type { NodeInfo, RawLogInfo, TreeSnapshot } from '../tree/snapshot.js';
@@ -150,15 +150,19 @@ export class Planner {
   };
 
   /**
-   * The plan for `snapshot` today. `changes` lists what changed in `snapshot` since this
-   * planner's last plan of it; without it (or for another snapshot, day or options) every node
-   * is decided afresh.
+   * The plan for `snapshot` today. `changes` lists every record of `snapshot` that is not the
+   * one this planner's last plan saw (the same snapshot object changed since, or a new one made
+   * from it, as a resident process rescans the files its watcher reported); without it, or on
+   * another day or with other options, every node is decided afresh.
    */
   plan(snapshot: TreeSnapshot, today: LocalDate, opts: PlanOptions, changes?: TreeChanges): CyclePlan {
     const key = optionsKey(opts);
     this.decisions = 0;
-    if (!changes || snapshot !== this.snap || today !== this.today || key !== this.optsKey) this.reset(snapshot, today, opts, key);
-    else this.absorb(changes);
+    if (!changes || !this.snap || today !== this.today || key !== this.optsKey) this.reset(snapshot, today, opts, key);
+    else {
+      this.snap = snapshot;
+      this.absorb(changes);
+    }
     this.refreshDays();
     this.refreshParents(this.weekly, this.dirtyWeeks, (id) => ({ level: 'weekly', week: id as IsoWeek }), (p) => (p.level === 'weekly' ? weekChildren(p.week, this.days) : []), (id) => {
       for (const m of monthsOfWeek(id as IsoWeek)) this.dirtyMonths.add(m);
