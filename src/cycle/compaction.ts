@@ -22,7 +22,7 @@ import { estimateModelCalls, type ModelCallPlan } from './llm-estimate.js';
 import { appendJournal, type CycleRecord, type JournalRecord } from './journal.js';
 import { acquireLock } from './lock.js';
 import { TreeState } from './tree-state.js';
-import { DailyPrefetch } from './prefetch.js';
+import { buildDaily, DailyPrefetch } from './prefetch.js';
 
 /** Below this many daily nodes to build, starting a worker costs more than it saves. */
 const PREFETCH_MIN_DAYS = 4;
@@ -147,8 +147,9 @@ export async function compact(ws: Workspace, config: HipoConfig, opts: CompactOp
       first ??= plan;
       if (plan.actions.length === 0) break;
       // A long catch-up with the offline summarizer builds upcoming daily nodes on a worker.
-      if (!prefetch && opts.catchUp && !llm && summarizer.id === 'extractive' && plan.deferred.filter((d) => d.period.level === 'daily').length >= PREFETCH_MIN_DAYS) {
-        prefetch = DailyPrefetch.start(ws, config, clock.today);
+      if (!prefetch && opts.catchUp && !llm && summarizer.id === 'extractive' && dailiesWaiting(plan) >= PREFETCH_MIN_DAYS) {
+        const setup = { memoryDir: ws.memoryDir, memoryName: ws.memoryName, config, today: clock.today };
+        prefetch = DailyPrefetch.start(ws, config, clock.today, (date) => buildDaily(setup, date, summarizer, redactor, rules));
       }
       prefetch?.plan(plan);
       const cycleId = randomUUID().slice(0, 8);
@@ -191,6 +192,13 @@ export async function compact(ws: Workspace, config: HipoConfig, opts: CompactOp
   } finally {
     lock.release();
   }
+}
+
+/** Daily nodes a plan leaves for later cycles, counted up to PREFETCH_MIN_DAYS. */
+function dailiesWaiting(plan: CyclePlan): number {
+  let n = 0;
+  for (const d of plan.deferred) if (d.period.level === 'daily' && ++n >= PREFETCH_MIN_DAYS) break;
+  return n;
 }
 
 /** The records a rescan of these memory-relative paths may have replaced. */

@@ -18,8 +18,7 @@ import { writeDaemonState, type DaemonState } from './state.js';
 import { watchMemory } from './watcher.js';
 import { IndexKeeper } from './index-keeper.js';
 import { BACKLOG_NODES, workOffBacklog } from './backlog.js';
-import { keepSourceAnalyses } from '../summarize/analyze.js';
-import { keepParsedFrontmatter } from '../tree/frontmatter.js';
+import { keepSourceAnalyses, releaseSourceAnalyses } from '../summarize/analyze.js';
 import type { UpdateReport } from '../index/update.js';
 import { clockSource, socketPath } from './ask.js';
 import { RequestServer } from './socket.js';
@@ -28,8 +27,8 @@ import { Planner } from '../plan/planner.js';
 
 export class DaemonRunning extends Error {}
 
-/** Quiet time after a run before the stamp cache is written out for one-shot commands. */
-const CACHE_SAVE_DELAY_MS = 5000;
+/** Heap bytes the kept source analyses take per character of source, about (measured). */
+const HEAP_PER_SOURCE_CHAR = 12;
 /** Files touched and not yet looked at, past which a run asked for over the socket scans all. */
 const MAX_TOUCHED = 10_000;
 
@@ -54,8 +53,8 @@ export class Daemon {
    * change the watcher missed is found within a heartbeat.
    */
   private fullScanDue = false;
-  /** The stamp cache is saved once runs pause, not after every run (it is only a cache). */
-  private saveTimer: NodeJS.Timeout | null = null;
+  /** Closes the index and drops the caches once the daemon has been quiet a while. */
+  private releaseTimer: NodeJS.Timeout | null = null;
   private retryMs: number;
   private state: DaemonState;
   private readonly index: IndexKeeper;
@@ -83,15 +82,16 @@ export class Daemon {
   ) {
     this.index = new IndexKeeper(ws, config);
     this.cache = StampCache.load(ws);
-    this.runner = new CoalescingRunner((reasons) => this.runOnce(reasons), config.daemon.debounceMs);
+    this.runner = new CoalescingRunner((reasons) => this.runOnce(reasons), config.daemon.debounceMs, () => this.paused());
     this.retryMs = config.daemon.retryMs;
     this.state = { pid: process.pid, host: hostname(), since: new Date().toISOString(), stoppedAt: null, runs: 0, lastRun: null, lastError: null, indexedAt: null };
   }
 
   async start(): Promise<void> {
-    // Cycles follow each other in this process: keep what unchanged sources parse to.
-    keepSourceAnalyses();
-    keepParsedFrontmatter();
+    // Cycles follow each other in this process: keep what unchanged sources parse to, within
+    // the configured budget. (Unchanged nodes' records are kept with the tree, so their
+    // frontmatter is not parsed again either.)
+    keepSourceAnalyses(Math.floor((this.config.daemon.cacheMB * 1024 * 1024) / HEAP_PER_SOURCE_CHAR));
     try {
       this.lock = await acquireLock(this.ws, 'daemon', 0, 'daemon.lock');
     } catch (err) {
@@ -169,6 +169,7 @@ export class Daemon {
 
   private async runOnce(reasons: string[]): Promise<{ again: boolean; retryMs: number | null }> {
     const started = performance.now();
+    if (this.releaseTimer) clearTimeout(this.releaseTimer);
     const reason = [...new Set(reasons)].join('; ');
     const touched = [...this.touched];
     this.touched.clear();
@@ -183,7 +184,6 @@ export class Daemon {
     try {
       const r = await compact(this.ws, this.config, { command: 'daemon', cache: this.cache, known, saveCache: false, planner: this.planner });
       this.known = r.tree;
-      this.scheduleCacheSave();
       const ms = Math.round(performance.now() - started);
       this.state.runs++;
       const pending = r.remaining.actions.length + r.remaining.deferred.length;
@@ -215,7 +215,6 @@ export class Daemon {
     } catch (err) {
       for (const w of waiters) w.reject(err instanceof Error ? err : new Error(String(err)));
       for (const t of touched) this.touched.add(t);
-      this.scheduleCacheSave();
       const message = err instanceof Error ? err.message : String(err);
       this.state.lastError = { at: new Date().toISOString(), message };
       writeDaemonState(this.ws, this.state);
@@ -261,13 +260,23 @@ export class Daemon {
     }
   }
 
-  private scheduleCacheSave(): void {
-    if (this.saveTimer) clearTimeout(this.saveTimer);
-    this.saveTimer = setTimeout(() => {
-      this.saveTimer = null;
-      this.cache.save(this.ws);
-    }, CACHE_SAVE_DELAY_MS);
-    this.saveTimer.unref();
+  /**
+   * Runs paused: the stamp cache is written for one-shot commands (once per batch, not after
+   * every cycle of a backlog), and after a quiet spell the index and caches are let go.
+   */
+  private paused(): void {
+    this.cache.save(this.ws);
+    const after = this.config.daemon.releaseAfterMs;
+    if (after <= 0) return;
+    if (this.releaseTimer) clearTimeout(this.releaseTimer);
+    this.releaseTimer = setTimeout(() => {
+      this.releaseTimer = null;
+      if (this.runner.busy) return;
+      void this.index.release();
+      releaseSourceAnalyses();
+      this.log('info', 'release', 'quiet: search index closed and caches dropped until the next change', {});
+    }, after);
+    this.releaseTimer.unref();
   }
 
   /** The delay before the runner's retry run (which scans everything), doubling each time. */
@@ -287,7 +296,7 @@ export class Daemon {
     await this.watcher?.close();
     await this.runner.stop();
     for (const w of this.waiters.splice(0)) w.reject(new Error('the daemon stopped'));
-    if (this.saveTimer) clearTimeout(this.saveTimer);
+    if (this.releaseTimer) clearTimeout(this.releaseTimer);
     this.cache.save(this.ws);
     this.index.close();
     this.state.stoppedAt = new Date().toISOString();

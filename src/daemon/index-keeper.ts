@@ -60,6 +60,11 @@ export class IndexKeeper {
     }
   }
 
+  /** Closes the index once the work in progress is done: its memory goes until the next use. */
+  release(): Promise<void> {
+    return this.turn(async () => this.close());
+  }
+
   close(): void {
     this.index?.close();
     this.index = null;
