@@ -35,9 +35,14 @@ const env = { ...process.env, HIPO_NOW: '', HIPO_CACHE_DIR: join(work, 'cache') 
 
 const median = (xs: number[]): number => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)]!;
 const rows: string[][] = [];
+const WIDTHS = [52, 9, 9, 6];
+const show = (r: string[]): void => console.log(r.map((x, i) => (i === 0 ? x.padEnd(WIDTHS[0]!) : i < 4 ? x.padStart(WIDTHS[i]!) : x)).join('  ').trimEnd());
+/** Records a row of the table and prints it at once (a full run takes minutes). */
 const row = (what: string, before: number, now: number, unit: string, digits = 0, note = ''): void => {
-  const f = (x: number): string => `${x.toFixed(digits)} ${unit}`;
-  rows.push([what, f(before), f(now), before > 0 ? `${(now / before).toFixed(2)}×` : '—', note]);
+  const f = (x: number): string => `${x.toFixed(digits)}${unit ? ` ${unit}` : ''}`;
+  const r = [what, f(before), f(now), before > 0 ? `${(now / before).toFixed(2)}×` : '—', note];
+  rows.push(r);
+  show(r);
 };
 
 interface Corpus { name: string; now: string; make(memory: string): void }
@@ -76,6 +81,7 @@ function wall(build: string, args: string[]): number {
 }
 
 console.log(`hipo bench:scale · node ${process.version} · ${new Date().toISOString()}\nbefore: ${base.label}\nnow:    ${repo} (working tree)\n`);
+show(['what', 'before', 'now', 'ratio', '']);
 const trees: Record<string, Record<Build, string>> = {};
 const identical: string[] = [];
 for (const c of corpora) {
@@ -102,6 +108,7 @@ for (const c of corpora) {
 }
 const days = (name: string): number => ({ '1 y': 365, '3 y': 1096, '10 y': 3653 })[name] ?? 0;
 const perDay = (name: string, b: Build): number => Number(rows.find((r) => r[0] === `${name} catch-up, wall`)?.[b === 'before' ? 1 : 2]?.split(' ')[0]) / days(name);
+// Linear: a day of history costs the same to catch up at 10 years as at 3.
 if (rows.some((r) => r[0] === '3 y catch-up, wall')) row('catch-up time per day, 10 y ÷ 3 y (1.00: linear)', perDay('10 y', 'before') / perDay('3 y', 'before'), perDay('10 y', 'now') / perDay('3 y', 'now'), '', 2);
 
 // A fresh `hipo compact` after one appended line, no daemon running.
@@ -150,7 +157,5 @@ for (let i = 0; i < 21; i++) {
 }
 row('hipo --version, cold', median(cold.before), median(cold.now), 'ms', 0, `bare node -e 0: ${median(cold.node).toFixed(0)} ms; median of 21`);
 
-const widths = [0, 1, 2, 3, 4].map((i) => Math.max(...[['what', 'before', 'now', 'ratio', ''], ...rows].map((r) => r[i]!.length)));
-for (const r of [['what', 'before', 'now', 'ratio', ''], ...rows]) console.log(r.map((x, i) => (i === 0 || i === 4 ? x.padEnd(widths[i]!) : x.padStart(widths[i]!))).join('  ').trimEnd());
 console.log(`\nbytes written, before vs now:\n  ${identical.join('\n  ')}`);
 rmSync(work, { recursive: true, force: true });
