@@ -15,6 +15,7 @@ import { workspaceAt } from '../../dist/tree/layout.js';
 import { StampCache } from '../../dist/tree/stamp-cache.js';
 import { keepSourceAnalyses } from '../../dist/summarize/analyze.js';
 import { keepParsedFrontmatter } from '../../dist/tree/frontmatter.js';
+import * as planner_ from '../../dist/plan/planner.js';
 
 const [dir, now, ...flags] = process.argv.slice(2);
 const t0 = performance.now();
@@ -27,12 +28,14 @@ if (warm >= 0) {
   const cache = StampCache.load(ws);
   keepSourceAnalyses();
   keepParsedFrontmatter();
-  let tree = (await compact(ws, config, { now, command: 'bench', cache })).tree;
+  // Planner: kept between runs as the daemon keeps it (older builds have none to keep).
+  const planner = planner_.Planner ? new planner_.Planner() : undefined;
+  let tree = (await compact(ws, config, { now, command: 'bench', cache, planner })).tree;
   const runs = [];
   let written = 0;
   const original = readFileSync(rawLog);
   const cycle = async () => {
-    const r = await compact(ws, config, { now, command: 'bench', cache, known: { tree, changed: [flags[warm + 2]] }, saveCache: false });
+    const r = await compact(ws, config, { now, command: 'bench', cache, known: { tree, changed: [flags[warm + 2]] }, saveCache: false, planner });
     tree = r.tree;
     return r;
   };

@@ -1,5 +1,5 @@
 // Human and JSON renderings of plans and results.
-import type { CompactResult } from '../cycle/compaction.js';
+import type { CompactReport } from '../cycle/compaction.js';
 import type { Applied } from '../cycle/execute.js';
 import type { CyclePlan, NodeAction } from '../plan/plan.js';
 import { NODE_LEVELS, periodId, type Workspace } from '../tree/layout.js';
@@ -56,7 +56,7 @@ function appliedLine(r: Applied): string {
   return `  ${pad(rec.action, 11)}${pad(rel, 24)}${pad(`→ ${rec.status}`, 13)}${pad(what, 12)}${rec.reason}`;
 }
 
-export function formatCompact(r: CompactResult, ws: Workspace, opts: { verbose: boolean; configWarnings: string[] }): string {
+export function formatCompact(r: CompactReport, ws: Workspace, opts: { verbose: boolean; configWarnings: string[] }): string {
   const head = `hipo compact · ${ws.memoryDir} · today ${r.clock.today} (${r.clock.timeZone})${r.dryRun ? ' · dry run: nothing written' : ''}`;
   const lines = [head];
   if (r.dryRun) {
@@ -90,7 +90,7 @@ export function formatCompact(r: CompactResult, ws: Workspace, opts: { verbose: 
 const n = (x: number): string => x.toLocaleString('en-US');
 
 /** Dry run: the nodes that would call the model, with their input tokens. */
-function formatModelPlan(r: CompactResult): string[] {
+function formatModelPlan(r: CompactReport): string[] {
   const e = r.llm?.estimate;
   if (!e) return [];
   const calls = e.calls.filter((c) => !c.cached);
@@ -102,7 +102,7 @@ function formatModelPlan(r: CompactResult): string[] {
 }
 
 /** After a run: calls made, tokens, fallbacks. */
-function formatModelUse(r: CompactResult): string[] {
+function formatModelUse(r: CompactReport): string[] {
   if (!r.llm) return [];
   const recs = r.applied.map((a) => a.record);
   const byModel = recs.filter((x) => x.wrote && x.summarizer?.startsWith('llm:')).length;
@@ -115,7 +115,7 @@ function formatModelUse(r: CompactResult): string[] {
   return [`  model ${r.llm.model}: ${calls} (${n(tin)} tokens in, ${n(tout)} out), ${byModel} node${byModel === 1 ? '' : 's'} written by it, ${cached} answer${cached === 1 ? '' : 's'} from cache, ${fallbacks} extractive fallback${fallbacks === 1 ? '' : 's'}`];
 }
 
-export function compactJson(r: CompactResult, ws: Workspace): unknown {
+export function compactJson(r: CompactReport, ws: Workspace): unknown {
   const plan = (p: CyclePlan) => ({
     today: p.today,
     actions: p.actions.map((a) => ({ action: a.kind, node: a.relPath, period: periodId(a.period), level: a.period.level, status: a.status, reason: a.reason })),

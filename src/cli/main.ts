@@ -1,30 +1,31 @@
-// The command line: one module per command under ./commands, registered here.
+// The command line: one module per command under ./commands, registered here. Only the module of
+// the command being run is loaded (all of them for help and unknown commands): a command pays
+// for its own code, not for the search index's or the daemon's.
 import { Command, CommanderError } from 'commander';
-import { ClockError } from '../time/clock.js';
-import { LockBusy } from '../cycle/lock.js';
-import { MemoryDirMissing } from '../tree/scan.js';
-import { TemplateError } from '../write/template.js';
-import { InitError } from '../setup/init.js';
 import { processIo, redactingIo, type CommandContext, type Io, type Run } from './context.js';
 import { CliError, EXIT } from './exit.js';
-import { registerCompact } from './commands/compact.js';
-import { registerInit } from './commands/init.js';
-import { registerStatus } from './commands/status.js';
-import { registerHook } from './commands/hook.js';
-import { registerContext } from './commands/context.js';
-import { registerLog } from './commands/log.js';
-import { registerUninstall } from './commands/uninstall.js';
-import { registerMcp } from './commands/mcp.js';
-import { registerRecall } from './commands/recall.js';
-import { InstallError } from '../platforms/command.js';
-import { registerDaemon } from './commands/daemon.js';
-import { registerIndex } from './commands/index.js';
-import { registerSearch } from './commands/search.js';
 import { VERSION } from './version.js';
 
+type Register = (program: Command, ctx: CommandContext) => void;
 
+/** In the order `hipo --help` lists them. */
+const COMMANDS: Record<string, () => Promise<Register>> = {
+  init: async () => (await import('./commands/init.js')).registerInit,
+  compact: async () => (await import('./commands/compact.js')).registerCompact,
+  status: async () => (await import('./commands/status.js')).registerStatus,
+  hook: async () => (await import('./commands/hook.js')).registerHook,
+  context: async () => (await import('./commands/context.js')).registerContext,
+  log: async () => (await import('./commands/log.js')).registerLog,
+  uninstall: async () => (await import('./commands/uninstall.js')).registerUninstall,
+  recall: async () => (await import('./commands/recall.js')).registerRecall,
+  mcp: async () => (await import('./commands/mcp.js')).registerMcp,
+  daemon: async () => (await import('./commands/daemon.js')).registerDaemon,
+  search: async () => (await import('./commands/search.js')).registerSearch,
+  index: async () => (await import('./commands/index.js')).registerIndex,
+};
 
-export function buildProgram(io: Io, setRun: (run: Run) => void): Command {
+/** The program with `argv`'s command registered, or every command when argv names none. */
+export async function buildProgram(io: Io, setRun: (run: Run) => void, argv: readonly string[] = []): Promise<Command> {
   const program = new Command('hipo')
     .description('Memory for AI agents: raw markdown logs compacted into a searchable daily/weekly/monthly/ROOT tree.')
     .version(VERSION, '-v, --version')
@@ -32,27 +33,17 @@ export function buildProgram(io: Io, setRun: (run: Run) => void): Command {
     .configureOutput({ writeOut: (s) => io.out(s), writeErr: (s) => io.err(s) })
     .exitOverride();
   const ctx: CommandContext = { io, setRun };
-  registerInit(program, ctx);
-  registerCompact(program, ctx);
-  registerStatus(program, ctx);
-  registerHook(program, ctx);
-  registerContext(program, ctx);
-  registerLog(program, ctx);
-  registerUninstall(program, ctx);
-  registerRecall(program, ctx);
-  registerMcp(program, ctx);
-  registerDaemon(program, ctx);
-  registerSearch(program, ctx);
-  registerIndex(program, ctx);
+  const named = argv[0] !== undefined && Object.hasOwn(COMMANDS, argv[0]) ? [argv[0]] : Object.keys(COMMANDS);
+  for (const register of await Promise.all(named.map((name) => COMMANDS[name]!()))) register(program, ctx);
   return program;
 }
 
 export async function main(argv: string[], rawIo: Io = processIo): Promise<number> {
   const io = redactingIo(rawIo);
   let run: Run | null = null;
-  const program = buildProgram(io, (r) => {
+  const program = await buildProgram(io, (r) => {
     run = r;
-  });
+  }, argv);
   try {
     await program.parseAsync(argv, { from: 'user' });
   } catch (err) {
@@ -67,14 +58,19 @@ export async function main(argv: string[], rawIo: Io = processIo): Promise<numbe
       io.err(`hipo: ${err.message}`);
       return err.code;
     }
-    if (err instanceof LockBusy) {
-      io.err(`hipo: ${err.message}`);
-      return EXIT.busy;
-    }
-    if (err instanceof MemoryDirMissing || err instanceof ClockError || err instanceof TemplateError || err instanceof InitError || err instanceof InstallError) {
-      io.err(`hipo: ${err.message}`);
-      return EXIT.usage;
-    }
-    throw err;
+    const code = await exitCodeOf(err);
+    if (code === null) throw err;
+    io.err(`hipo: ${(err as Error).message}`);
+    return code;
   }
+}
+
+/** The exit code of an error a command may throw, or null for a bug. (Loaded only on error.) */
+async function exitCodeOf(err: unknown): Promise<number | null> {
+  const [{ LockBusy }, { MemoryDirMissing }, { ClockError }, { TemplateError }, { InitError }, { InstallError }] = await Promise.all([
+    import('../cycle/lock.js'), import('../tree/scan.js'), import('../time/clock.js'), import('../write/template.js'), import('../setup/init.js'), import('../platforms/command.js'),
+  ]);
+  if (err instanceof LockBusy) return EXIT.busy;
+  if (err instanceof MemoryDirMissing || err instanceof ClockError || err instanceof TemplateError || err instanceof InitError || err instanceof InstallError) return EXIT.usage;
+  return null;
 }

@@ -140,6 +140,10 @@ export interface DaemonConfig {
   writeFinishMs: number;
   /** First retry delay after a failed run (doubles up to the heartbeat). */
   retryMs: number;
+  /** Megabytes (roughly) kept of what unchanged sources parse to, so they are not parsed again. */
+  cacheMB: number;
+  /** Quiet time after which the search index is closed and the caches dropped (0: never). */
+  releaseAfterMs: number;
 }
 
 export const CONFIG_FILE = 'hipo.config.json';
@@ -178,7 +182,7 @@ export function defaultConfig(): HipoConfig {
       sessionStartChars: 8000,
       contextTokens: 2000,
     },
-    daemon: { debounceMs: 2000, heartbeat: '*/30 * * * *', writeFinishMs: 300, retryMs: 5000 },
+    daemon: { debounceMs: 2000, heartbeat: '*/30 * * * *', writeFinishMs: 300, retryMs: 5000, cacheMB: 16, releaseAfterMs: 120_000 },
     llm: {
       baseUrl: '',
       model: '',

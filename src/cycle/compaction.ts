@@ -10,7 +10,9 @@ import { ExclusionRules } from '../summarize/exclusion.js';
 import { redactorFor } from '../redact/workspace.js';
 import { selectSummarizers, type LlmRuntime } from '../summarize/select.js';
 import type { Summarizer } from '../summarize/summarizer.js';
-import { planCycle, type PlanOptions } from '../plan/planner.js';
+import { Planner, planCycle, type PlanOptions, type TreeChanges } from '../plan/planner.js';
+import { classifyPath, nodeKey } from '../tree/layout.js';
+import type { LocalDate } from '../time/calendar.js';
 import type { CyclePlan } from '../plan/plan.js';
 import { loadTemplates } from '../write/template.js';
 import { sweepTempFiles } from '../write/atomic.js';
@@ -20,7 +22,7 @@ import { estimateModelCalls, type ModelCallPlan } from './llm-estimate.js';
 import { appendJournal, type CycleRecord, type JournalRecord } from './journal.js';
 import { acquireLock } from './lock.js';
 import { TreeState } from './tree-state.js';
-import { DailyPrefetch } from './prefetch.js';
+import { buildDaily, DailyPrefetch } from './prefetch.js';
 
 /** Below this many daily nodes to build, starting a worker costs more than it saves. */
 const PREFETCH_MIN_DAYS = 4;
@@ -50,6 +52,11 @@ export interface CompactOptions {
   saveCache?: boolean;
   /** Fixed extractive nodes get a model pass too (needs a configured model). */
   resummarize?: boolean;
+  /**
+   * The planner of the previous run, for a resident process: with `known`, the first plan
+   * decides again only about the changed files (and what depends on them).
+   */
+  planner?: Planner;
   /** Where HIPO_LLM_* overrides are read; default process.env. */
   env?: NodeJS.ProcessEnv;
   /** Progress of a run: actions done so far of an estimated total, and the node being worked on. */
@@ -85,6 +92,9 @@ export interface CompactResult {
   /** The model in use (null: extractive only) and, for a dry run, the calls the plan would make. */
   llm: { model: string; baseUrl: string; calls: number; unavailable: string | null; estimate?: ModelCallPlan } | null;
 }
+
+/** What a run did, as plain data: without the tree, the clock as its day and zone. */
+export type CompactReport = Omit<CompactResult, 'tree' | 'clock'> & { clock: Pick<Clock, 'today' | 'timeZone'> };
 
 export class ResummarizeWithoutModel extends Error {
   constructor() {
@@ -140,14 +150,18 @@ export async function compact(ws: Workspace, config: HipoConfig, opts: CompactOp
     let first: CyclePlan | null = null;
     let cycles = 0;
     let prefetch: DailyPrefetch | null = null;
+    // Each cycle's plan looks again only at what the previous cycles (or runs) changed.
+    const planner = opts.planner ?? new Planner();
+    const rescanned = opts.known && opts.planner ? changesOf(opts.known.changed) : undefined;
     try {
     for (;;) {
-      const plan = planCycle(tree, clock.today, planOptions(config, llm, resummarize));
+      const plan = planner.plan(tree, clock.today, planOptions(config, llm, resummarize), cycles === 0 ? rescanned : tree.takeChanges());
       first ??= plan;
       if (plan.actions.length === 0) break;
       // A long catch-up with the offline summarizer builds upcoming daily nodes on a worker.
-      if (!prefetch && opts.catchUp && !llm && summarizer.id === 'extractive' && plan.deferred.filter((d) => d.period.level === 'daily').length >= PREFETCH_MIN_DAYS) {
-        prefetch = DailyPrefetch.start(ws, config, clock.today);
+      if (!prefetch && opts.catchUp && !llm && summarizer.id === 'extractive' && dailiesWaiting(plan) >= PREFETCH_MIN_DAYS) {
+        const setup = { memoryDir: ws.memoryDir, memoryName: ws.memoryName, config, today: clock.today };
+        prefetch = DailyPrefetch.start(ws, config, clock.today, (date) => buildDaily(setup, date, summarizer, redactor, rules));
       }
       prefetch?.plan(plan);
       const cycleId = randomUUID().slice(0, 8);
@@ -175,7 +189,7 @@ export async function compact(ws: Workspace, config: HipoConfig, opts: CompactOp
     }
     if (applied.length) opts.onProgress?.({ phase: 'compact', done: applied.length, total: applied.length, detail: '' });
     // Nothing ran: the first plan is still what the next cycle would do.
-    const remaining = cycles === 0 && first ? first : planCycle(tree, clock.today, planOptions(config, llm, resummarize));
+    const remaining = cycles === 0 && first ? first : planner.plan(tree, clock.today, planOptions(config, llm, resummarize), tree.takeChanges());
     if (opts.saveCache !== false) cache.save(ws);
     return {
       clock,
@@ -194,4 +208,23 @@ export async function compact(ws: Workspace, config: HipoConfig, opts: CompactOp
   } finally {
     lock.release();
   }
+}
+
+/** Daily nodes a plan leaves for later cycles, counted up to PREFETCH_MIN_DAYS. */
+function dailiesWaiting(plan: CyclePlan): number {
+  let n = 0;
+  for (const d of plan.deferred) if (d.period.level === 'daily' && ++n >= PREFETCH_MIN_DAYS) break;
+  return n;
+}
+
+/** The records a rescan of these memory-relative paths may have replaced. */
+function changesOf(paths: Iterable<string>): TreeChanges {
+  const raws: LocalDate[] = [];
+  const nodes: string[] = [];
+  for (const rel of paths) {
+    const what = classifyPath(rel);
+    if (what.kind === 'raw') raws.push(what.date);
+    else if (what.kind === 'node') nodes.push(nodeKey(what.period));
+  }
+  return { raws, nodes };
 }

@@ -19,6 +19,7 @@ import { composeBody, type Composed } from '../compose/body.js';
 import { nodeLinksLine, withNodeLinks } from '../compose/links.js';
 import { renderNodeFile, withStatus } from '../write/node-file.js';
 import { buildRoot, type RootBuild } from '../compose/root.js';
+import type { TopicInfo } from '../tree/topic.js';
 import type { TemplateSet } from '../write/template.js';
 import { loadTokenCounter, type CountTokens, type TokenizerName } from '../write/tokens.js';
 import { saveHandEdit } from './hand-edits.js';
@@ -233,9 +234,13 @@ export function extractiveRoot(months: readonly Period[], tree: TreeState, ctx: 
   const today = ctx.clock.today;
   const cfg = ctx.config.compaction;
   const recent = recentDailyPeriods(tree, today, cfg.activeContextDays);
-  const recentDayTopics = [...tree.nodes.values()]
-    .filter((n) => n.period.level === 'daily' && n.period.date <= today && n.period.date > addDays(today, -30))
-    .map((n) => ({ date: (n.period as { date: LocalDate }).date, topics: tree.topicsOf(n.period) }));
+  // The last 30 days looked up by date, not found among every node of the tree.
+  const recentDayTopics: { date: LocalDate; topics: readonly TopicInfo[] }[] = [];
+  for (let i = 29; i >= 0; i--) {
+    const date = addDays(today, -i);
+    const n = tree.node({ level: 'daily', date });
+    if (n) recentDayTopics.push({ date, topics: tree.topicsOf(n.period) });
+  }
   return buildRoot({
     today,
     months: months.map((m) => ({

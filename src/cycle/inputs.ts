@@ -5,7 +5,7 @@ import type { FactInfo } from '../tree/fact.js';
 import { nodeFacts } from '../summarize/facts/profile.js';
 import type { CappedRead } from '../tree/capped.js';
 import { contentHash, hashParts } from '../tree/hash.js';
-import { splitFrontmatter } from '../tree/frontmatter.js';
+import { documentBody } from '../tree/frontmatter.js';
 import { nodeRelPath, periodId, rawRelPath, type Period } from '../tree/layout.js';
 import { rawLogBody } from '../tree/read.js';
 import { blankNodeLinks } from '../tree/node-links.js';
@@ -98,7 +98,7 @@ function readChild(p: Period, tree: TreeState): ChildRead | null {
   }
   const decoded = decodeText(bytes);
   if (!decoded.ok) return null;
-  const doc = splitFrontmatter(decoded.text);
+  const doc = documentBody(decoded.text);
   const info = tree.node(p);
   // The cached record may predate a hand edit made during the cycle, or lack topics: the bytes
   // just read are the truth.
@@ -122,13 +122,16 @@ export function parentInputs(children: readonly Period[], tree: TreeState, redac
 
 /** Daily nodes of the recent days for ROOT's Active Context; the latest ones after a long gap. */
 export function recentDailyPeriods(tree: TreeState, today: LocalDate, days: number): Period[] {
-  const from = addDays(today, -(days - 1));
+  // The window's days are looked up by date; only a long gap needs every node.
+  const recent: Period[] = [];
+  for (let i = days - 1; i >= 0; i--) {
+    const n = tree.node({ level: 'daily', date: addDays(today, -i) });
+    if (n) recent.push(n.period);
+  }
+  if (recent.length) return recent;
   const byDate = (a: { date: LocalDate }, b: { date: LocalDate }): number => (a.date < b.date ? -1 : 1);
   const dailies: Extract<Period, { level: 'daily' }>[] = [];
   for (const n of tree.nodes.values()) if (n.period.level === 'daily' && n.period.date <= today) dailies.push(n.period);
-  // Sorting ten years of days on every cycle for the last few is wasted: filter first.
-  const recent = dailies.filter((p) => p.date >= from).sort(byDate);
-  if (recent.length) return recent;
   let latest: LocalDate | null = null;
   for (const p of dailies) if (latest === null || p.date > latest) latest = p.date;
   return latest ? dailies.filter((p) => daysBetween(p.date, latest) < days).sort(byDate) : [];

@@ -11,7 +11,8 @@ import type { StampCache } from '../tree/scan.js';
 import type { NodeInfo, Problem, RawLogInfo, TreeSnapshot } from '../tree/snapshot.js';
 import type { TopicInfo } from '../tree/topic.js';
 import type { FactInfo } from '../tree/fact.js';
-import { splitFrontmatter } from '../tree/frontmatter.js';
+import { documentBody } from '../tree/frontmatter.js';
+import type { TreeChanges } from '../plan/planner.js';
 import { decodeText } from '../tree/text.js';
 
 export class TreeState implements TreeSnapshot {
@@ -20,6 +21,9 @@ export class TreeState implements TreeSnapshot {
   readonly problems: Problem[];
   /** Node folders found to be inside the memory folder, this run. */
   private readonly insideDirs = new Set<string>();
+  /** Records replaced since the planner last asked (takeChanges). */
+  private changedRaws = new Set<LocalDate>();
+  private changedNodes = new Set<NodeKey>();
 
   constructor(
     snapshot: TreeSnapshot,
@@ -46,7 +50,7 @@ export class TreeState implements TreeSnapshot {
   noteNode(period: Period, relPath: string, bytes: Uint8Array): NodeInfo {
     const st = statSync(this.abs(relPath));
     const info = readNode(period, relPath, bytes, { size: st.size, mtimeMs: st.mtimeMs });
-    this.nodes.set(nodeKey(period), info);
+    this.setNode(info);
     this.cache.set(relPath, { kind: 'node', info });
     return info;
   }
@@ -61,8 +65,23 @@ export class TreeState implements TreeSnapshot {
     const st = statSync(this.abs(relPath));
     const info = readRawLog(date, relPath, read.bytes, { size: st.size, mtimeMs: st.mtimeMs }, { hash: read.hash, note: read.truncated ? cappedNote(read, this.maxFileBytes) : null });
     this.raws.set(date, info);
+    this.changedRaws.add(date);
     this.cache.set(relPath, { kind: 'raw', info });
     return info;
+  }
+
+  private setNode(info: NodeInfo): void {
+    const key = nodeKey(info.period);
+    this.nodes.set(key, info);
+    this.changedNodes.add(key);
+  }
+
+  /** The records replaced since the last call: what the planner must look at again. */
+  takeChanges(): TreeChanges {
+    const changes = { raws: this.changedRaws, nodes: this.changedNodes };
+    this.changedRaws = new Set();
+    this.changedNodes = new Set();
+    return changes;
   }
 
   /**
@@ -104,14 +123,14 @@ export class TreeState implements TreeSnapshot {
     try {
       const decoded = decodeText(this.readBytes(info.relPath));
       if (decoded.ok) {
-        const doc = splitFrontmatter(decoded.text);
+        const doc = documentBody(decoded.text);
         facts = find(doc.body, doc.bodyLineOffset + 1);
       }
     } catch {
       return [];
     }
     const withFacts: NodeInfo = { ...info, facts };
-    this.nodes.set(nodeKey(p), withFacts);
+    this.setNode(withFacts);
     this.cache.set(info.relPath, { kind: 'node', info: withFacts });
     return facts;
   }

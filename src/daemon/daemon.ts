@@ -18,14 +18,19 @@ import { writeDaemonState, type DaemonState } from './state.js';
 import { watchMemory } from './watcher.js';
 import { IndexKeeper } from './index-keeper.js';
 import { BACKLOG_NODES, workOffBacklog } from './backlog.js';
-import { keepSourceAnalyses } from '../summarize/analyze.js';
-import { keepParsedFrontmatter } from '../tree/frontmatter.js';
+import { keepSourceAnalyses, releaseSourceAnalyses } from '../summarize/analyze.js';
+import type { UpdateReport } from '../index/update.js';
+import { clockSource, socketPath } from './ask.js';
+import { RequestServer } from './socket.js';
+import { answerRequest, type RequestHost, type RunOutcome } from './requests.js';
+import { Planner } from '../plan/planner.js';
 
 export class DaemonRunning extends Error {}
 
-/** Quiet time after a run before the stamp cache is written out for one-shot commands. */
-const CACHE_SAVE_DELAY_MS = 5000;
-
+/** Heap bytes the kept source analyses take per character of source, about (measured). */
+const HEAP_PER_SOURCE_CHAR = 12;
+/** Files touched and not yet looked at, past which a run asked for over the socket scans all. */
+const MAX_TOUCHED = 10_000;
 
 export class Daemon {
   private lock: Lock | null = null;
@@ -48,13 +53,27 @@ export class Daemon {
    * change the watcher missed is found within a heartbeat.
    */
   private fullScanDue = false;
-  /** The stamp cache is saved once runs pause, not after every run (it is only a cache). */
-  private saveTimer: NodeJS.Timeout | null = null;
+  /** Closes the index and drops the caches once the daemon has been quiet a while. */
+  private releaseTimer: NodeJS.Timeout | null = null;
   private retryMs: number;
   private state: DaemonState;
   private readonly index: IndexKeeper;
   /** Something changed since the index was last brought up to date (true at start). */
   private indexStale = true;
+  /** Listens for one-shot commands that hand their work over (`hipo compact`). */
+  private server: RequestServer | null = null;
+  /**
+   * Files the system reported touched, writes possibly still going on: a run asked for over the
+   * socket looks at these too, so it sees a line appended just before `hipo compact` ran.
+   */
+  private touchedRaw = new Set<string>();
+  /** Requests waiting for the next run's outcome. */
+  private waiters: { resolve: (o: RunOutcome) => void; reject: (e: Error) => void }[] = [];
+  private backlogRunning = false;
+  private stopping = false;
+  private readonly clock = clockSource(process.env);
+  /** Kept between runs: a run caused by file changes plans only what they touched. */
+  private readonly planner = new Planner();
 
   constructor(
     private readonly ws: Workspace,
@@ -63,15 +82,16 @@ export class Daemon {
   ) {
     this.index = new IndexKeeper(ws, config);
     this.cache = StampCache.load(ws);
-    this.runner = new CoalescingRunner((reasons) => this.runOnce(reasons), config.daemon.debounceMs);
+    this.runner = new CoalescingRunner((reasons) => this.runOnce(reasons), config.daemon.debounceMs, () => this.paused());
     this.retryMs = config.daemon.retryMs;
     this.state = { pid: process.pid, host: hostname(), since: new Date().toISOString(), stoppedAt: null, runs: 0, lastRun: null, lastError: null, indexedAt: null };
   }
 
   async start(): Promise<void> {
-    // Cycles follow each other in this process: keep what unchanged sources parse to.
-    keepSourceAnalyses();
-    keepParsedFrontmatter();
+    // Cycles follow each other in this process: keep what unchanged sources parse to, within
+    // the configured budget. (Unchanged nodes' records are kept with the tree, so their
+    // frontmatter is not parsed again either.)
+    keepSourceAnalyses(Math.floor((this.config.daemon.cacheMB * 1024 * 1024) / HEAP_PER_SOURCE_CHAR));
     try {
       this.lock = await acquireLock(this.ws, 'daemon', 0, 'daemon.lock');
     } catch (err) {
@@ -83,6 +103,10 @@ export class Daemon {
     this.watcher = watchMemory(this.ws, {
       writeFinishMs: this.config.daemon.writeFinishMs,
       onChange: (abs, event) => this.onChange(abs, event),
+      onTouch: (abs) => {
+        if (this.touchedRaw.size < MAX_TOUCHED) this.touchedRaw.add(abs.slice(this.ws.memoryDir.length + 1));
+        else this.known = null;
+      },
       onError: (err) => this.log('warn', 'watch-error', `watcher: ${err.message}`, { error: err.message }),
     });
     await new Promise<void>((resolve) => this.watcher!.once('ready', () => resolve()));
@@ -91,8 +115,36 @@ export class Daemon {
       this.runner.request('heartbeat');
     }, { timezone: this.config.timeZone, noOverlap: true, name: 'hipo-heartbeat' });
     this.heartbeat.start();
+    await this.listen();
     // Catch up: runs follow each other until nothing is pending.
     this.runner.request('start');
+  }
+
+  private async listen(): Promise<void> {
+    const path = socketPath(this.ws);
+    if (!path) {
+      this.log('warn', 'socket', `${this.ws.stateDir}: path too long for a Unix socket; one-shot commands will do their work themselves`, {});
+      return;
+    }
+    const host: RequestHost = {
+      clock: this.clock,
+      busy: () => (this.stopping ? 'the daemon is stopping' : this.backlogRunning ? 'the daemon is working off a backlog' : null),
+      runNow: (reason) =>
+        new Promise<RunOutcome>((resolve, reject) => {
+          this.waiters.push({ resolve, reject });
+          this.runner.request(reason);
+        }),
+      search: async (query, options, update) => {
+        if (update && this.indexStale) await this.updateIndex();
+        return this.index.search(query, options, (w) => this.log('warn', 'index-warning', `search index: ${w}`, { warning: w }));
+      },
+    };
+    try {
+      this.server = await RequestServer.listen(path, (request) => answerRequest(host, request));
+      this.log('info', 'listening', `listening on ${path} for one-shot commands`, { socket: path });
+    } catch (err) {
+      this.log('warn', 'socket', `cannot listen on ${path} (${(err as Error).message}); one-shot commands will do their work themselves`, {});
+    }
   }
 
   private onChange(abs: string, event: string): void {
@@ -117,17 +169,21 @@ export class Daemon {
 
   private async runOnce(reasons: string[]): Promise<{ again: boolean; retryMs: number | null }> {
     const started = performance.now();
+    if (this.releaseTimer) clearTimeout(this.releaseTimer);
     const reason = [...new Set(reasons)].join('; ');
     const touched = [...this.touched];
     this.touched.clear();
-    const known = this.known && !this.fullScanDue ? { tree: this.known, changed: [...this.changedSinceRun] } : undefined;
+    // A command waiting on this run must see what it wrote just before it asked.
+    const waiters = this.waiters.splice(0);
+    const changed = [...this.changedSinceRun, ...(waiters.length ? this.touchedRaw : [])];
+    if (waiters.length || !this.known || this.fullScanDue) this.touchedRaw.clear();
+    const known = this.known && !this.fullScanDue ? { tree: this.known, changed } : undefined;
     this.changedSinceRun.clear();
     this.known = null;
     this.fullScanDue = false;
     try {
-      const r = await compact(this.ws, this.config, { command: 'daemon', cache: this.cache, known, saveCache: false });
+      const r = await compact(this.ws, this.config, { command: 'daemon', cache: this.cache, known, saveCache: false, planner: this.planner });
       this.known = r.tree;
-      this.scheduleCacheSave();
       const ms = Math.round(performance.now() - started);
       this.state.runs++;
       const pending = r.remaining.actions.length + r.remaining.deferred.length;
@@ -145,6 +201,8 @@ export class Daemon {
       }
       // One index update per settled batch: not between the cycles of a backlog.
       const settledNow = !(r.remaining.actions.length > 0 && r.written.length > 0);
+      // A command waiting for this cycle has its answer now; the index follows as usual.
+      for (const w of waiters) w.resolve({ result: r });
       if (settledNow && this.indexStale) await this.updateIndex();
       if (r.errors.length) {
         this.state.lastError = { at: new Date().toISOString(), message: r.errors[0]! };
@@ -155,8 +213,8 @@ export class Daemon {
       writeDaemonState(this.ws, this.state);
       return { again: r.remaining.actions.length > 0 && r.written.length > 0, retryMs: null };
     } catch (err) {
+      for (const w of waiters) w.reject(err instanceof Error ? err : new Error(String(err)));
       for (const t of touched) this.touched.add(t);
-      this.scheduleCacheSave();
       const message = err instanceof Error ? err.message : String(err);
       this.state.lastError = { at: new Date().toISOString(), message };
       writeDaemonState(this.ws, this.state);
@@ -170,19 +228,21 @@ export class Daemon {
   /** Works off a large backlog in child processes, then takes their results as read. */
   private async handOffBacklog(pending: number): Promise<void> {
     this.log('info', 'backlog', `backlog: ${pending} nodes pending; catching up and indexing in child processes`, { pending });
+    this.backlogRunning = true;
     // The children start from what this process has read so far.
     this.cache.save(this.ws);
     for (const step of await workOffBacklog(this.ws)) {
       if (step.error) this.log('warn', 'backlog-error', `backlog: hipo ${step.command} failed (${step.error}); going on here`, { command: step.command, code: step.code, error: step.error });
       else this.log('info', 'backlog', `backlog: hipo ${step.command} done in ${step.ms} ms`, { command: step.command, ms: step.ms });
     }
+    this.backlogRunning = false;
     // What the children wrote and read is in their saved stamp cache: not read again here.
     this.cache = StampCache.load(this.ws);
     this.known = null;
     this.indexStale = true;
   }
 
-  private async updateIndex(): Promise<void> {
+  private async updateIndex(): Promise<UpdateReport | null> {
     const t0 = performance.now();
     try {
       const rep = await this.index.update((w) => this.log('warn', 'index-warning', `search index: ${w}`, { warning: w }));
@@ -190,21 +250,33 @@ export class Daemon {
       if (!this.indexStale) this.state.indexedAt = new Date().toISOString();
       const changed = rep.added + rep.changed + rep.removed;
       if (changed || rep.embedded) this.log('info', 'index', `index: ${changed} file(s) reindexed, +${rep.chunksAdded} −${rep.chunksRemoved} chunks, ${rep.embedded} embedded, ${Math.round(performance.now() - t0)} ms${rep.pendingEmbeddings ? `; ${rep.pendingEmbeddings} waiting for vectors` : ''}`, { files: changed, chunksAdded: rep.chunksAdded, chunksRemoved: rep.chunksRemoved, embedded: rep.embedded, pending: rep.pendingEmbeddings, ms: Math.round(performance.now() - t0) });
+      return rep;
     } catch (err) {
       // The index is a cache: the tree is current; the next run retries.
       const message = (err as Error).message;
       this.state.lastError = { at: new Date().toISOString(), message: `search index: ${message}` };
       this.log('warn', 'index-error', `search index not updated: ${message} (will retry)`, { error: message });
+      return null;
     }
   }
 
-  private scheduleCacheSave(): void {
-    if (this.saveTimer) clearTimeout(this.saveTimer);
-    this.saveTimer = setTimeout(() => {
-      this.saveTimer = null;
-      this.cache.save(this.ws);
-    }, CACHE_SAVE_DELAY_MS);
-    this.saveTimer.unref();
+  /**
+   * Runs paused: the stamp cache is written for one-shot commands (once per batch, not after
+   * every cycle of a backlog), and after a quiet spell the index and caches are let go.
+   */
+  private paused(): void {
+    this.cache.save(this.ws);
+    const after = this.config.daemon.releaseAfterMs;
+    if (after <= 0) return;
+    if (this.releaseTimer) clearTimeout(this.releaseTimer);
+    this.releaseTimer = setTimeout(() => {
+      this.releaseTimer = null;
+      if (this.runner.busy) return;
+      void this.index.release();
+      releaseSourceAnalyses();
+      this.log('info', 'release', 'quiet: search index closed and caches dropped until the next change', {});
+    }, after);
+    this.releaseTimer.unref();
   }
 
   /** The delay before the runner's retry run (which scans everything), doubling each time. */
@@ -217,11 +289,14 @@ export class Daemon {
 
   /** Finishes the run in progress, stops watching, releases the locks. */
   async stop(): Promise<void> {
+    this.stopping = true;
+    await this.server?.close();
     this.heartbeat?.stop();
     await this.heartbeat?.destroy?.();
     await this.watcher?.close();
     await this.runner.stop();
-    if (this.saveTimer) clearTimeout(this.saveTimer);
+    for (const w of this.waiters.splice(0)) w.reject(new Error('the daemon stopped'));
+    if (this.releaseTimer) clearTimeout(this.releaseTimer);
     this.cache.save(this.ws);
     this.index.close();
     this.state.stoppedAt = new Date().toISOString();

@@ -10,14 +10,35 @@ import type { UpdateReport } from '../index/update.js';
 
 export class IndexKeeper {
   private index: SearchIndex | null = null;
+  /** Updates and searches take turns: one SQLite handle, and updates await embeddings. */
+  private queue: Promise<unknown> = Promise.resolve();
 
   constructor(
     private readonly ws: Workspace,
     private readonly config: HipoConfig,
   ) {}
 
+  private turn<T>(work: () => Promise<T>): Promise<T> {
+    const next = this.queue.then(work, work);
+    this.queue = next.catch(() => undefined);
+    return next;
+  }
+
   /** Updates the index (opening or rebuilding it as needed); warnings go to `warn`. */
-  async update(warn: (message: string) => void): Promise<UpdateReport> {
+  update(warn: (message: string) => void): Promise<UpdateReport> {
+    return this.turn(() => this.updateNow(warn));
+  }
+
+  /** Searches the index as it is (the caller brings it up to date first when it wants). */
+  search(query: string, options: Record<string, unknown>, warn: (message: string) => void): Promise<unknown> {
+    return this.turn(async () => {
+      const { search } = await import('../search/search.js');
+      if (!this.index) await this.updateNow(warn);
+      return search(this.index!, query, options);
+    });
+  }
+
+  private async updateNow(warn: (message: string) => void): Promise<UpdateReport> {
     // Loaded on first use: the database and embedder code are not needed to watch files.
     const [{ openIndex, indexFile }, { updateIndex }, { isCorruption }] = await Promise.all([import('../index/search-index.js'), import('../index/update.js'), import('../index/db.js')]);
     for (let attempt = 0; ; attempt++) {
@@ -37,6 +58,11 @@ export class IndexKeeper {
         for (const suffix of ['', '-wal', '-shm']) rmSync(indexFile(this.ws) + suffix, { force: true });
       }
     }
+  }
+
+  /** Closes the index once the work in progress is done: its memory goes until the next use. */
+  release(): Promise<void> {
+    return this.turn(async () => this.close());
   }
 
   close(): void {

@@ -11,6 +11,8 @@ export class CoalescingRunner {
   constructor(
     private readonly run: (reasons: string[]) => Promise<{ again: boolean; retryMs: number | null }>,
     private readonly debounceMs: number,
+    /** Called when the runs pause: nothing queued (a retry or a debounced change may follow). */
+    private readonly onIdle: () => void = () => {},
   ) {}
 
   /** A file changed: run once things have been quiet for the debounce interval. */
@@ -55,6 +57,7 @@ export class CoalescingRunner {
       }
     }
     this.running = null;
+    if (!this.stopped) this.onIdle();
   }
 
   /** Stops accepting work and waits for the run in progress, if any. */

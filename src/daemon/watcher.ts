@@ -2,13 +2,18 @@
 // that a memory folder deleted and created again is picked up; everything outside the memory
 // folder, hidden files (hipo's temp files start with a dot) and `.hipo/` are ignored.
 import { watch, type FSWatcher } from 'chokidar';
-import { sep } from 'node:path';
+import { join, sep } from 'node:path';
 import type { Workspace } from '../tree/layout.js';
 
 export interface WatchOptions {
   /** Milliseconds a file's size must hold still before its change is reported. */
   writeFinishMs: number;
   onChange(absPath: string, event: string): void;
+  /**
+   * A file inside the memory folder was touched, reported as the system reports it: at once,
+   * before its writes have settled (may name a folder, or a path that is not there).
+   */
+  onTouch?(absPath: string): void;
   onError(err: Error): void;
 }
 
@@ -33,6 +38,15 @@ export function watchMemory(ws: Workspace, o: WatchOptions): FSWatcher {
   for (const ev of ['add', 'change', 'unlink', 'addDir', 'unlinkDir'] as const) {
     w.on(ev, (path: string) => {
       if (inside(path)) o.onChange(path, ev);
+    });
+  }
+  if (o.onTouch) {
+    const touch = o.onTouch;
+    // A folder's watcher names the entry; a file's watcher names the file it watches.
+    w.on('raw', (_event, name: string | null, details) => {
+      const at = (details as { watchedPath?: string } | undefined)?.watchedPath;
+      if (!at) return;
+      for (const p of name ? [join(at, name), at] : [at]) if (inside(p) && !ignored(p)) touch(p);
     });
   }
   w.on('error', (err: unknown) => o.onError(err instanceof Error ? err : new Error(String(err))));

@@ -1,322 +1,339 @@
-// The cycle planner: a pure function of (the tree as read, today, config) → CyclePlan.
-// It walks the levels bottom-up, so a parent knows which of its children this cycle will
-// rewrite, which are left pending, and what status each will have afterwards.
-import type { CompactionConfig } from '../config/config.js';
-import type { LocalDate } from '../time/calendar.js';
-import { hashParts } from '../tree/hash.js';
-import { nodeKey, nodeRelPath, periodId, type NodeKey, type NodeLevel, type NodeStatus, type Period } from '../tree/layout.js';
-import { isHandEdited, type NodeInfo, type TreeSnapshot } from '../tree/snapshot.js';
-import { dailyPeriod, monthChildren, monthlyPeriod, monthsOf, weekChildren, weeklyPeriod, weeksOf } from './children.js';
-import { calendarStatus } from './lifecycle.js';
-import type { ActionKind, Attention, CyclePlan, DeferredNode, NodeAction } from './plan.js';
+// The cycle planner: (the tree as read, today, options) → CyclePlan. It walks the levels
+// bottom-up, so a parent knows which of its children this cycle will rewrite, which are left
+// pending, and what status each will have afterwards (the decisions themselves: verdict.ts).
+//
+// A Planner keeps its decisions between the cycles of a run (a catch-up runs thousands): told
+// which records changed since its last plan, it decides again only about those nodes and the
+// parents whose children's state or records moved, so a cycle's planning costs what changed,
+// not what the tree holds. Given the same tree, day and options, it returns the same plan as a
+// fresh one (planCycle); anything it cannot vouch for (another day, other options, no list of
+// changes) makes it start over.
+import { isoWeekOf, monthOf, weekDates, type IsoWeek, type LocalDate, type MonthId } from '../time/calendar.js';
+import { nodeKey, nodeRelPath, type NodeKey, type NodeLevel, type Period } from '../tree/layout.js';
+import type { NodeInfo, RawLogInfo, TreeSnapshot } from '../tree/snapshot.js';
+import { monthChildren, weekChildren } from './children.js';
+import type { Attention, CyclePlan, DeferredNode, NodeAction } from './plan.js';
+import { RankedList } from './ranked.js';
+import { afterOf, dailyVerdict, parentVerdict, rootVerdict, ROOT_PERIOD, sameAfter, type After, type Candidate, type ChildView, type PlanOptions, type Verdict } from './verdict.js';
 
-export interface PlanOptions {
-  limits: CompactionConfig['limits'];
-  graceDays: number;
-  /** Set when a model is configured: which extractive summaries are due for a model pass. */
-  llm?: LlmPlanOptions;
+export { childrenHash, rootSourceHash, type LlmPlanOptions, type PlanOptions } from './verdict.js';
+
+/** Records that changed since the last plan: raw logs by date, nodes by key. */
+export interface TreeChanges {
+  readonly raws: Iterable<LocalDate>;
+  readonly nodes: Iterable<NodeKey>;
 }
 
-export interface LlmPlanOptions {
-  /** Levels the model writes. */
-  levels: ReadonlySet<NodeLevel>;
-  /** False while the endpoint is backing off: no model passes are planned. */
-  upgrade: boolean;
-  /** Fixed nodes too (`hipo compact --resummarize`, asked for by the user). */
-  resummarize: boolean;
-  /** Nodes whose current input the model already failed on: node key → that source hash. */
-  failed: ReadonlyMap<NodeKey, string>;
+interface Slot {
+  readonly period: Period;
+  readonly node: NodeInfo | undefined;
+  readonly raw: RawLogInfo | undefined;
+  readonly verdict: Verdict;
+  after: After | undefined;
 }
 
-/** What a node will look like once this cycle's actions are applied. */
-interface After {
-  changing: boolean;
-  pending: boolean;
-  status: NodeStatus | null;
-}
+/** One level's decisions, sorted into what the plan lists, most recent period first. */
+class Level {
+  readonly slots = new Map<string, Slot>();
+  private readonly cands = new RankedList<Candidate>();
+  private readonly passes = new RankedList<Candidate>();
+  /** The same candidates as deferred entries, for when the limit holds them back. */
+  private readonly candsHeld = new RankedList<DeferredNode>();
+  private readonly passesHeld = new RankedList<DeferredNode>();
+  private readonly fixes = new RankedList<NodeAction>();
+  private readonly waits = new RankedList<DeferredNode>();
+  private readonly flags = new RankedList<Attention>();
+  private up = 0;
+  /** Candidates let through by the limit at the last plan. */
+  top: string[] = [];
 
-interface Candidate {
-  kind: Exclude<ActionKind, 'fix'>;
-  period: Period;
-  status: NodeStatus;
-  reason: string;
-  children: Period[];
-}
+  constructor(readonly name: Exclude<NodeLevel, 'root'>, private readonly limit: number) {}
 
-const ROOT_PERIOD: Period = { level: 'root' };
-
-// Catch-up re-plans the whole tree once per cycle; most parents' children have not changed, so
-// their hashes are looked up by a signature string instead of recomputed.
-const hashMemo = new Map<string, string>();
-
-function hashOf(parts: string[]): string {
-  const sig = parts.join('|');
-  let h = hashMemo.get(sig);
-  if (h === undefined) {
-    if (hashMemo.size > 50_000) hashMemo.clear();
-    h = hashParts(parts);
-    hashMemo.set(sig, h);
-  }
-  return h;
-}
-
-/** The source hash of a parent node: its children's bodies as they are on disk. */
-export function childrenHash(children: readonly Period[], nodes: ReadonlyMap<NodeKey, NodeInfo>): string {
-  return hashOf(children.map((c) => `${periodId(c)}:${nodes.get(nodeKey(c))?.bodyHash ?? 'missing'}`));
-}
-
-/** ROOT depends on the monthly nodes and on today's date (topic ages, Active Context window). */
-export function rootSourceHash(today: LocalDate, months: readonly Period[], nodes: ReadonlyMap<NodeKey, NodeInfo>): string {
-  return hashParts([today, childrenHash(months, nodes)]);
-}
-
-/**
- * Nodes by level and period id. Lookups use the id strings already held by the snapshot and the
- * memoized calendar instead of building `level:id` keys, which dominated planning time.
- */
-class Index {
-  private readonly byLevel: Record<NodeLevel, Map<string, NodeInfo>> = { daily: new Map(), weekly: new Map(), monthly: new Map(), root: new Map() };
-  private readonly after: Record<NodeLevel, Map<string, After>> = { daily: new Map(), weekly: new Map(), monthly: new Map(), root: new Map() };
-
-  constructor(nodes: Iterable<NodeInfo>) {
-    for (const n of nodes) this.byLevel[n.period.level].set(periodId(n.period), n);
+  file(id: string, v: Verdict): void {
+    if (v.t === 'cand') {
+      const held: DeferredNode = { period: v.c.period, relPath: nodeRelPath(v.c.period), kind: v.c.kind, reason: `per-cycle limit (${this.name}: ${this.limit}); ${v.c.reason}` };
+      (v.c.pass ? this.passes : this.cands).set(id, v.c);
+      (v.c.pass ? this.passesHeld : this.candsHeld).set(id, held);
+    } else if (v.t === 'fix') this.fixes.set(id, v.action);
+    else if (v.t === 'wait') this.waits.set(id, v.deferred);
+    else {
+      if (v.up) this.up++;
+      if (v.flag) this.flags.set(id, v.flag);
+    }
   }
 
-  node(p: Period): NodeInfo | undefined {
-    return this.byLevel[p.level].get(periodId(p));
+  unfile(id: string, v: Verdict): void {
+    if (v.t === 'cand') {
+      (v.c.pass ? this.passes : this.cands).delete(id);
+      (v.c.pass ? this.passesHeld : this.candsHeld).delete(id);
+    } else if (v.t === 'fix') this.fixes.delete(id);
+    else if (v.t === 'wait') this.waits.delete(id);
+    else {
+      if (v.up) this.up--;
+      if (v.flag) this.flags.delete(id);
+    }
   }
 
-  periods(level: NodeLevel): Period[] {
-    return [...this.byLevel[level].values()].map((n) => n.period);
+  /** Ids of the candidates the limit lets through: real changes first, then model passes. */
+  scheduled(): string[] {
+    const out: string[] = [];
+    for (let i = 0; i < this.cands.length && out.length < this.limit; i++) out.push(this.cands.keyAt(i)!);
+    for (let i = 0; i < this.passes.length && out.length < this.limit; i++) out.push(this.passes.keyAt(i)!);
+    return out;
   }
 
-  /** The node after this cycle: as planned, or as it is when the cycle does not touch it. */
-  afterOf(p: Period): After | undefined {
-    const a = this.after[p.level].get(periodId(p));
-    if (a) return a;
-    const n = this.node(p);
-    return n ? { changing: false, pending: false, status: n.status } : undefined;
-  }
-
-  /** Whether this cycle has already decided something about the node. */
-  decided(p: Period): boolean {
-    return this.after[p.level].has(periodId(p));
-  }
-
-  setAfter(p: Period, a: After): void {
-    this.after[p.level].set(periodId(p), a);
-  }
-
-  childrenHash(children: readonly Period[]): string {
-    return hashOf(children.map((c) => `${periodId(c)}:${this.node(c)?.bodyHash ?? 'missing'}`));
+  /** Adds this level's part of the plan, in the order the executor runs it. */
+  emit(actions: NodeAction[], deferred: DeferredNode[], attention: Attention[], upToDate: Record<NodeLevel, number>): void {
+    append(actions, this.fixes.values());
+    const fromCands = Math.min(this.limit, this.cands.length);
+    const fromPasses = Math.min(this.limit - fromCands, this.passes.length);
+    for (let i = 0; i < fromCands; i++) actions.push(actionOf(this.cands.at(i)!));
+    for (let i = 0; i < fromPasses; i++) actions.push(actionOf(this.passes.at(i)!));
+    append(deferred, this.waits.values());
+    append(deferred, this.candsHeld.values(fromCands));
+    append(deferred, this.passesHeld.values(fromPasses));
+    append(attention, this.flags.values());
+    upToDate[this.name] = this.up;
   }
 }
 
-/**
- * Fixed parents found up to date, by their node record, with their children's records. A
- * resident process (the daemon) hands the planner the same record objects for files that did
- * not change, so a settled week or month of the past is recognised by identity, without its
- * children's hash: planning then costs little more per year of history. A changed file always
- * gets a new record, so a stale entry can only miss, never mislead.
- */
-const settledParents = new WeakMap<NodeInfo, readonly (NodeInfo | undefined)[]>();
+function append<T>(to: T[], from: readonly T[]): void {
+  for (const x of from) to.push(x);
+}
 
-export function planCycle(snapshot: TreeSnapshot, today: LocalDate, opts: PlanOptions): CyclePlan {
-  const { raws } = snapshot;
-  const ix = new Index(snapshot.nodes.values());
-  const actions: NodeAction[] = [];
-  const deferred: DeferredNode[] = [];
-  const attention: Attention[] = [];
-  const upToDate: Record<NodeLevel, number> = { daily: 0, weekly: 0, monthly: 0, root: 0 };
+function actionOf(c: Candidate): NodeAction {
+  return { kind: c.kind, period: c.period, relPath: nodeRelPath(c.period), status: c.status, reason: c.reason, children: c.children };
+}
 
-  const days = new Set<LocalDate>();
-  for (const [date, raw] of raws) if (raw.usable) days.add(date);
-  for (const p of ix.periods('daily')) if (p.level === 'daily') days.add(p.date);
+function optionsKey(o: PlanOptions): string {
+  const llm = o.llm ? [[...o.llm.levels].sort(), o.llm.upgrade, o.llm.resummarize, [...o.llm.failed].sort()] : null;
+  return JSON.stringify([o.limits.daily, o.limits.weekly, o.limits.monthly, o.limits.root, o.graceDays, llm]);
+}
 
-  const settle = (p: Period, node: NodeInfo | undefined): void => {
-    if (!node) ix.setAfter(p, { changing: false, pending: false, status: null });
+const monthsOfWeek = (w: IsoWeek): MonthId[] => {
+  const d = weekDates(w);
+  const a = monthOf(d[0]!);
+  const b = monthOf(d[6]!);
+  return a === b ? [a] : [a, b];
+};
+
+export class Planner {
+  private snap: TreeSnapshot | null = null;
+  private today = '' as LocalDate;
+  private opts: PlanOptions | null = null;
+  private optsKey = '';
+  private daily!: Level;
+  private weekly!: Level;
+  private monthly!: Level;
+  private root: Verdict | null = null;
+  /** Dates with a usable raw log or a daily node, and how many of them each week and month holds. */
+  private readonly days = new Set<LocalDate>();
+  private readonly weekDays = new Map<string, number>();
+  private readonly monthDays = new Map<string, number>();
+  /** Months with a node or a day, most recent first (ROOT is made from them). */
+  private readonly months = new RankedList<Period>();
+  private readonly dirtyDays = new Set<LocalDate>();
+  private readonly dirtyWeeks = new Set<string>();
+  private readonly dirtyMonths = new Set<string>();
+  private rootDirty = true;
+  /** Nodes decided (again) by the last plan: what its cost grew with. */
+  decisions = 0;
+
+  private readonly view: ChildView = {
+    after: (c) => {
+      const slot = this.level(c)?.slots.get(idOf(c));
+      if (slot) return slot.after;
+      const n = this.node(c);
+      return n ? { changing: false, pending: false, status: n.status } : undefined;
+    },
+    node: (c) => this.node(c),
   };
-  const flag = (node: NodeInfo, message: string): void => {
-    attention.push({ relPath: node.relPath, message });
-  };
 
-  /** Takes the `limit` most recent candidates of a level; the rest wait for a later cycle. */
-  const schedule = (level: NodeLevel, candidates: Candidate[]): void => {
-    const limit = opts.limits[level];
-    candidates.forEach((c, i) => {
-      if (i < limit) {
-        actions.push({ kind: c.kind, period: c.period, relPath: nodeRelPath(c.period), status: c.status, reason: c.reason, children: c.children });
-        ix.setAfter(c.period, { changing: true, pending: false, status: c.status });
-      } else {
-        deferred.push({ period: c.period, relPath: nodeRelPath(c.period), kind: c.kind, reason: `per-cycle limit (${level}: ${limit}); ${c.reason}` });
-        ix.setAfter(c.period, { changing: false, pending: true, status: ix.node(c.period)?.status ?? null });
-      }
+  /**
+   * The plan for `snapshot` today. `changes` lists every record of `snapshot` that is not the
+   * one this planner's last plan saw (the same snapshot object changed since, or a new one made
+   * from it, as a resident process rescans the files its watcher reported); without it, or on
+   * another day or with other options, every node is decided afresh.
+   */
+  plan(snapshot: TreeSnapshot, today: LocalDate, opts: PlanOptions, changes?: TreeChanges): CyclePlan {
+    const key = optionsKey(opts);
+    this.decisions = 0;
+    if (!changes || !this.snap || today !== this.today || key !== this.optsKey) this.reset(snapshot, today, opts, key);
+    else {
+      this.snap = snapshot;
+      this.absorb(changes);
+    }
+    this.refreshDays();
+    this.refreshParents(this.weekly, this.dirtyWeeks, (id) => ({ level: 'weekly', week: id as IsoWeek }), (p) => (p.level === 'weekly' ? weekChildren(p.week, this.days) : []), (id) => {
+      for (const m of monthsOfWeek(id as IsoWeek)) this.dirtyMonths.add(m);
     });
-  };
-
-  const fix = (p: Period, reason: string, children: Period[]): void => {
-    actions.push({ kind: 'fix', period: p, relPath: nodeRelPath(p), status: 'fixed', reason, children });
-    ix.setAfter(p, { changing: false, pending: false, status: 'fixed' });
-  };
-
-  /** An extractive summary a model pass would replace (never a copy, concat or hand edit). */
-  const dueForModel = (node: NodeInfo, status: NodeStatus): boolean => {
-    const llm = opts.llm;
-    if (!llm || !llm.upgrade || !llm.levels.has(node.period.level) || node.summarizer !== 'extractive') return false;
-    if (node.problem || isHandEdited(node) || node.status === null) return false;
-    if (node.status === 'fixed' && !llm.resummarize) return false;
-    if (!llm.resummarize && node.sourceHash !== null && llm.failed.get(nodeKey(node.period)) === node.sourceHash) return false;
-    return status === 'fixed' || status === 'tentative';
-  };
-  const modelPass = (node: NodeInfo, status: NodeStatus, children: Period[]): Candidate => ({
-    kind: 'resummarize',
-    period: node.period,
-    status,
-    reason: node.status === 'fixed' ? 'extractive summary; model pass asked for (--resummarize)' : 'extractive summary (fallback or no model before); model pass',
-    children,
-  });
-
-  // ---- daily: raw log → daily node ----------------------------------------------------
-  const dailyCandidates: Candidate[] = [];
-  const dailyPasses: Candidate[] = [];
-  for (const date of [...days].sort().reverse()) {
-    const p = dailyPeriod(date);
-    const node = ix.node(p);
-    const raw = raws.get(date);
-    const want = calendarStatus(p, today, opts.graceDays);
-    if (!raw || !raw.usable) {
-      // The node outlives its raw log (deleted or unreadable): keep it as it is.
-      if (node && !node.problem && node.status === 'tentative' && want === 'fixed') fix(p, 'date has passed (raw log missing or unusable; node kept as is)', []);
-      else settle(p, node);
-      continue;
+    this.refreshParents(this.monthly, this.dirtyMonths, (id) => ({ level: 'monthly', month: id as MonthId }), (p) => (p.level === 'monthly' ? monthChildren(p.month, this.days) : []), () => {
+      this.rootDirty = true;
+    });
+    if (this.rootDirty) {
+      this.root = rootVerdict(this.months.values().reverse(), this.view, this.node(ROOT_PERIOD), today, opts);
+      this.decisions++;
+      this.rootDirty = false;
     }
-    if (!node) {
-      dailyCandidates.push({ kind: 'create', period: p, status: want, reason: 'new raw log', children: [] });
-    } else if (node.problem) {
-      flag(node, `not rewritten: ${node.problem}; repair the frontmatter or delete the file to have it regenerated`);
-    } else if (node.status === 'fixed') {
-      if (node.sourceHash === raw.hash && dueForModel(node, 'fixed')) {
-        dailyPasses.push(modelPass(node, 'fixed', []));
-      } else if (node.sourceHash === null || node.sourceHash === raw.hash) {
-        upToDate.daily++;
-      } else if (isHandEdited(node)) {
-        flag(node, `raw log ${raw.relPath} changed after this fixed node was edited by hand; not rewritten (delete the node to rebuild it)`);
-      } else {
-        dailyCandidates.push({ kind: 'amend', period: p, status: 'fixed', reason: 'raw log changed after the day was fixed (late entry)', children: [] });
-      }
-    } else if (node.status === null || node.sourceHash !== raw.hash) {
-      dailyCandidates.push({ kind: 'regenerate', period: p, status: want, reason: node.status === null ? 'node has no tentative/fixed status (placeholder or foreign node)' : 'raw log changed', children: [] });
-    } else if (dueForModel(node, want)) {
-      // A day about to be fixed gets its model pass first; after that, only --resummarize.
-      dailyPasses.push(modelPass(node, want, []));
-    } else if (want === 'fixed') {
-      fix(p, 'date has passed', []);
-    } else {
-      upToDate.daily++;
-    }
-  }
-  // Model passes come after real changes: they only improve a node that is already current.
-  schedule('daily', [...dailyCandidates, ...dailyPasses]);
-
-  // ---- weekly and monthly: children → parent -----------------------------------------------
-  const planParent = (level: 'weekly' | 'monthly', periods: Period[], childrenOf: (p: Period) => Period[]): void => {
-    const candidates: Candidate[] = [];
-    const passes: Candidate[] = [];
-    for (const p of periods) {
-      const children = childrenOf(p);
-      const node = ix.node(p);
-      if (children.length === 0) {
-        settle(p, node);
-        continue;
-      }
-      const settled = node && !opts.llm?.resummarize ? settledParents.get(node) : undefined;
-      if (settled && settled.length === children.length && children.every((c, i) => settled[i] === ix.node(c) && !ix.decided(c))) {
-        upToDate[level]++;
-        continue;
-      }
-      const states = children.map((c) => ({ c, a: ix.afterOf(c) }));
-      const pending = states.filter((s) => !s.a || s.a.pending).map((s) => periodId(s.c));
-      const changing = states.some((s) => s.a?.changing);
-      const allFixed = states.every((s) => s.a?.status === 'fixed');
-      const want = calendarStatus(p, today, opts.graceDays);
-      const target: NodeStatus = want === 'fixed' && allFixed && pending.length === 0 ? 'fixed' : 'tentative';
-      const waitFor = (kind: ActionKind, why: string): void => {
-        deferred.push({ period: p, relPath: nodeRelPath(p), kind, reason: `${why}; waiting for ${pending.join(', ')}` });
-        ix.setAfter(p, { changing: false, pending: true, status: node?.status ?? null });
-      };
-      if (!node) {
-        if (pending.length) waitFor('create', 'new period');
-        else candidates.push({ kind: 'create', period: p, status: target, reason: 'new period', children });
-        continue;
-      }
-      if (node.problem) {
-        flag(node, `not rewritten: ${node.problem}; repair the frontmatter or delete the file to have it regenerated`);
-        continue;
-      }
-      const stale = changing || node.sourceHash !== ix.childrenHash(children);
-      const why = changing ? `${changedNames(states)} changed` : 'its sources changed';
-      if (node.status === 'fixed') {
-        if (!stale && pending.length === 0 && dueForModel(node, 'fixed')) {
-          passes.push(modelPass(node, 'fixed', children));
-        } else if (!stale || node.sourceHash === null) {
-          upToDate[level]++;
-          if (!stale && pending.length === 0 && !changing) settledParents.set(node, children.map((c) => ix.node(c)));
-        } else if (isHandEdited(node)) {
-          flag(node, `${why} after this fixed node was edited by hand; not rewritten (delete the node to rebuild it)`);
-        } else if (pending.length) {
-          waitFor('amend', `${why} after the period was fixed`);
-        } else {
-          candidates.push({ kind: 'amend', period: p, status: 'fixed', reason: `${why} after the period was fixed (late input)`, children });
-        }
-        continue;
-      }
-      if (node.status === null || stale) {
-        const reason = node.status === null ? 'node has no tentative/fixed status (placeholder or foreign node)' : why;
-        if (pending.length) waitFor('regenerate', reason);
-        else candidates.push({ kind: 'regenerate', period: p, status: target, reason, children });
-      } else if (pending.length === 0 && dueForModel(node, target)) {
-        passes.push(modelPass(node, target, children));
-      } else if (target === 'fixed') {
-        fix(p, level === 'weekly' ? 'week ended and grace period passed; all its days are fixed' : 'month ended and grace period passed; all its parts are fixed', children);
-      } else {
-        upToDate[level]++;
-      }
-    }
-    schedule(level, [...candidates, ...passes]);
-  };
-
-  const weeks = new Set<string>(weeksOf(days));
-  for (const p of ix.periods('weekly')) if (p.level === 'weekly') weeks.add(p.week);
-  planParent('weekly', [...weeks].sort().reverse().map((w) => weeklyPeriod(w as never)), (p) => (p.level === 'weekly' ? weekChildren(p.week, days) : []));
-  const months = new Set<string>(monthsOf(days));
-  for (const p of ix.periods('monthly')) if (p.level === 'monthly') months.add(p.month);
-  const monthPeriods = [...months].sort().reverse().map((m) => monthlyPeriod(m as never));
-  planParent('monthly', monthPeriods, (p) => (p.level === 'monthly' ? monthChildren(p.month, days) : []));
-
-  // ---- root: monthly nodes → ROOT.md --------------------------------------------------------
-  const monthsWithNodes = [...monthPeriods].reverse().filter((p) => ix.node(p) || ix.afterOf(p)?.changing);
-  const pendingMonths = monthPeriods.filter((p) => ix.afterOf(p)?.pending).map(periodId);
-  const root = ix.node(ROOT_PERIOD);
-  if (monthsWithNodes.length > 0) {
-    const changed = monthsWithNodes.filter((p) => ix.afterOf(p)?.changing);
-    const stale = !root || root.status === null || changed.length > 0 || root.sourceHash !== hashParts([today, ix.childrenHash(monthsWithNodes)]);
-    const pass = !stale && root !== undefined && dueForModel(root, 'tentative');
-    if (stale || pass) {
-      const kind = pass ? 'resummarize' : root ? 'regenerate' : 'create';
-      const reason = pass ? 'extractive ROOT (fallback or no model before); model recompaction' : !root ? 'no ROOT.md yet' : changed.length ? `${changed.map(periodId).join(', ')} changed` : root.sourceHash?.length ? 'monthly nodes or the date changed (topic ages)' : 'ROOT.md was not written by hipo';
-      if (pendingMonths.length) deferred.push({ period: ROOT_PERIOD, relPath: nodeRelPath(ROOT_PERIOD), kind, reason: `${reason}; waiting for ${pendingMonths.join(', ')}` });
-      else schedule('root', [{ kind, period: ROOT_PERIOD, status: 'tentative', reason, children: monthsWithNodes }]);
-    } else {
-      upToDate.root++;
-    }
-  } else if (pendingMonths.length) {
-    deferred.push({ period: ROOT_PERIOD, relPath: nodeRelPath(ROOT_PERIOD), kind: root ? 'regenerate' : 'create', reason: `${root ? 'monthly nodes changed' : 'no ROOT.md yet'}; waiting for ${pendingMonths.join(', ')}` });
+    return this.emit();
   }
 
-  return { today, actions, deferred, attention, upToDate };
+  private reset(snapshot: TreeSnapshot, today: LocalDate, opts: PlanOptions, key: string): void {
+    this.snap = snapshot;
+    this.today = today;
+    this.opts = opts;
+    this.optsKey = key;
+    this.daily = new Level('daily', opts.limits.daily);
+    this.weekly = new Level('weekly', opts.limits.weekly);
+    this.monthly = new Level('monthly', opts.limits.monthly);
+    for (const c of [this.days, this.weekDays, this.monthDays, this.dirtyDays, this.dirtyWeeks, this.dirtyMonths]) c.clear();
+    this.months.clear();
+    this.root = null;
+    this.rootDirty = true;
+    for (const date of snapshot.raws.keys()) this.dirtyDays.add(date);
+    for (const n of snapshot.nodes.values()) {
+      const p = n.period;
+      if (p.level === 'daily') this.dirtyDays.add(p.date);
+      else if (p.level === 'weekly') this.dirtyWeeks.add(p.week);
+      else if (p.level === 'monthly') this.dirtyMonths.add(p.month);
+    }
+  }
+
+  private absorb(changes: TreeChanges): void {
+    for (const date of changes.raws) this.dirtyDays.add(date);
+    for (const key of changes.nodes) {
+      const colon = key.indexOf(':');
+      const level = key.slice(0, colon);
+      const id = key.slice(colon + 1);
+      if (level === 'daily') this.dirtyDays.add(id as LocalDate);
+      else if (level === 'weekly') this.dirtyWeeks.add(id);
+      else if (level === 'monthly') this.dirtyMonths.add(id);
+      else this.rootDirty = true;
+    }
+  }
+
+  private node(p: Period): NodeInfo | undefined {
+    return this.snap!.nodes.get(nodeKey(p));
+  }
+
+  private level(p: Period): Level | null {
+    return p.level === 'daily' ? this.daily : p.level === 'weekly' ? this.weekly : p.level === 'monthly' ? this.monthly : null;
+  }
+
+  /** A day's membership, record or state moved: its week and month decide again. */
+  private touchDay(date: LocalDate): void {
+    this.dirtyWeeks.add(isoWeekOf(date));
+    this.dirtyMonths.add(monthOf(date));
+  }
+
+  private count(map: Map<string, number>, key: string, by: number): void {
+    const n = (map.get(key) ?? 0) + by;
+    if (n > 0) map.set(key, n);
+    else map.delete(key);
+  }
+
+  private refreshDays(): void {
+    const snap = this.snap!;
+    const check = new Set<string>();
+    for (const date of this.dirtyDays) {
+      const slot = this.daily.slots.get(date);
+      const raw = snap.raws.get(date);
+      const node = snap.nodes.get(`daily:${date}`);
+      if (slot && slot.raw === raw && slot.node === node) continue;
+      const present = !!raw?.usable || node !== undefined;
+      if (slot) this.daily.unfile(date, slot.verdict);
+      if (present !== (slot !== undefined)) {
+        const by = present ? 1 : -1;
+        if (present) this.days.add(date);
+        else this.days.delete(date);
+        this.count(this.weekDays, isoWeekOf(date), by);
+        this.count(this.monthDays, monthOf(date), by);
+      }
+      if (!slot || !present || slot.node !== node) this.touchDay(date);
+      if (!present) {
+        this.daily.slots.delete(date);
+        continue;
+      }
+      const period: Period = slot?.period ?? { level: 'daily', date };
+      const verdict = dailyVerdict(period as Period & { level: 'daily' }, node, raw, this.today, this.opts!);
+      this.decisions++;
+      this.daily.slots.set(date, { period, node, raw, verdict, after: slot?.after });
+      this.daily.file(date, verdict);
+      check.add(date);
+    }
+    this.dirtyDays.clear();
+    this.settle(this.daily, check, (id) => this.touchDay(id as LocalDate));
+  }
+
+  private refreshParents(level: Level, dirty: Set<string>, periodOf: (id: string) => Period, childrenOf: (p: Period) => Period[], touch: (id: string) => void): void {
+    const check = new Set<string>();
+    const held = level === this.weekly ? this.weekDays : this.monthDays;
+    for (const id of dirty) {
+      const slot = level.slots.get(id);
+      const node = this.snap!.nodes.get(`${level.name}:${id}`);
+      if (slot) level.unfile(id, slot.verdict);
+      const exists = node !== undefined || held.has(id);
+      if (!slot || !exists || slot.node !== node) touch(id);
+      if (level === this.monthly && exists !== (slot !== undefined)) {
+        if (exists) this.months.set(id, slot?.period ?? periodOf(id));
+        else this.months.delete(id);
+      }
+      if (!exists) {
+        level.slots.delete(id);
+        continue;
+      }
+      const period = slot?.period ?? periodOf(id);
+      const verdict = parentVerdict(period, childrenOf(period), node, this.view, this.today, this.opts!);
+      this.decisions++;
+      level.slots.set(id, { period, node, raw: undefined, verdict, after: slot?.after });
+      level.file(id, verdict);
+      check.add(id);
+    }
+    dirty.clear();
+    this.settle(level, check, touch);
+  }
+
+  /**
+   * Applies the level's limit and works out each node's state after the cycle; a node whose
+   * state moved makes its parents decide again. The candidates let through last time and this
+   * time are checked too: the limit may have moved past them.
+   */
+  private settle(level: Level, check: Set<string>, touch: (id: string) => void): void {
+    const top = level.scheduled();
+    for (const id of level.top) check.add(id);
+    for (const id of top) check.add(id);
+    level.top = top;
+    for (const id of check) {
+      const slot = level.slots.get(id);
+      if (!slot) continue;
+      const after = afterOf(slot.verdict, slot.node, top.includes(id));
+      if (!sameAfter(after, slot.after)) touch(id);
+      slot.after = after;
+    }
+  }
+
+  private emit(): CyclePlan {
+    const actions: NodeAction[] = [];
+    const deferred: DeferredNode[] = [];
+    const attention: Attention[] = [];
+    const upToDate: Record<NodeLevel, number> = { daily: 0, weekly: 0, monthly: 0, root: 0 };
+    for (const level of [this.daily, this.weekly, this.monthly]) level.emit(actions, deferred, attention, upToDate);
+    const root = this.root;
+    if (root?.t === 'cand') {
+      const limit = this.opts!.limits.root;
+      if (limit > 0) actions.push(actionOf(root.c));
+      else deferred.push({ period: ROOT_PERIOD, relPath: nodeRelPath(ROOT_PERIOD), kind: root.c.kind, reason: `per-cycle limit (root: ${limit}); ${root.c.reason}` });
+    } else if (root?.t === 'wait') deferred.push(root.deferred);
+    else if (root?.t === 'keep' && root.up) upToDate.root = 1;
+    return { today: this.today, actions, deferred, attention, upToDate };
+  }
 }
 
-function changedNames(states: { c: Period; a: After | undefined }[]): string {
-  const names = states.filter((s) => s.a?.changing).map((s) => periodId(s.c));
-  return names.length > 3 ? `${names.slice(0, 3).join(', ')} and ${names.length - 3} more` : names.join(', ');
+function idOf(p: Period): string {
+  return p.level === 'daily' ? p.date : p.level === 'weekly' ? p.week : p.level === 'monthly' ? p.month : 'root';
+}
+
+/** A plan made from scratch: a pure function of the tree as read, today and the options. */
+export function planCycle(snapshot: TreeSnapshot, today: LocalDate, opts: PlanOptions): CyclePlan {
+  return new Planner().plan(snapshot, today, opts);
 }

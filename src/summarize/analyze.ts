@@ -9,7 +9,7 @@ import { contentWords, termFrequencies, TermStats, topWords } from './keywords.j
 import { topicName } from './topic-name.js';
 import type { SourceDoc } from './summarizer.js';
 import { hashParts } from '../tree/hash.js';
-import { keepLineShapes } from './line-shapes.js';
+import { keepLineShapes, releaseLineShapes } from './line-shapes.js';
 
 export interface Analysis {
   entries: Entry[];
@@ -84,6 +84,13 @@ let maxCachedChars = 0;
 export function keepSourceAnalyses(chars = 2 * 1024 * 1024): void {
   maxCachedChars = chars;
   keepLineShapes(chars * 2);
+}
+
+/** Drops the kept parts (the limit stays), so a quiet resident process holds little. */
+export function releaseSourceAnalyses(): void {
+  partsCache.clear();
+  cachedChars = 0;
+  releaseLineShapes();
 }
 
 function computeParts(s: SourceDoc, rules: ExclusionRules): SourceParts {

@@ -33,6 +33,14 @@ export function keepLineShapes(limit: number): void {
   }
 }
 
+/** Drops what is kept (the limit stays): after bulk work, before a quiet spell. */
+export function releaseLineShapes(): void {
+  shapes.clear();
+  keys.clear();
+  entities.clear();
+  chars = 0;
+}
+
 function remember<V>(memo: Map<string, V>, text: string, value: V): V {
   if (maxChars === 0) return value;
   if (chars > maxChars) {

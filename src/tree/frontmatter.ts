@@ -71,9 +71,34 @@ function normalise(v: unknown): FrontmatterValue {
  * body (gray-matter alone would swallow the whole file).
  */
 export function splitFrontmatter(text: string): SplitDocument {
+  const at = locate(text);
+  if (at.yaml === null) return { data: null, body: at.body, bodyLineOffset: 0, error: null };
+  const { yaml, body, bodyLineOffset: offset } = at;
+  let parsed: unknown;
+  try {
+    parsed = parseYaml(yaml);
+  } catch (err) {
+    const msg = (err as Error).message.split('\n')[0] ?? String(err);
+    return { data: null, body, bodyLineOffset: offset, error: `malformed frontmatter (${msg})` };
+  }
+  if (yaml.trim() === '') return { data: {}, body, bodyLineOffset: offset, error: null };
+  if (parsed === null || typeof parsed !== 'object' || Array.isArray(parsed)) {
+    return { data: null, body, bodyLineOffset: offset, error: 'frontmatter is not a key: value mapping' };
+  }
+  return { data: normalise(parsed) as FrontmatterData, body, bodyLineOffset: offset, error: null };
+}
+
+/** A document's body, as splitFrontmatter returns it, without parsing the frontmatter. */
+export function documentBody(text: string): { body: string; bodyLineOffset: number } {
+  const at = locate(text);
+  return { body: at.body, bodyLineOffset: at.yaml === null ? 0 : at.bodyLineOffset };
+}
+
+/** Where the frontmatter block and the body are (yaml null: no block). */
+function locate(text: string): { yaml: string | null; body: string; bodyLineOffset: number } {
   const src = text.charCodeAt(0) === 0xfeff ? text.slice(1) : text;
   const firstEnd = lineEnd(src, 0);
-  if (firstEnd.next >= src.length || !DELIM.test(src.slice(0, firstEnd.end))) return { data: null, body: src, bodyLineOffset: 0, error: null };
+  if (firstEnd.next >= src.length || !DELIM.test(src.slice(0, firstEnd.end))) return { yaml: null, body: src, bodyLineOffset: 0 };
   // Find the closing delimiter, keeping exact offsets so the body is returned byte for byte.
   let pos = firstEnd.next;
   let lineNo = 1;
@@ -87,22 +112,8 @@ export function splitFrontmatter(text: string): SplitDocument {
     }
     pos = e.next;
   }
-  if (!close) return { data: null, body: src, bodyLineOffset: 0, error: null };
-  const yaml = src.slice(firstEnd.next, close.start).replace(/\r\n?/g, '\n');
-  const body = src.slice(close.next);
-  const offset = lineNo;
-  let parsed: unknown;
-  try {
-    parsed = parseYaml(yaml);
-  } catch (err) {
-    const msg = (err as Error).message.split('\n')[0] ?? String(err);
-    return { data: null, body, bodyLineOffset: offset, error: `malformed frontmatter (${msg})` };
-  }
-  if (yaml.trim() === '') return { data: {}, body, bodyLineOffset: offset, error: null };
-  if (parsed === null || typeof parsed !== 'object' || Array.isArray(parsed)) {
-    return { data: null, body, bodyLineOffset: offset, error: 'frontmatter is not a key: value mapping' };
-  }
-  return { data: normalise(parsed) as FrontmatterData, body, bodyLineOffset: offset, error: null };
+  if (!close) return { yaml: null, body: src, bodyLineOffset: 0 };
+  return { yaml: src.slice(firstEnd.next, close.start).replace(/\r\n?/g, '\n'), body: src.slice(close.next), bodyLineOffset: lineNo };
 }
 
 /** End of the line starting at `from` (before its terminator) and the start of the next. */

@@ -30,6 +30,8 @@ describe('hipo.config.json', () => {
     bad({ maxFileBytes: 1000 }, /"maxFileBytes" must be a whole number of bytes, at least 65536/);
     bad({ search: { expand: { maxQueries: 20 } } }, /"search\.expand\.maxQueries" must be a whole number from 1 to 8/);
     bad({ search: { expand: { enabled: 'yes' } } }, /"search\.expand\.enabled" must be true or false/);
+    bad({ daemon: { cacheMB: -4 } }, /"daemon\.cacheMB" must be a non-negative number/);
+    bad({ daemon: { releaseAfterMs: 'soon' } }, /"daemon\.releaseAfterMs" must be a non-negative number/);
   });
 
   it('accepts redaction patterns without nested repetition', () => {

@@ -1,12 +1,12 @@
 import type { Command } from 'commander';
-import { compact, ResummarizeWithoutModel } from '../../cycle/compaction.js';
 import { existsSync } from 'node:fs';
-import { indexFile } from '../../index/location.js';
+import type { CompactAnswer } from '../../daemon/requests.js';
 import { DIR_FLAGS, DIR_HELP, loadWorkspace } from '../context.js';
 import { CliError, EXIT } from '../exit.js';
-import { formatCompact, compactJson } from '../format.js';
-import type { CommandContext } from '../context.js';
+import type { CommandContext, Io } from '../context.js';
 import { progressSink } from '../progress.js';
+
+interface CompactOpts { dryRun?: boolean; catchUp?: boolean; resummarize?: boolean; now?: string; json?: boolean; verbose?: boolean; dir?: string }
 
 export function registerCompact(program: Command, { io, setRun }: CommandContext): void {
   program
@@ -19,10 +19,19 @@ export function registerCompact(program: Command, { io, setRun }: CommandContext
     .option('--json', 'print the plan or result as JSON')
     .option('--verbose', 'list every action of every cycle')
     .option(DIR_FLAGS, DIR_HELP)
-    .addHelpText('after', '\nExit codes: 0 done, 1 a node could not be written, 2 bad usage/config or no memory folder, 3 another hipo holds the lock.')
-    .action((opts: { dryRun?: boolean; catchUp?: boolean; resummarize?: boolean; now?: string; json?: boolean; verbose?: boolean; dir?: string }) => {
+    .addHelpText('after', '\nWhen a daemon runs for the workspace, it runs the cycle (on the tree it already holds) and this prints its result.\nExit codes: 0 done, 1 a node could not be written, 2 bad usage/config or no memory folder, 3 another hipo holds the lock.')
+    .action((opts: CompactOpts) => {
       setRun(async () => {
         const { ws, config, configWarnings } = loadWorkspace(opts.dir, true);
+        // One cycle, as the daemon runs them: it does the work when it reads the same clock.
+        if (!opts.dryRun && !opts.catchUp && !opts.resummarize) {
+          const { askDaemon, clockSource } = await import('../../daemon/ask.js');
+          const answer = await askDaemon<CompactAnswer>(ws, { op: 'compact', clock: clockSource(process.env, opts.now), json: !!opts.json, verbose: !!opts.verbose }, config.lockWaitMs);
+          if (answer && !answer.ok) throw new CliError(`the daemon's cycle failed: ${answer.error}`, EXIT.failed);
+          if (answer?.ok) return printDaemonAnswer(answer.result, io, opts, configWarnings, ws);
+        }
+        const { compact, ResummarizeWithoutModel } = await import('../../cycle/compaction.js');
+        const [{ indexFile }, { formatCompact, compactJson }] = await Promise.all([import('../../index/location.js'), import('../format.js')]);
         const command = `compact${opts.dryRun ? ' --dry-run' : ''}${opts.resummarize ? ' --resummarize' : ''}`;
         // Work that runs past two seconds shows its progress on stderr (a bar on a terminal).
         const progress = progressSink(process.stderr, (l) => io.err(l), { plain: !opts.json, delayMs: 2000 });
@@ -46,4 +55,14 @@ export function registerCompact(program: Command, { io, setRun }: CommandContext
         return result.errors.length ? EXIT.failed : EXIT.ok;
       });
     });
+}
+
+/** Prints the daemon's cycle as this command prints its own. */
+async function printDaemonAnswer(a: CompactAnswer, io: Io, opts: CompactOpts, configWarnings: string[], ws: ReturnType<typeof loadWorkspace>['ws']): Promise<number> {
+  const { formatCompact, compactJson } = await import('../format.js');
+  const r = a.compact;
+  // The daemon keeps its search index current itself, right after the cycle.
+  if (opts.json) io.out(JSON.stringify({ ...(compactJson(r, ws) as object), searchIndex: { updated: false, byDaemon: true } }, null, 2));
+  else io.out(`${formatCompact(r, ws, { verbose: !!opts.verbose, configWarnings })}\n  run by the daemon (pid in .hipo/daemon.json), which updates the search index next`);
+  return r.errors.length ? EXIT.failed : EXIT.ok;
 }

@@ -1,0 +1,72 @@
+// Asking a running daemon to do a command's work: one JSON request line to the Unix domain
+// socket it listens on (`.hipo/daemon.sock`, mode 0600: only this user; never a TCP port), one
+// JSON answer line back. A one-shot command that can hand its work to the daemon skips reading
+// the tree and loading the compaction code; when no daemon answers (none runs, the socket is
+// stale, the answer is late) it does the work itself. Kept small: the CLI loads it at start-up.
+import { connect } from 'node:net';
+import { join } from 'node:path';
+
+/** The longest socket path the platforms allow (104 bytes on macOS, 108 on Linux), with room. */
+const MAX_SOCKET_PATH = 100;
+
+/** Where the daemon listens, or null when the path is too long for a Unix socket. */
+export function socketPath(ws: { stateDir: string }): string | null {
+  const p = join(ws.stateDir, 'daemon.sock');
+  return Buffer.byteLength(p) <= MAX_SOCKET_PATH ? p : null;
+}
+
+/**
+ * What the daemon is asked. `clock` is where the asking command takes "today" from (its --now,
+ * HIPO_NOW or HIPO_NOW_FILE): the daemon answers only when it reads the same clock.
+ */
+export type DaemonRequest =
+  | { op: 'compact'; clock: string | null; json: boolean; verbose: boolean }
+  | { op: 'search'; clock: string | null; query: string; options: Record<string, unknown> }
+  | { op: 'ping'; clock: string | null };
+
+export type DaemonAnswer<T> = { ok: true; result: T } | { ok: false; error: string };
+
+/** Where "today" comes from for a process with this environment and --now. */
+export function clockSource(env: NodeJS.ProcessEnv, now?: string): string | null {
+  if (now) return `now:${now}`;
+  if (env.HIPO_NOW) return `now:${env.HIPO_NOW}`;
+  if (env.HIPO_NOW_FILE) return `file:${env.HIPO_NOW_FILE}`;
+  return null;
+}
+
+/**
+ * The daemon's answer, or null when no daemon took the request (not running, a stale socket,
+ * a daemon that declines: another clock, stopping) or it did not answer within `timeoutMs`.
+ */
+export function askDaemon<T>(ws: { stateDir: string }, request: DaemonRequest, timeoutMs: number): Promise<DaemonAnswer<T> | null> {
+  const path = socketPath(ws);
+  if (!path) return Promise.resolve(null);
+  return new Promise((resolve) => {
+    let settled = false;
+    let buf = '';
+    const finish = (v: DaemonAnswer<T> | null): void => {
+      if (settled) return;
+      settled = true;
+      clearTimeout(timer);
+      socket.destroy();
+      resolve(v);
+    };
+    const socket = connect(path);
+    const timer = setTimeout(() => finish(null), timeoutMs);
+    socket.setEncoding('utf8');
+    socket.on('connect', () => socket.write(`${JSON.stringify(request)}\n`));
+    socket.on('data', (d: string) => {
+      buf += d;
+      const nl = buf.indexOf('\n');
+      if (nl < 0) return;
+      try {
+        const answer = JSON.parse(buf.slice(0, nl)) as DaemonAnswer<T> | { declined: string };
+        finish('declined' in answer ? null : answer);
+      } catch {
+        finish(null);
+      }
+    });
+    socket.on('error', () => finish(null));
+    socket.on('close', () => finish(null));
+  });
+}

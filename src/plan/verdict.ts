@@ -1,0 +1,211 @@
+// What the planner decides about one node, from that node's own inputs: its raw log or its
+// children as this cycle leaves them, its record, today and the options. The planner
+// (planner.ts) gathers these decisions, applies the per-cycle limits and keeps them between the
+// cycles of a run, re-deciding only the nodes whose inputs changed.
+import type { LocalDate } from '../time/calendar.js';
+import { hashParts } from '../tree/hash.js';
+import { nodeKey, nodeRelPath, periodId, type NodeKey, type NodeLevel, type NodeStatus, type Period } from '../tree/layout.js';
+import { isHandEdited, type NodeInfo, type RawLogInfo } from '../tree/snapshot.js';
+import { calendarStatus } from './lifecycle.js';
+import type { ActionKind, Attention, DeferredNode, NodeAction } from './plan.js';
+
+export interface PlanOptions {
+  limits: Readonly<Record<NodeLevel, number>>;
+  graceDays: number;
+  /** Set when a model is configured: which extractive summaries are due for a model pass. */
+  llm?: LlmPlanOptions;
+}
+
+export interface LlmPlanOptions {
+  /** Levels the model writes. */
+  levels: ReadonlySet<NodeLevel>;
+  /** False while the endpoint is backing off: no model passes are planned. */
+  upgrade: boolean;
+  /** Fixed nodes too (`hipo compact --resummarize`, asked for by the user). */
+  resummarize: boolean;
+  /** Nodes whose current input the model already failed on: node key → that source hash. */
+  failed: ReadonlyMap<NodeKey, string>;
+}
+
+/** What a node will look like once this cycle's actions are applied. */
+export interface After {
+  readonly changing: boolean;
+  readonly pending: boolean;
+  readonly status: NodeStatus | null;
+}
+
+/** A node to generate, if the level's per-cycle limit lets it through this cycle. */
+export interface Candidate {
+  readonly kind: Exclude<ActionKind, 'fix'>;
+  readonly period: Period;
+  readonly status: NodeStatus;
+  readonly reason: string;
+  readonly children: Period[];
+  /** A model pass: scheduled after the level's real changes. */
+  readonly pass: boolean;
+  /** The node's status now (a deferred candidate keeps it). */
+  readonly current: NodeStatus | null;
+}
+
+/**
+ * cand — generate (limited per cycle); fix — status only; wait — deferred until its children are
+ * done; keep — nothing to do (`up`: counted as up to date; `flag`: a human should look;
+ * `vanished`: no node and nothing to make it from).
+ */
+export type Verdict =
+  | { readonly t: 'cand'; readonly c: Candidate }
+  | { readonly t: 'fix'; readonly action: NodeAction }
+  | { readonly t: 'wait'; readonly deferred: DeferredNode; readonly current: NodeStatus | null }
+  | { readonly t: 'keep'; readonly up: boolean; readonly flag: Attention | null; readonly vanished: boolean };
+
+const UP: Verdict = { t: 'keep', up: true, flag: null, vanished: false };
+const NOTHING: Verdict = { t: 'keep', up: false, flag: null, vanished: false };
+const VANISHED: Verdict = { t: 'keep', up: false, flag: null, vanished: true };
+
+/** The node's state after this cycle, given its verdict and whether its candidate was scheduled. */
+export function afterOf(v: Verdict, node: NodeInfo | undefined, scheduled: boolean): After | undefined {
+  switch (v.t) {
+    case 'cand': return scheduled ? { changing: true, pending: false, status: v.c.status } : { changing: false, pending: true, status: v.c.current };
+    case 'fix': return { changing: false, pending: false, status: 'fixed' };
+    case 'wait': return { changing: false, pending: true, status: v.current };
+    case 'keep': return v.vanished ? { changing: false, pending: false, status: null } : node ? { changing: false, pending: false, status: node.status } : undefined;
+  }
+}
+
+export function sameAfter(a: After | undefined, b: After | undefined): boolean {
+  return a === b || (a !== undefined && b !== undefined && a.changing === b.changing && a.pending === b.pending && a.status === b.status);
+}
+
+const cand = (kind: Candidate['kind'], period: Period, status: NodeStatus, reason: string, children: Period[], node: NodeInfo | undefined, pass = false): Verdict => ({
+  t: 'cand',
+  c: { kind, period, status, reason, children, pass, current: node?.status ?? null },
+});
+const fix = (p: Period, reason: string, children: Period[]): Verdict => ({ t: 'fix', action: { kind: 'fix', period: p, relPath: nodeRelPath(p), status: 'fixed', reason, children } });
+const flag = (node: NodeInfo, message: string): Verdict => ({ t: 'keep', up: false, flag: { relPath: node.relPath, message }, vanished: false });
+const NOT_REWRITTEN = (node: NodeInfo): Verdict => flag(node, `not rewritten: ${node.problem}; repair the frontmatter or delete the file to have it regenerated`);
+
+/** An extractive summary a model pass would replace (never a copy, concat or hand edit). */
+function dueForModel(opts: PlanOptions, node: NodeInfo, status: NodeStatus): boolean {
+  const llm = opts.llm;
+  if (!llm || !llm.upgrade || !llm.levels.has(node.period.level) || node.summarizer !== 'extractive') return false;
+  if (node.problem || isHandEdited(node) || node.status === null) return false;
+  if (node.status === 'fixed' && !llm.resummarize) return false;
+  if (!llm.resummarize && node.sourceHash !== null && llm.failed.get(nodeKey(node.period)) === node.sourceHash) return false;
+  return status === 'fixed' || status === 'tentative';
+}
+
+function modelPass(node: NodeInfo, status: NodeStatus, children: Period[]): Verdict {
+  const reason = node.status === 'fixed' ? 'extractive summary; model pass asked for (--resummarize)' : 'extractive summary (fallback or no model before); model pass';
+  return cand('resummarize', node.period, status, reason, children, node, true);
+}
+
+/** A day with a usable raw log or a daily node: raw log → daily node. */
+export function dailyVerdict(p: Period & { level: 'daily' }, node: NodeInfo | undefined, raw: RawLogInfo | undefined, today: LocalDate, opts: PlanOptions): Verdict {
+  const want = calendarStatus(p, today, opts.graceDays);
+  if (!raw || !raw.usable) {
+    // The node outlives its raw log (deleted or unreadable): keep it as it is.
+    if (node && !node.problem && node.status === 'tentative' && want === 'fixed') return fix(p, 'date has passed (raw log missing or unusable; node kept as is)', []);
+    return node ? NOTHING : VANISHED;
+  }
+  if (!node) return cand('create', p, want, 'new raw log', [], node);
+  if (node.problem) return NOT_REWRITTEN(node);
+  if (node.status === 'fixed') {
+    if (node.sourceHash === raw.hash && dueForModel(opts, node, 'fixed')) return modelPass(node, 'fixed', []);
+    if (node.sourceHash === null || node.sourceHash === raw.hash) return UP;
+    if (isHandEdited(node)) return flag(node, `raw log ${raw.relPath} changed after this fixed node was edited by hand; not rewritten (delete the node to rebuild it)`);
+    return cand('amend', p, 'fixed', 'raw log changed after the day was fixed (late entry)', [], node);
+  }
+  if (node.status === null || node.sourceHash !== raw.hash) {
+    return cand('regenerate', p, want, node.status === null ? 'node has no tentative/fixed status (placeholder or foreign node)' : 'raw log changed', [], node);
+  }
+  // A day about to be fixed gets its model pass first; after that, only --resummarize.
+  if (dueForModel(opts, node, want)) return modelPass(node, want, []);
+  if (want === 'fixed') return fix(p, 'date has passed', []);
+  return UP;
+}
+
+/** What the planner knows of a child this cycle: its state after the cycle and its record. */
+export interface ChildView {
+  after(c: Period): After | undefined;
+  node(c: Period): NodeInfo | undefined;
+}
+
+/** A weekly or monthly node: its children (as this cycle leaves them) → the node. */
+export function parentVerdict(p: Period, children: Period[], node: NodeInfo | undefined, view: ChildView, today: LocalDate, opts: PlanOptions): Verdict {
+  if (children.length === 0) return node ? NOTHING : VANISHED;
+  const states = children.map((c) => ({ c, a: view.after(c) }));
+  const pending = states.filter((s) => !s.a || s.a.pending).map((s) => periodId(s.c));
+  const changing = states.some((s) => s.a?.changing);
+  const allFixed = states.every((s) => s.a?.status === 'fixed');
+  const want = calendarStatus(p, today, opts.graceDays);
+  const target: NodeStatus = want === 'fixed' && allFixed && pending.length === 0 ? 'fixed' : 'tentative';
+  const waitFor = (kind: ActionKind, why: string): Verdict => ({ t: 'wait', deferred: { period: p, relPath: nodeRelPath(p), kind, reason: `${why}; waiting for ${pending.join(', ')}` }, current: node?.status ?? null });
+  if (!node) return pending.length ? waitFor('create', 'new period') : cand('create', p, target, 'new period', children, node);
+  if (node.problem) return NOT_REWRITTEN(node);
+  const stale = changing || node.sourceHash !== childrenHashBy(children, (c) => view.node(c));
+  const why = changing ? `${changedNames(states)} changed` : 'its sources changed';
+  if (node.status === 'fixed') {
+    if (!stale && pending.length === 0 && dueForModel(opts, node, 'fixed')) return modelPass(node, 'fixed', children);
+    if (!stale || node.sourceHash === null) return UP;
+    if (isHandEdited(node)) return flag(node, `${why} after this fixed node was edited by hand; not rewritten (delete the node to rebuild it)`);
+    if (pending.length) return waitFor('amend', `${why} after the period was fixed`);
+    return cand('amend', p, 'fixed', `${why} after the period was fixed (late input)`, children, node);
+  }
+  if (node.status === null || stale) {
+    const reason = node.status === null ? 'node has no tentative/fixed status (placeholder or foreign node)' : why;
+    return pending.length ? waitFor('regenerate', reason) : cand('regenerate', p, target, reason, children, node);
+  }
+  if (pending.length === 0 && dueForModel(opts, node, target)) return modelPass(node, target, children);
+  if (target === 'fixed') return fix(p, p.level === 'weekly' ? 'week ended and grace period passed; all its days are fixed' : 'month ended and grace period passed; all its parts are fixed', children);
+  return UP;
+}
+
+export const ROOT_PERIOD: Period = { level: 'root' };
+
+/** ROOT: what it needs from the months, and whether it is current. */
+export function rootVerdict(monthsAsc: readonly Period[], view: ChildView, root: NodeInfo | undefined, today: LocalDate, opts: PlanOptions): Verdict | null {
+  const monthsWithNodes = monthsAsc.filter((p) => view.node(p) || view.after(p)?.changing);
+  const pendingMonths: string[] = [];
+  for (let i = monthsAsc.length - 1; i >= 0; i--) if (view.after(monthsAsc[i]!)?.pending) pendingMonths.push(periodId(monthsAsc[i]!));
+  const waiting = (kind: Candidate['kind'], reason: string): Verdict => ({ t: 'wait', deferred: { period: ROOT_PERIOD, relPath: nodeRelPath(ROOT_PERIOD), kind, reason: `${reason}; waiting for ${pendingMonths.join(', ')}` }, current: root?.status ?? null });
+  if (monthsWithNodes.length === 0) return pendingMonths.length ? waiting(root ? 'regenerate' : 'create', root ? 'monthly nodes changed' : 'no ROOT.md yet') : null;
+  const changed = monthsWithNodes.filter((p) => view.after(p)?.changing);
+  const stale = !root || root.status === null || changed.length > 0 || root.sourceHash !== hashParts([today, childrenHashBy(monthsWithNodes, (c) => view.node(c))]);
+  const pass = !stale && root !== undefined && dueForModel(opts, root, 'tentative');
+  if (!stale && !pass) return UP;
+  const kind = pass ? 'resummarize' : root ? 'regenerate' : 'create';
+  const reason = pass ? 'extractive ROOT (fallback or no model before); model recompaction' : !root ? 'no ROOT.md yet' : changed.length ? `${changed.map(periodId).join(', ')} changed` : root.sourceHash?.length ? 'monthly nodes or the date changed (topic ages)' : 'ROOT.md was not written by hipo';
+  if (pendingMonths.length) return waiting(kind, reason);
+  return cand(kind, ROOT_PERIOD, 'tentative', reason, monthsWithNodes, root);
+}
+
+// Parents' hashes are asked for again and again while nothing below them changes: they are
+// looked up by a signature string instead of recomputed.
+const hashMemo = new Map<string, string>();
+
+function childrenHashBy(children: readonly Period[], node: (c: Period) => NodeInfo | undefined): string {
+  const parts = children.map((c) => `${periodId(c)}:${node(c)?.bodyHash ?? 'missing'}`);
+  const sig = parts.join('|');
+  let h = hashMemo.get(sig);
+  if (h === undefined) {
+    if (hashMemo.size > 50_000) hashMemo.clear();
+    h = hashParts(parts);
+    hashMemo.set(sig, h);
+  }
+  return h;
+}
+
+/** The source hash of a parent node: its children's bodies as they are on disk. */
+export function childrenHash(children: readonly Period[], nodes: ReadonlyMap<NodeKey, NodeInfo>): string {
+  return childrenHashBy(children, (c) => nodes.get(nodeKey(c)));
+}
+
+/** ROOT depends on the monthly nodes and on today's date (topic ages, Active Context window). */
+export function rootSourceHash(today: LocalDate, months: readonly Period[], nodes: ReadonlyMap<NodeKey, NodeInfo>): string {
+  return hashParts([today, childrenHash(months, nodes)]);
+}
+
+function changedNames(states: { c: Period; a: After | undefined }[]): string {
+  const names = states.filter((s) => s.a?.changing).map((s) => periodId(s.c));
+  return names.length > 3 ? `${names.slice(0, 3).join(', ')} and ${names.length - 3} more` : names.join(', ');
+}
