@@ -59,6 +59,9 @@ function claudeMessage(o: Json, offset: number, end: number): LineResult {
   if (o.isMeta === true || o.isSidechain === true || o.isCompactSummary === true || o.isVisibleInTranscriptOnly === true) return 'skip';
   const message = o.message;
   if (!isObj(message)) return 'skip';
+  // Claude Code's own notices in the assistant's place (API errors, "Autocompact is thrashing"):
+  // model "<synthetic>", flagged isApiErrorMessage. Neither the user nor the model said them.
+  if (o.isApiErrorMessage === true || message.model === '<synthetic>') return 'skip';
   const texts: string[] = [];
   const tools: ToolCall[] = [];
   for (const b of blocksOf(message.content)) {
