@@ -15,7 +15,7 @@ import {
   type ArchivedTurn, type SessionState,
 } from './session-state.js';
 import { readTail } from './tail.js';
-import { parseTranscriptLine, type TranscriptMessage } from './transcript.js';
+import { dropCompactionSummary, parseTranscriptLine, type TranscriptMessage } from './transcript.js';
 import { groupTurns, type Turn } from './turns.js';
 import type { CaptureEvent } from './events.js';
 
@@ -106,7 +106,9 @@ export async function captureTranscript(ws: Workspace, config: HipoConfig, clock
       }
       const m = parseTranscriptLine(l.text, l.offset, l.end);
       if (m === 'malformed') malformed++;
-      else if (m !== 'skip') messages.push(m);
+      else if (m === 'skip') continue;
+      else if ('compacted' in m) dropCompactionSummary(messages, m);
+      else messages.push(m);
     }
     if (!s) {
       const first = messages.find((m) => m.timestamp);
