@@ -69,10 +69,14 @@ const HOOK_SETTINGS: Record<(typeof HIPO_HOOK_EVENTS)[number], [matcher: string 
   SessionEnd: [null, 15],
 };
 
-export function hookGroups(commandShell: string): Record<string, Json[]> {
+/** Codex caps a SessionEnd hook at 3 s (and warns at every start about a longer one). */
+const CODEX_TIMEOUTS: Partial<Record<(typeof HIPO_HOOK_EVENTS)[number], number>> = { SessionEnd: 3 };
+
+export function hookGroups(commandShell: string, timeouts: Partial<Record<(typeof HIPO_HOOK_EVENTS)[number], number>> = {}): Record<string, Json[]> {
   const out: Record<string, Json[]> = {};
   for (const event of HIPO_HOOK_EVENTS) {
-    const [matcher, timeout] = HOOK_SETTINGS[event];
+    const [matcher, standard] = HOOK_SETTINGS[event];
+    const timeout = timeouts[event] ?? standard;
     const handler: Json = { type: 'command', command: `${commandShell} hook ${event}`, timeout };
     out[event] = [matcher ? { matcher, hooks: [handler] } : { hooks: [handler] }];
   }
@@ -105,9 +109,9 @@ export function platformPlan(platform: Platform, input: PlanInput): PlatformPlan
     case 'codex':
       return {
         ...plan, manifest: '.codex/hipo-install.json', files: skillFiles('.agents/skills', vars),
-        json: [{ path: '.codex/hooks.json', add: { hooks: hookGroups(command.shell) } }],
+        json: [{ path: '.codex/hooks.json', add: { hooks: hookGroups(command.shell, CODEX_TIMEOUTS) } }],
         notes: [
-          `Codex: hooks in ${user ? '~/' : ''}.codex/hooks.json. Codex asks you to review and trust new hooks before they run, and loads a project's .codex/ only in trusted projects; hooks are on by default in current Codex (feature "hooks"; older versions need [features] hooks = true in ~/.codex/config.toml).`,
+          `Codex: hooks in ${user ? '~/' : ''}.codex/hooks.json. Codex runs them only once you trust them: open /hooks in Codex and trust hipo's five hooks (until then they are skipped without a word, codex exec included; for automation you control, codex exec --dangerously-bypass-hook-trust). A project's .codex/ loads only in a trusted project.`,
           `Codex MCP server (optional): codex mcp add hipo -- ${mcpArgv.map(shellQuote).join(' ')}`,
         ],
       };

@@ -4,7 +4,7 @@
 import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { requestText, toolNames, userText } from './fake-model/requests.js';
+import { requestText, toolNames, toolResultsSince, userText } from './fake-model/requests.js';
 import { startFakeModel, type FakeModel } from './fake-model/server.js';
 import { agentCli } from './harness/agents.js';
 import { conversations, expectEachPromptOnce, expectNothingLeaked, FACT_MARK, hookReport, initWorkspace, journal, rawLog } from './harness/memory.js';
@@ -54,7 +54,7 @@ describe.skipIf(!!cli.reason)(`${cli.label}${cli.reason ? ` — skipped: ${cli.r
         return { text: 'Starting on the changelog.', toolCalls: [{ name: 'Bash', input: { command: TOOL_COMMAND, description: 'changelog' } }], inputTokens: 195_000 };
       }
       if (asks(req, PROMPTS.mcp)) {
-        if (hipoResults(req).length) return { text: 'Your dog is Biscuit, a golden retriever.' };
+        if (hipoResults(req).length || toolResultsSince(req, PROMPTS.mcp).length >= 3) return { text: 'Your dog is Biscuit, a golden retriever.' };
         const tool = hipoTool(req);
         if (tool) return { toolCalls: [{ name: tool, input: { query: 'dog golden retriever' } }] };
         // MCP tools start deferred: load the schema the way the model is told to.

@@ -238,10 +238,12 @@ describe('other platforms', () => {
     const before = userFiles(ws);
     const r = runCli(['init', ws.root, '--platform', 'codex'], { env: a.env });
     expect(r.code).toBe(0);
-    expect(r.stdout).toContain('review and trust new hooks');
-    expect(r.stdout).toContain('[features] hooks = true');
+    expect(r.stdout).toContain('open /hooks in Codex and trust');
+    expect(r.stdout).toContain('--dangerously-bypass-hook-trust');
     const hooks = JSON.parse(ws.read('.codex/hooks.json')).hooks;
     expect(Object.keys(hooks)).toEqual(EVENTS);
+    // Codex caps SessionEnd hooks at 3 s and warns at every start about a longer timeout.
+    expect(hooks.SessionEnd[0].hooks[0].timeout).toBe(3);
     for (const s of SKILLS) expect(ws.exists(`.agents/skills/${s}/SKILL.md`)).toBe(true);
     for (const f of Object.keys(userFiles(ws))) expect(ws.read(f)).not.toContain(ws.root);
     expect(ws.read('AGENTS.md')).toBe('# Agents\n');

@@ -72,8 +72,8 @@ export function toolNames(r: ModelRequest): string[] {
     if (!isObj(t)) continue;
     if (typeof t.name === 'string') names.push(t.name);
     else if (isObj(t.function) && typeof t.function.name === 'string') names.push(t.function.name);
-    // Responses namespaces (a group of tools under one name).
-    for (const sub of arr(t.tools)) if (isObj(sub) && typeof sub.name === 'string') names.push(`${String(t.name ?? '')}${sub.name}`);
+    // Responses namespaces (Codex groups an MCP server's tools under `mcp__<server>`).
+    for (const sub of arr(t.tools)) if (isObj(sub) && typeof sub.name === 'string') names.push(`${String(t.name ?? '')}__${sub.name}`);
   }
   return names;
 }

@@ -10,6 +10,8 @@
 export type Wire = 'anthropic' | 'responses' | 'chat';
 
 export interface ToolCall {
+  /** Responses: the namespace the tool was offered under (Codex's `mcp__<server>`). */
+  namespace?: string;
   name: string;
   input: Record<string, unknown>;
 }
@@ -94,7 +96,7 @@ function responseItems(r: Reply): Record<string, unknown>[] {
   if (r.text || !r.toolCalls?.length) {
     items.push({ id: id('msg'), type: 'message', status: 'completed', role: 'assistant', content: [{ type: 'output_text', text: r.text ?? '', annotations: [] }] });
   }
-  for (const t of r.toolCalls ?? []) items.push({ id: id('fc'), type: 'function_call', status: 'completed', call_id: id('call'), name: t.name, arguments: JSON.stringify(t.input) });
+  for (const t of r.toolCalls ?? []) items.push({ id: id('fc'), type: 'function_call', status: 'completed', call_id: id('call'), ...(t.namespace ? { namespace: t.namespace } : {}), name: t.name, arguments: JSON.stringify(t.input) });
   return items;
 }
 
