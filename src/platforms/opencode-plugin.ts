@@ -1,14 +1,15 @@
 // The OpenCode plugin hipo writes into `.opencode/plugins/hipo.js`. OpenCode keeps sessions in
 // its own store, so the plugin writes each session's messages as transcript JSONL (Claude Code
-// shape, message ids as uuids: the same bytes every time, so hipo's byte offsets hold) and
-// runs `hipo hook Stop` on it when the session goes idle; it puts the SessionStart context
+// shape, message ids as uuids: the same bytes every time, so hipo's byte offsets hold), runs
+// `hipo hook Stop` on it when the session goes idle and deletes it again (it holds the
+// conversation unredacted: only the raw log, redacted, is kept); it puts the SessionStart context
 // into the system prompt and into the compaction prompt. The workspace is found from the folder
 // OpenCode runs in, upward (as hipo itself finds it), so the plugin holds no project path.
 
 export function openCodePlugin(argv: readonly string[]): string {
   return `// hipo memory for OpenCode. Written by "hipo init --platform opencode"; "hipo uninstall" removes it.
 import { execFileSync } from 'node:child_process';
-import { existsSync, mkdirSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, rmSync, writeFileSync } from 'node:fs';
 import { dirname, join, resolve } from 'node:path';
 
 const HIPO = ${JSON.stringify(argv)};
@@ -65,10 +66,14 @@ export const HipoMemory = async ({ client, directory }) => {
     try {
       const res = await client.session.messages({ path: { id: sessionID } });
       const dir = join(WORKSPACE, '.hipo', 'opencode');
-      mkdirSync(dir, { recursive: true });
+      mkdirSync(dir, { recursive: true, mode: 0o700 });
       const file = join(dir, sessionID + '.jsonl');
-      writeFileSync(file, transcriptLines(res.data || []));
-      hipo(['hook', event], JSON.stringify({ session_id: sessionID, transcript_path: file, cwd: WORKSPACE }));
+      writeFileSync(file, transcriptLines(res.data || []), { mode: 0o600 });
+      try {
+        hipo(['hook', event], JSON.stringify({ session_id: sessionID, transcript_path: file, cwd: WORKSPACE }));
+      } finally {
+        rmSync(file, { force: true });
+      }
     } catch {
       // memory capture must never break the session
     }

@@ -8,7 +8,8 @@
 //                bare `hipo`, for everyone with hipo on PATH) or ~/.claude/settings.json (user);
 //                MCP server in .mcp.json (project) or through `claude mcp add` (local, user).
 //   codex:       .agents/skills/, hooks in .codex/hooks.json (project, or under ~ for user).
-//   opencode:    .opencode/skills/ and a plugin .opencode/plugins/hipo.js (or ~/.config/opencode/).
+//   opencode:    .opencode/skills/, a plugin .opencode/plugins/hipo.js and the MCP server in
+//                .opencode/opencode.json (or the same under ~/.config/opencode/).
 //   openclaw:    skills/ and a bootstrap hook hooks/hipo-memory/ in the OpenClaw workspace.
 import { shellQuote, type HipoCommand } from './command.js';
 import { InstallError } from './command.js';
@@ -116,14 +117,16 @@ export function platformPlan(platform: Platform, input: PlanInput): PlatformPlan
         ],
       };
     case 'opencode': {
+      // OpenCode reads .opencode/opencode.json after the project's opencode.json(c) and merges
+      // them: hipo's MCP server goes there, beside its plugin and skills, and never into a
+      // config file of the user's (which may be JSONC).
       const dir = user ? '.config/opencode' : '.opencode';
       return {
         ...plan, manifest: `${dir}/hipo-install.json`,
         files: [...skillFiles(`${dir}/skills`, vars), { path: `${dir}/plugins/hipo.js`, content: openCodePlugin(command.argv) }],
-        json: [],
+        json: [{ path: `${dir}/opencode.json`, add: { keys: { 'mcp.hipo': { type: 'local', command: mcpArgv, enabled: true } } } }],
         notes: [
-          `OpenCode: the plugin ${user ? '~/' : ''}${dir}/plugins/hipo.js loads the memory context into the system prompt and archives sessions when they go idle.`,
-          `OpenCode MCP server (optional), in opencode.json: "mcp": {"hipo": {"type": "local", "command": ${JSON.stringify(mcpArgv)}}}`,
+          `OpenCode: the plugin ${user ? '~/' : ''}${dir}/plugins/hipo.js loads the memory context into the system prompt and archives sessions when they go idle and before they are compacted; the MCP server "hipo" is in ${user ? '~/' : ''}${dir}/opencode.json.`,
         ],
       };
     }

@@ -11,7 +11,7 @@ import { startFakeModel, type FakeModel } from './fake-model/server.js';
 import { agentCli } from './harness/agents.js';
 import { conversations, expectEachPromptOnce, expectNothingLeaked, FACT_MARK, hookReport, initWorkspace, journal, rawLog } from './harness/memory.js';
 import { makeSandbox, tail, type RunResult, type Sandbox } from './harness/sandbox.js';
-import { asks, expectRestored, hipoResults, hipoTool, noResultYet, plainReply, PROMPTS, requestLog, RESTORE_MARK, TOOL_COMMAND, TOOL_OUTPUT, trees, type Trees } from './harness/scenario.js';
+import { asks, expectRestored, keepRequests, hipoResults, hipoTool, noResultYet, plainReply, PROMPTS, requestLog, RESTORE_MARK, TOOL_COMMAND, TOOL_OUTPUT, trees, type Trees } from './harness/scenario.js';
 
 const cli = agentCli('codex');
 if (cli.reason) console.warn(`SKIPPED ${cli.label}: ${cli.reason}`);
@@ -85,6 +85,7 @@ describe.skipIf(!!cli.reason)(`${cli.label}${cli.reason ? ` — skipped: ${cli.r
   });
 
   afterAll(async () => {
+    keepRequests(sb, model);
     await model?.close();
     sb?.cleanup();
   });

@@ -2,6 +2,8 @@
 // secret, so redaction is checked on real traffic), how the fake model answers them, and the
 // uninstall check (file trees and contents before `hipo init --platform` and after `hipo
 // uninstall`, the agent CLI's own state told apart from hipo's).
+import { writeFileSync } from 'node:fs';
+import { join } from 'node:path';
 import { expect } from 'vitest';
 import type { FakeModel } from '../fake-model/server.js';
 import { requestText, toolNames, toolResults, toolResultsSince, type ModelRequest } from '../fake-model/requests.js';
@@ -86,4 +88,9 @@ export function expectRestored(before: Trees, after: Trees, agentOwn: (path: str
   const diff = treeDiff(before, after);
   const hipos = diff.filter((l) => !agentOwn(l.replace(/^\w+\s+/, '')));
   expect(hipos, `after hipo uninstall these differ from before hipo init (${why})`).toEqual([]);
+}
+
+/** With HIPO_E2E_KEEP set the sandbox stays; the model's requests are kept beside it. */
+export function keepRequests(sb: Sandbox | undefined, model: FakeModel | undefined): void {
+  if (process.env.HIPO_E2E_KEEP && sb && model) writeFileSync(join(sb.root, 'requests.json'), JSON.stringify(model.requests, null, 1));
 }
