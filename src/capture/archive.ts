@@ -15,7 +15,7 @@ import {
   type ArchivedTurn, type SessionState,
 } from './session-state.js';
 import { readTail } from './tail.js';
-import { parseTranscriptLine, type TranscriptMessage } from './transcript.js';
+import { dropCompactionSummary, parseTranscriptLine, type TranscriptMessage } from './transcript.js';
 import { groupTurns, type Turn } from './turns.js';
 import type { CaptureEvent } from './events.js';
 
@@ -69,10 +69,14 @@ function settlePending(ws: Workspace, s: SessionState): void {
 
 export async function captureTranscript(ws: Workspace, config: HipoConfig, clock: Clock, input: CaptureInput, deadline: number): Promise<CaptureResult> {
   const empty = (note: string | null): CaptureResult => ({ file: null, turns: 0, bytes: 0, backlog: 0, malformed: 0, oversized: 0, redacted: 0, note });
+  // The session file keeps the latest prompts (restore ranks turns by them): redacted like the
+  // raw log, so no secret a user pasted lands in .hipo/ either.
+  const redactor = redactorFor(config.redactPatterns);
+  const clean = (text: string): string => redactor.redact(text).text;
   return withAppendLock(ws, (lock) => {
     let s = loadSessionState(ws, input.sessionId);
     if (s) settlePending(ws, s);
-    if (input.prompt && s) rememberPrompt(s, input.prompt);
+    if (input.prompt && s) rememberPrompt(s, clean(input.prompt));
     const path = input.transcriptPath && input.transcriptPath.trim() ? input.transcriptPath : null;
     if (!path || !existsSync(path) || !statSync(path).isFile()) {
       if (s) saveSessionState(ws, s);
@@ -102,12 +106,14 @@ export async function captureTranscript(ws: Workspace, config: HipoConfig, clock
       }
       const m = parseTranscriptLine(l.text, l.offset, l.end);
       if (m === 'malformed') malformed++;
-      else if (m !== 'skip') messages.push(m);
+      else if (m === 'skip') continue;
+      else if ('compacted' in m) dropCompactionSummary(messages, m);
+      else messages.push(m);
     }
     if (!s) {
       const first = messages.find((m) => m.timestamp);
       s = newSessionState(input.sessionId, dateOf(first?.timestamp ?? null, config.timeZone) ?? clock.today, path);
-      if (input.prompt) rememberPrompt(s, input.prompt);
+      if (input.prompt) rememberPrompt(s, clean(input.prompt));
     }
     const state = s;
     const known = new Set(state.turns.map((t) => t.key));
@@ -126,7 +132,6 @@ export async function captureTranscript(ws: Workspace, config: HipoConfig, clock
     const nextOffset = hold ? hold.start : tail.next;
     const nextOpen = hold ? (hold.continued ? hold.key : null) : turns.length ? turns[turns.length - 1]!.key : state.openTurn;
 
-    const redactor = redactorFor(config.redactPatterns);
     const ctx = { fileDate: state.startDate, timeZone: config.timeZone, sessionShort: shortSessionId(input.sessionId), maxChars: config.agents.captureMessageChars };
     const fresh = turns.filter((t) => t.continued || !known.has(t.key));
     let redacted = 0;
@@ -149,7 +154,7 @@ export async function captureTranscript(ws: Workspace, config: HipoConfig, clock
     let pos = at;
     for (const r of rendered) {
       const len = Buffer.byteLength(r.text);
-      archived.push({ key: r.turn.key, file: rel, at: pos, bytes: len, prompt: r.turn.prompt.replace(/\s+/g, ' ').slice(0, 300) });
+      archived.push({ key: r.turn.key, file: rel, at: pos, bytes: len, prompt: clean(r.turn.prompt).replace(/\s+/g, ' ').slice(0, 300) });
       pos += len + 1;
     }
     // Record the intent first: a crash between the append and the state write is detected by
@@ -163,7 +168,7 @@ export async function captureTranscript(ws: Workspace, config: HipoConfig, clock
     state.openTurn = nextOpen;
     state.archived += archived.length;
     rememberTurns(state, archived);
-    for (const t of fresh) if (t.prompt) rememberPrompt(state, t.prompt);
+    for (const t of fresh) if (t.prompt) rememberPrompt(state, clean(t.prompt));
     saveSessionState(ws, state);
     return { ...result, file: rel, bytes: done.bytes };
   });

@@ -24,7 +24,29 @@ export interface TranscriptMessage {
   tools: ToolCall[];
 }
 
-export type LineResult = TranscriptMessage | 'skip' | 'malformed';
+/** A Codex `compacted` line: the text that replaced the conversation, ending with the model's summary. */
+export interface CompactionMark {
+  compacted: string;
+}
+
+export type LineResult = TranscriptMessage | CompactionMark | 'skip' | 'malformed';
+
+/**
+ * Codex writes the model's compaction summary as an ordinary assistant message, then a
+ * `compacted` line whose text ends with that summary: drop the summary's text (it is the
+ * model's digest of the conversation, not something it said to the user).
+ */
+export function dropCompactionSummary(messages: TranscriptMessage[], mark: CompactionMark): void {
+  const replaced = mark.compacted.trimEnd();
+  for (let i = messages.length - 1; i >= 0; i--) {
+    const m = messages[i]!;
+    if (m.role !== 'assistant' || !m.text) continue;
+    if (!replaced.endsWith(m.text.trim())) return;
+    if (m.tools.length) m.text = '';
+    else messages.splice(i, 1);
+    return;
+  }
+}
 
 type Json = Record<string, unknown>;
 
@@ -59,6 +81,9 @@ function claudeMessage(o: Json, offset: number, end: number): LineResult {
   if (o.isMeta === true || o.isSidechain === true || o.isCompactSummary === true || o.isVisibleInTranscriptOnly === true) return 'skip';
   const message = o.message;
   if (!isObj(message)) return 'skip';
+  // Claude Code's own notices in the assistant's place (API errors, "Autocompact is thrashing"):
+  // model "<synthetic>", flagged isApiErrorMessage. Neither the user nor the model said them.
+  if (o.isApiErrorMessage === true || message.model === '<synthetic>') return 'skip';
   const texts: string[] = [];
   const tools: ToolCall[] = [];
   for (const b of blocksOf(message.content)) {
@@ -116,5 +141,6 @@ export function parseTranscriptLine(line: string, offset: number, end: number): 
   }
   if (!isObj(o)) return 'malformed';
   if (o.type === 'response_item') return codexMessage(o, offset, end);
+  if (o.type === 'compacted') return isObj(o.payload) && typeof o.payload.message === 'string' ? { compacted: o.payload.message } : 'skip';
   return claudeMessage(o, offset, end);
 }

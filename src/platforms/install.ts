@@ -200,7 +200,9 @@ export function takeOut(base: string, j: MergedJson): string | null {
   const origDoc = original ? parseJsonFile(abs, original) : null;
   const missing = removeEntries(doc, j.added, origDoc);
   if (original && canonical(doc) === canonical(origDoc!)) atomicWriteFile(abs, original);
-  else if (!original && Object.keys(doc).length === 0) rmSync(abs);
+  // A file hipo created goes once it holds nothing but a `$schema` (OpenCode adds one to every
+  // config file it loads): a schema link is no setting of the user's.
+  else if (!original && Object.keys(doc).every((k) => k === '$schema')) rmSync(abs);
   else atomicWriteFile(abs, jsonText(doc, bytes));
   return missing ? `${j.path}: ${missing} entr${missing === 1 ? 'y' : 'ies'} hipo added had been changed or removed; left as found` : null;
 }

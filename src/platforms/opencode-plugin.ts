@@ -1,10 +1,10 @@
 // The OpenCode plugin hipo writes into `.opencode/plugins/hipo.js`. OpenCode keeps sessions in
 // its own store, so the plugin writes each session's messages as transcript JSONL (Claude Code
 // shape, message ids as uuids: the same bytes every time, so hipo's byte offsets hold), runs
-// `hipo hook Stop` on it when the session goes idle and deletes it (it is unredacted); it puts
-// the SessionStart context into the system prompt and into the compaction prompt. The workspace
-// is found from the folder OpenCode runs in, upward (as hipo itself finds it), so the plugin
-// holds no project path.
+// `hipo hook Stop` on it when the session goes idle and deletes it again (it holds the
+// conversation unredacted: only the raw log, redacted, is kept); it puts the SessionStart context
+// into the system prompt and into the compaction prompt. The workspace is found from the folder
+// OpenCode runs in, upward (as hipo itself finds it), so the plugin holds no project path.
 
 export function openCodePlugin(argv: readonly string[]): string {
   return `// hipo memory for OpenCode. Written by "hipo init --platform opencode"; "hipo uninstall" removes it.
@@ -66,9 +66,9 @@ export const HipoMemory = async ({ client, directory }) => {
     try {
       const res = await client.session.messages({ path: { id: sessionID } });
       const dir = join(WORKSPACE, '.hipo', 'opencode');
-      mkdirSync(dir, { recursive: true });
+      mkdirSync(dir, { recursive: true, mode: 0o700 });
       const file = join(dir, sessionID + '.jsonl');
-      writeFileSync(file, transcriptLines(res.data || []));
+      writeFileSync(file, transcriptLines(res.data || []), { mode: 0o600 });
       try {
         hipo(['hook', event], JSON.stringify({ session_id: sessionID, transcript_path: file, cwd: WORKSPACE }));
       } finally {

@@ -8,7 +8,8 @@
 //                bare `hipo`, for everyone with hipo on PATH) or ~/.claude/settings.json (user);
 //                MCP server in .mcp.json (project) or through `claude mcp add` (local, user).
 //   codex:       .agents/skills/, hooks in .codex/hooks.json (project, or under ~ for user).
-//   opencode:    .opencode/skills/ and a plugin .opencode/plugins/hipo.js (or ~/.config/opencode/).
+//   opencode:    .opencode/skills/, a plugin .opencode/plugins/hipo.js and the MCP server in
+//                .opencode/opencode.json (or the same under ~/.config/opencode/).
 //   openclaw:    skills/ and a bootstrap hook hooks/hipo-memory/ in the OpenClaw workspace.
 import { shellQuote, type HipoCommand } from './command.js';
 import { InstallError } from './command.js';
@@ -69,10 +70,14 @@ const HOOK_SETTINGS: Record<(typeof HIPO_HOOK_EVENTS)[number], [matcher: string 
   SessionEnd: [null, 15],
 };
 
-export function hookGroups(commandShell: string): Record<string, Json[]> {
+/** Codex caps a SessionEnd hook at 3 s (and warns at every start about a longer one). */
+const CODEX_TIMEOUTS: Partial<Record<(typeof HIPO_HOOK_EVENTS)[number], number>> = { SessionEnd: 3 };
+
+export function hookGroups(commandShell: string, timeouts: Partial<Record<(typeof HIPO_HOOK_EVENTS)[number], number>> = {}): Record<string, Json[]> {
   const out: Record<string, Json[]> = {};
   for (const event of HIPO_HOOK_EVENTS) {
-    const [matcher, timeout] = HOOK_SETTINGS[event];
+    const [matcher, standard] = HOOK_SETTINGS[event];
+    const timeout = timeouts[event] ?? standard;
     const handler: Json = { type: 'command', command: `${commandShell} hook ${event}`, timeout };
     out[event] = [matcher ? { matcher, hooks: [handler] } : { hooks: [handler] }];
   }
@@ -105,21 +110,23 @@ export function platformPlan(platform: Platform, input: PlanInput): PlatformPlan
     case 'codex':
       return {
         ...plan, manifest: '.codex/hipo-install.json', files: skillFiles('.agents/skills', vars),
-        json: [{ path: '.codex/hooks.json', add: { hooks: hookGroups(command.shell) } }],
+        json: [{ path: '.codex/hooks.json', add: { hooks: hookGroups(command.shell, CODEX_TIMEOUTS) } }],
         notes: [
-          `Codex: hooks in ${user ? '~/' : ''}.codex/hooks.json. Codex asks you to review and trust new hooks before they run, and loads a project's .codex/ only in trusted projects; hooks are on by default in current Codex (feature "hooks"; older versions need [features] hooks = true in ~/.codex/config.toml).`,
+          `Codex: hooks in ${user ? '~/' : ''}.codex/hooks.json. Codex runs them only once you trust them: open /hooks in Codex and trust hipo's five hooks (until then they are skipped without a word, codex exec included; for automation you control, codex exec --dangerously-bypass-hook-trust). A project's .codex/ loads only in a trusted project.`,
           `Codex MCP server (optional): codex mcp add hipo -- ${mcpArgv.map(shellQuote).join(' ')}`,
         ],
       };
     case 'opencode': {
+      // OpenCode reads .opencode/opencode.json after the project's opencode.json(c) and merges
+      // them: hipo's MCP server goes there, beside its plugin and skills, and never into a
+      // config file of the user's (which may be JSONC).
       const dir = user ? '.config/opencode' : '.opencode';
       return {
         ...plan, manifest: `${dir}/hipo-install.json`,
         files: [...skillFiles(`${dir}/skills`, vars), { path: `${dir}/plugins/hipo.js`, content: openCodePlugin(command.argv) }],
-        json: [],
+        json: [{ path: `${dir}/opencode.json`, add: { keys: { 'mcp.hipo': { type: 'local', command: mcpArgv, enabled: true } } } }],
         notes: [
-          `OpenCode: the plugin ${user ? '~/' : ''}${dir}/plugins/hipo.js loads the memory context into the system prompt and archives sessions when they go idle.`,
-          `OpenCode MCP server (optional), in opencode.json: "mcp": {"hipo": {"type": "local", "command": ${JSON.stringify(mcpArgv)}}}`,
+          `OpenCode: the plugin ${user ? '~/' : ''}${dir}/plugins/hipo.js loads the memory context into the system prompt and archives sessions when they go idle and before they are compacted; the MCP server "hipo" is in ${user ? '~/' : ''}${dir}/opencode.json.`,
         ],
       };
     }

@@ -30,7 +30,8 @@ export function hipoHookGroups(doc: Obj): Record<string, Json[]> {
 /** An MCP server entry that starts `hipo mcp` (by any command that runs hipo). */
 export function isHipoMcpServer(v: Json | undefined): boolean {
   if (!isObj(v)) return false;
-  const argv = [v.command, ...(Array.isArray(v.args) ? v.args : [])].filter((x): x is string => typeof x === 'string');
+  // `command` is a string (Claude Code, Codex) or the whole argv (OpenCode).
+  const argv = [...(Array.isArray(v.command) ? v.command : [v.command]), ...(Array.isArray(v.args) ? v.args : [])].filter((x): x is string => typeof x === 'string');
   return argv.includes('mcp') && argv.some((a) => /(?:^|[/\\])hipo$|[/\\]dist[/\\]cli\.js$|[/\\]bin[/\\]hipo(?:\.js)?$/.test(a));
 }
 

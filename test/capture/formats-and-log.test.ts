@@ -30,6 +30,26 @@ describe('Codex rollout transcripts', () => {
     for (const gone of ['environment_context', 'REASONING-HIDDEN', 'OUTPUT-HIDDEN', 'duplicate of the answer']) expect(log).not.toContain(gone);
   });
 
+  it("drops the model's compaction summary, which Codex writes as an assistant message before its compacted line", () => {
+    const ws = makeWorkspace();
+    const at = (s: number) => new Date(Date.parse('2026-03-15T10:00:00Z') + s * 1000).toISOString();
+    const msg = (role: string, text: string, s: number) => ({ timestamp: at(s), type: 'response_item', payload: { type: 'message', role, content: [{ type: role === 'user' ? 'input_text' : 'output_text', text }] } });
+    const lines = [
+      msg('user', 'Tidy the changelog', 1),
+      msg('assistant', 'Working on it.', 2),
+      msg('assistant', 'SUMMARY-OF-THE-CONVERSATION: the user tidies the changelog.', 3),
+      { timestamp: at(4), type: 'compacted', payload: { message: 'Another language model started to solve this problem and produced a summary:\nSUMMARY-OF-THE-CONVERSATION: the user tidies the changelog.', replacement_history: [] } },
+      msg('assistant', 'The changelog is tidy.', 5),
+    ];
+    const t = join(ws.root, 'rollout.jsonl');
+    writeFileSync(t, lines.map((l) => JSON.stringify(l) + '\n').join(''));
+    runCli(['hook', 'Stop', '--dir', ws.root], { input: JSON.stringify({ session_id: 'sess-codex-2', transcript_path: t }) });
+    const log = ws.read('memory/2026-03-15.md');
+    expect(log).toContain('Assistant: Working on it.');
+    expect(log).toContain('The changelog is tidy.');
+    expect(log).not.toContain('SUMMARY-OF-THE-CONVERSATION');
+  });
+
   it('accepts a null transcript_path (Codex may send one)', () => {
     const ws = makeWorkspace();
     const r = runCli(['hook', 'UserPromptSubmit', '--dir', ws.root], { input: JSON.stringify({ session_id: 's', transcript_path: null, prompt: 'hi' }) });

@@ -49,6 +49,29 @@ describe('hipo hook: transcript capture', () => {
     for (const gone of ['SECRET-THOUGHT', 'SIDECHAIN-ANSWER', 'Caveat', 'export test()', '1 failed', 'Auth test fix']) expect(log).not.toContain(gone);
   });
 
+  it('keeps no secret in the session file either (the prompts restore ranks by are redacted)', () => {
+    const ws = makeWorkspace();
+    const t = fixture().writeTo(join(ws.root, 'session.jsonl'));
+    hook(ws, 'UserPromptSubmit', { transcript_path: t, prompt: 'Next: the token ghp_R7t2Kx9mQ4vB8nL3pZ6wY1sH5jD0fG2aC4eE please' });
+    hook(ws, 'Stop', { transcript_path: t });
+    const state = ws.read(`.hipo/sessions/${SESSION}.json`);
+    expect(state).toContain('Postgres for sessions');
+    expect(state).not.toContain('sk-proj-abc123');
+    expect(state).not.toContain('ghp_R7t2');
+    expect(state).toContain('[REDACTED:github-token]');
+  });
+
+  it("skips Claude Code's synthetic assistant notices (API errors, compaction warnings)", () => {
+    const ws = makeWorkspace();
+    const w = fixture();
+    w.raw(JSON.stringify({ type: 'assistant', uuid: 'synthetic-1', sessionId: SESSION, timestamp: '2026-03-15T09:05:00.000Z', isApiErrorMessage: true, message: { role: 'assistant', model: '<synthetic>', content: [{ type: 'text', text: 'Autocompact is thrashing: SYNTHETIC-NOTICE' }] } }));
+    const t = w.writeTo(join(ws.root, 'session.jsonl'));
+    hook(ws, 'Stop', { transcript_path: t });
+    const log = ws.read('memory/2026-03-15.md');
+    expect(log).toContain('Assistant: Noted: sessions go to Postgres.');
+    expect(log).not.toContain('SYNTHETIC-NOTICE');
+  });
+
   it('redacts secrets before they are written', () => {
     const ws = makeWorkspace();
     const t = fixture().writeTo(join(ws.root, 'session.jsonl'));

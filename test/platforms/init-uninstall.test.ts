@@ -1,7 +1,7 @@
 // `hipo init --platform` and `hipo uninstall`: idempotent install, other settings untouched, no
 // project path in anything installed, an exact round trip, and uninstall from what is installed.
 import { spawnSync } from 'node:child_process';
-import { cpSync, mkdirSync, readdirSync, readFileSync, rmSync, statSync } from 'node:fs';
+import { cpSync, mkdirSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { join, relative } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { agentEnv } from '../helpers/agent-env.js';
@@ -238,10 +238,12 @@ describe('other platforms', () => {
     const before = userFiles(ws);
     const r = runCli(['init', ws.root, '--platform', 'codex'], { env: a.env });
     expect(r.code).toBe(0);
-    expect(r.stdout).toContain('review and trust new hooks');
-    expect(r.stdout).toContain('[features] hooks = true');
+    expect(r.stdout).toContain('open /hooks in Codex and trust');
+    expect(r.stdout).toContain('--dangerously-bypass-hook-trust');
     const hooks = JSON.parse(ws.read('.codex/hooks.json')).hooks;
     expect(Object.keys(hooks)).toEqual(EVENTS);
+    // Codex caps SessionEnd hooks at 3 s and warns at every start about a longer timeout.
+    expect(hooks.SessionEnd[0].hooks[0].timeout).toBe(3);
     for (const s of SKILLS) expect(ws.exists(`.agents/skills/${s}/SKILL.md`)).toBe(true);
     for (const f of Object.keys(userFiles(ws))) expect(ws.read(f)).not.toContain(ws.root);
     expect(ws.read('AGENTS.md')).toBe('# Agents\n');
@@ -263,6 +265,12 @@ describe('other platforms', () => {
     await hooks['experimental.chat.system.transform']({ sessionID: 'ses_1' }, output);
     expect(output.system[0]).toMatch(/^# Memory context/);
     expect(await mod.HipoMemory({ client: {}, directory: '/' })).toEqual({}); // not a workspace
+    // The MCP server, in the config file OpenCode merges over the project's own.
+    expect(JSON.parse(ws.read('.opencode/opencode.json')).mcp.hipo).toMatchObject({ type: 'local', enabled: true });
+    expect(JSON.parse(ws.read('.opencode/opencode.json')).mcp.hipo.command.at(-1)).toBe('mcp');
+    // OpenCode adds a $schema to every config file it loads: the file hipo created still goes.
+    const cfg = JSON.parse(ws.read('.opencode/opencode.json'));
+    writeFileSync(join(ws.root, '.opencode/opencode.json'), JSON.stringify({ $schema: 'https://opencode.ai/config.json', ...cfg }, null, 2));
     runCli(['uninstall', ws.root], { env: a.env });
     expect(ws.exists('.opencode')).toBe(false);
   });
@@ -283,6 +291,20 @@ describe('other platforms', () => {
     expect(log).toContain('push with my token [REDACTED:github-token] please');
     expect(ws.files('.hipo').filter((f) => f.startsWith('.hipo/opencode/'))).toEqual([]);
     for (const f of ws.files('.hipo')) expect(ws.read(f), f).not.toContain(key);
+  });
+
+  it('opencode: the plugin keeps no unredacted transcript after archiving a session', async () => {
+    const a = agentEnv();
+    const ws = makeWorkspace();
+    expect(runCli(['init', ws.root, '--platform', 'opencode'], { env: a.env }).code).toBe(0);
+    const mod = await import(`${join(ws.root, '.opencode/plugins/hipo.js')}?t=${Date.now()}`);
+    const message = (role: string, id: string, text: string) => ({ info: { id, role, sessionID: 'ses_2', time: { created: Date.parse('2026-03-15T10:00:00Z') } }, parts: [{ type: 'text', text }] });
+    const data = [message('user', 'msg_1', 'My key is ghp_R7t2Kx9mQ4vB8nL3pZ6wY1sH5jD0fG2aC4eE, keep it safe'), message('assistant', 'msg_2', 'Kept.')];
+    const hooks = await mod.HipoMemory({ client: { session: { messages: async () => ({ data }) } }, directory: ws.root });
+    await hooks.event({ event: { type: 'session.idle', properties: { sessionID: 'ses_2' } } });
+    const log = ws.read('memory/2026-03-15.md');
+    expect(log).toContain('My key is [REDACTED:github-token]');
+    expect(ws.exists('.hipo/opencode/ses_2.jsonl')).toBe(false);
   });
 
   it('openclaw: only when asked (AGENTS.md alone is not OpenClaw); its bootstrap hook still works after the workspace moved', async () => {
