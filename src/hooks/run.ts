@@ -60,7 +60,8 @@ export async function runHook(event: string, stdinText: string | Error, opts: Ho
       const deadline = opts.startedAt + config.agents.hookBudgetMs;
       const { captureTranscript } = await import('../capture/archive.js');
       const r = await captureTranscript(ws, config, clock, { event: event as CaptureEvent, sessionId, transcriptPath, prompt: str(input.prompt) }, deadline);
-      if (r.turns > 0 || r.backlog > 0 || r.malformed > 0 || r.note) {
+      // A compaction is worth a line even when every turn was archived before it.
+      if (r.turns > 0 || r.backlog > 0 || r.malformed > 0 || r.note || event === 'PreCompact') {
         appendJournal(ws, [{
           type: 'capture', at: new Date().toISOString(), event, session: sessionId, file: r.file, turns: r.turns, bytes: r.bytes,
           backlog: r.backlog, malformed: r.malformed, oversized: r.oversized, redacted: r.redacted,

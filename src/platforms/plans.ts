@@ -10,7 +10,8 @@
 //   codex:       .agents/skills/, hooks in .codex/hooks.json (project, or under ~ for user).
 //   opencode:    .opencode/skills/, a plugin .opencode/plugins/hipo.js and the MCP server in
 //                .opencode/opencode.json (or the same under ~/.config/opencode/).
-//   openclaw:    skills/ and a bootstrap hook hooks/hipo-memory/ in the OpenClaw workspace.
+//   openclaw:    skills/, a bootstrap hook hooks/hipo-memory/ and a capture plugin plugins/hipo/ in
+//                the OpenClaw workspace.
 import { shellQuote, type HipoCommand } from './command.js';
 import { InstallError } from './command.js';
 import type { PlannedFile } from './install.js';
@@ -19,6 +20,7 @@ import { HIPO_HOOK_EVENTS } from './recognize.js';
 import { skillFiles } from './skills.js';
 import { openCodePlugin } from './opencode-plugin.js';
 import { openClawHandler, OPENCLAW_HOOK_MD } from './openclaw-hook.js';
+import { openClawPlugin, OPENCLAW_PLUGIN_JSON, OPENCLAW_PLUGIN_PACKAGE } from './openclaw-plugin.js';
 
 export const PLATFORMS = ['claude-code', 'codex', 'opencode', 'openclaw'] as const;
 export type Platform = (typeof PLATFORMS)[number];
@@ -59,6 +61,8 @@ export interface PlatformPlan {
   json: PlannedJson[];
   external: ExternalStep[];
   notes: string[];
+  /** Said by `hipo uninstall`: what the user undoes in the platform's own configuration. */
+  uninstallNotes?: string[];
 }
 
 /** Hook events with their matcher and timeout in seconds (hipo caps itself well below). */
@@ -130,16 +134,30 @@ export function platformPlan(platform: Platform, input: PlanInput): PlatformPlan
         ],
       };
     }
-    case 'openclaw':
+    case 'openclaw': {
+      // The bootstrap hook loads memory at session start; the plugin archives each run and
+      // restores a session after compaction (OpenClaw hands messages only to plugins).
+      const pluginDir = `${input.workspace}/plugins/hipo`;
+      const mcp = JSON.stringify({ command: command.argv[0], args: [...command.argv.slice(1), 'mcp'] });
       return {
         ...plan, manifest: 'hooks/hipo-memory/install.json',
         files: [
           ...skillFiles('skills', vars),
           { path: 'hooks/hipo-memory/HOOK.md', content: OPENCLAW_HOOK_MD },
           { path: 'hooks/hipo-memory/handler.js', content: openClawHandler(command.argv) },
+          { path: 'plugins/hipo/package.json', content: OPENCLAW_PLUGIN_PACKAGE },
+          { path: 'plugins/hipo/openclaw.plugin.json', content: OPENCLAW_PLUGIN_JSON },
+          { path: 'plugins/hipo/index.js', content: openClawPlugin(command.argv) },
         ],
         json: [],
-        notes: ['OpenClaw: enable the memory hook with "openclaw hooks enable hipo-memory", then restart the gateway. OpenClaw writes memory/YYYY-MM-DD.md itself; run "hipo compact" (or the daemon) to keep the tree current.'],
+        notes: [
+          'OpenClaw: enable the memory hook with: openclaw hooks enable hipo-memory',
+          `OpenClaw: load the capture plugin (archives each run, restores a session after compaction) with: openclaw plugins install --link ${shellQuote(pluginDir)} --force --accept-capabilities && openclaw plugins enable hipo && openclaw config set plugins.entries.hipo.hooks.allowConversationAccess true`,
+          `OpenClaw MCP server (optional): openclaw mcp set hipo ${shellQuote(mcp)}`,
+          'Then restart the gateway. OpenClaw also writes memory/YYYY-MM-DD.md itself; run "hipo compact" (or the daemon) to keep the tree current.',
+        ],
+        uninstallNotes: ['OpenClaw: also run "openclaw plugins uninstall hipo", "openclaw hooks disable hipo-memory" and "openclaw mcp unset hipo" (their entries are in OpenClaw\'s config), then restart the gateway.'],
       };
+    }
   }
 }

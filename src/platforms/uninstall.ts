@@ -54,6 +54,7 @@ export function uninstallFromManifest(plan: PlatformPlan, m: InstallManifest, ma
     if (existed) (readMaybe(join(base, j.path)) === null ? report.removed : report.restored).push(j.path);
   }
   for (const step of m.external) report.notes.push(removeMcpServer(step, opts.workspace ?? base, opts.env).message);
+  report.notes.push(...(plan.uninstallNotes ?? []));
   removeManifest(manifestFile);
   if (opts.workspace === base) removeLegacyManifest(base, plan.platform);
   for (const d of [...m.dirs].reverse()) rmdirIfEmpty(join(base, d));

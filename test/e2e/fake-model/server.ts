@@ -21,8 +21,6 @@ export interface FakeModel {
   unhandled: string[];
   /** Sets how it answers from now on; unscripted requests get a short text reply. */
   script(fn: Script): void;
-  /** Requests of one wire format that asked for a reply (not model lists or token counts). */
-  calls(): ModelRequest[];
   close(): Promise<void>;
 }
 
@@ -53,6 +51,10 @@ function decode(raw: Buffer, encoding: string | undefined): Buffer {
 
 function send(res: ServerResponse, wire: Wire, stream: boolean, reply: Reply, body: Record<string, unknown>): void {
   const model = typeof body.model === 'string' ? body.model : 'fake-model';
+  if (reply.error) {
+    res.writeHead(reply.error.status, { 'content-type': 'application/json' }).end(JSON.stringify(reply.error.body));
+    return;
+  }
   if (!stream) {
     const json = wire === 'anthropic' ? anthropicMessage(reply, model) : wire === 'responses' ? responsesObject(reply, model) : chatCompletion(reply, model);
     res.writeHead(200, { 'content-type': 'application/json', 'request-id': 'req_fake' }).end(JSON.stringify(json));
@@ -129,7 +131,6 @@ export async function startFakeModel(): Promise<FakeModel> {
     script(fn) {
       script = fn;
     },
-    calls: () => requests,
     async close() {
       for (const s of sockets) s.destroy();
       await new Promise<void>((ok) => server.close(() => ok()));

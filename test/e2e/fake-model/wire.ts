@@ -23,6 +23,8 @@ export interface Reply {
   toolCalls?: ToolCall[];
   /** Input tokens to report in the usage (a client decides when to compact from it). */
   inputTokens?: number;
+  /** Answer with this HTTP error instead (e.g. a context overflow). */
+  error?: { status: number; body: unknown };
 }
 
 export interface SseEvent {

@@ -4,7 +4,7 @@
 // Child processes run in their own process group and are killed whole when they overrun.
 import { spawn } from 'node:child_process';
 import { createHash } from 'node:crypto';
-import { lstatSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, readlinkSync, rmSync, symlinkSync } from 'node:fs';
+import { lstatSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, readlinkSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, relative, sep } from 'node:path';
 import type { AgentCli } from './agents.js';
@@ -19,6 +19,13 @@ export interface RunResult {
   timedOut: boolean;
 }
 
+export interface Background {
+  output(): string;
+  /** Resolves when `pattern` shows in the output; rejects after `ms` or when the process ends. */
+  waitFor(pattern: RegExp, ms: number): Promise<void>;
+  stop(): Promise<void>;
+}
+
 export interface Sandbox {
   root: string;
   home: string;
@@ -28,6 +35,8 @@ export interface Sandbox {
   yesterday: string;
   env: NodeJS.ProcessEnv;
   run(cmd: string, args: string[], opts?: { cwd?: string; env?: NodeJS.ProcessEnv; input?: string; timeoutMs?: number }): Promise<RunResult>;
+  /** A long-running process (a gateway): its output so far, and a stop that kills its group. */
+  start(cmd: string, args: string[], opts?: { env?: NodeJS.ProcessEnv }): Background;
   /** `hipo …` in the project, as the user types it. */
   hipo(args: string[], opts?: { env?: NodeJS.ProcessEnv }): Promise<RunResult>;
   cleanup(): void;
@@ -42,7 +51,9 @@ export function makeSandbox(cli: AgentCli): Sandbox {
   const bin = join(root, 'bin');
   const tmp = join(root, 'tmp');
   for (const d of [home, project, bin, tmp]) mkdirSync(d);
-  symlinkSync(join(REPO, 'dist', 'cli.js'), join(bin, 'hipo'));
+  // hipo runs with the Node its native module was built for, as an install under the user's own
+  // Node would; the agent CLI may need a newer Node first on PATH (OpenClaw's Node 24).
+  writeFileSync(join(bin, 'hipo'), `#!/bin/sh\nexec ${JSON.stringify(process.execPath)} ${JSON.stringify(join(REPO, 'dist', 'cli.js'))} "$@"\n`, { mode: 0o755 });
   if (cli.bin) symlinkSync(cli.bin, join(bin, cli.bin.split(sep).at(-1)!));
   const now = new Date();
   const today = isoDay(now);
@@ -90,8 +101,46 @@ export function makeSandbox(cli: AgentCli): Sandbox {
       child.stdin.on('error', () => undefined);
       child.stdin.end(opts.input ?? '');
     });
+  const start: Sandbox['start'] = (cmd, args, opts = {}) => {
+    const child = spawn(cmd, args, { cwd: project, env: { ...env, ...opts.env }, detached: true, stdio: ['ignore', 'pipe', 'pipe'] });
+    let out = '';
+    let exited = false;
+    child.stdout.setEncoding('utf8').on('data', (d: string) => (out += d));
+    child.stderr.setEncoding('utf8').on('data', (d: string) => (out += d));
+    const closed = new Promise<void>((ok) => child.on('close', () => ((exited = true), ok())));
+    return {
+      output: () => out,
+      waitFor: (pattern, ms) =>
+        new Promise((ok, fail) => {
+          const t0 = Date.now();
+          const tick = (): void => {
+            if (pattern.test(out)) return ok();
+            if (exited) return fail(new Error(`${cmd} exited before ${pattern}\n${out.slice(-3000)}`));
+            if (Date.now() - t0 > ms) return fail(new Error(`${cmd}: no ${pattern} within ${ms} ms\n${out.slice(-3000)}`));
+            setTimeout(tick, 200);
+          };
+          tick();
+        }),
+      stop: async () => {
+        try {
+          process.kill(-child.pid!, 'SIGTERM');
+        } catch {
+          return;
+        }
+        const timer = setTimeout(() => {
+          try {
+            process.kill(-child.pid!, 'SIGKILL');
+          } catch {
+            /* gone */
+          }
+        }, 5000);
+        await closed;
+        clearTimeout(timer);
+      },
+    };
+  };
   return {
-    root, home, project, today, yesterday, env, run,
+    root, home, project, today, yesterday, env, run, start,
     hipo: (args, opts = {}) => run(join(bin, 'hipo'), args, opts),
     cleanup: () => {
       if (!process.env.HIPO_E2E_KEEP) rmSync(root, { recursive: true, force: true });
