@@ -1,7 +1,7 @@
 // npm run bench:recall -- --questions FILE --out RUN.json [--mode bm25|vector|hybrid]
 //   [--via search] [--limit 50] [--embedder wink|use-lite|openai|none] [--compact]
 //   [--workspace DIR] [--brief] [--rrf-k K] [--vector-weight W] [--also-field FIELD] [--expand]
-//   [--no-fold] [--vote-weight W] [--no-topic-leads]
+//   [--no-fold] [--vote-weight W] [--no-topic-leads] [--fact-chunks]
 // Retrieval quality on MemAware (figures, not a test). Copies the corpus into a workspace (a temp
 // dir, or --workspace DIR kept between runs so the index is reused), indexes it, runs every
 // question through a retrieval function (--via; `search` is the search API) and writes a
@@ -51,6 +51,7 @@ try {
   // Fusion constants to try (the defaults come from the config).
   if (arg('--rrf-k')) config.search.hybrid.k = Number(arg('--rrf-k'));
   if (arg('--vector-weight')) config.search.hybrid.vectorWeight = Number(arg('--vector-weight'));
+  if (argv.includes('--fact-chunks')) config.search.factChunks = true;
   const ws = workspaceAt(root);
   if (!existsSync(ws.memoryDir)) {
     mkdirSync(root, { recursive: true });

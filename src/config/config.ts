@@ -99,6 +99,11 @@ export interface SearchConfig {
   /** Chunks longer than this many characters are split, with overlap. */
   chunkChars: number;
   /**
+   * Each user statement of a conversation also indexed as a chunk of its own (index/chunk.ts). Off:
+   * on MemAware it gains nothing measurable for 50% more chunks (docs/search.md).
+   */
+  factChunks: boolean;
+  /**
    * Reciprocal rank fusion: score = sum of weight / (k + rank). vectorWeight null: the
    * embedder's own (0.2 for averaged word vectors, 1 for sentence models).
    */
@@ -205,6 +210,7 @@ export function defaultConfig(): HipoConfig {
       openai: { baseUrl: '', model: '', apiKey: '', batchSize: 64, timeoutMs: 30_000 },
       autoIndex: false,
       chunkChars: 2000,
+      factChunks: false,
       hybrid: { k: 10, bm25Weight: 1, vectorWeight: null },
       minSimilarity: 0.2,
       expand: { enabled: false, maxQueries: 4, timeoutMs: 20_000 },

@@ -19,6 +19,8 @@ export interface ChunkOptions {
   maxChars: number;
   /** Characters repeated at the start of the next window when a section is split into windows. */
   overlapChars: number;
+  /** Each user statement of a conversation also as a chunk of its own (see below; off by default). */
+  factChunks?: boolean;
 }
 
 export interface ChunkDraft {
@@ -199,5 +201,28 @@ export function chunkDocument(fileText: string, opts: ChunkOptions): ChunkedDocu
     place(s, s.line);
   };
   visit(tree);
+  if (opts.factChunks) out.push(...factChunks(out, factsByLine));
   return { frontmatter: doc.data, chunks: out };
+}
+
+/** Statements shorter than this say too little to stand alone ("I'm back"). */
+const MIN_FACT_CHARS = 24;
+
+/**
+ * What the user said about themselves, each line's statements as a chunk of its own, part of the
+ * section it was said in (same section line, heading path and type). In a long session the
+ * statement a question depends on is a few words among thousands; on its own it ranks as the
+ * short text it is, and lifts its session (search ranks sections by their best part).
+ */
+function factChunks(chunks: readonly ChunkDraft[], factsByLine: ReadonlyMap<number, string[]>): ChunkDraft[] {
+  const out: ChunkDraft[] = [];
+  for (const [line, facts] of [...factsByLine].sort((a, b) => a[0] - b[0])) {
+    const text = facts.join(' ');
+    if (text.length < MIN_FACT_CHARS) continue;
+    // A `[user]` section is all facts already, and counted whole.
+    const host = chunks.find((c) => c.line <= line && line <= c.endLine);
+    if (!host || host.type === 'user') continue;
+    out.push({ headingPath: host.headingPath, line, endLine: line, text, type: host.type, sectionLine: host.sectionLine, facts: text, hash: hashParts([String(CHUNKER_VERSION), 'fact', host.headingPath.join('\u0001'), host.type ?? '', text]) });
+  }
+  return out;
 }

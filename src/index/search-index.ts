@@ -14,6 +14,7 @@ import { embedderFor } from './embed/select.js';
 export interface IndexSettings {
   include: string[];
   chunkChars: number;
+  factChunks: boolean;
   hybrid: { k: number; bm25Weight: number; vectorWeight: number };
   minSimilarity: number;
   /** Files are indexed up to this many bytes (the `maxFileBytes` setting). */
@@ -74,6 +75,7 @@ export function openIndex(ws: Workspace, config: HipoConfig, opts: OpenOptions =
     settings: {
       include: config.search.include,
       chunkChars: config.search.chunkChars,
+      factChunks: config.search.factChunks,
       hybrid: { ...config.search.hybrid, vectorWeight: config.search.hybrid.vectorWeight ?? embedder?.fusionWeight ?? 1 },
       minSimilarity: config.search.minSimilarity,
       maxFileBytes: config.maxFileBytes,

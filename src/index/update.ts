@@ -142,7 +142,7 @@ export async function updateIndex(index: SearchIndex, opts: UpdateOptions = {}):
     if (decoded.note) report.warnings.push(`${f.path}: ${decoded.note}`);
     const { text, redacted } = redactKeepingLines(index.redactor, decoded.text);
     report.redacted += redacted;
-    const doc = chunkDocument(text, chunkOptions(index.settings.chunkChars));
+    const doc = chunkDocument(text, { ...chunkOptions(index.settings.chunkChars), factChunks: index.settings.factChunks });
     const rawStatus = SUMMARY_LEVELS.has(f.level) ? fmString(doc.frontmatter, 'status') : null;
     const status = rawStatus === 'tentative' || rawStatus === 'fixed' ? rawStatus : null;
     const r = writeFile(db, f, { size: st.size, mtimeMs: st.mtimeMs, readAt, hash, status }, doc.chunks);

@@ -129,6 +129,43 @@ describe("the user's statements in a transcript", () => {
   });
 });
 
+describe('fact chunks', () => {
+  const t = [
+    '# 2023-05-29',
+    '',
+    '## Session 3',
+    'User: Can you suggest deterrents for scratching? My cat Luna keeps scratching the new sofa.',
+    'Assistant: I am sure Luna will learn. I have seen many cats do this.',
+    'User: I adopted her from a shelter in March.',
+    'User: ok thanks',
+    '',
+    '## Pets [user]',
+    '- My dog Max is a Golden Retriever',
+  ].join('\n');
+
+  it("gives each line of the user's statements a chunk of its own, part of the section it was said in", () => {
+    const chunks = chunkDocument(t, { ...opts, factChunks: true }).chunks;
+    const session = chunks.find((c) => c.headingPath.at(-1) === 'Session 3' && c.line === 3)!;
+    const facts = chunks.filter((c) => c !== session && c.headingPath.at(-1) === 'Session 3');
+    expect(facts.map((c) => [c.line, c.endLine, c.text])).toEqual([
+      [4, 4, 'My cat Luna keeps scratching the new sofa.'],
+      [6, 6, 'I adopted her from a shelter in March.'],
+    ]);
+    for (const f of facts) {
+      expect(f.sectionLine).toBe(session.sectionLine);
+      expect(f.type).toBe(session.type);
+      expect(f.facts).toBe(f.text);
+    }
+    // A [user] section is facts already: no second chunk of it.
+    expect(chunks.filter((c) => c.headingPath.at(-1) === 'Pets [user]')).toHaveLength(1);
+    expect(new Set(chunks.map((c) => c.hash)).size).toBe(chunks.length);
+  });
+
+  it('are off unless asked for', () => {
+    expect(chunkDocument(t, opts).chunks).toHaveLength(2);
+  });
+});
+
 describe('CJK text', () => {
   it('indexes unigrams and bigrams of every CJK run', () => {
     expect(cjkIndexText('회의에서 결정')).toBe('회 회의 의 의에 에 에서 서 결 결정 정');

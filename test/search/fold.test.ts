@@ -166,3 +166,34 @@ describe('votes and leads', () => {
     expect(readFileSync(join(ws.root, 'memory/ROOT.md'), 'utf8')).toContain('ramen');
   });
 });
+
+describe('fact chunks (search.factChunks)', () => {
+  // A long session where the user says one thing about themselves among many requests, and a
+  // short one that shares a word with the question but says nothing of the kind.
+  const filler = Array.from({ length: 60 }, (_, i) => `Assistant: Step ${i + 1}: check the logs of service ${i} and compare the timings of run ${i}.`).join('\n');
+  const files = {
+    'memory/2026-03-02.md': `# 2026-03-02\n\n## Session 1\nUser: Help me plan the migration of the billing service.\n${filler}\nUser: By the way, my dog Biscuit is a golden retriever who sheds a lot.\n${filler}\n`,
+    'memory/2026-03-03.md': '# 2026-03-03\n\n## Session 1\nUser: Which vacuum handles dog hair on carpets?\nAssistant: A vacuum with a tangle-free brush.\n',
+  };
+
+  it('point at the statement itself, once per session, and only when switched on', async () => {
+    const query = 'golden retriever that sheds';
+    const top = async (factChunks: boolean): Promise<SearchHit[]> => {
+      const ws = makeWorkspace(files, { timeZone: 'UTC', search: { factChunks } });
+      const index = await indexed(ws);
+      const chunks = (index.db.prepare('SELECT COUNT(*) AS n FROM chunks').get() as { n: number }).n;
+      const r = await search(index, query, { mode: 'bm25', limit: 10 });
+      expect(shownTwice(ws.root, 'memory', r.hits)).toEqual([]);
+      return Object.assign(r.hits, { chunks });
+    };
+    const off = await top(false);
+    const on = await top(true);
+    expect((on as unknown as { chunks: number }).chunks).toBeGreaterThan((off as unknown as { chunks: number }).chunks);
+    // Without: the session's window around it; with: the statement's own line, once.
+    expect(off[0]!.path).toBe('memory/2026-03-02.md');
+    expect(off[0]!.lines.end - off[0]!.lines.start).toBeGreaterThan(5);
+    expect(at(on[0]!)).toBe('memory/2026-03-02.md:65');
+    expect(on[0]!.lines).toEqual({ start: 65, end: 65 });
+    expect(on.filter((h) => h.path === 'memory/2026-03-02.md')).toHaveLength(1);
+  }, 60_000);
+});
