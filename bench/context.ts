@@ -36,7 +36,7 @@ function build(name: string, start: string, days: number, now: string): Corpus {
 
 async function measure(c: Corpus): Promise<void> {
   const { buildPack } = await import('../dist/context/pack.js');
-  const { loadTokenCounter } = await import('../dist/write/tokens.js');
+  const { loadTokenCounter } = await import('../dist/text/tokens.js');
   const { workspaceAt } = await import('../dist/tree/layout.js');
   const fs = await import('node:fs');
   const count = await loadTokenCounter('cl100k_base');

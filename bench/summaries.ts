@@ -19,7 +19,7 @@ import { resolveLlmSettings } from '../src/summarize/llm/settings.js';
 import { isoWeekOf, monthOf, parseLocalDate, type LocalDate } from '../src/time/calendar.js';
 import { splitFrontmatter } from '../src/tree/frontmatter.js';
 import { workspaceAt } from '../src/tree/layout.js';
-import { loadTokenCounter } from '../src/write/tokens.js';
+import { loadTokenCounter } from '../src/text/tokens.js';
 
 const here = resolve(import.meta.dirname);
 const benchData = resolve(process.env.HIPO_BENCH_DATA ?? join(here, '..', '..', 'shared', 'bench'));

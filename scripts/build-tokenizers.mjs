@@ -1,9 +1,9 @@
 // Part of `npm run build`: writes gpt-tokenizer's BPE ranks as compact binary tables into
-// dist/tokenizers/, which dist/write/tokens.js loads in about a millisecond instead of the
-// library's 60-400 ms (see src/write/bpe.ts). Without them hipo falls back to the library.
+// dist/tokenizers/, which dist/text/tokens.js loads in about a millisecond instead of the
+// library's 60-400 ms (see src/text/bpe.ts). Without them hipo falls back to the library.
 import { mkdirSync, writeFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
-import { buildRankTable } from '../dist/write/bpe.js';
+import { buildRankTable } from '../dist/text/bpe.js';
 
 const require = createRequire(import.meta.url);
 const out = new URL('../dist/tokenizers/', import.meta.url);

@@ -8,7 +8,7 @@ import type { LocalDate } from '../time/calendar.js';
 import { parseLocalDate } from '../time/calendar.js';
 import type { Workspace } from '../tree/layout.js';
 import { ensureStateDir } from '../tree/state-dir.js';
-import { atomicWriteFile } from '../write/atomic.js';
+import { atomicWriteFile } from '../fs/atomic.js';
 import { workspaceRedactor } from '../redact/workspace.js';
 
 export interface ArchivedTurn {

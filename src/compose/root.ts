@@ -24,7 +24,7 @@ import { mergeFacts } from '../summarize/facts/profile.js';
 import type { SourceDoc } from '../summarize/summarizer.js';
 import { clip } from '../summarize/classify.js';
 import { renderTemplate } from '../write/template.js';
-import type { CountTokens } from '../write/tokens.js';
+import type { CountTokens } from '../text/tokens.js';
 import { allocate } from './budget.js';
 import { historySection, listSection, profileSection, rulesSection, topicsSection, type SectionLines } from './root-sections.js';
 

@@ -15,7 +15,7 @@ import { classifyPath, nodeKey } from '../tree/layout.js';
 import type { LocalDate } from '../time/calendar.js';
 import type { CyclePlan } from '../plan/plan.js';
 import { loadTemplates } from '../write/template.js';
-import { sweepTempFiles } from '../write/atomic.js';
+import { sweepTempFiles } from '../fs/atomic.js';
 import { join } from 'node:path';
 import { executePlan, type Applied } from './execute.js';
 import { estimateModelCalls, type ModelCallPlan } from './llm-estimate.js';

@@ -8,7 +8,7 @@ import { dirname } from 'node:path';
 import type { Period } from '../tree/layout.js';
 import { readNode } from '../tree/read.js';
 import { isHandEdited } from '../tree/snapshot.js';
-import { atomicWriteFile } from '../write/atomic.js';
+import { atomicWriteFile } from '../fs/atomic.js';
 import type { TreeState } from './tree-state.js';
 
 export const EDITS_DIR = 'edits';

@@ -6,7 +6,7 @@ import { periodId, type Period } from '../tree/layout.js';
 import type { CyclePlan } from '../plan/plan.js';
 import type { LlmRuntime } from '../summarize/select.js';
 import { copiedVerbatim, nodeTitle } from '../compose/body.js';
-import { loadTokenCounter, type TokenizerName } from '../write/tokens.js';
+import { loadTokenCounter, type TokenizerName } from '../text/tokens.js';
 import { extractiveRoot, type ExecContext } from './execute.js';
 import { dailyInputs, parentInputs } from './inputs.js';
 import { rootRecompactInput } from './root-llm.js';

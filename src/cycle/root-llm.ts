@@ -8,7 +8,7 @@ import { decodeText } from '../tree/text.js';
 import type { RootRecompactInput, RootRecompactor, RootRecompactResult } from '../summarize/llm/root-recompact.js';
 import type { Redactor } from '../redact/redactor.js';
 import type { RootBuild } from '../compose/root.js';
-import type { CountTokens } from '../write/tokens.js';
+import type { CountTokens } from '../text/tokens.js';
 import { readSources } from './inputs.js';
 import type { TreeState } from './tree-state.js';
 

@@ -13,7 +13,7 @@ import { appendTypedEntry } from '../capture/log-entry.js';
 import { gatherStatus } from '../status/status.js';
 import { resolveClock } from '../time/clock.js';
 import type { MemoryType, Workspace } from '../tree/layout.js';
-import { loadTokenCounter, type TokenizerName } from '../write/tokens.js';
+import { loadTokenCounter, type TokenizerName } from '../text/tokens.js';
 import { redactKeepingLines } from '../redact/lines.js';
 import { redactorFor } from '../redact/workspace.js';
 
@@ -159,7 +159,7 @@ export async function searchTool(env: ToolEnv, args: SearchArgs): Promise<ToolAn
   const { withIndex } = await import('../index/maintain.js');
   const { search } = await import('../search/search.js');
   const { extraQueries } = await import('../search/expand.js');
-  const { formatSearch } = await import('../cli/commands/search.js');
+  const { formatSearch } = await import('../search/format.js');
   const x = await extraQueries(env.ws, env.config, args.query, { also: args.also, expand: args.expand });
   const s = await withIndex(env.ws, env.config, { update: true }, (index) => search(index, args.query, { mode: args.mode ?? 'hybrid', limit: args.limit ?? 10, filters, also: x.also }));
   const warnings = [...x.warnings, ...s.warnings, ...s.result.warnings];

@@ -5,7 +5,7 @@
 import { createHash } from 'node:crypto';
 import { existsSync, mkdirSync, readFileSync, rmSync } from 'node:fs';
 import { dirname, join, relative, resolve, sep } from 'node:path';
-import { atomicWriteFile } from '../write/atomic.js';
+import { atomicWriteFile } from '../fs/atomic.js';
 import { addMcpServer, removeMcpServer } from './claude-cli.js';
 import { InstallError } from './command.js';
 import { addEntries, canonical, detectIndent, removeEntries, type Obj } from './json-entries.js';

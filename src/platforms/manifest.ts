@@ -5,7 +5,7 @@
 // removing hipo's entries can restore them byte for byte.
 import { existsSync, mkdirSync, readFileSync, rmdirSync, rmSync } from 'node:fs';
 import { dirname, join } from 'node:path';
-import { atomicWriteFile } from '../write/atomic.js';
+import { atomicWriteFile } from '../fs/atomic.js';
 
 export type Json = null | boolean | number | string | Json[] | { [k: string]: Json };
 

@@ -3,7 +3,7 @@
 // when they are exactly what hipo wrote; JSON files lose only hipo's entries.
 import { readdirSync, rmdirSync, rmSync } from 'node:fs';
 import { dirname, join, sep } from 'node:path';
-import { atomicWriteFile } from '../write/atomic.js';
+import { atomicWriteFile } from '../fs/atomic.js';
 import { removeMcpServer } from './claude-cli.js';
 import { inside, jsonText, parseJsonFile, readMaybe, sha, takeOut } from './install.js';
 import { canonical, removeEntries, type Obj } from './json-entries.js';

@@ -3,7 +3,7 @@
 // words, and Korean/Japanese/Chinese runs as character bigrams. Stop words are dropped unless
 // nothing else is left.
 import { cjkQueryTerms, cjkRuns } from '../index/cjk.js';
-import { isStopWord } from './stopwords.js';
+import { isStopWord } from '../text/stopwords.js';
 
 export interface QueryTerm {
   /** An FTS5 MATCH expression for this one term. */

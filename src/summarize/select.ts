@@ -4,7 +4,7 @@
 import type { HipoConfig } from '../config/config.js';
 import type { Workspace } from '../tree/layout.js';
 import type { TemplateSet } from '../write/template.js';
-import type { TokenizerName } from '../write/tokens.js';
+import type { TokenizerName } from '../text/tokens.js';
 import type { ExclusionRules } from './exclusion.js';
 import { ExtractiveSummarizer } from './extractive.js';
 import { loadPrompts } from './llm/prompts.js';

@@ -9,7 +9,7 @@ import type { MemoryType, NodeStatus, Period, Workspace } from './layout.js';
 import type { FileStamp, NodeInfo, RawLogInfo } from './snapshot.js';
 import type { TopicInfo } from './topic.js';
 import type { FactCategory, FactInfo } from './fact.js';
-import { atomicWriteFile } from '../write/atomic.js';
+import { atomicWriteFile } from '../fs/atomic.js';
 import { ensureStateDir } from './state-dir.js';
 import { redactValue } from '../redact/lines.js';
 import { workspaceRedactor } from '../redact/workspace.js';

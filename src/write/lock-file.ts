@@ -17,7 +17,7 @@
 // file can only change by a removal under its mutex followed by an exclusive create.
 import { readdirSync, unlinkSync, utimesSync } from 'node:fs';
 import { basename, dirname, join } from 'node:path';
-import { processAlive } from './process-identity.js';
+import { processAlive } from '../fs/process-identity.js';
 import { createExclusive, hash, judgeLock, newRecord, readLockFile, type LockRecord, type LockView } from './lock-record.js';
 
 export { judgeLock, readLockFile, type LockRecord, type LockView, type Verdict } from './lock-record.js';

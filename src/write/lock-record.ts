@@ -4,7 +4,7 @@
 import { createHash, randomBytes } from 'node:crypto';
 import { closeSync, constants, fstatSync, linkSync, openSync, readSync, statSync, unlinkSync, writeFileSync, writeSync } from 'node:fs';
 import { basename, dirname, join } from 'node:path';
-import { processAlive, processStartedAt, processStartTicks, sameBoot, selfIdentity, type ProcessIdentity } from './process-identity.js';
+import { processAlive, processStartedAt, processStartTicks, sameBoot, selfIdentity, type ProcessIdentity } from '../fs/process-identity.js';
 
 export interface LockRecord extends ProcessIdentity {
   command: string;

@@ -12,7 +12,7 @@ import { userFact, feedbackFact } from '../../src/summarize/facts/fact.js';
 import { buildRoot, type RootInput } from '../../src/compose/root.js';
 import { topicsSection } from '../../src/compose/root-sections.js';
 import { loadTemplates } from '../../src/write/template.js';
-import { loadTokenCounter } from '../../src/write/tokens.js';
+import { loadTokenCounter } from '../../src/text/tokens.js';
 
 const today = '2026-06-30' as LocalDate;
 const topic = (name: string, type: MemoryType, ageDays: number, keywords: string[] = ['alpha', 'beta']): TopicInfo => ({ name, type, keywords, lastSeen: addDays(today, -ageDays), days: 1 });

@@ -6,7 +6,7 @@ import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { compact } from '../../src/cycle/compaction.js';
 import { splitFrontmatter } from '../../src/tree/frontmatter.js';
-import { loadTokenCounter } from '../../src/write/tokens.js';
+import { loadTokenCounter } from '../../src/text/tokens.js';
 import { completion, echoSummary, isRootRequest, requestedNode, startFakeLlm, type FakeLlm } from '../helpers/llm-server.js';
 import { configOf, makeWorkspace, type TestWorkspace } from '../helpers/workspace.js';
 

@@ -3,7 +3,7 @@ import { hostname, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { acquireFileLock, judgeLock, LockTimeout, mutexOf, readLockFile, takeOver, tryLock } from '../../src/write/lock-file.js';
-import { selfIdentity } from '../../src/write/process-identity.js';
+import { selfIdentity } from '../../src/fs/process-identity.js';
 
 const dir = () => mkdtempSync(join(tmpdir(), 'hipo-lockfile-'));
 const opts = { command: 'test', waitMs: 200, leaseMs: 60_000, pollMs: () => 20 };

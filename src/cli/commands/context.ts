@@ -1,7 +1,7 @@
 import type { Command } from 'commander';
 import { buildPack, PACK_LEVELS, type Pack } from '../../context/pack.js';
 import { resolveClock } from '../../time/clock.js';
-import { loadTokenCounter, type TokenizerName } from '../../write/tokens.js';
+import { loadTokenCounter, type TokenizerName } from '../../text/tokens.js';
 import { DIR_FLAGS, DIR_HELP, loadWorkspace } from '../context.js';
 import { CliError, EXIT } from '../exit.js';
 import type { CommandContext } from '../context.js';

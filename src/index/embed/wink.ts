@@ -3,7 +3,7 @@
 // weighted by how rare it is ("smooth inverse frequency": a / (a + p(word)), with p estimated
 // from the word's frequency rank by Zipf's law), so "commute" counts for more than "going".
 // Deterministic, no network, about 1 s per 10 MB of text.
-import { isStopWord } from '../../search/stopwords.js';
+import { isStopWord } from '../../text/stopwords.js';
 import { normalise, type Embedder } from './embedder.js';
 import { loadWordVectors, userCacheDir, type WordVectors } from './wink-vectors.js';
 

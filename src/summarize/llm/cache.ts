@@ -7,7 +7,7 @@ import { join } from 'node:path';
 import { hashParts } from '../../tree/hash.js';
 import type { Workspace } from '../../tree/layout.js';
 import { ensureStateDir } from '../../tree/state-dir.js';
-import { atomicWriteFile } from '../../write/atomic.js';
+import { atomicWriteFile } from '../../fs/atomic.js';
 import type { ChatMessage, ChatResponse } from './client.js';
 import { requestBody } from './client.js';
 import type { LlmSettings } from './settings.js';

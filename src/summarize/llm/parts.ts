@@ -4,7 +4,7 @@
 // the budget, at most `maxParts`. The answers are merged into one body (composeNodeBody). Past
 // `maxParts`, each part is fitted on its own (fitSources), losing the least it can.
 import { splitLines } from '../../tree/markdown.js';
-import type { CountTokens } from '../../write/tokens.js';
+import type { CountTokens } from '../../text/tokens.js';
 import type { SourceDoc } from '../summarizer.js';
 
 /** Sources split at `#` and `##` headings; each unit keeps its source's label and path. */

@@ -11,7 +11,7 @@
 import { scanBlocks, splitLines } from '../../tree/markdown.js';
 import { isStackTraceLine, type ExclusionRules } from '../exclusion.js';
 import type { SourceDoc } from '../summarizer.js';
-import type { CountTokens } from '../../write/tokens.js';
+import type { CountTokens } from '../../text/tokens.js';
 
 /** The source text without code blocks, stack traces, and ephemeral sections or lines. */
 export function applyExclusions(text: string, rules: ExclusionRules): string {

@@ -3,7 +3,7 @@
 // Pure: the same node, prompt and settings give the same messages, so the same cache key.
 import { formatTopicTag, type TopicInfo } from '../../tree/topic.js';
 import { renderTemplate } from '../../write/template.js';
-import type { CountTokens } from '../../write/tokens.js';
+import type { CountTokens } from '../../text/tokens.js';
 import { DEFAULT_EPHEMERAL_MARKERS, type ExclusionRules } from '../exclusion.js';
 import type { Redactor } from '../../redact/redactor.js';
 import type { SourceDoc, SummaryRequest } from '../summarizer.js';

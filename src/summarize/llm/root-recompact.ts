@@ -12,7 +12,7 @@
 import type { CompactionConfig } from '../../config/config.js';
 import type { LocalDate } from '../../time/calendar.js';
 import { renderTemplate } from '../../write/template.js';
-import type { CountTokens } from '../../write/tokens.js';
+import type { CountTokens } from '../../text/tokens.js';
 import type { ExclusionRules } from '../exclusion.js';
 import type { Redactor } from '../../redact/redactor.js';
 import type { SourceDoc, SummaryUsage } from '../summarizer.js';

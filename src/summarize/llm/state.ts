@@ -11,7 +11,7 @@ import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import type { NodeKey, Workspace } from '../../tree/layout.js';
 import { ensureStateDir } from '../../tree/state-dir.js';
-import { atomicWriteFile } from '../../write/atomic.js';
+import { atomicWriteFile } from '../../fs/atomic.js';
 import { redactValue } from '../../redact/lines.js';
 import { workspaceRedactor } from '../../redact/workspace.js';
 

@@ -5,7 +5,7 @@
 import { nodeKey } from '../../tree/layout.js';
 import type { TemplateSet } from '../../write/template.js';
 import { renderTemplate } from '../../write/template.js';
-import { loadTokenCounter, type CountTokens, type TokenizerName } from '../../write/tokens.js';
+import { loadTokenCounter, type CountTokens, type TokenizerName } from '../../text/tokens.js';
 import type { ExclusionRules } from '../exclusion.js';
 import type { ExtractiveSummarizer } from '../extractive.js';
 import type { Redactor } from '../../redact/redactor.js';

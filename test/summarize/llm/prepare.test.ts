@@ -3,7 +3,7 @@ import { describe, expect, it } from 'vitest';
 import { ExclusionRules } from '../../../src/summarize/exclusion.js';
 import { applyExclusions, capAssistantTurns, fitSources } from '../../../src/summarize/llm/prepare.js';
 import type { SourceDoc } from '../../../src/summarize/summarizer.js';
-import { loadTokenCounter } from '../../../src/write/tokens.js';
+import { loadTokenCounter } from '../../../src/text/tokens.js';
 
 const rules = new ExclusionRules(['scratchpad']);
 

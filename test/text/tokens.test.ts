@@ -3,7 +3,7 @@ import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { countTokens as cl100k } from 'gpt-tokenizer/encoding/cl100k_base';
 import { countTokens as o200k } from 'gpt-tokenizer/encoding/o200k_base';
-import { linePieces, loadTokenCounter, rememberingCounter } from '../../src/write/tokens.js';
+import { linePieces, loadTokenCounter, rememberingCounter } from '../../src/text/tokens.js';
 
 const example = join(import.meta.dirname, '..', '..', 'memory');
 const exampleTexts = readdirSync(example, { recursive: true, encoding: 'utf8' })

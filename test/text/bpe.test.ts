@@ -4,8 +4,8 @@ import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { join } from 'node:path';
 import { beforeAll, describe, expect, it } from 'vitest';
-import { BpeCounter, buildRankTable, parseRankTable } from '../../src/write/bpe.js';
-import type { TokenizerName } from '../../src/write/tokens.js';
+import { BpeCounter, buildRankTable, parseRankTable } from '../../src/text/bpe.js';
+import type { TokenizerName } from '../../src/text/tokens.js';
 import { REPO } from '../helpers/workspace.js';
 
 const require = createRequire(import.meta.url);
@@ -72,7 +72,7 @@ describe('rank tables', () => {
 
   it('ship with the build, and the built counter is the one hipo loads', async () => {
     for (const name of ['cl100k_base', 'o200k_base'] as const) expect(existsSync(join(REPO, 'dist', 'tokenizers', `${name}.bin`)), `run npm run build: ${name}.bin`).toBe(true);
-    const tokens = (await import(join(REPO, 'dist', 'write', 'tokens.js'))) as typeof import('../../src/write/tokens.js');
+    const tokens = (await import(join(REPO, 'dist', 'text', 'tokens.js'))) as typeof import('../../src/text/tokens.js');
     const count = await tokens.loadTokenCounter('cl100k_base');
     for (const text of examples.slice(0, 5)) expect(count(text)).toBe(library('cl100k_base')(text));
   });

@@ -3,7 +3,7 @@
 // process that counts tokens (`hipo compact`, `hipo context`, `hipo status`); the same ranks
 // as one binary file, searched in place, cost about a millisecond to load. The table is made
 // from gpt-tokenizer's own ranks at build time (scripts/build-tokenizers.mjs), and the counts
-// are held to gpt-tokenizer's in test/write/bpe.test.ts.
+// are held to gpt-tokenizer's in test/text/bpe.test.ts.
 /** The BPE vocabularies hipo counts with. */
 export type TokenizerName = 'cl100k_base' | 'o200k_base';
 

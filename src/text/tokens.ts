@@ -32,7 +32,7 @@ export async function loadTokenCounter(name: TokenizerName = 'cl100k_base'): Pro
   return c;
 }
 
-/** Where the build puts the rank tables: `dist/tokenizers/` beside `dist/write/`. */
+/** Where the build puts the rank tables: `dist/tokenizers/` beside `dist/text/`. */
 export function rankTableUrl(name: TokenizerName): URL {
   return new URL(`../tokenizers/${name}.bin`, import.meta.url);
 }

@@ -1,0 +1,37 @@
+// A search result as a person reads it in a terminal (hipo search) or an MCP tool's text: each
+// hit's place, level and period, heading path, score, snippet with line numbers, and where
+// else it appears.
+import type { SearchHit, SearchResult } from './search.js';
+
+function where(h: Pick<SearchHit, 'path' | 'lines'>): string {
+  return `${h.path}:${h.lines.start}${h.lines.end > h.lines.start ? `-${h.lines.end}` : ''}`;
+}
+
+function periodText(h: Pick<SearchHit, 'period'>): string {
+  if (!h.period) return '';
+  return h.period.start === h.period.end ? h.period.start : `${h.period.start}..${h.period.end}`;
+}
+
+function fmtScore(x: number): string {
+  return x >= 100 ? x.toFixed(0) : x >= 1 ? x.toFixed(2) : x.toFixed(4);
+}
+
+export function formatSearch(r: SearchResult): string {
+  const lines = [`hipo search "${r.query}" · ${r.mode} · ${r.hits.length} result${r.hits.length === 1 ? '' : 's'} (${r.ms.toFixed(0)} ms)`];
+  for (const x of r.also) lines.push(`  also ${x.kind}: ${x.text}`);
+  if (r.hits.length === 0) lines.push('  nothing found');
+  r.hits.forEach((h, i) => {
+    const tags = [h.level, periodText(h), h.status ?? '', h.type ? `[${h.type}]` : ''].filter(Boolean).join(' ');
+    lines.push('');
+    lines.push(`${String(i + 1).padStart(2)}. ${where(h)}  ${tags}`);
+    if (h.headingPath.length) lines.push(`    ${h.headingPath.join(' › ')}`);
+    const parts = [h.scores.bm25 !== null ? `bm25 ${fmtScore(h.scores.bm25)}` : '', h.scores.vector !== null ? `vector ${h.scores.vector.toFixed(3)}` : ''].filter(Boolean);
+    lines.push(`    score ${fmtScore(h.score)}${parts.length && r.mode === 'hybrid' ? ` (${parts.join(', ')})` : ''}`);
+    const snippetLines = h.snippet.text.split('\n');
+    const width = String(h.snippet.line + snippetLines.length - 1).length;
+    snippetLines.forEach((l, k) => lines.push(`    ${String(h.snippet.line + k).padStart(width)} │ ${l}`));
+    for (const s of h.sources) lines.push(`    ↳ ${where(s)}  ${s.headingPath[s.headingPath.length - 1] ?? ''}`);
+    if (h.alsoIn.length) lines.push(`    also in ${h.alsoIn.map(where).join(' · ')}`);
+  });
+  return lines.join('\n');
+}
