@@ -53,7 +53,7 @@ async function measure(c: Corpus): Promise<void> {
     cjs.openSync = ((...a: Parameters<typeof cjs.openSync>) => (opened++, origOpen(...a))) as typeof cjs.openSync;
     cjs.existsSync = ((p: import('node:fs').PathLike) => (stats++, origExists(p))) as typeof cjs.existsSync;
     syncBuiltinESMExports();
-    let pack;
+    let pack: ReturnType<typeof buildPack>;
     try {
       pack = buildPack(opts);
     } finally {

@@ -46,7 +46,7 @@ function sessionKey(ref: { level: string; period: { start: string } | null; head
 }
 
 /** Session keys of ranked hits: a raw hit is its session, a node hit its sources' sessions. */
-export function hitKeys(hits: readonly SearchHit[]): string[] {
+function hitKeys(hits: readonly SearchHit[]): string[] {
   const out: string[] = [];
   const seen = new Set<string>();
   const add = (k: string | null): void => {
@@ -76,7 +76,7 @@ export interface RetrieverOptions {
 }
 
 /** Retrieval through the search API, as `hipo search` does it. */
-export function viaSearch(index: SearchIndex, opts: RetrieverOptions): Retriever {
+function viaSearch(index: SearchIndex, opts: RetrieverOptions): Retriever {
   return async (q) => {
     const also = opts.also ? await opts.also(q) : [];
     const r = await search(index, q.question, { mode: opts.mode, limit: opts.limit, also, ...(opts.tree ? { tree: opts.tree } : {}) });
@@ -105,7 +105,7 @@ function sessionHeadings(memoryDir: string, rel: string, cache: Map<string, [num
 }
 
 /** Retrieval through `hipo recall`: topics index, node manifest, then hybrid search, fused. */
-export function viaRecall(index: SearchIndex, opts: RetrieverOptions): Retriever {
+function viaRecall(index: SearchIndex, opts: RetrieverOptions): Retriever {
   const cache = new Map<string, [number, string][]>();
   const search = indexTreeSearch(index, index.ws.memoryName, index.ws.memoryDir, opts.mode);
   return async (q) => {

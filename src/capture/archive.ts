@@ -77,7 +77,7 @@ export async function captureTranscript(ws: Workspace, config: HipoConfig, clock
     let s = loadSessionState(ws, input.sessionId);
     if (s) settlePending(ws, s);
     if (input.prompt && s) rememberPrompt(s, clean(input.prompt));
-    const path = input.transcriptPath && input.transcriptPath.trim() ? input.transcriptPath : null;
+    const path = input.transcriptPath?.trim() ? input.transcriptPath : null;
     if (!path || !existsSync(path) || !statSync(path).isFile()) {
       if (s) saveSessionState(ws, s);
       return empty(path ? `transcript not found: ${path}` : 'no transcript_path in the hook input');

@@ -28,7 +28,7 @@ export interface LoggedEntry {
  * an untitled section (a heading a person can read in the raw log), or `Note` when nothing in
  * it reads as a name.
  */
-export function entryTopic(text: string): string {
+function entryTopic(text: string): string {
   const stats = new TermStats();
   stats.addDocument(new Set(contentWords(text)));
   return topicName(text, stats) ?? 'Note';

@@ -17,7 +17,7 @@ const NEEDS_ESCAPE = /^( {0,3})(#{1,6}(?:[ \t]|$)|<!--|(?:=+|-+)[ \t]*$)/;
  * rest of the file (an unclosed code fence or HTML comment) or turn the line above into a
  * heading (a setext underline). Text inside code fences is left as written.
  */
-export function containMarkdown(text: string): string {
+function containMarkdown(text: string): string {
   const lines = text.replace(/\r\n?/g, '\n').split('\n');
   let fence: string | null = null;
   for (let i = 0; i < lines.length; i++) {
@@ -38,7 +38,7 @@ export function containMarkdown(text: string): string {
   return lines.join('\n');
 }
 
-export function clipText(text: string, max: number): string {
+function clipText(text: string, max: number): string {
   if (text.length <= max) return text;
   return `${text.slice(0, max).replace(/\s+\S*$/, '')} … [${(text.length - max).toLocaleString('en-US')} characters not kept]`;
 }
@@ -61,7 +61,7 @@ function stamp(ts: string | null, ctx: TurnContext): string | null {
 }
 
 /** `## Conversation [project] · 14:05 · session 3f2a9c1d` (`, continued` for a continuation). */
-export function turnHeading(turn: Turn, ctx: TurnContext): string {
+function turnHeading(turn: Turn, ctx: TurnContext): string {
   const parts = ['## Conversation [project]'];
   const when = stamp(turn.timestamp, ctx);
   if (when) parts.push(when);
@@ -95,7 +95,7 @@ export function renderTurn(turn: Turn, ctx: TurnContext): string {
 
 /** `## Deploy checklist [feedback] · 14:05` then the text as bullets. */
 export function renderLogEntry(opts: { topic: string; type: string; time: string; text: string }): string {
-  const topic = opts.topic.replace(/[\r\n#\[\]]+/g, ' ').replace(/\s+/g, ' ').trim() || 'Note';
+  const topic = opts.topic.replace(/[\r\n#[\]]+/g, ' ').replace(/\s+/g, ' ').trim() || 'Note';
   const heading = `## ${topic} [${opts.type}] · ${opts.time}`;
   // Each line of prose becomes a bullet; lists, indented lines and code stay as written.
   let fenced = false;

@@ -22,7 +22,7 @@ export interface ArchivedTurn {
 }
 
 /** An append in flight: if the process died after writing, the next hook sees it happened. */
-export interface PendingAppend {
+interface PendingAppend {
   file: string;
   at: number;
   bytes: number;
@@ -53,15 +53,15 @@ export interface SessionState {
   updatedAt: string;
 }
 
-export const KEPT_TURNS = 300;
-export const KEPT_PROMPTS = 8;
+const KEPT_TURNS = 300;
+const KEPT_PROMPTS = 8;
 
-export function sessionsDir(ws: Workspace): string {
+function sessionsDir(ws: Workspace): string {
   return join(ws.stateDir, 'sessions');
 }
 
 /** A file name for a session id: the id itself when it is tame, else a hash of it. */
-export function sessionFile(ws: Workspace, sessionId: string): string {
+function sessionFile(ws: Workspace, sessionId: string): string {
   const safe = /^[A-Za-z0-9._-]{1,100}$/.test(sessionId) && !sessionId.startsWith('.') ? sessionId : createHash('sha256').update(sessionId).digest('hex').slice(0, 32);
   return join(sessionsDir(ws), `${safe}.json`);
 }

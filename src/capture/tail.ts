@@ -3,7 +3,7 @@
 // too long to be a message worth keeping (a huge tool result, an inline image) is stepped over.
 import { closeSync, fstatSync, openSync, readSync } from 'node:fs';
 
-export interface TailLine {
+interface TailLine {
   text: string;
   /** Byte range of the line, newline included. */
   offset: number;

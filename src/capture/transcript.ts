@@ -59,7 +59,7 @@ const HARNESS_TEXT = /^\s*(?:<(?:command-name|command-message|command-args|local
 /** Input fields that say what a tool call was about, most telling first. */
 const DETAIL_KEYS = ['file_path', 'notebook_path', 'path', 'command', 'cmd', 'pattern', 'url', 'query', 'description', 'prompt', 'skill'];
 
-export function toolDetail(input: unknown): string | null {
+function toolDetail(input: unknown): string | null {
   if (typeof input === 'string') return input.trim() || null;
   if (!isObj(input)) return null;
   for (const k of DETAIL_KEYS) {
@@ -89,7 +89,7 @@ function claudeMessage(o: Json, offset: number, end: number): LineResult {
   for (const b of blocksOf(message.content)) {
     if (b.type === 'text') {
       const t = str(b.text);
-      if (t && t.trim() && !HARNESS_TEXT.test(t)) texts.push(t.trim());
+      if (t?.trim() && !HARNESS_TEXT.test(t)) texts.push(t.trim());
     } else if (b.type === 'tool_use' && type === 'assistant') {
       const name = str(b.name);
       if (name) tools.push({ name, detail: toolDetail(b.input) });

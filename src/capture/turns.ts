@@ -2,7 +2,7 @@
 // until the next prompt. A turn is the unit that is archived, once.
 import type { ToolCall, TranscriptMessage } from './transcript.js';
 
-export type TurnPart = { kind: 'user' | 'assistant'; text: string } | { kind: 'tool'; call: ToolCall };
+type TurnPart = { kind: 'user' | 'assistant'; text: string } | { kind: 'tool'; call: ToolCall };
 
 export interface Turn {
   /** The prompt's uuid, or `@<byte offset>` of the turn's first line. */

@@ -60,7 +60,7 @@ export function loadWorkspace(dir: string | undefined, requireMemory: boolean): 
   const { root, found } = workspaceRoot(dir);
   if (!found && requireMemory) throw new CliError(`no hipo workspace in ${root} or any folder above it (run "hipo init" to create one, or use --dir)`);
   if (!existsSync(root) || !statSync(root).isDirectory()) throw new CliError(`--dir: ${root} is not a folder`);
-  let loaded;
+  let loaded: ReturnType<typeof loadConfig>;
   try {
     loaded = loadConfig(root);
   } catch (err) {

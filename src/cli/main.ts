@@ -25,7 +25,7 @@ const COMMANDS: Record<string, () => Promise<Register>> = {
 };
 
 /** The program with `argv`'s command registered, or every command when argv names none. */
-export async function buildProgram(io: Io, setRun: (run: Run) => void, argv: readonly string[] = []): Promise<Command> {
+async function buildProgram(io: Io, setRun: (run: Run) => void, argv: readonly string[] = []): Promise<Command> {
   const program = new Command('hipo')
     .description('Memory for AI agents: raw markdown logs compacted into a searchable daily/weekly/monthly/ROOT tree.')
     .version(VERSION, '-v, --version')

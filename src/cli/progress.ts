@@ -4,7 +4,7 @@
 // the work. Nothing for work that ends within `delayMs`. Always on stderr, so stdout stays
 // clean for --json.
 
-export interface ProgressEvent {
+interface ProgressEvent {
   phase: string;
   done: number;
   total: number;

@@ -9,7 +9,7 @@ import { scanBlocks, sectionTree, splitLines } from '../tree/markdown.js';
 import { formatTopicTag, type TopicInfo } from '../tree/topic.js';
 import type { SourceDoc, Summarizer, SummaryResult } from '../summarize/summarizer.js';
 
-export type ComposeMode = 'copy' | 'concat' | 'summary';
+type ComposeMode = 'copy' | 'concat' | 'summary';
 
 export interface Composed {
   body: string;
@@ -19,7 +19,7 @@ export interface Composed {
   fallbackReason?: string;
 }
 
-export function topicsSection(topics: readonly TopicInfo[]): string {
+function topicsSection(topics: readonly TopicInfo[]): string {
   const lines = topics.map((t) => `- ${formatTopicTag(t)}${t.keywords.length ? `: ${t.keywords.join(', ')}` : ''}`);
   return `## Topics\n${lines.length ? lines.join('\n') : '- (none)'}\n`;
 }
@@ -32,7 +32,7 @@ export function nodeTitle(p: Period): string {
 }
 
 /** A raw log copied verbatim, with the Topics section under its `# date` title (if it has one). */
-export function copyRawLog(text: string, topics: readonly TopicInfo[]): string {
+function copyRawLog(text: string, topics: readonly TopicInfo[]): string {
   const lines = splitLines(text);
   const blocks = scanBlocks(lines);
   const first = blocks[0];
@@ -49,7 +49,7 @@ export function copyRawLog(text: string, topics: readonly TopicInfo[]): string {
  * Child bodies under `## label` headings: each child's own title and Topics section are dropped
  * (the parent has its own), and its headings are shifted so the shallowest is level 3.
  */
-export function concatChildren(title: string, topics: readonly TopicInfo[], children: readonly { label: string; text: string }[]): string {
+function concatChildren(title: string, topics: readonly TopicInfo[], children: readonly { label: string; text: string }[]): string {
   const parts = [`# ${title}\n`, topicsSection(topics)];
   for (const c of children) parts.push(`## ${c.label}\n\n${nestBody(c.text)}`);
   return parts.join('\n').replace(/\n{3,}/g, '\n\n').trimEnd() + '\n';

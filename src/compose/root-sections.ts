@@ -19,7 +19,7 @@ export interface SectionLines<T> {
 }
 
 /** `05-29` within the year of `today`, the full date before it. */
-export function shortDate(d: LocalDate, today: LocalDate): string {
+function shortDate(d: LocalDate, today: LocalDate): string {
   return d.slice(0, 4) === today.slice(0, 4) ? d.slice(5) : d;
 }
 
@@ -32,7 +32,7 @@ const FACT_LINE_MAX = 200;
  * A sentence costs about six digests: ten sentences read well, and the digests then name
  * several times more of the user's life in the same room.
  */
-export const PROFILE_SENTENCES = 10;
+const PROFILE_SENTENCES = 10;
 export const ALSO_PREFIX = '- Also: ';
 export const ALSO_SEPARATOR = ' · ';
 
@@ -96,7 +96,7 @@ function monthIndex(m: string): number {
  * The period a topic's last mention falls in, coarser with age: its month within the last 12
  * months, its quarter within 36, its year before that.
  */
-export function historyGroup(lastSeen: LocalDate, today: LocalDate): { label: string; age: number } {
+function historyGroup(lastSeen: LocalDate, today: LocalDate): { label: string; age: number } {
   const m = monthOf(lastSeen);
   const age = Math.max(0, monthIndex(monthOf(today)) - monthIndex(m));
   if (age < 12) return { label: m, age };

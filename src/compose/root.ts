@@ -28,7 +28,7 @@ import type { CountTokens } from '../text/tokens.js';
 import { allocate } from './budget.js';
 import { historySection, listSection, profileSection, rulesSection, topicsSection, type SectionLines } from './root-sections.js';
 
-export interface RootMonth {
+interface RootMonth {
   month: string;
   topics: readonly TopicInfo[];
   /** The monthly node's user and feedback facts. */
@@ -127,7 +127,7 @@ function activeContext(input: RootInput): string[] {
   if (input.recentDailies.length === 0) return [];
   const draft = buildDraft(analyzeSources(input.recentDailies, input.rules), 'weekly', true);
   // One line format: `05-29 · topic: text`, no type tags or emphasis from the highlights.
-  const tidy = (l: string): string => `- ${clip(l.replace(/^(\d{2}-\d{2} · [^:\[]*?) \[\w+\]:/, '$1:').replace(/\*\*|__/g, ''), 160)}`;
+  const tidy = (l: string): string => `- ${clip(l.replace(/^(\d{2}-\d{2} · [^:[]*?) \[\w+\]:/, '$1:').replace(/\*\*|__/g, ''), 160)}`;
   // Open items and decisions first; then the highlights, a day at a time from the newest, so
   // that every recent day has its say before any day has its second.
   const newestFirst = (lines: string[]): string[] => [...lines].reverse();

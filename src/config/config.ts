@@ -35,12 +35,12 @@ export interface CompactionConfig {
   ephemeralMarkers: string[];
 }
 
-export const ROOT_SECTIONS = ['profile', 'rules', 'active', 'patterns', 'history', 'topics'] as const;
+const ROOT_SECTIONS = ['profile', 'rules', 'active', 'patterns', 'history', 'topics'] as const;
 export type RootSection = (typeof ROOT_SECTIONS)[number];
 export type RootShares = Record<RootSection, number>;
 
 /** Agent integration: transcript capture hooks, session-start restore, context packs. */
-export interface AgentsConfig {
+interface AgentsConfig {
   /** Characters of one transcript message kept in the raw log (the rest is marked as cut). */
   captureMessageChars: number;
   /** Milliseconds a capture hook spends reading a transcript; the rest waits for the next hook. */
@@ -136,7 +136,7 @@ export interface HipoConfig {
   search: SearchConfig;
 }
 
-export interface DaemonConfig {
+interface DaemonConfig {
   /** Quiet time after the last file change before a cycle runs. */
   debounceMs: number;
   /** Cron expression (in `timeZone`) for cycles that run even when nothing changed. */

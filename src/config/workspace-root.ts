@@ -6,7 +6,7 @@ import { existsSync } from 'node:fs';
 import { dirname, join, resolve } from 'node:path';
 import { CONFIG_FILE, LEGACY_CONFIG_FILE } from './config.js';
 
-export function isWorkspace(dir: string): boolean {
+function isWorkspace(dir: string): boolean {
   if (existsSync(join(dir, CONFIG_FILE)) || existsSync(join(dir, LEGACY_CONFIG_FILE))) return true;
   return existsSync(join(dir, 'memory', 'ROOT.md')) || existsSync(join(dir, 'memory', 'daily'));
 }

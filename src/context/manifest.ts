@@ -55,7 +55,7 @@ export function matchTopics(rootBody: string, terms: readonly string[]): TopicHi
 }
 
 /** The `topics:` list of a node's frontmatter, read without a YAML parser (names only). */
-export function frontmatterTopics(yaml: string | null): string[] {
+function frontmatterTopics(yaml: string | null): string[] {
   if (!yaml) return [];
   const m = /^topics:[ \t]*(\[.*\])?[ \t]*$/m.exec(yaml);
   if (!m) return [];

@@ -18,7 +18,7 @@ import { contextWindows, findAnchor, type Windows } from './windows.js';
 export type PackLevel = 'profile' | 'root' | 'session' | 'monthly' | 'weekly' | 'daily' | 'raw';
 export const PACK_LEVELS: readonly PackLevel[] = ['profile', 'root', 'session', 'monthly', 'weekly', 'daily', 'raw'];
 
-export interface PackPart {
+interface PackPart {
   level: PackLevel;
   /** Memory-relative path. */
   path: string;
@@ -29,7 +29,7 @@ export interface PackPart {
   trimmed: boolean;
 }
 
-export interface Omitted {
+interface Omitted {
   level: PackLevel | 'older';
   path: string;
   reason: string;
@@ -124,7 +124,7 @@ export function buildPack(o: PackOptions): Pack {
   } else omitted.push({ level: 'root', path: 'ROOT.md', reason: 'no ROOT.md yet (run hipo compact)' });
 
   // Extra (a session's own turns after compaction)
-  if (o.extra && o.extra.entries.length) {
+  if (o.extra?.entries.length) {
     let allowance = Math.min(remaining, Math.floor(o.budget * o.extra.share));
     const title = `## ${o.extra.title} · ${o.extra.path}`;
     allowance -= m(title) + 1;

@@ -7,7 +7,7 @@
 import type { Measure } from './fit.js';
 import { ALSO_PREFIX, ALSO_SEPARATOR } from '../compose/root-sections.js';
 
-export interface ProfileGroup {
+interface ProfileGroup {
   heading: string;
   /** `- fact (date)` lines. */
   lines: string[];
@@ -24,7 +24,7 @@ export interface ProfileSections {
 }
 
 /** `([05-29](daily/2023-05-29.md))` → `(05-29)`. */
-export function plainDates(line: string): string {
+function plainDates(line: string): string {
   return line.replace(/\(\[([^\]]+)\]\([^)]*\)\)/g, '($1)');
 }
 

@@ -8,7 +8,7 @@ import { addDays, type LocalDate } from '../time/calendar.js';
 import { rawRelPath } from '../tree/layout.js';
 import type { Measure } from './fit.js';
 import { buildManifest, type TopicHit } from './manifest.js';
-import { filePassages, rankPassages, type Passage, type PassageLocation, type ScoredPassage } from './passages.js';
+import { filePassages, rankPassages, type Passage, type PassageLocation, } from './passages.js';
 import { readInMemory } from './sources.js';
 import { recallTerms } from './terms.js';
 import { rootView } from './root-view.js';
@@ -33,7 +33,7 @@ export interface RecallOptions {
   limit?: number;
 }
 
-export interface RecalledPassage extends Passage {
+interface RecalledPassage extends Passage {
   /** Where else in the tree it appears: summary lines that repeat it or name its topic. */
   alsoIn: PassageLocation[];
   rank: number;
@@ -189,4 +189,3 @@ export function renderRecall(r: Recall, memoryName: string): string {
   return `${lines.join('\n')}\n`;
 }
 
-export type { ScoredPassage };

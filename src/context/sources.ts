@@ -5,8 +5,8 @@ import { openRegular, realInside } from '../tree/inside.js';
 import { decodeText } from '../tree/text.js';
 import { stripNodeLinks } from '../tree/node-links.js';
 
-export const MAX_NODE_BYTES = 256 * 1024;
-export const RAW_TAIL_BYTES = 64 * 1024;
+const MAX_NODE_BYTES = 256 * 1024;
+const RAW_TAIL_BYTES = 64 * 1024;
 
 /**
  * Reads up to `max` bytes from the start (or, with `fromEnd`, the end) of a file. Only a regular
@@ -30,7 +30,7 @@ export function readBounded(path: string, max: number, fromEnd = false): { text:
 }
 
 /** Longest line a passage shows: a longer one (a pasted blob, a one-line log) is cut with a note. */
-export const MAX_PASSAGE_LINE_CHARS = 4000;
+const MAX_PASSAGE_LINE_CHARS = 4000;
 
 /** Cuts lines longer than `max` characters, saying how long they were. */
 export function clipLongLines(text: string, max = MAX_PASSAGE_LINE_CHARS): string {

@@ -22,10 +22,10 @@ export interface Windows {
   rootOnlyBefore: LocalDate;
 }
 
-export const MAX_WEEKS = 8;
-export const MAX_MONTHS = 3;
+const MAX_WEEKS = 8;
+const MAX_MONTHS = 3;
 /** How far back the anchor is looked for, in days (a bounded number of stat calls). */
-export const ANCHOR_PROBE_DAYS = 400;
+const ANCHOR_PROBE_DAYS = 400;
 
 export function contextWindows(anchor: LocalDate): Windows {
   const firstDay = weekDates(isoWeekOf(addDays(anchor, -2)))[0]!;

@@ -30,7 +30,7 @@ import type { TreeState } from './tree-state.js';
 import type { DailyPrefetch } from './prefetch.js';
 
 /** Never write a node shorter than this (spec guard). */
-export const MIN_NODE_BYTES = 50;
+const MIN_NODE_BYTES = 50;
 
 export interface ExecContext {
   config: HipoConfig;
@@ -56,7 +56,7 @@ export interface Applied {
   warning: string | null;
 }
 
-export class NodeWriteError extends Error {}
+class NodeWriteError extends Error {}
 
 export async function executePlan(plan: CyclePlan, tree: TreeState, ctx: ExecContext): Promise<Applied[]> {
   const failed = new Set<NodeKey>();
@@ -89,11 +89,11 @@ function childrenSettled(children: readonly Period[], tree: TreeState, failed: R
   return children.every((c) => {
     if (failed.has(nodeKey(c))) return false;
     const n = tree.node(c);
-    if (!n || n.status !== 'fixed') return false;
+    if (n?.status !== 'fixed') return false;
     if (c.level === 'daily') {
       // Current with its raw log, or left as it is on purpose (hand-edited, foreign).
       const raw = tree.raws.get(c.date);
-      return !raw || !raw.usable || n.sourceHash === null || n.sourceHash === raw.hash || isHandEdited(n);
+      return !raw?.usable || n.sourceHash === null || n.sourceHash === raw.hash || isHandEdited(n);
     }
     return true;
   });

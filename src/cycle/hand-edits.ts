@@ -11,7 +11,7 @@ import { isHandEdited } from '../tree/snapshot.js';
 import { atomicWriteFile } from '../fs/atomic.js';
 import type { TreeState } from './tree-state.js';
 
-export const EDITS_DIR = 'edits';
+const EDITS_DIR = 'edits';
 
 /**
  * Saves the node about to be replaced if it holds a hand edit the new version would drop.

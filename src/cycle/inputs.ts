@@ -19,7 +19,7 @@ import type { SourceDoc } from '../summarize/summarizer.js';
 import { childLabel } from '../compose/body.js';
 import type { TreeState } from './tree-state.js';
 
-export class SourceUnreadable extends Error {
+class SourceUnreadable extends Error {
   constructor(readonly file: string, why: string) {
     super(`${file}: ${why}`);
   }
@@ -102,7 +102,7 @@ function readChild(p: Period, tree: TreeState): ChildRead | null {
   const info = tree.node(p);
   // The cached record may predate a hand edit made during the cycle, or lack topics: the bytes
   // just read are the truth.
-  const fresh = info && info.topics && info.bodyHash === contentHash(doc.body) ? info : tree.noteNode(p, rel, bytes);
+  const fresh = info?.topics && info.bodyHash === contentHash(doc.body) ? info : tree.noteNode(p, rel, bytes);
   return { period: p, body: doc.body, bodyHash: fresh.bodyHash, topics: fresh.topics ?? [], firstLine: doc.bodyLineOffset + 1, rel };
 }
 

@@ -50,12 +50,12 @@ export interface CycleRecord {
 
 export type JournalRecord = ActionRecord | CycleRecord | ({ type: string } & Record<string, unknown>);
 
-export function journalPath(ws: Workspace): string {
+function journalPath(ws: Workspace): string {
   return join(ws.stateDir, 'journal.jsonl');
 }
 
 /** Past this size the journal is rotated to `journal.1.jsonl` (one generation kept). */
-export const JOURNAL_ROTATE_BYTES = 16 * 1024 * 1024;
+const JOURNAL_ROTATE_BYTES = 16 * 1024 * 1024;
 
 export function appendJournal(ws: Workspace, records: readonly JournalRecord[]): void {
   if (records.length === 0) return;

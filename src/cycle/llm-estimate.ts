@@ -13,7 +13,7 @@ import { rootRecompactInput } from './root-llm.js';
 import { rootSourceHash } from '../plan/planner.js';
 import type { TreeState } from './tree-state.js';
 
-export interface ModelCallEstimate {
+interface ModelCallEstimate {
   /** Path relative to the memory folder. */
   node: string;
   level: Period['level'];

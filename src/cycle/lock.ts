@@ -36,7 +36,7 @@ export type LockName = 'lock' | 'daemon.lock';
  * Holders renew their lease every quarter of this. Only a process on another host relies on
  * it (on this host the holder's pid and start time are checked), so it can be generous.
  */
-export const WRITER_LEASE_MS = 120_000;
+const WRITER_LEASE_MS = 120_000;
 
 export function lockPath(ws: Workspace, name: LockName = 'lock'): string {
   return join(ws.stateDir, name);
@@ -45,10 +45,6 @@ export function lockPath(ws: Workspace, name: LockName = 'lock'): string {
 function ownerOf(record: LockView['record']): LockOwner | null {
   if (!record) return null;
   return { pid: record.pid, command: String(record.command ?? '?'), since: String(record.since ?? '?'), host: String(record.host ?? '?') };
-}
-
-export function readLockOwner(file: string): LockOwner | null {
-  return ownerOf(readLockFile(file)?.record ?? null);
 }
 
 /** The holder of a lock, if it is held by a live process (or, on another host, a live lease). */

@@ -27,7 +27,7 @@ export interface RequestHost {
   search(query: string, options: Record<string, unknown>, update: boolean): Promise<unknown>;
 }
 
-export function compactReport(r: CompactResult): CompactReport {
+function compactReport(r: CompactResult): CompactReport {
   const { tree: _tree, clock, ...rest } = r;
   return { ...rest, clock: { today: clock.today, timeZone: clock.timeZone } };
 }

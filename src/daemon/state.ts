@@ -8,7 +8,7 @@ import { atomicWriteFile } from '../fs/atomic.js';
 import { redactValue } from '../redact/lines.js';
 import { workspaceRedactor } from '../redact/workspace.js';
 
-export interface DaemonRun {
+interface DaemonRun {
   at: string;
   reason: string;
   cycles: number;
@@ -32,7 +32,7 @@ export interface DaemonState {
   indexedAt: string | null;
 }
 
-export function daemonStatePath(ws: Workspace): string {
+function daemonStatePath(ws: Workspace): string {
   return join(ws.stateDir, 'daemon.json');
 }
 

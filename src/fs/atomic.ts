@@ -10,7 +10,7 @@ import { processAlive } from './process-identity.js';
 let counter = 0;
 
 /** Temp files are hidden dot-files so watchers and scans skip them. */
-export function tempPathFor(target: string): string {
+function tempPathFor(target: string): string {
   return join(dirname(target), `.${basename(target)}.hipo-tmp-${process.pid}-${++counter}`);
 }
 

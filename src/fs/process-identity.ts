@@ -49,7 +49,7 @@ export function processStartedAt(pid: number): number | null {
 let bootCache: string | null | undefined;
 
 /** An id of the current boot: the kernel's on Linux, else the boot time to the minute. */
-export function bootId(): string | null {
+function bootId(): string | null {
   if (bootCache !== undefined) return bootCache;
   const id = readProc('/proc/sys/kernel/random/boot_id')?.trim();
   bootCache = id ? id : `booted-${Math.round((Date.now() - uptime() * 1000) / 60_000)}`;

@@ -14,7 +14,7 @@ import { readRawRange, withAppendLock } from '../write/raw-append.js';
 const CANDIDATE_TURNS = 60;
 const ALWAYS_LATEST = 2;
 
-export function sessionTurnsSection(ws: Workspace, s: SessionState): ExtraSection | undefined {
+function sessionTurnsSection(ws: Workspace, s: SessionState): ExtraSection | undefined {
   const recent = s.turns.slice(-CANDIDATE_TURNS);
   if (recent.length === 0) return undefined;
   const read = recent

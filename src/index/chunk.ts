@@ -6,7 +6,7 @@
 // Pure: text in, chunks out.
 import { splitFrontmatter, type FrontmatterData } from '../tree/frontmatter.js';
 import { hashParts } from '../tree/hash.js';
-import { MEMORY_TYPES, type MemoryType } from '../tree/layout.js';
+import { type MemoryType } from '../tree/layout.js';
 import { scanBlocks, sectionTree, splitLines, type Block, type Section } from '../tree/markdown.js';
 import { bucketOfTitle, parseHeading } from '../summarize/entries.js';
 import { userFactsByLine } from './facts.js';
@@ -54,7 +54,7 @@ export function chunkOptions(maxChars: number): ChunkOptions {
 const BUCKET_TYPES: Partial<Record<string, MemoryType>> = { user: 'user', feedback: 'feedback', references: 'reference' };
 
 /** The type of a heading path: the deepest `[type]` tag, else a summary section's own type. */
-export function typeOfHeadings(path: readonly string[]): MemoryType | null {
+function typeOfHeadings(path: readonly string[]): MemoryType | null {
   for (let i = path.length - 1; i >= 0; i--) {
     const parts = parseHeading(path[i]!);
     if (parts.tagged) return parts.type;
@@ -64,10 +64,6 @@ export function typeOfHeadings(path: readonly string[]): MemoryType | null {
     if (bucket) return BUCKET_TYPES[bucket] ?? null;
   }
   return null;
-}
-
-export function isMemoryType(s: string): s is MemoryType {
-  return (MEMORY_TYPES as readonly string[]).includes(s);
 }
 
 export function chunkDocument(fileText: string, opts: ChunkOptions): ChunkedDocument {

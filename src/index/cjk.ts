@@ -12,13 +12,6 @@ export function cjkRuns(text: string): string[] {
   return text.match(CJK_RUN) ?? [];
 }
 
-export function hasCjk(text: string): boolean {
-  CJK_RUN.lastIndex = 0;
-  const found = CJK_RUN.test(text);
-  CJK_RUN.lastIndex = 0;
-  return found;
-}
-
 /** The side-column text of a document: every unigram and bigram of its CJK runs. */
 export function cjkIndexText(text: string): string {
   const out: string[] = [];

@@ -8,8 +8,8 @@ import * as sqliteVec from 'sqlite-vec';
 import { CHUNKER_VERSION } from './chunk.js';
 
 /** Bumped when the schema (or what is stored in it) changes: an older index is rebuilt. */
-export const SCHEMA_VERSION = 2;
-export { INDEX_FILE } from './location.js';
+const SCHEMA_VERSION = 2;
+
 const BUSY_TIMEOUT_MS = 15_000;
 
 const SCHEMA = `

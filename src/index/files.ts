@@ -30,7 +30,7 @@ const SKIP_DIRS = new Set(['node_modules']);
 const DATE_IN_NAME = /(?:^|[^\d])(\d{4}-\d{2}-\d{2})(?:[^\d]|$)/;
 
 /** What a workspace-relative path is, for the index. */
-export function describeFile(ws: Workspace, abs: string): IndexableFile {
+function describeFile(ws: Workspace, abs: string): IndexableFile {
   const path = relative(ws.root, abs).split(sep).join('/');
   const inTree = relative(ws.memoryDir, abs).split(sep).join('/');
   const what = inTree.startsWith('..') ? ({ kind: 'other' } as const) : classifyPath(inTree);

@@ -8,7 +8,7 @@ import type { LocalDate } from '../time/calendar.js';
 import { parseTopicLine, parseTopicTag } from '../tree/topic.js';
 
 /** Words per shingle: long enough that a shared run means a copied sentence. */
-export const GRAM = 4;
+const GRAM = 4;
 
 /** What one line of a summary chunk claims about its origin. */
 export interface LineClaim {
@@ -44,7 +44,7 @@ const TAGGED = /\[(?:user|feedback|project|reference)\b[^\]]*\]\s*$/i;
 const POINTER = /→\s*(?:\S*\/)?daily\/(\d{4}-\d{2}-\d{2})\.md/;
 
 /** Lower-case words of a text, as shingles see them. */
-export function wordsOf(text: string): string[] {
+function wordsOf(text: string): string[] {
   return text.toLowerCase().match(WORD) ?? [];
 }
 

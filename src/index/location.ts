@@ -2,7 +2,7 @@
 import { join } from 'node:path';
 import type { Workspace } from '../tree/layout.js';
 
-export const INDEX_FILE = 'index.db';
+const INDEX_FILE = 'index.db';
 
 export function indexFile(ws: Workspace): string {
   return join(ws.stateDir, INDEX_FILE);

@@ -11,7 +11,7 @@ import { indexFile } from './location.js';
 import { EmbedderError, type Embedder } from './embed/embedder.js';
 import { embedderFor } from './embed/select.js';
 
-export interface IndexSettings {
+interface IndexSettings {
   include: string[];
   chunkChars: number;
   factChunks: boolean;

@@ -21,7 +21,7 @@ import { redactKeepingLines } from '../redact/lines.js';
 import type { SearchIndex } from './search-index.js';
 import { deleteVector, insertVector, prepareVectorTable, readVector, storedEmbedder } from './vectors.js';
 
-export interface UpdateProgress {
+interface UpdateProgress {
   phase: 'files' | 'embed';
   done: number;
   total: number;
@@ -271,7 +271,7 @@ interface PendingChunk {
 }
 
 /** The text a chunk is embedded from: where it sits (its headings), then what it says. */
-export function embeddingText(headingPath: readonly string[], text: string): string {
+function embeddingText(headingPath: readonly string[], text: string): string {
   return `${headingPath.join(' / ')}\n${text}`;
 }
 
@@ -321,7 +321,7 @@ async function embedPending(db: IndexDb, embedder: Embedder, report: UpdateRepor
       const store = (c: PendingChunk, v: Float32Array | Buffer | null): void => {
         // Another process may have embedded or removed the chunk while this batch was computed.
         const now = stmt(db, 'SELECT embedded FROM chunks WHERE id = ?').get(c.id) as { embedded: number } | undefined;
-        if (!now || now.embedded !== 0) return;
+        if (now?.embedded !== 0) return;
         if (v) insertVector(db, c.id, v, { level: c.level, periodStart: c.period_start ?? '', periodEnd: c.period_end ?? '', type: c.type ?? '' });
         stmt(db, 'UPDATE chunks SET embedded = ? WHERE id = ?').run(v ? 1 : 2, c.id);
         if (v) report.embedded++;

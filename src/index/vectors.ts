@@ -44,16 +44,6 @@ export function prepareVectorTable(db: IndexDb, id: string, dims: number): boole
   return stored !== null;
 }
 
-/** Forgets the embedder: drops vectors, leaves chunks waiting (for `search.embedder: none`). */
-export function dropVectorTable(db: IndexDb): void {
-  db.transaction(() => {
-    db.exec('DROP TABLE IF EXISTS chunk_vec');
-    db.exec('UPDATE chunks SET embedded = 0');
-    writeMeta(db, 'embedder_id', null);
-    writeMeta(db, 'embedder_dims', null);
-  }).immediate();
-}
-
 export function vectorBytes(v: Float32Array): Buffer {
   return Buffer.from(v.buffer, v.byteOffset, v.byteLength);
 }

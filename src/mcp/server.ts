@@ -39,7 +39,7 @@ async function answer(served: Served, fn: (env: ToolEnv) => ToolAnswer | Promise
   }
 }
 
-export function buildServer(served: Served, version: string): McpServer {
+function buildServer(served: Served, version: string): McpServer {
   const server = new McpServer({ name: 'hipo', version }, { instructions: "hipo is this workspace's long-term memory: ROOT.md (profile, rules, active context, topics index) and daily, weekly and monthly summaries of raw dated logs. Use recall for a question, search for words, context for the recent picture, get to read a file's lines, log to remember something." });
   server.registerTool('context', {
     title: 'Memory context',

@@ -119,7 +119,7 @@ export async function recallTool(env: ToolEnv, args: { question: string; budget?
   const run = (search?: TreeSearch) => recall({ memoryDir: env.ws.memoryDir, today: clock.today, question: args.question, also: args.also ?? [], budget: args.budget ?? env.config.agents.contextTokens, measure, ...(search ? { search } : {}) });
   const { withIndex } = await import('../index/maintain.js');
   const { indexTreeSearch } = await import('../context/index-search.js');
-  let r;
+  let r: Awaited<ReturnType<typeof run>>;
   try {
     r = (await withIndex(env.ws, env.config, { update: true }, (index) => run(indexTreeSearch(index, env.ws.memoryName, env.ws.memoryDir)))).result;
   } catch {

@@ -6,10 +6,10 @@
 //   root    — never fixed.
 // "Days passed since the period ended" counts whole days after its last day, so a week ending
 // Sunday 2026-03-15 is fixed from Monday 2026-03-23, and March 2026 from 2026-04-08.
-import { addDays, daysBetween, lastDayOfMonthId, lastDayOfWeek, type LocalDate } from '../time/calendar.js';
+import { addDays, lastDayOfMonthId, lastDayOfWeek, type LocalDate } from '../time/calendar.js';
 import type { NodeStatus, Period } from '../tree/layout.js';
 
-export function periodLastDay(p: Period): LocalDate | null {
+function periodLastDay(p: Period): LocalDate | null {
   switch (p.level) {
     case 'daily': return p.date;
     case 'weekly': return lastDayOfWeek(p.week);
@@ -36,7 +36,7 @@ export function calendarStatus(p: Period, today: LocalDate, graceDays: number): 
 }
 
 /** The first day on which the period's node may be fixed. */
-export function fixableFrom(p: Period, graceDays: number): LocalDate | null {
+function fixableFrom(p: Period, graceDays: number): LocalDate | null {
   const last = periodLastDay(p);
   if (last === null) return null;
   return addDays(last, p.level === 'daily' ? 1 : graceDays + 1);

@@ -52,12 +52,3 @@ export interface CyclePlan {
   /** Nodes already current, per level. */
   readonly upToDate: Readonly<Record<NodeLevel, number>>;
 }
-
-/** Actions that produce a new body (as opposed to a status-only fix). */
-export function isGenerating(kind: ActionKind): boolean {
-  return kind !== 'fix';
-}
-
-export function hasWork(plan: CyclePlan): boolean {
-  return plan.actions.length > 0;
-}

@@ -87,7 +87,7 @@ const NOT_REWRITTEN = (node: NodeInfo): Verdict => flag(node, `not rewritten: ${
 /** An extractive summary a model pass would replace (never a copy, concat or hand edit). */
 function dueForModel(opts: PlanOptions, node: NodeInfo, status: NodeStatus): boolean {
   const llm = opts.llm;
-  if (!llm || !llm.upgrade || !llm.levels.has(node.period.level) || node.summarizer !== 'extractive') return false;
+  if (!llm?.upgrade || !llm.levels.has(node.period.level) || node.summarizer !== 'extractive') return false;
   if (node.problem || isHandEdited(node) || node.status === null) return false;
   if (node.status === 'fixed' && !llm.resummarize) return false;
   if (!llm.resummarize && node.sourceHash !== null && llm.failed.get(nodeKey(node.period)) === node.sourceHash) return false;
@@ -102,7 +102,7 @@ function modelPass(node: NodeInfo, status: NodeStatus, children: Period[]): Verd
 /** A day with a usable raw log or a daily node: raw log → daily node. */
 export function dailyVerdict(p: Period & { level: 'daily' }, node: NodeInfo | undefined, raw: RawLogInfo | undefined, today: LocalDate, opts: PlanOptions): Verdict {
   const want = calendarStatus(p, today, opts.graceDays);
-  if (!raw || !raw.usable) {
+  if (!raw?.usable) {
     // The node outlives its raw log (deleted or unreadable): keep it as it is.
     if (node && !node.problem && node.status === 'tentative' && want === 'fixed') return fix(p, 'date has passed (raw log missing or unusable; node kept as is)', []);
     return node ? NOTHING : VANISHED;

@@ -8,7 +8,7 @@ import { fileURLToPath } from 'node:url';
 export class InstallError extends Error {}
 
 /** The compiled CLI of this package. */
-export const OWN_CLI = fileURLToPath(new URL('../cli.js', import.meta.url));
+const OWN_CLI = fileURLToPath(new URL('../cli.js', import.meta.url));
 
 export function shellQuote(s: string): string {
   return /^[A-Za-z0-9_./:=@%+-]+$/.test(s) ? s : `'${s.replace(/'/g, `'\\''`)}'`;
@@ -32,7 +32,7 @@ export interface HipoCommand {
 }
 
 export function resolveHipoCommand(env: NodeJS.ProcessEnv = process.env): HipoCommand {
-  if (env.HIPO_COMMAND && env.HIPO_COMMAND.trim()) {
+  if (env.HIPO_COMMAND?.trim()) {
     return { argv: [env.HIPO_COMMAND.trim()], shell: env.HIPO_COMMAND.trim(), how: 'HIPO_COMMAND' };
   }
   const own = real(OWN_CLI) ?? OWN_CLI;

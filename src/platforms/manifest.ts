@@ -13,7 +13,7 @@ export type Json = null | boolean | number | string | Json[] | { [k: string]: Js
 export const SCOPES = ['local', 'project', 'user'] as const;
 export type Scope = (typeof SCOPES)[number];
 
-export interface CreatedFile {
+interface CreatedFile {
   /** Relative to the install's base folder. */
   path: string;
   hash: string;

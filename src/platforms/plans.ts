@@ -44,7 +44,7 @@ export interface PlanInput {
   command: HipoCommand;
 }
 
-export interface PlannedJson {
+interface PlannedJson {
   path: string;
   add: JsonEntries;
 }
@@ -77,7 +77,7 @@ const HOOK_SETTINGS: Record<(typeof HIPO_HOOK_EVENTS)[number], [matcher: string 
 /** Codex caps a SessionEnd hook at 3 s (and warns at every start about a longer one). */
 const CODEX_TIMEOUTS: Partial<Record<(typeof HIPO_HOOK_EVENTS)[number], number>> = { SessionEnd: 3 };
 
-export function hookGroups(commandShell: string, timeouts: Partial<Record<(typeof HIPO_HOOK_EVENTS)[number], number>> = {}): Record<string, Json[]> {
+function hookGroups(commandShell: string, timeouts: Partial<Record<(typeof HIPO_HOOK_EVENTS)[number], number>> = {}): Record<string, Json[]> {
   const out: Record<string, Json[]> = {};
   for (const event of HIPO_HOOK_EVENTS) {
     const [matcher, standard] = HOOK_SETTINGS[event];

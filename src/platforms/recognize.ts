@@ -11,12 +11,12 @@ export const HIPO_HOOK_EVENTS = ['SessionStart', 'UserPromptSubmit', 'PreCompact
 const RUNS_HIPO = /(?:^|[\s/\\'"])hipo(?:\.js)?['"]?\s|[/\\]dist[/\\]cli\.js['"]?\s/;
 const HOOK_ARG = new RegExp(`\\shook\\s+(?:${HIPO_HOOK_EVENTS.join('|')})(?:\\s|$)`);
 
-export function isHipoHandler(h: Json | undefined): boolean {
+function isHipoHandler(h: Json | undefined): boolean {
   return isObj(h) && h.type === 'command' && typeof h.command === 'string' && RUNS_HIPO.test(h.command) && HOOK_ARG.test(h.command);
 }
 
 /** hipo's hook groups in a settings document: groups all of whose handlers are hipo's. */
-export function hipoHookGroups(doc: Obj): Record<string, Json[]> {
+function hipoHookGroups(doc: Obj): Record<string, Json[]> {
   const out: Record<string, Json[]> = {};
   if (!isObj(doc.hooks)) return out;
   for (const [event, list] of Object.entries(doc.hooks)) {
@@ -28,7 +28,7 @@ export function hipoHookGroups(doc: Obj): Record<string, Json[]> {
 }
 
 /** An MCP server entry that starts `hipo mcp` (by any command that runs hipo). */
-export function isHipoMcpServer(v: Json | undefined): boolean {
+function isHipoMcpServer(v: Json | undefined): boolean {
   if (!isObj(v)) return false;
   // `command` is a string (Claude Code, Codex) or the whole argv (OpenCode).
   const argv = [...(Array.isArray(v.command) ? v.command : [v.command]), ...(Array.isArray(v.args) ? v.args : [])].filter((x): x is string => typeof x === 'string');

@@ -19,7 +19,7 @@ function stringsIn(v: unknown, out: string[] = []): string[] {
 }
 
 /** `GITHUB_TOKEN`, `AWSSecretAccessKey` → `github-token`, `aws-secret-access-key`. */
-export function kebab(id: string): string {
+function kebab(id: string): string {
   return id
     .replace(/([a-z0-9])([A-Z])/g, '$1-$2')
     .replace(/([A-Z]+)([A-Z][a-z])/g, '$1-$2')

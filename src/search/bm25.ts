@@ -17,9 +17,9 @@ import type { ParsedQuery } from './query.js';
 import { DenseScores } from './scores.js';
 
 /** FTS5 column weights: heading path, body, the user's statements about themselves, CJK bigrams. */
-export const HEADING_WEIGHT = 2;
-export const FACTS_WEIGHT = 3;
-export const COVERAGE = 0.5;
+const HEADING_WEIGHT = 2;
+const FACTS_WEIGHT = 3;
+const COVERAGE = 0.5;
 
 export interface Bm25Scores {
   /** Every matching chunk's score (filters not applied; chunks with an excluded word have none). */

@@ -29,7 +29,7 @@ const SYSTEM = [
   'vec: one sentence such a note might contain, in the person\'s own words',
 ].join('\n');
 
-export function expansionMessages(query: string, root: string): ChatMessage[] {
+function expansionMessages(query: string, root: string): ChatMessage[] {
   const index = root.length > MAX_ROOT_CHARS ? `${root.slice(0, MAX_ROOT_CHARS)}\n…` : root;
   return [
     { role: 'system', content: SYSTEM },
@@ -73,7 +73,7 @@ export interface ExpandOptions {
 }
 
 /** The settings for one expansion call: the `llm` endpoint, the search's own time limit, no retries. */
-export function expansionSettings(config: HipoConfig, env: NodeJS.ProcessEnv): LlmSettings | null {
+function expansionSettings(config: HipoConfig, env: NodeJS.ProcessEnv): LlmSettings | null {
   const { settings } = resolveLlmSettings(config, env);
   if (!settings) return null;
   // A search waits for this call: a shorter limit than summaries, and a down endpoint is not retried.

@@ -17,7 +17,7 @@ export function hasFilters(f: SearchFilters | undefined): boolean {
 }
 
 /** SQL conditions on `f` (files) and `c` (chunks), with their parameters. */
-export function filterSql(f: SearchFilters): { where: string; params: (string | number)[] } {
+function filterSql(f: SearchFilters): { where: string; params: (string | number)[] } {
   const parts: string[] = [];
   const params: (string | number)[] = [];
   if (f.levels?.length) {

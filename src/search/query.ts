@@ -5,7 +5,7 @@
 import { cjkQueryTerms, cjkRuns } from '../index/cjk.js';
 import { isStopWord } from '../text/stopwords.js';
 
-export interface QueryTerm {
+interface QueryTerm {
   /** An FTS5 MATCH expression for this one term. */
   match: string;
   /** What the user typed (for snippets: lower-case words, or CJK text). */
@@ -22,9 +22,9 @@ export interface ParsedQuery {
 }
 
 /** At most this many terms are searched: a pasted page of text must not cost a second. */
-export const MAX_TERMS = 48;
+const MAX_TERMS = 48;
 /** Text beyond this is ignored (for terms and for the query vector alike). */
-export const MAX_QUERY_CHARS = 4000;
+const MAX_QUERY_CHARS = 4000;
 
 const WORD = /[\p{L}\p{N}]+/gu;
 
@@ -34,7 +34,7 @@ function quote(s: string): string {
 }
 
 /** Words as the index's tokenizer cuts them (letters and digits), lower-cased, CJK runs removed. */
-export function queryWords(text: string): string[] {
+function queryWords(text: string): string[] {
   const out: string[] = [];
   for (const m of text.toLowerCase().matchAll(WORD)) {
     const w = m[0];

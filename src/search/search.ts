@@ -47,7 +47,7 @@ export interface SearchOptions {
 }
 
 /** A summary's vote for a raw section weighs this much beside the section's own score. */
-export const VOTE_WEIGHT = 1;
+const VOTE_WEIGHT = 1;
 
 /**
  * `query`: another wording of the whole query, ranked the way the query is; `lex`: keywords,
@@ -61,7 +61,7 @@ export interface ExtraQuery {
 }
 
 /** The query's own lists weigh this much against each extra query's. */
-export const ORIGINAL_WEIGHT = 2;
+const ORIGINAL_WEIGHT = 2;
 
 /**
  * An agent's own rephrasings: ranked like the query and weighed as much, since the caller
@@ -72,7 +72,7 @@ export function rephrasings(texts: readonly string[]): ExtraQuery[] {
 }
 
 /** At most this many extra queries are run. */
-export const MAX_EXTRA_QUERIES = 8;
+const MAX_EXTRA_QUERIES = 8;
 
 export interface SearchResult {
   query: string;
@@ -126,8 +126,8 @@ function sourcesOf(ctx: Context, m: ChunkMeta, n: number): SectionRef[] {
   const bm25 = ctx.bm25 ? ctx.bm25.scores.pick(ids) : null;
   const vector = ctx.queryVector ? similarities(ctx.index, ctx.queryVector, [...ids], ctx.index.settings.minSimilarity) : null;
   for (const id of ctx.excluded) vector?.delete(id);
-  const b = bm25 && bm25.size ? mapScores(bm25) : null;
-  const v = vector && vector.size ? mapScores(vector) : null;
+  const b = bm25?.size ? mapScores(bm25) : null;
+  const v = vector?.size ? mapScores(vector) : null;
   if (!b && !v) return [];
   const ranked = rankByMode(ctx, ownLists(ctx, b, v), n, null);
   const shown = ranked.order.map((key) => shownChunk(ranked, key));
@@ -262,7 +262,7 @@ export async function search(index: SearchIndex, query: string, opts: SearchOpti
 }
 
 /** Why vector search cannot run on this index now, or null when it can. */
-export function vectorProblem(index: SearchIndex): string | null {
+function vectorProblem(index: SearchIndex): string | null {
   if (!index.embedder) return index.embedderProblem ?? 'no embedder is configured ("search.embedder" is "none")';
   const stored = storedEmbedder(index.db);
   if (!stored) return 'the index holds no vectors yet (run "hipo index")';

@@ -22,7 +22,7 @@ export interface RankedSections {
 }
 
 /** Raw chunk id → the best vote it got. */
-export type Votes = Map<number, number>;
+type Votes = Map<number, number>;
 
 /** How summary chunks vote (null: they rank as sections of their own, as any chunk). */
 export interface Folding {
@@ -68,7 +68,7 @@ function fetchSections(db: IndexDb, ids: readonly number[], into: Map<number, Se
  * A long section cut into parts matches in several of them: its score is its best part's plus
  * SECTION_REST times the others' (BM25; a vector list uses the best part alone).
  */
-export const SECTION_REST = 0.1;
+const SECTION_REST = 0.1;
 
 /**
  * Sections gathered before the top `want` are taken, at least: how deep the chunk ranking is

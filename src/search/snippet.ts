@@ -2,7 +2,7 @@
 // CJK by substring), with a line of context before and up to two after, at most MAX_CHARS.
 import type { ParsedQuery } from './query.js';
 
-export const MAX_SNIPPET_CHARS = 300;
+const MAX_SNIPPET_CHARS = 300;
 
 export interface Snippet {
   /** File line of the first line shown. */

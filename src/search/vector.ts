@@ -16,7 +16,7 @@ import { vectorFilterSql, type SearchFilters } from './filters.js';
  * in-memory scan in double: without rounding, the first query of a process and the next ones
  * could order near-equal chunks (a node and the raw log it copies) differently.
  */
-export function roundSimilarity(x: number): number {
+function roundSimilarity(x: number): number {
   return Math.round(x * 1e6) / 1e6;
 }
 

@@ -126,7 +126,7 @@ function alike(s: Pick<SummaryLinks, 'lines' | 'links' | 'topics'>, topicLeads: 
  * weight it holds; otherwise (a vector list, or no line holding any query word) its lines alike.
  */
 export function voteOf(s: SummaryLinks, text: SummaryText | null, q: LineQuery | null, topicLeads = true): Vote {
-  if (text && q && q.terms.length) {
+  if (text && q?.terms.length) {
     const weights = lineWeights(text, q);
     const total = weights.reduce((a, b) => a + b, 0);
     if (total > 0) return shareOut(s, weights, total, topicLeads);

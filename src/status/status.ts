@@ -2,7 +2,7 @@
 import { existsSync, readFileSync, statSync } from 'node:fs';
 import { join } from 'node:path';
 import type { HipoConfig } from '../config/config.js';
-import type { ActionRecord, CycleRecord, JournalRecord } from '../cycle/journal.js';
+import type { ActionRecord, CycleRecord, } from '../cycle/journal.js';
 import { readJournalTail } from '../cycle/journal.js';
 import { lockHolder, type LockOwner } from '../cycle/lock.js';
 import { planCycle } from '../plan/planner.js';
@@ -20,7 +20,7 @@ import { readDaemonState, type DaemonState } from '../daemon/state.js';
 import { resolveLlmSettings } from '../summarize/llm/settings.js';
 import { stateSummary, type BackoffView } from '../summarize/llm/state.js';
 
-export interface LevelStatus {
+interface LevelStatus {
   tentative: number;
   fixed: number;
   /** Nodes without a valid status (placeholders, foreign or broken files). */

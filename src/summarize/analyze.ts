@@ -22,7 +22,7 @@ export interface Analysis {
   tfOf: Map<Entry, Map<string, number>>;
 }
 
-export function entryText(e: Entry): string {
+function entryText(e: Entry): string {
   return e.items.map((i) => i.text).join('\n');
 }
 

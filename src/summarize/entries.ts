@@ -30,7 +30,7 @@ export function bucketOfTitle(title: string): Bucket | null {
   return null;
 }
 
-export type Speaker = 'user' | 'assistant';
+type Speaker = 'user' | 'assistant';
 
 export interface Item {
   text: string;

@@ -25,7 +25,7 @@ export class ExclusionRules {
 }
 
 const TRACE_LINES = [
-  /^\s*at\s+(?:async\s+)?[\w$.<>\[\]]+.*\(.*:\d+(?::\d+)?\)\s*$/, // JS/Java: at fn (file:1:2)
+  /^\s*at\s+(?:async\s+)?[\w$.<>[\]]+.*\(.*:\d+(?::\d+)?\)\s*$/, // JS/Java: at fn (file:1:2)
   /^\s*at\s+(?:async\s+)?[\w$./\\:-]+:\d+:\d+\s*$/, // JS: at file:1:2
   /^\s*at\s+[\w$.]+\([\w$]+\.(?:java|kt|scala):\d+\)\s*$/, // Java
   /^\s*Traceback \(most recent call last\):/, // Python

@@ -16,7 +16,7 @@ const TOKEN = /[\p{L}\p{N}][\p{L}\p{N}_'’+#.\-/]*/gu;
 const ASCII_TOKEN = /[a-z0-9][a-z0-9_'+#.\-/]*/g;
 const NON_ASCII = /[^\x00-\x7f]/;
 const TRAILING = /[.\-/'’]+$/;
-const CJK = /[\p{Script=Han}\p{Script=Hiragana}\p{Script=Katakana}\p{Script=Hangul}]/u;
+const _CJK = /[\p{Script=Han}\p{Script=Hiragana}\p{Script=Katakana}\p{Script=Hangul}]/u;
 
 /** Lower-cased words; possessive 's dropped. CJK runs stay whole (spaces separate Korean words). */
 export function tokenize(text: string, dropStopWords = false): string[] {
@@ -44,10 +44,6 @@ export function termFrequencies(words: readonly string[]): Map<string, number> {
   const tf = new Map<string, number>();
   for (const w of words) tf.set(w, (tf.get(w) ?? 0) + 1);
   return tf;
-}
-
-export function hasCjk(s: string): boolean {
-  return CJK.test(s);
 }
 
 /** Document frequencies over a set of sections, for TF-IDF weights. */

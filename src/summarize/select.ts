@@ -15,10 +15,6 @@ import { FallbackSummarizer, LlmNodeSummarizer } from './llm/summarizer.js';
 import type { Redactor } from '../redact/redactor.js';
 import type { Summarizer } from './summarizer.js';
 
-export function summarizerFor(_config: HipoConfig, templates: TemplateSet, rules: ExclusionRules): Summarizer {
-  return new ExtractiveSummarizer(templates, rules);
-}
-
 /** The model's side of a run, when an endpoint is configured. */
 export interface LlmRuntime {
   session: LlmSession;

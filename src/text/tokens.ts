@@ -8,7 +8,6 @@ import { BpeCounter, parseRankTable, type TokenizerName } from './bpe.js';
 
 export type CountTokens = (text: string) => number;
 export type { TokenizerName };
-export const TOKENIZERS: readonly TokenizerName[] = ['cl100k_base', 'o200k_base'];
 
 const counters = new Map<TokenizerName, CountTokens>();
 
@@ -33,7 +32,7 @@ export async function loadTokenCounter(name: TokenizerName = 'cl100k_base'): Pro
 }
 
 /** Where the build puts the rank tables: `dist/tokenizers/` beside `dist/text/`. */
-export function rankTableUrl(name: TokenizerName): URL {
+function rankTableUrl(name: TokenizerName): URL {
   return new URL(`../tokenizers/${name}.bin`, import.meta.url);
 }
 

@@ -22,7 +22,7 @@ export interface CappedRead {
   truncated: boolean;
 }
 
-export class NotARegularFile extends Error {}
+class NotARegularFile extends Error {}
 
 export function readCapped(abs: string, cap: number): CappedRead {
   const fd = openRegular(abs);

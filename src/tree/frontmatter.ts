@@ -125,14 +125,14 @@ function lineEnd(s: string, from: number): { end: number; next: number } {
 
 // ---- writing ----------------------------------------------------------------------------
 
-const PLAIN_SAFE = /^[A-Za-z0-9_./][A-Za-z0-9 _./@+()\-\[\],']*$/;
+const PLAIN_SAFE = /^[A-Za-z0-9_./][A-Za-z0-9 _./@+()\-[\],']*$/;
 const RESERVED = /^(?:true|false|yes|no|on|off|null|~|y|n)$/i;
 
 function scalar(v: string | number | boolean | null, inFlow: boolean): string {
   if (v === null) return 'null';
   if (typeof v === 'number' || typeof v === 'boolean') return String(v);
   const risky = !PLAIN_SAFE.test(v) || RESERVED.test(v) || /^[-+]?\d/.test(v) && !/^\d{4}-(?:\d{2}(?:-\d{2})?|W\d{2})$/.test(v) || /\s$/.test(v) || v.includes(': ') || v.includes(' #');
-  const flowRisky = inFlow && /[\[\],{}]/.test(v);
+  const flowRisky = inFlow && /[[\],{}]/.test(v);
   return risky || flowRisky ? JSON.stringify(v) : v;
 }
 
@@ -140,7 +140,7 @@ function emit(key: string, value: FrontmatterValue, indent: string, out: string[
   if (Array.isArray(value)) {
     const simple = value.every((x) => x === null || typeof x !== 'object');
     const flow = simple ? `[${value.map((x) => scalar(x as string, true)).join(', ')}]` : '';
-    if (simple && flow.length + key.length < 100 && value.every((x) => typeof x !== 'string' || !/[\[\]]/.test(x))) {
+    if (simple && flow.length + key.length < 100 && value.every((x) => typeof x !== 'string' || !/[[\]]/.test(x))) {
       out.push(`${indent}${key}: ${flow}`);
       return;
     }

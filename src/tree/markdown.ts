@@ -215,19 +215,6 @@ export function sectionTree(blocks: readonly Block[], totalLines: number, offset
   return root;
 }
 
-/** All blocks of a section and its sub-sections, in document order (headings included). */
-export function sectionBlocks(s: Section): Block[] {
-  const out: Block[] = [];
-  const walk = (sec: Section): void => {
-    if (sec.depth > 0) out.push({ kind: 'heading', depth: sec.depth, text: sec.heading, line: sec.line, endLine: sec.line });
-    out.push(...sec.blocks);
-    for (const c of sec.children) walk(c);
-  };
-  walk(s);
-  out.sort((a, b) => a.line - b.line);
-  return out;
-}
-
 /** Demotes every ATX heading outside fences by `by` levels (capped at 6), for nesting a document. */
 export function demoteHeadings(text: string, by: number): string {
   const lines = splitLines(text);

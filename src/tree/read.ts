@@ -82,7 +82,7 @@ function nodeTopics(period: Period, data: Record<string, unknown> | null, body: 
   const keywords = new Map<string, string[]>();
   for (const line of topicsSectionLines(body)) {
     const t = parseTopicLine(line);
-    if (t && t.keywords.length) keywords.set(t.name, t.keywords);
+    if (t?.keywords.length) keywords.set(t.name, t.keywords);
   }
   const out: TopicInfo[] = [];
   const seen = new Set<string>();

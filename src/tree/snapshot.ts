@@ -64,7 +64,3 @@ export interface TreeSnapshot {
   /** Files that were skipped or read with a caveat, each naming the file. */
   readonly problems: readonly Problem[];
 }
-
-export function emptySnapshot(): TreeSnapshot {
-  return { raws: new Map(), nodes: new Map(), problems: [] };
-}

@@ -1,6 +1,6 @@
 // Topics: the keywords a node is about, each with its memory type. Written in frontmatter as
 // `name [type]` and in a node's `## Topics` section as `- name [type]: sub-keywords`.
-import { MEMORY_TYPES, type MemoryType } from './layout.js';
+import { type MemoryType } from './layout.js';
 import type { LocalDate } from '../time/calendar.js';
 
 export interface TopicRef {
@@ -18,10 +18,6 @@ export interface TopicInfo extends TopicRef {
 }
 
 const TAG = /\s*\[(user|feedback|project|reference)(?:\s*,[^\]]*)?\]\s*$/i;
-
-export function isMemoryType(s: string): s is MemoryType {
-  return (MEMORY_TYPES as readonly string[]).includes(s);
-}
 
 /** Canonical topic name: lower case, single spaces, no surrounding punctuation. */
 export function normaliseTopic(s: string): string {

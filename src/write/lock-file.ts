@@ -20,7 +20,7 @@ import { basename, dirname, join } from 'node:path';
 import { processAlive } from '../fs/process-identity.js';
 import { createExclusive, hash, judgeLock, newRecord, readLockFile, type LockRecord, type LockView } from './lock-record.js';
 
-export { judgeLock, readLockFile, type LockRecord, type LockView, type Verdict } from './lock-record.js';
+export { judgeLock, readLockFile, type LockRecord, type LockView } from './lock-record.js';
 
 export class LockTimeout extends Error {
   constructor(readonly file: string, readonly holder: LockView['record'], readonly waitedMs: number) {

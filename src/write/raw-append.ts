@@ -11,7 +11,7 @@ import { ensureStateDir } from '../tree/state-dir.js';
 import { NotInsideMemory, openRegular, realInside, requireInside } from '../tree/inside.js';
 import { acquireFileLock, LockTimeout, type FileLock } from './lock-file.js';
 
-export class AppendLockBusy extends Error {}
+class AppendLockBusy extends Error {}
 
 /** Appends take well under a second; a holder on another host that stops renewing for this long is gone. */
 const APPEND_LEASE_MS = 30_000;

@@ -5,8 +5,8 @@ import { existsSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 
-export type TemplateName = 'daily' | 'weekly' | 'monthly' | 'root';
-export const TEMPLATE_NAMES: readonly TemplateName[] = ['daily', 'weekly', 'monthly', 'root'];
+type TemplateName = 'daily' | 'weekly' | 'monthly' | 'root';
+const TEMPLATE_NAMES: readonly TemplateName[] = ['daily', 'weekly', 'monthly', 'root'];
 
 /** The templates folder shipped with the package (next to `dist/` and `src/`). */
 export const PACKAGED_TEMPLATES = fileURLToPath(new URL('../../templates/', import.meta.url));

@@ -27,7 +27,7 @@ describe('progress display', () => {
     t = 10_000;
     sink.update({ phase: 'embed', done: 500, total: 1000 });
     expect(out.at(-2)).toBe('\n'); // a new phase starts on a new line
-    expect(out.at(-1)).toMatch(/^\r\[#{12}\.{12}\]  50% embedding chunks 500\/1,000 · 0 s\u001b\[K$/);
+    expect(out.at(-1)).toMatch(/^\r\[#{12}\.{12}\] {2}50% embedding chunks 500\/1,000 · 0 s\u001b\[K$/);
     sink.done();
     expect(out.at(-1)).toBe('\n');
   });

@@ -3,7 +3,6 @@ import { appendFileSync, rmSync, writeFileSync } from 'node:fs';
 import { hostname } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { lockPath } from '../../src/cycle/lock.js';
 import { daemonsForTests, FAST_DAEMON } from '../helpers/daemon.js';
 import { cycle, node, nodeHashes, rawLog, statusOf } from '../helpers/tree.js';
 import { makeWorkspace, runCli, runCliAsync } from '../helpers/workspace.js';

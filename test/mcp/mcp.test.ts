@@ -47,7 +47,7 @@ describe('hipo mcp', () => {
     expect(raw).toContain('- sessions live in Postgres, not Redis; token [REDACTED:github-token]');
 
     const got = await client.callTool({ name: 'get', arguments: { path: 'memory/2026-03-15.md:3:2' } });
-    expect(text(got)).toMatch(/^memory\/2026-03-15\.md lines 3-4 of 5\n    3  ## session storage \[project\] · \d\d:\d\d\n    4  - sessions live in Postgres/);
+    expect(text(got)).toMatch(/^memory\/2026-03-15\.md lines 3-4 of 5\n {4}3 {2}## session storage \[project\] · \d\d:\d\d\n {4}4 {2}- sessions live in Postgres/);
     const outside = await client.callTool({ name: 'get', arguments: { path: '../hipo.config.json' } });
     expect((outside as Text).isError).toBe(true);
     expect(text(outside)).toContain('outside the memory folder');
@@ -66,7 +66,7 @@ describe('hipo mcp', () => {
     const request = { query: 'which database should the cache use', mode: 'bm25', limit: 3 };
     expect(text(await client.callTool({ name: 'search', arguments: request }))).not.toContain('memory/2026-03-15.md');
     const also = await client.callTool({ name: 'search', arguments: { ...request, also: ['where sessions live'] } });
-    expect(text(also)).toMatch(/^hipo search "which database should the cache use" · bm25 · \d+ results?[^\n]*\n  also query: where sessions live\n/);
+    expect(text(also)).toMatch(/^hipo search "which database should the cache use" · bm25 · \d+ results?[^\n]*\n {2}also query: where sessions live\n/);
     expect(text(also)).toContain('memory/2026-03-15.md:3-4');
     const recallAlso = await client.callTool({ name: 'recall', arguments: { question: 'which database should the cache use', also: ['where sessions live'], budget: 300 } });
     expect((recallAlso as Text).isError).toBeFalsy();

@@ -7,7 +7,7 @@ import { dirname, join, relative, resolve } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { REPO } from '../helpers/workspace.js';
 
-export const PIPELINE = [
+const PIPELINE = [
   'time', 'fs', 'text', 'redact', 'config', 'tree', 'plan', 'write', 'summarize', 'compose', 'cycle',
   'capture', 'index', 'search', 'context', 'platforms', 'setup', 'daemon', 'status', 'hooks', 'mcp', 'cli',
 ] as const;

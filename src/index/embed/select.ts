@@ -10,10 +10,10 @@ import { UseLiteEmbedder } from './use-lite.js';
 import { WinkEmbedder } from './wink.js';
 import { userCacheDir } from './wink-vectors.js';
 
-export type EmbedderName = 'wink' | 'use-lite' | 'openai' | 'none';
+type EmbedderName = 'wink' | 'use-lite' | 'openai' | 'none';
 
 /** The embedder settings after environment overrides. */
-export function resolveEmbedderSettings(search: SearchConfig, env: NodeJS.ProcessEnv = process.env): { name: EmbedderName; openai: SearchConfig['openai'] } {
+function resolveEmbedderSettings(search: SearchConfig, env: NodeJS.ProcessEnv = process.env): { name: EmbedderName; openai: SearchConfig['openai'] } {
   const openai = {
     ...search.openai,
     baseUrl: env.HIPO_EMBED_BASE_URL || search.openai.baseUrl,

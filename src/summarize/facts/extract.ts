@@ -21,7 +21,7 @@ export interface EntryFact {
 const ORIGIN = /^((?:\d{2}-\d{2}|W\d{2}) · )/;
 
 /** A summary line's origin label and the rest. */
-export function splitOrigin(text: string): { origin: string | undefined; rest: string } {
+function splitOrigin(text: string): { origin: string | undefined; rest: string } {
   const m = ORIGIN.exec(text);
   return m ? { origin: m[1]!, rest: text.slice(m[0].length) } : { origin: undefined, rest: text };
 }

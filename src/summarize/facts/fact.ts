@@ -7,7 +7,7 @@
 import { CATEGORIES, categoryOf, type Category } from './category.js';
 import { salience } from './salience.js';
 
-export type FactType = 'user' | 'feedback' | 'reference';
+type FactType = 'user' | 'feedback' | 'reference';
 
 export interface Fact {
   type: FactType;
@@ -27,13 +27,13 @@ export interface Fact {
 }
 
 /** A user fact the writer typed as such is worth more than one hipo found in a chat. */
-export const TYPED_BONUS = 1.5;
+const TYPED_BONUS = 1.5;
 
 const CATEGORY_SET = new Set<string>(CATEGORIES);
 const CATEGORY_PREFIX = new RegExp(`^(${CATEGORIES.join('|')}):\\s+`);
 
 /** The words of a fact, for telling restatements apart from new facts. */
-export function factKey(text: string): string {
+function factKey(text: string): string {
   return text.toLowerCase().replace(/[^\p{L}\p{N}]+/gu, ' ').trim();
 }
 

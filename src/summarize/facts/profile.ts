@@ -14,7 +14,7 @@ export type DatedFact = FactInfo;
  * A day from an origin label (`05-29`, `W21`) read in a node that covers `from`..`to`: the year
  * is the one that puts the day inside (or nearest to) that range.
  */
-export function dayFromLabel(label: string, from: LocalDate, to: LocalDate): LocalDate | null {
+function dayFromLabel(label: string, from: LocalDate, to: LocalDate): LocalDate | null {
   const md = /^(\d{2})-(\d{2})$/.exec(label);
   if (!md) return null;
   const year = Number(to.slice(0, 4));
@@ -80,7 +80,7 @@ export function mergeFacts(lists: readonly (readonly DatedFact[])[]): DatedFact[
  * How much a fact deserves a place in a small budget: what it says, how often it was said, and
  * a little for being recent (a profile is not a news feed: user facts never age out).
  */
-export function profileScore(f: DatedFact, today: LocalDate): number {
+function profileScore(f: DatedFact, today: LocalDate): number {
   const age = Math.max(0, daysBetween(f.lastSeen, today));
   // A long statement costs the room of two short ones.
   const length = Math.max(0, f.text.length - 90) / 200;

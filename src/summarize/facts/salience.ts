@@ -37,7 +37,7 @@ const ASIDE = wordsRegex(anyOf(
 ));
 const VAGUE = /\b(?:something|anything|stuff|things|somewhere|some kind of|kind of|sort of|a bit|maybe|perhaps|probably|might|could|would|if i|whether)\b/i;
 
-export interface SalienceParts {
+interface SalienceParts {
   names: number;
   numbers: number;
   did: boolean;
@@ -47,7 +47,7 @@ export interface SalienceParts {
   vague: boolean;
 }
 
-export function salienceParts(text: string, raw = text): SalienceParts {
+function salienceParts(text: string, raw = text): SalienceParts {
   let names = 0;
   for (const m of text.matchAll(NAME)) if (!NOT_NAMES.has(m[0])) names++;
   let numbers = 0;

@@ -58,7 +58,7 @@ const PASTE_CUE = new RegExp(anyOf(
 ) + '\\s*', 'i');
 
 /** The part of a user turn that is the user's own words: what follows a paste cue is quoted. */
-export function ownWords(turn: string): string {
+function ownWords(turn: string): string {
   const m = PASTE_CUE.exec(turn);
   let text = m ? turn.slice(0, m.index) : turn;
   // A quoted passage of more than a few words is someone else's text.
@@ -73,7 +73,7 @@ export interface Statement {
   raw: string;
 }
 
-export interface Clause {
+interface Clause {
   text: string;
   kind: 'self' | 'continuation' | 'request' | 'reaction';
 }
@@ -95,7 +95,7 @@ const CLAUSE_SPLIT = new RegExp(anyOf(
 ), 'i');
 
 /** A sentence cut into clauses, each marked by what it does. */
-export function clauses(sentence: string): Clause[] {
+function clauses(sentence: string): Clause[] {
   // A trailing question mark belongs to the last clause only: "I have a dog, any tips?"
   return sentence.split(CLAUSE_SPLIT).filter((c) => c.trim() !== '').map((c, i) => classifyClause(c, i === 0));
 }
@@ -104,7 +104,7 @@ export function clauses(sentence: string): Clause[] {
  * The statements about the speaker in one sentence: each run of clauses that starts with a
  * first-person clause and goes on through continuations, up to a request or a reaction.
  */
-export function statementsIn(sentence: string): Statement[] {
+function statementsIn(sentence: string): Statement[] {
   const out: Statement[] = [];
   let run: string[] = [];
   // Clauses that open a sentence before its subject ("Before the upgrade to 16GB, I was ...").

@@ -156,7 +156,7 @@ function oneLine(s: string): string {
 }
 
 /** The answer's text and usage; anything that is not a chat completion is an error. */
-export function parseCompletion(raw: unknown, requested: string, latencyMs: number): ChatResponse {
+function parseCompletion(raw: unknown, requested: string, latencyMs: number): ChatResponse {
   const r = raw as { choices?: { message?: { content?: unknown }; finish_reason?: unknown }[]; usage?: { prompt_tokens?: unknown; completion_tokens?: unknown }; model?: unknown } | string | null;
   if (r === null || typeof r !== 'object' || !Array.isArray(r.choices) || r.choices.length === 0) {
     const what = typeof r === 'string' ? `text: ${oneLine(r).slice(0, 80)}` : 'no choices';

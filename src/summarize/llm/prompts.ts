@@ -7,7 +7,7 @@ import { PACKAGED_TEMPLATES, TemplateError } from '../../write/template.js';
 import { splitLines } from '../../tree/markdown.js';
 
 export type PromptName = 'daily' | 'weekly' | 'monthly' | 'root-recompact';
-export const PROMPT_NAMES: readonly PromptName[] = ['daily', 'weekly', 'monthly', 'root-recompact'];
+const PROMPT_NAMES: readonly PromptName[] = ['daily', 'weekly', 'monthly', 'root-recompact'];
 
 export interface PromptSet {
   get(name: PromptName): string;

@@ -12,7 +12,7 @@ import { evenParts, packParts, sourceUnits } from './parts.js';
 import { applyExclusions, capAssistantTurns, fitSources } from './prepare.js';
 import type { NodeShape, PromptName } from './prompts.js';
 
-export interface BuiltRequest {
+interface BuiltRequest {
   messages: ChatMessage[];
   /** Tokens of the messages as sent (hipo's count, cl100k/o200k). */
   tokensIn: number;

@@ -4,7 +4,7 @@
 // With no base URL or no model the result is `null` and nothing is ever sent anywhere.
 import type { HipoConfig, LlmConfig } from '../../config/config.js';
 
-export type LlmLevel = 'daily' | 'weekly' | 'monthly' | 'root';
+type LlmLevel = 'daily' | 'weekly' | 'monthly' | 'root';
 
 export interface LlmSettings {
   baseUrl: string;

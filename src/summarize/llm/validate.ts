@@ -13,7 +13,7 @@ import { parseTopicLine, type TopicInfo } from '../../tree/topic.js';
 import { isStackTraceLine } from '../exclusion.js';
 import { topicLines } from './request.js';
 
-export const MIN_BODY_BYTES = 50;
+const MIN_BODY_BYTES = 50;
 
 export type Checked<T> = { ok: true; value: T } | { ok: false; reason: string };
 
@@ -142,7 +142,7 @@ export function validateNodeAnswer(answer: string, finishReason: string | null, 
 }
 
 /** hipo's topics first (their names and types are the frontmatter's), then the model's extras. */
-export function mergeTopicLines(topics: readonly TopicInfo[], model: readonly ModelTopic[]): string {
+function mergeTopicLines(topics: readonly TopicInfo[], model: readonly ModelTopic[]): string {
   // The same topic from several parts of a node: one line, sub-keywords together.
   const byName = new Map<string, ModelTopic>();
   for (const m of model) {
@@ -161,7 +161,7 @@ export interface RootNarrative {
   history: string;
 }
 
-export const NARRATIVE_SECTIONS: readonly [keyof RootNarrative, RegExp, string][] = [
+const NARRATIVE_SECTIONS: readonly [keyof RootNarrative, RegExp, string][] = [
   ['active', /^active context\b/i, 'Active Context'],
   ['patterns', /^recent patterns\b/i, 'Recent Patterns'],
   ['history', /^historical summary\b/i, 'Historical Summary'],
@@ -189,12 +189,12 @@ export function validateRootAnswer(answer: string, finishReason: string | null):
 }
 
 /** The `## Topics Index` section's lines of a ROOT body hipo built. */
-export function topicsIndexLines(rootBody: string): string {
+function topicsIndexLines(rootBody: string): string {
   return sectionLines(rootBody, /^topics index\b|^topics$/i);
 }
 
 /** The lines of the ROOT section whose heading matches (sub-headings included), or ''. */
-export function sectionLines(rootBody: string, heading: RegExp): string {
+function sectionLines(rootBody: string, heading: RegExp): string {
   const { list } = sections(rootBody);
   const s = list.find((x) => heading.test(x.heading));
   return s ? s.lines.join('\n').trim() : '';
