@@ -13,6 +13,13 @@ export default defineConfig({
     maxWorkers: 2,
     // The word-vector cache (converted once from the wink package) lives in a temp folder,
     // never in the user's cache; embedding endpoints come only from the tests themselves.
-    env: { TZ: 'UTC', HIPO_NOW: '', HIPO_CACHE_DIR: join(tmpdir(), 'hipo-test-cache'), HIPO_EMBED_BASE_URL: '', HIPO_EMBED_MODEL: '', HIPO_EMBED_API_KEY: '' },
+    env: {
+      TZ: 'UTC',
+      HIPO_NOW: '',
+      HIPO_CACHE_DIR: join(tmpdir(), 'hipo-test-cache'),
+      HIPO_EMBED_BASE_URL: '',
+      HIPO_EMBED_MODEL: '',
+      HIPO_EMBED_API_KEY: '',
+    },
   },
 });

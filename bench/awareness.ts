@@ -39,19 +39,34 @@ function offlineEnv(now: string): NodeJS.ProcessEnv {
 }
 
 function sessionStartPack(ws: string, env: NodeJS.ProcessEnv): string {
-  const input = JSON.stringify({ session_id: 'awareness-bench', transcript_path: null, cwd: ws, hook_event_name: 'SessionStart', source: 'startup' });
-  const out = JSON.parse(hipo(['hook', 'SessionStart', '--dir', ws], env, input)) as { hookSpecificOutput?: { additionalContext?: string } };
+  const input = JSON.stringify({
+    session_id: 'awareness-bench',
+    transcript_path: null,
+    cwd: ws,
+    hook_event_name: 'SessionStart',
+    source: 'startup',
+  });
+  const out = JSON.parse(hipo(['hook', 'SessionStart', '--dir', ws], env, input)) as {
+    hookSpecificOutput?: { additionalContext?: string };
+  };
   return out.hookSpecificOutput?.additionalContext ?? '';
 }
 
 // ---- the benchmark's definitions --------------------------------------------------------
 
-const STOP = new Set(('a about above after again against all am an and any are as at be because been before being below between both ' +
-  'but by can could did do does doing down during each few for from further had has have having he her here hers herself him himself ' +
-  'his how i if in into is it its itself just me more most my myself no nor not now of off on once only or other our ours ourselves ' +
-  'out over own same she should so some such than that the their theirs them themselves then there these they this those through to ' +
-  'too under until up very was we were what when where which while who whom why will with would you your yours yourself yourselves').split(' '));
-const words = (t: string): string[] => String(t).toLowerCase().match(/[\p{L}\p{N}]+/gu) ?? [];
+const STOP = new Set(
+  (
+    'a about above after again against all am an and any are as at be because been before being below between both ' +
+    'but by can could did do does doing down during each few for from further had has have having he her here hers herself him himself ' +
+    'his how i if in into is it its itself just me more most my myself no nor not now of off on once only or other our ours ourselves ' +
+    'out over own same she should so some such than that the their theirs them themselves then there these they this those through to ' +
+    'too under until up very was we were what when where which while who whom why will with would you your yours yourself yourselves'
+  ).split(' '),
+);
+const words = (t: string): string[] =>
+  String(t)
+    .toLowerCase()
+    .match(/[\p{L}\p{N}]+/gu) ?? [];
 const seq = (t: string): string => ` ${words(t).join(' ')} `;
 const contentOf = (t: string): string[] => [...new Set(words(t).filter((w) => !STOP.has(w)))];
 const bodyOf = (t: string): string => t.replace(/^---\n[\s\S]*?\n---\n/, '');
@@ -150,16 +165,21 @@ function memaware(): { ws: string; rootTokens: number; packChars: number; tests:
       },
     },
   };
-  const gold = (JSON.parse(readFileSync(join(benchDataDir(), 'memaware', 'gold.json'), 'utf8')) as Gold[]).map((q) => ({ ...q, answer: String(q.answer) }));
+  const gold = (JSON.parse(readFileSync(join(benchDataDir(), 'memaware', 'gold.json'), 'utf8')) as Gold[]).map((q) => ({
+    ...q,
+    answer: String(q.answer),
+  }));
   const out: Record<string, Row> = {};
   for (const [name, t] of Object.entries(tests)) {
     const qs = gold.filter(t.eligible);
     const row: Row = { n: qs.length, survives: {}, chance: {} };
     for (const [level, rels] of Object.entries(levels)) {
-      const hits = qs.filter((q) => rels(q).some((r) => {
-        const n = r === null ? pack : node(r);
-        return n !== null && t.hit(q, n);
-      }));
+      const hits = qs.filter((q) =>
+        rels(q).some((r) => {
+          const n = r === null ? pack : node(r);
+          return n !== null && t.hit(q, n);
+        }),
+      );
       row.survives[level] = +((100 * hits.length) / Math.max(1, qs.length)).toFixed(1);
       if (level === 'daily' || level === 'weekly' || level === 'monthly') {
         const all = readdirSync(join(mem, level)).map((f) => `${level}/${f}`);
@@ -199,7 +219,9 @@ interface TypedFact {
 /** Items of the `[user]` and `[feedback]` sections of the example's raw logs (a feedback section is one rule). */
 export function typedFacts(memoryDir: string): Omit<TypedFact, 'inPack'>[] {
   const out: Omit<TypedFact, 'inPack'>[] = [];
-  for (const f of readdirSync(memoryDir).filter((n) => /^\d{4}-\d{2}-\d{2}\.md$/.test(n)).sort()) {
+  for (const f of readdirSync(memoryDir)
+    .filter((n) => /^\d{4}-\d{2}-\d{2}\.md$/.test(n))
+    .sort()) {
     const day = f.slice(0, 10);
     for (const section of readFileSync(join(memoryDir, f), 'utf8').split(/^(?=## )/m)) {
       const m = /^## .*\[(user|feedback)\]/.exec(section);
@@ -217,7 +239,9 @@ function example(): { facts: TypedFact[]; packChars: number } {
   try {
     cpSync(join(REPO, 'memory'), join(ws, 'memory'), { recursive: true, filter: (p) => !/\/(?:daily|weekly|monthly)$|ROOT\.md$/.test(p) });
     cpSync(join(REPO, 'hipo.config.json'), join(ws, 'hipo.config.json'));
-    const days = readdirSync(join(ws, 'memory')).filter((n) => /^\d{4}-\d{2}-\d{2}\.md$/.test(n)).sort();
+    const days = readdirSync(join(ws, 'memory'))
+      .filter((n) => /^\d{4}-\d{2}-\d{2}\.md$/.test(n))
+      .sort();
     const now = days[days.length - 1]!.slice(0, 10);
     const env = offlineEnv(now);
     hipo(['compact', '--catch-up', '--dir', ws], env);
@@ -241,7 +265,21 @@ const m = memaware();
 const theirs = benchmarkScript(m.ws);
 const ex = example();
 if (argv.includes('--json')) {
-  console.log(JSON.stringify({ memaware: { rootTokens: m.rootTokens, packChars: m.packChars, tests: m.tests, agreesWithBenchmark: theirs ? JSON.stringify(theirs) === JSON.stringify(m.tests) : null }, example: ex }, null, 2));
+  console.log(
+    JSON.stringify(
+      {
+        memaware: {
+          rootTokens: m.rootTokens,
+          packChars: m.packChars,
+          tests: m.tests,
+          agreesWithBenchmark: theirs ? JSON.stringify(theirs) === JSON.stringify(m.tests) : null,
+        },
+        example: ex,
+      },
+      null,
+      2,
+    ),
+  );
 } else {
   const levels = ['daily', 'weekly', 'monthly', 'ROOT', 'session start'];
   console.log(`awareness · MemAware dev · ROOT ${m.rootTokens} tokens · session-start pack ${m.packChars} chars`);
@@ -250,9 +288,16 @@ if (argv.includes('--json')) {
     console.log(`| ${name} | ${r.n} | ${levels.map((l) => r.survives[l]).join(' | ')} |`);
     console.log(`| ${name}, chance | | ${levels.map((l) => r.chance[l] ?? '–').join(' | ')} |`);
   }
-  if (theirs) console.log(JSON.stringify(theirs) === JSON.stringify(m.tests) ? 'the benchmark\'s awareness.mjs, same workspace: same figures' : `the benchmark's awareness.mjs disagrees: ${JSON.stringify(theirs)}`);
-  else console.log('(the benchmark\'s awareness.mjs was not found beside the data: no cross-check)');
-  console.log(`\nexample memory · session-start pack ${ex.packChars} chars · ${ex.facts.filter((f) => f.inPack).length} of ${ex.facts.length} typed user and feedback facts in it`);
+  if (theirs)
+    console.log(
+      JSON.stringify(theirs) === JSON.stringify(m.tests)
+        ? "the benchmark's awareness.mjs, same workspace: same figures"
+        : `the benchmark's awareness.mjs disagrees: ${JSON.stringify(theirs)}`,
+    );
+  else console.log("(the benchmark's awareness.mjs was not found beside the data: no cross-check)");
+  console.log(
+    `\nexample memory · session-start pack ${ex.packChars} chars · ${ex.facts.filter((f) => f.inPack).length} of ${ex.facts.length} typed user and feedback facts in it`,
+  );
   for (const f of ex.facts) console.log(`${f.inPack ? '  in pack ' : '  MISSING '} ${f.day} [${f.type}] ${f.text}`);
   console.error(`workspace: ${m.ws}`);
 }

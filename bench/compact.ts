@@ -36,7 +36,10 @@ function run(dir: string, now: string, catchUp: boolean): Run {
 const median = (xs: number[]): number => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)]!;
 
 function lastRaw(memory: string): string {
-  return readdirSync(memory).filter((f) => /^\d{4}-\d{2}-\d{2}\.md$/.test(f)).sort().pop()!;
+  return readdirSync(memory)
+    .filter((f) => /^\d{4}-\d{2}-\d{2}\.md$/.test(f))
+    .sort()
+    .pop()!;
 }
 
 function bench(name: string, prepare: (memory: string) => void, now: string): void {
@@ -45,7 +48,9 @@ function bench(name: string, prepare: (memory: string) => void, now: string): vo
     const memory = join(dir, 'memory');
     prepare(memory);
     const catchUp = run(dir, now, true);
-    console.log(`${name.padEnd(10)} catch-up     ${String(catchUp.ms).padStart(9)} ms in-process ${String(catchUp.wallMs).padStart(8)} ms wall  peak RSS ${catchUp.maxRssMB} MB  (${catchUp.cycles} cycles, ${catchUp.written} files, ${catchUp.errors} errors)`);
+    console.log(
+      `${name.padEnd(10)} catch-up     ${String(catchUp.ms).padStart(9)} ms in-process ${String(catchUp.wallMs).padStart(8)} ms wall  peak RSS ${catchUp.maxRssMB} MB  (${catchUp.cycles} cycles, ${catchUp.written} files, ${catchUp.errors} errors)`,
+    );
     const noop = run(dir, now, false);
     const incremental: Run[] = [];
     const last = join(memory, lastRaw(memory));
@@ -53,13 +58,19 @@ function bench(name: string, prepare: (memory: string) => void, now: string): vo
       appendFileSync(last, `\n## benchmark note ${i} [project]\n- decided to measure the incremental cycle, run ${i}\n`);
       incremental.push(run(dir, now, false));
     }
-    console.log(`${name.padEnd(10)} incremental  ${String(median(incremental.map((r) => r.ms))).padStart(9)} ms in-process ${String(median(incremental.map((r) => r.wallMs))).padStart(8)} ms wall  peak RSS ${median(incremental.map((r) => r.maxRssMB))} MB  (median of 5; ${incremental[0]!.written} files written per cycle)`);
-    console.log(`${name.padEnd(10)} no-op        ${String(noop.ms).padStart(9)} ms in-process ${String(noop.wallMs).padStart(8)} ms wall  peak RSS ${noop.maxRssMB} MB`);
+    console.log(
+      `${name.padEnd(10)} incremental  ${String(median(incremental.map((r) => r.ms))).padStart(9)} ms in-process ${String(median(incremental.map((r) => r.wallMs))).padStart(8)} ms wall  peak RSS ${median(incremental.map((r) => r.maxRssMB))} MB  (median of 5; ${incremental[0]!.written} files written per cycle)`,
+    );
+    console.log(
+      `${name.padEnd(10)} no-op        ${String(noop.ms).padStart(9)} ms in-process ${String(noop.wallMs).padStart(8)} ms wall  peak RSS ${noop.maxRssMB} MB`,
+    );
     // The daemon's path: one process, stamp cache and parsed sources kept between cycles.
     const p = spawnSync(process.execPath, [driver, dir, now, '--warm', '15', lastRaw(memory)], { encoding: 'utf8' });
     if (p.status !== 0) throw new Error(`driver failed: ${p.stderr}`);
     const w = JSON.parse(p.stdout.trim().split('\n').pop()!) as { ms: number; runs: number[]; written: number; maxRssMB: number };
-    console.log(`${name.padEnd(10)} warm change  ${String(w.ms).padStart(9)} ms in-process (daemon path, median of 15: ${w.runs.map(Math.round).join(' ')}; ${w.written} files written per cycle; peak RSS ${w.maxRssMB} MB)`);
+    console.log(
+      `${name.padEnd(10)} warm change  ${String(w.ms).padStart(9)} ms in-process (daemon path, median of 15: ${w.runs.map(Math.round).join(' ')}; ${w.written} files written per cycle; peak RSS ${w.maxRssMB} MB)`,
+    );
   } finally {
     rmSync(dir, { recursive: true, force: true });
   }
@@ -68,7 +79,8 @@ function bench(name: string, prepare: (memory: string) => void, now: string): vo
 if (!existsSync(join(here, '..', 'dist', 'cycle', 'compaction.js'))) throw new Error('run "npm run build" first');
 console.log(`hipo bench:compact · node ${process.version} · ${new Date().toISOString()}`);
 const memaware = join(benchData, 'memaware', 'memory');
-if ((!only || only === 'memaware') && existsSync(memaware)) bench('memaware', (m) => cpSync(memaware, m, { recursive: true }), '2023-07-01');
+if ((!only || only === 'memaware') && existsSync(memaware))
+  bench('memaware', (m) => cpSync(memaware, m, { recursive: true }), '2023-07-01');
 else if (!only) console.log(`memaware   skipped: no corpus at ${memaware} (set HIPO_BENCH_DATA)`);
 if (!only || only === '3y') bench('3-year', (m) => generateCorpus(m, { start: '2016-01-04', days: 1096, seed: 7 }), '2019-02-01');
 if (!only || only === '10y') bench('10-year', (m) => generateCorpus(m, { start: '2016-01-04', days: 3653, seed: 7 }), '2026-01-20');

@@ -63,7 +63,9 @@ function report(group: string, qs: Question[]): void {
     const lo = boot[Math.floor(resamples * 0.025)]! * scale;
     const hi = boot[Math.floor(resamples * 0.975)]! * scale;
     const sure = lo > 0 || hi < 0 ? '*' : ' ';
-    parts.push(`${name} ${f(mean(a.map(m)) * scale)}→${f(mean(b.map(m)) * scale)} (${mean(d) >= 0 ? '+' : ''}${f(mean(d) * scale)} [${f(lo)}, ${f(hi)}])${sure}`);
+    parts.push(
+      `${name} ${f(mean(a.map(m)) * scale)}→${f(mean(b.map(m)) * scale)} (${mean(d) >= 0 ? '+' : ''}${f(mean(d) * scale)} [${f(lo)}, ${f(hi)}])${sure}`,
+    );
   }
   console.log(`${group.padEnd(7)} ${String(qs.length).padStart(4)}  ${parts.join('  ')}`);
 }
@@ -72,4 +74,8 @@ console.log(`${files[0]} → ${files[1]}: difference and 95% paired-bootstrap in
 report('all', questions);
 const TIERS = ['easy', 'medium', 'hard'];
 const tiers = [...new Set(questions.map((q) => q.tier))].sort((a, b) => (TIERS.indexOf(a) + 1 || 99) - (TIERS.indexOf(b) + 1 || 99));
-for (const tier of tiers) report(tier, questions.filter((q) => q.tier === tier));
+for (const tier of tiers)
+  report(
+    tier,
+    questions.filter((q) => q.tier === tier),
+  );

@@ -41,7 +41,12 @@ async function measure(c: Corpus): Promise<void> {
   const fs = await import('node:fs');
   const count = await loadTokenCounter('cl100k_base');
   const ws = workspaceAt(c.dir);
-  const files = fs.readdirSync(ws.memoryDir).length + ['daily', 'weekly', 'monthly'].reduce((n, d) => n + (existsSync(join(ws.memoryDir, d)) ? fs.readdirSync(join(ws.memoryDir, d)).length : 0), 0);
+  const files =
+    fs.readdirSync(ws.memoryDir).length +
+    ['daily', 'weekly', 'monthly'].reduce(
+      (n, d) => n + (existsSync(join(ws.memoryDir, d)) ? fs.readdirSync(join(ws.memoryDir, d)).length : 0),
+      0,
+    );
   for (const budget of [2000, 8000]) {
     // Count the files the pack opens by wrapping openSync/existsSync for one build.
     const cjs = createRequire(import.meta.url)('node:fs') as typeof import('node:fs');
@@ -49,7 +54,15 @@ async function measure(c: Corpus): Promise<void> {
     let stats = 0;
     const origOpen = cjs.openSync;
     const origExists = cjs.existsSync;
-    const opts = { memoryDir: ws.memoryDir, memoryName: 'memory', today: c.now, timeZone: 'UTC', budget, unit: 'tokens' as const, measure: count };
+    const opts = {
+      memoryDir: ws.memoryDir,
+      memoryName: 'memory',
+      today: c.now,
+      timeZone: 'UTC',
+      budget,
+      unit: 'tokens' as const,
+      measure: count,
+    };
     cjs.openSync = ((...a: Parameters<typeof cjs.openSync>) => (opened++, origOpen(...a))) as typeof cjs.openSync;
     cjs.existsSync = ((p: import('node:fs').PathLike) => (stats++, origExists(p))) as typeof cjs.existsSync;
     syncBuiltinESMExports();
@@ -70,12 +83,19 @@ async function measure(c: Corpus): Promise<void> {
     const walls: number[] = [];
     for (let i = 0; i < 5; i++) {
       const t0 = performance.now();
-      const r = spawnSync(process.execPath, [cli, 'context', '--dir', c.dir, '--now', c.now, '--budget', String(budget)], { encoding: 'utf8' });
+      const r = spawnSync(process.execPath, [cli, 'context', '--dir', c.dir, '--now', c.now, '--budget', String(budget)], {
+        encoding: 'utf8',
+      });
       if (r.status !== 0) throw new Error(r.stderr);
       walls.push(performance.now() - t0);
     }
-    const levels = Object.entries(pack.spent as Record<string, number>).filter(([, v]) => v > 0).map(([k, v]) => `${k} ${v}`).join(', ');
-    console.log(`${c.name.padEnd(9)} ${String(files).padStart(5)} files  budget ${String(budget).padStart(5)}  build ${median(times).toFixed(1).padStart(6)} ms  cli ${Math.round(median(walls)).toString().padStart(4)} ms wall  opened ${opened} files, ${stats} existence checks  ${pack.total} tokens (${levels}); ${pack.parts.length} parts, ${pack.omitted.length} left out`);
+    const levels = Object.entries(pack.spent as Record<string, number>)
+      .filter(([, v]) => v > 0)
+      .map(([k, v]) => `${k} ${v}`)
+      .join(', ');
+    console.log(
+      `${c.name.padEnd(9)} ${String(files).padStart(5)} files  budget ${String(budget).padStart(5)}  build ${median(times).toFixed(1).padStart(6)} ms  cli ${Math.round(median(walls)).toString().padStart(4)} ms wall  opened ${opened} files, ${stats} existence checks  ${pack.total} tokens (${levels}); ${pack.parts.length} parts, ${pack.omitted.length} left out`,
+    );
   }
 }
 
@@ -83,7 +103,11 @@ if (!existsSync(cli)) throw new Error('run "npm run build" first');
 console.log(`hipo bench:context · node ${process.version} · ${new Date().toISOString()}`);
 const corpora: Corpus[] = [build('4-month', '2025-09-20', 122, '2026-01-20')];
 const reuse = arg('--ten-year');
-corpora.push(reuse ? { name: '10-year', dir: resolve(reuse), now: arg('--now') ?? '2026-01-20', temp: false } : build('10-year', '2016-01-04', 3653, '2026-01-20'));
+corpora.push(
+  reuse
+    ? { name: '10-year', dir: resolve(reuse), now: arg('--now') ?? '2026-01-20', temp: false }
+    : build('10-year', '2016-01-04', 3653, '2026-01-20'),
+);
 try {
   for (const c of corpora) await measure(c);
 } finally {

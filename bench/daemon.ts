@@ -55,7 +55,10 @@ function proc(pid: number): Proc {
 }
 
 function startDaemon(dir: string, env: NodeJS.ProcessEnv): { child: ChildProcess; lines: string[] } {
-  const child = spawn(process.execPath, [cli, 'daemon', '--log-json', '--dir', dir], { env: { ...process.env, ...env }, stdio: ['ignore', 'ignore', 'pipe'] });
+  const child = spawn(process.execPath, [cli, 'daemon', '--log-json', '--dir', dir], {
+    env: { ...process.env, ...env },
+    stdio: ['ignore', 'ignore', 'pipe'],
+  });
   const lines: string[] = [];
   let buf = '';
   child.stderr!.on('data', (d: Buffer) => {
@@ -88,7 +91,10 @@ const pct = (xs: number[], p: number) => [...xs].sort((a, b) => a - b)[Math.min(
 async function latencyAndIdle(): Promise<void> {
   const dir = mkdtempSync(join(tmpdir(), 'hipo-bench-daemon-'));
   try {
-    cpSync(join(repo, 'memory'), join(dir, 'memory'), { recursive: true, filter: (src) => !/\/(daily|weekly|monthly)$|ROOT\.md$/.test(src) });
+    cpSync(join(repo, 'memory'), join(dir, 'memory'), {
+      recursive: true,
+      filter: (src) => !/\/(daily|weekly|monthly)$|ROOT\.md$/.test(src),
+    });
     writeFileSync(join(dir, 'hipo.config.json'), JSON.stringify({ timeZone: 'UTC', daemon: { debounceMs: DEBOUNCE_MS } }));
     const today = '2026-11-20';
     const d = startDaemon(dir, { HIPO_NOW: today });
@@ -112,14 +118,18 @@ async function latencyAndIdle(): Promise<void> {
       toNode.push((nodeAt || performance.now()) - t0 - DEBOUNCE_MS);
       await sleep(300);
     }
-    console.log(`change → searchable   p50 ${pct(toSearch, 0.5).toFixed(0)} ms  p95 ${pct(toSearch, 0.95).toFixed(0)} ms beyond the ${DEBOUNCE_MS} ms debounce (10 appends, example memory/)`);
+    console.log(
+      `change → searchable   p50 ${pct(toSearch, 0.5).toFixed(0)} ms  p95 ${pct(toSearch, 0.95).toFixed(0)} ms beyond the ${DEBOUNCE_MS} ms debounce (10 appends, example memory/)`,
+    );
     console.log(`change → daily node   p50 ${pct(toNode, 0.5).toFixed(0)} ms  p95 ${pct(toNode, 0.95).toFixed(0)} ms beyond the debounce`);
     const p = proc(d.child.pid!);
     await sleep(2000);
     const cpu0 = p.cpuSeconds();
     const rss0 = p.rssMB();
     await sleep(idleSeconds * 1000);
-    console.log(`idle ${idleSeconds} s            CPU ${(p.cpuSeconds() - cpu0).toFixed(2)} s  RSS ${rss0.toFixed(0)} → ${p.rssMB().toFixed(0)} MB`);
+    console.log(
+      `idle ${idleSeconds} s            CPU ${(p.cpuSeconds() - cpu0).toFixed(2)} s  RSS ${rss0.toFixed(0)} → ${p.rssMB().toFixed(0)} MB`,
+    );
     d.child.kill('SIGTERM');
     await new Promise((r) => d.child.once('exit', r));
   } finally {
@@ -136,7 +146,9 @@ async function tenYears(): Promise<void> {
     const d = startDaemon(dir, { HIPO_NOW: '2026-01-20' });
     await until(() => settled(dir, d.child.pid!), 30 * 60_000, 'the 10-year catch-up');
     const p = proc(d.child.pid!);
-    console.log(`10-year corpus         caught up in ${((performance.now() - t0) / 1000).toFixed(0)} s; RSS now ${p.rssMB().toFixed(0)} MB, peak ${p.hwmMB().toFixed(0)} MB`);
+    console.log(
+      `10-year corpus         caught up in ${((performance.now() - t0) / 1000).toFixed(0)} s; RSS now ${p.rssMB().toFixed(0)} MB, peak ${p.hwmMB().toFixed(0)} MB`,
+    );
     d.child.kill('SIGTERM');
     await new Promise((r) => d.child.once('exit', r));
   } finally {

@@ -12,5 +12,9 @@ if (!out) {
   process.exit(2);
 }
 const years = Number(arg('--years', '3'));
-const stats = generateCorpus(join(out, 'memory'), { start: arg('--start', '2016-01-04')!, days: Math.round(years * 365.25), seed: Number(arg('--seed', '7')) });
+const stats = generateCorpus(join(out, 'memory'), {
+  start: arg('--start', '2016-01-04')!,
+  days: Math.round(years * 365.25),
+  seed: Number(arg('--seed', '7')),
+});
 process.stdout.write(`${JSON.stringify(stats)}\n`);

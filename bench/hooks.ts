@@ -13,7 +13,10 @@ const median = (xs: number[]): number => [...xs].sort((a, b) => a - b)[Math.floo
 
 function hook(event: string, dir: string, input: object): { ms: number; rssMB: number; stdout: string } {
   const t0 = performance.now();
-  const r = spawnSync('/usr/bin/time', ['-f', '%M', process.execPath, cli, 'hook', event, '--dir', dir], { input: JSON.stringify(input), encoding: 'utf8' });
+  const r = spawnSync('/usr/bin/time', ['-f', '%M', process.execPath, cli, 'hook', event, '--dir', dir], {
+    input: JSON.stringify(input),
+    encoding: 'utf8',
+  });
   const ms = performance.now() - t0;
   if (r.status !== 0) throw new Error(r.stderr);
   return { ms, rssMB: Math.round(Number(r.stderr.trim().split('\n').pop()) / 1024), stdout: r.stdout };
@@ -22,13 +25,26 @@ function hook(event: string, dir: string, input: object): { ms: number; rssMB: n
 let n = 0;
 function turnLines(session: string, i: number): string {
   const ts = new Date(Date.parse('2026-01-20T09:00:00Z') + i * 60_000).toISOString();
-  const line = (type: string, content: unknown) => JSON.stringify({ type, uuid: `${session}-${++n}`, sessionId: session, timestamp: ts, isSidechain: false, message: { role: type, content } });
+  const line = (type: string, content: unknown) =>
+    JSON.stringify({
+      type,
+      uuid: `${session}-${++n}`,
+      sessionId: session,
+      timestamp: ts,
+      isSidechain: false,
+      message: { role: type, content },
+    });
   return [
     line('user', `Question ${i}: why is the importer slow on large CSV files?`),
-    line('assistant', [{ type: 'text', text: `Looked at src/importer.ts: it re-parses every row (${i}).` }, { type: 'tool_use', id: `t${i}`, name: 'Read', input: { file_path: 'src/importer.ts' } }]),
+    line('assistant', [
+      { type: 'text', text: `Looked at src/importer.ts: it re-parses every row (${i}).` },
+      { type: 'tool_use', id: `t${i}`, name: 'Read', input: { file_path: 'src/importer.ts' } },
+    ]),
     line('user', [{ type: 'tool_result', tool_use_id: `t${i}`, content: 'x'.repeat(2000) }]),
     line('assistant', [{ type: 'text', text: 'Fixed: parse once and stream rows.' }]),
-  ].map((l) => `${l}\n`).join('');
+  ]
+    .map((l) => `${l}\n`)
+    .join('');
 }
 
 if (!existsSync(cli)) throw new Error('run "npm run build" first');
@@ -55,7 +71,13 @@ try {
   const none = Array.from({ length: 11 }, () => hook('UserPromptSubmit', dir, { ...input, prompt: 'next' }).ms);
   console.log(`capture, nothing new       ${median(none).toFixed(0).padStart(5)} ms wall`);
   const starts = Array.from({ length: 11 }, () => hook('SessionStart', dir, { session_id: session, source: 'startup' }));
-  console.log(`SessionStart (8,000 chars) ${median(starts.map((s) => s.ms)).toFixed(0).padStart(5)} ms wall  peak RSS ${median(starts.map((s) => s.rssMB))} MB  (${JSON.parse(starts[0]!.stdout).hookSpecificOutput.additionalContext.length} chars)`);
+  console.log(
+    `SessionStart (8,000 chars) ${median(starts.map((s) => s.ms))
+      .toFixed(0)
+      .padStart(
+        5,
+      )} ms wall  peak RSS ${median(starts.map((s) => s.rssMB))} MB  (${JSON.parse(starts[0]!.stdout).hookSpecificOutput.additionalContext.length} chars)`,
+  );
   const compactStarts = Array.from({ length: 11 }, () => hook('SessionStart', dir, { session_id: session, source: 'compact' }).ms);
   console.log(`SessionStart after compact ${median(compactStarts).toFixed(0).padStart(5)} ms wall`);
 
@@ -71,7 +93,9 @@ try {
     const lines = spawnSync(process.execPath, [cli, 'status', '--dir', dir, '--json'], { encoding: 'utf8' });
     if (JSON.parse(lines.stdout).lastCapture?.backlog === 0) break;
   }
-  console.log(`100 MB transcript          ${calls.length} hooks to archive it all; per hook median ${median(calls.map((c) => c.ms)).toFixed(0)} ms, max ${Math.max(...calls.map((c) => c.ms)).toFixed(0)} ms wall; peak RSS max ${Math.max(...calls.map((c) => c.rssMB))} MB`);
+  console.log(
+    `100 MB transcript          ${calls.length} hooks to archive it all; per hook median ${median(calls.map((c) => c.ms)).toFixed(0)} ms, max ${Math.max(...calls.map((c) => c.ms)).toFixed(0)} ms wall; peak RSS max ${Math.max(...calls.map((c) => c.rssMB))} MB`,
+  );
 } finally {
   rmSync(dir, { recursive: true, force: true });
 }

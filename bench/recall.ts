@@ -30,10 +30,12 @@ const arg = (name: string, dflt?: string): string | undefined => {
 };
 const out = arg('--out');
 if (!out) {
-  process.stderr.write('usage: npm run bench:recall -- --out RUN.json [--questions FILE] [--mode bm25|vector|hybrid[,…]] [--via search] [--limit 50] [--embedder NAME] [--compact] [--workspace DIR]\n');
+  process.stderr.write(
+    'usage: npm run bench:recall -- --out RUN.json [--questions FILE] [--mode bm25|vector|hybrid[,…]] [--via search] [--limit 50] [--embedder NAME] [--compact] [--workspace DIR]\n',
+  );
   process.exit(2);
 }
-const modes = (arg('--mode', 'hybrid')!).split(',') as SearchMode[];
+const modes = arg('--mode', 'hybrid')!.split(',') as SearchMode[];
 for (const m of modes) if (!SEARCH_MODES.includes(m)) throw new Error(`--mode: unknown mode "${m}"`);
 const via = arg('--via', 'search')!;
 const makeRetriever = RETRIEVERS[via];
@@ -65,7 +67,9 @@ try {
   const index = openIndex(ws, config, { embedder: embedderFor(ws, config.search) });
   const t0 = performance.now();
   const report = await updateIndex(index);
-  console.log(`index: ${report.files} files, +${report.chunksAdded} chunks, ${report.embedded} embedded in ${((performance.now() - t0) / 1000).toFixed(1)} s (${index.embedder?.id ?? 'no embedder'})`);
+  console.log(
+    `index: ${report.files} files, +${report.chunksAdded} chunks, ${report.embedded} embedded in ${((performance.now() - t0) / 1000).toFixed(1)} s (${index.embedder?.id ?? 'no embedder'})`,
+  );
   for (const w of report.warnings) console.log(`  warning: ${w}`);
 
   // --also-field F: the question's field F as an agent's own rephrasing (should_recall is an
@@ -81,12 +85,18 @@ try {
       if (x.warning) fails.set(x.warning, (fails.get(x.warning) ?? 0) + 1);
       return x.also;
     };
-    process.on('exit', () => { for (const [w, n] of fails) console.log(`  ${n}× ${w}`); });
+    process.on('exit', () => {
+      for (const [w, n] of fails) console.log(`  ${n}× ${w}`);
+    });
   }
   // How summary nodes count: --no-fold ranks them as sections of their own (as before links),
   // --vote-weight W weighs their votes for their raw sections (0: fold only), --no-topic-leads
   // folds topic lines without their leading anywhere.
-  const tree = { fold: !argv.includes('--no-fold'), topicLeads: !argv.includes('--no-topic-leads'), ...(arg('--vote-weight') ? { voteWeight: Number(arg('--vote-weight')) } : {}) };
+  const tree = {
+    fold: !argv.includes('--no-fold'),
+    topicLeads: !argv.includes('--no-topic-leads'),
+    ...(arg('--vote-weight') ? { voteWeight: Number(arg('--vote-weight')) } : {}),
+  };
   for (const mode of modes) {
     const retrieve = makeRetriever(index, { mode, limit, tree, ...(alsoFor ? { also: alsoFor } : {}) });
     const run: Record<string, string[]> = {};
@@ -104,9 +114,17 @@ try {
     const scorer = join(benchDataDir(), 'score.mjs');
     if (!existsSync(scorer)) continue;
     if (argv.includes('--brief')) {
-      const r = (JSON.parse(execFileSync(process.execPath, [scorer, '--run', file, '--json'], { encoding: 'utf8' })) as { run: Record<string, Record<string, number>> }).run;
+      const r = (
+        JSON.parse(execFileSync(process.execPath, [scorer, '--run', file, '--json'], { encoding: 'utf8' })) as {
+          run: Record<string, Record<string, number>>;
+        }
+      ).run;
       const pct = (x: number | undefined): string => ((x ?? 0) * 100).toFixed(1);
-      console.log(['all', 'easy', 'medium', 'hard'].map((g) => `${g} ${pct(r[g]!['R@1'])}/${pct(r[g]!['R@5'])}/${pct(r[g]!['R@10'])} ${r[g]!.MRR!.toFixed(3)}`).join(' | '));
+      console.log(
+        ['all', 'easy', 'medium', 'hard']
+          .map((g) => `${g} ${pct(r[g]!['R@1'])}/${pct(r[g]!['R@5'])}/${pct(r[g]!['R@10'])} ${r[g]!.MRR!.toFixed(3)}`)
+          .join(' | '),
+      );
     } else console.log(execFileSync(process.execPath, [scorer, '--run', file], { encoding: 'utf8' }));
   }
   index.close();

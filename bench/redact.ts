@@ -30,7 +30,9 @@ function corpus(make: Make, name: string): void {
   const r = make();
   const missed = SECRETS.filter((s) => r.redact(s.text).text.includes(s.secret));
   const changed = LOOKALIKES.filter((l) => r.redact(l).text !== l);
-  console.log(`corpus (${name}): ${SECRETS.length - missed.length}/${SECRETS.length} secret formats redacted, ${changed.length}/${LOOKALIKES.length} look-alikes changed (${((100 * changed.length) / LOOKALIKES.length).toFixed(1)} %)`);
+  console.log(
+    `corpus (${name}): ${SECRETS.length - missed.length}/${SECRETS.length} secret formats redacted, ${changed.length}/${LOOKALIKES.length} look-alikes changed (${((100 * changed.length) / LOOKALIKES.length).toFixed(1)} %)`,
+  );
   for (const m of missed) console.log(`  missed: ${m.format}`);
   for (const c of changed) console.log(`  changed: ${c.slice(0, 100)}`);
 }
@@ -45,7 +47,9 @@ function pass(make: Make, files: string[]): { ms: number; counts: Record<string,
 }
 
 function throughput(name: string, dir: string, runs: { name: string; make: Make }[]): void {
-  const files = readdirSync(dir).filter((f) => f.endsWith('.md')).map((f) => readFileSync(join(dir, f), 'utf8'));
+  const files = readdirSync(dir)
+    .filter((f) => f.endsWith('.md'))
+    .map((f) => readFileSync(join(dir, f), 'utf8'));
   const mb = files.reduce((n, f) => n + Buffer.byteLength(f), 0) / 1e6;
   const times = runs.map(() => [] as number[]);
   const counts = runs.map(() => ({}) as Record<string, number>);
@@ -61,7 +65,9 @@ function throughput(name: string, dir: string, runs: { name: string; make: Make 
   runs.forEach((run, i) => {
     const m = median(times[i]!);
     const found = Object.entries(counts[i]!).sort((a, b) => b[1] - a[1]);
-    console.log(`  ${run.name}: ${ms(m)} per pass (median of ${PASSES}; ${ms(Math.min(...times[i]!))}-${ms(Math.max(...times[i]!))}), ${(mb / (m / 1000)).toFixed(1)} MB/s; redactions (each a false positive): ${found.length ? found.map(([k, n]) => `${k} ${n}`).join(', ') : 'none'}`);
+    console.log(
+      `  ${run.name}: ${ms(m)} per pass (median of ${PASSES}; ${ms(Math.min(...times[i]!))}-${ms(Math.max(...times[i]!))}), ${(mb / (m / 1000)).toFixed(1)} MB/s; redactions (each a false positive): ${found.length ? found.map(([k, n]) => `${k} ${n}`).join(', ') : 'none'}`,
+    );
   });
   if (runs.length === 2) console.log(`  ${runs[0]!.name} / ${runs[1]!.name}: ${(median(times[0]!) / median(times[1]!)).toFixed(2)}x`);
 }

@@ -28,7 +28,10 @@ const idleS = Number(arg('--idle-s') ?? (quick ? 10 : 60));
 const compactRuns = quick ? 3 : 7;
 if (!existsSync(join(repo, 'dist', 'cli.js'))) throw new Error('run "npm run build" first');
 const base = prepareBaseline(repo, { dir: arg('--baseline'), rev: arg('--baseline-rev') });
-const builds = [{ name: 'before', dir: base.dir }, { name: 'now', dir: repo }] as const;
+const builds = [
+  { name: 'before', dir: base.dir },
+  { name: 'now', dir: repo },
+] as const;
 type Build = (typeof builds)[number]['name'];
 const work = mkdtempSync(join(tmpdir(), 'hipo-bench-scale-'));
 const env = { ...process.env, HIPO_NOW: '', HIPO_CACHE_DIR: join(work, 'cache') };
@@ -36,7 +39,13 @@ const env = { ...process.env, HIPO_NOW: '', HIPO_CACHE_DIR: join(work, 'cache') 
 const median = (xs: number[]): number => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)]!;
 const rows: string[][] = [];
 const WIDTHS = [52, 9, 9, 6];
-const show = (r: string[]): void => console.log(r.map((x, i) => (i === 0 ? x.padEnd(WIDTHS[0]!) : i < 4 ? x.padStart(WIDTHS[i]!) : x)).join('  ').trimEnd());
+const show = (r: string[]): void =>
+  console.log(
+    r
+      .map((x, i) => (i === 0 ? x.padEnd(WIDTHS[0]!) : i < 4 ? x.padStart(WIDTHS[i]!) : x))
+      .join('  ')
+      .trimEnd(),
+  );
 /** Records a row of the table and prints it at once (a full run takes minutes). */
 const row = (what: string, before: number, now: number, unit: string, digits = 0, note = ''): void => {
   const f = (x: number): string => `${x.toFixed(digits)}${unit ? ` ${unit}` : ''}`;
@@ -45,7 +54,11 @@ const row = (what: string, before: number, now: number, unit: string, digits = 0
   show(r);
 };
 
-interface Corpus { name: string; now: string; make(memory: string): void }
+interface Corpus {
+  name: string;
+  now: string;
+  make(memory: string): void;
+}
 const memaware = join(benchDataDir(), 'memaware', 'memory');
 const corpora: Corpus[] = [
   ...(existsSync(memaware) ? [{ name: 'MemAware', now: '2023-07-01', make: (m: string) => cpSync(memaware, m, { recursive: true }) }] : []),
@@ -66,7 +79,11 @@ function freshCopy(source: string, label: string): string {
 function measured(build: string, args: string[]): { wallMs: number; cpuMs: number; maxRssMB: number } {
   const out = join(work, 'rusage.json');
   const t0 = performance.now();
-  const p = spawnSync(process.execPath, [join(repo, 'bench', 'lib', 'measured.mjs'), build, ...args], { env: { ...env, HIPO_BENCH_RUSAGE: out }, encoding: 'utf8', maxBuffer: 256 << 20 });
+  const p = spawnSync(process.execPath, [join(repo, 'bench', 'lib', 'measured.mjs'), build, ...args], {
+    env: { ...env, HIPO_BENCH_RUSAGE: out },
+    encoding: 'utf8',
+    maxBuffer: 256 << 20,
+  });
   const wallMs = performance.now() - t0;
   if (p.status !== 0) throw new Error(`hipo ${args.join(' ')} failed (${p.status}): ${p.stderr.slice(-2000)}`);
   const r = JSON.parse(readFileSync(out, 'utf8')) as { cpuMs: number; maxRssMB: number };
@@ -80,7 +97,9 @@ function wall(build: string, args: string[]): number {
   return performance.now() - t0;
 }
 
-console.log(`hipo bench:scale · node ${process.version} · ${new Date().toISOString()}\nbefore: ${base.label}\nnow:    ${repo} (working tree)\n`);
+console.log(
+  `hipo bench:scale · node ${process.version} · ${new Date().toISOString()}\nbefore: ${base.label}\nnow:    ${repo} (working tree)\n`,
+);
 show(['what', 'before', 'now', 'ratio', '']);
 const trees: Record<string, Record<Build, string>> = {};
 const identical: string[] = [];
@@ -103,13 +122,23 @@ for (const c of corpora) {
   row(`${c.name} catch-up, peak RSS`, m('before', 'maxRssMB'), m('now', 'maxRssMB'), 'MB');
   const [a, b] = [treeHashes(join(trees[c.name]!.before, 'memory')), treeHashes(join(trees[c.name]!.now, 'memory'))];
   const differ = [...new Set([...Object.keys(a), ...Object.keys(b)])].filter((f) => a[f] !== b[f]);
-  identical.push(`${c.name}: ${differ.length === 0 ? `identical (${Object.keys(a).length} files)` : `${differ.length} files differ, e.g. ${differ.slice(0, 3).join(', ')}`}`);
+  identical.push(
+    `${c.name}: ${differ.length === 0 ? `identical (${Object.keys(a).length} files)` : `${differ.length} files differ, e.g. ${differ.slice(0, 3).join(', ')}`}`,
+  );
   rmSync(source, { recursive: true, force: true });
 }
 const days = (name: string): number => ({ '1 y': 365, '3 y': 1096, '10 y': 3653 })[name] ?? 0;
-const perDay = (name: string, b: Build): number => Number(rows.find((r) => r[0] === `${name} catch-up, wall`)?.[b === 'before' ? 1 : 2]?.split(' ')[0]) / days(name);
+const perDay = (name: string, b: Build): number =>
+  Number(rows.find((r) => r[0] === `${name} catch-up, wall`)?.[b === 'before' ? 1 : 2]?.split(' ')[0]) / days(name);
 // Linear: a day of history costs the same to catch up at 10 years as at 3.
-if (rows.some((r) => r[0] === '3 y catch-up, wall')) row('catch-up time per day, 10 y ÷ 3 y (1.00: linear)', perDay('10 y', 'before') / perDay('3 y', 'before'), perDay('10 y', 'now') / perDay('3 y', 'now'), '', 2);
+if (rows.some((r) => r[0] === '3 y catch-up, wall'))
+  row(
+    'catch-up time per day, 10 y ÷ 3 y (1.00: linear)',
+    perDay('10 y', 'before') / perDay('3 y', 'before'),
+    perDay('10 y', 'now') / perDay('3 y', 'now'),
+    '',
+    2,
+  );
 
 // A fresh `hipo compact` after one appended line, no daemon running.
 for (const name of ['1 y', '10 y']) {
@@ -129,18 +158,42 @@ if (!argv.includes('--skip-daemon')) {
   const d: Partial<Record<Build, DaemonFigures>> = {};
   const d1: Partial<Record<Build, DaemonFigures>> = {};
   for (const b of builds) {
-    for (const [name, into, changes, idle] of [['1 y', d1, 0, 0], ['10 y', d, 10, idleS]] as const) {
+    for (const [name, into, changes, idle] of [
+      ['1 y', d1, 0, 0],
+      ['10 y', d, 10, idleS],
+    ] as const) {
       const dir = trees[name]![b.name];
       wall(b.dir, ['index', '--dir', dir]);
       into[b.name] = await probeDaemon(b.dir, dir, corpora.find((x) => x.name === name)!.now, { changes, idleS: idle, compactRuns });
     }
   }
-  row('1 y: hipo compact after one append, daemon running', median(d1.before!.compactMs), median(d1.now!.compactMs), 'ms', 0, `wall, median of ${compactRuns}`);
-  row('10 y: hipo compact after one append, daemon running', median(d.before!.compactMs), median(d.now!.compactMs), 'ms', 0, `wall, median of ${compactRuns}`);
+  row(
+    '1 y: hipo compact after one append, daemon running',
+    median(d1.before!.compactMs),
+    median(d1.now!.compactMs),
+    'ms',
+    0,
+    `wall, median of ${compactRuns}`,
+  );
+  row(
+    '10 y: hipo compact after one append, daemon running',
+    median(d.before!.compactMs),
+    median(d.now!.compactMs),
+    'ms',
+    0,
+    `wall, median of ${compactRuns}`,
+  );
   row('10 y daemon RSS, settled (caught up, indexed)', d.before!.settledMB, d.now!.settledMB, 'MB');
   row('10 y daemon RSS, peak after 10 changes', d.before!.peakMB, d.now!.peakMB, 'MB');
   row('10 y daemon RSS after 10 changes', d.before!.afterMB, d.now!.afterMB, 'MB');
-  row(`10 y daemon CPU in the ${idleS} s after`, d.before!.idleCpuS, d.now!.idleCpuS, 's', 2, `RSS then ${Math.round(d.before!.idleRssMB)} → ${Math.round(d.now!.idleRssMB)} MB`);
+  row(
+    `10 y daemon CPU in the ${idleS} s after`,
+    d.before!.idleCpuS,
+    d.now!.idleCpuS,
+    's',
+    2,
+    `RSS then ${Math.round(d.before!.idleRssMB)} → ${Math.round(d.now!.idleRssMB)} MB`,
+  );
 }
 
 // Cold start: bare node, then each build's --version, interleaved.
@@ -155,7 +208,14 @@ for (let i = 0; i < 21; i++) {
     cold[b.name].push(performance.now() - t0);
   }
 }
-row('hipo --version, cold', median(cold.before), median(cold.now), 'ms', 0, `bare node -e 0: ${median(cold.node).toFixed(0)} ms; median of 21`);
+row(
+  'hipo --version, cold',
+  median(cold.before),
+  median(cold.now),
+  'ms',
+  0,
+  `bare node -e 0: ${median(cold.node).toFixed(0)} ms; median of 21`,
+);
 
 console.log(`\nbytes written, before vs now:\n  ${identical.join('\n  ')}`);
 rmSync(work, { recursive: true, force: true });

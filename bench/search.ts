@@ -47,7 +47,10 @@ function node(args: string[]): { json: Record<string, number | string>; wallMs: 
 }
 
 function lastRaw(memory: string): string {
-  return readdirSync(memory).filter((f) => /^\d{4}-\d{2}-\d{2}\.md$/.test(f)).sort().pop()!;
+  return readdirSync(memory)
+    .filter((f) => /^\d{4}-\d{2}-\d{2}\.md$/.test(f))
+    .sort()
+    .pop()!;
 }
 
 function bench(name: string, prepare: (memory: string) => void, queries: string[], compactNow: string | null): void {
@@ -62,15 +65,22 @@ function bench(name: string, prepare: (memory: string) => void, queries: string[
     }
     const build = node([driver, 'update', dir]);
     const b = build.json;
-    console.log(`${name.padEnd(9)} build         ${String(b.updateMs).padStart(7)} ms in-process ${String(Math.round(build.wallMs)).padStart(7)} ms wall  peak RSS ${b.maxRssMB} MB  (${b.files} files, ${b.chunks} chunks, ${b.embedded} embedded)`);
+    console.log(
+      `${name.padEnd(9)} build         ${String(b.updateMs).padStart(7)} ms in-process ${String(Math.round(build.wallMs)).padStart(7)} ms wall  peak RSS ${b.maxRssMB} MB  (${b.files} files, ${b.chunks} chunks, ${b.embedded} embedded)`,
+    );
     const qfile = join(dir, 'queries.json');
     writeFileSync(qfile, JSON.stringify(queries));
     for (const mode of ['bm25', 'vector', 'hybrid']) {
       const q = node([driver, 'query', dir, qfile, mode]).json;
-      console.log(`${name.padEnd(9)} query ${mode.padEnd(7)} p50 ${String(q.p50).padStart(6)} ms  p95 ${String(q.p95).padStart(6)} ms  · cold p50 ${String(q.coldP50).padStart(6)} ms  p95 ${String(q.coldP95).padStart(6)} ms  · first ${q.firstMs} ms  (${q.n} queries, ${q.meanHits} hits avg)  peak RSS ${q.maxRssMB} MB`);
+      console.log(
+        `${name.padEnd(9)} query ${mode.padEnd(7)} p50 ${String(q.p50).padStart(6)} ms  p95 ${String(q.p95).padStart(6)} ms  · cold p50 ${String(q.coldP50).padStart(6)} ms  p95 ${String(q.coldP95).padStart(6)} ms  · first ${q.firstMs} ms  (${q.n} queries, ${q.meanHits} hits avg)  peak RSS ${q.maxRssMB} MB`,
+      );
     }
-    const shell = (extra: string[]): number => median(Array.from({ length: runs }, () => node([cli, 'search', queries[1]!, ...extra, '--dir', dir]).wallMs));
-    console.log(`${name.padEnd(9)} hipo search  hybrid ${Math.round(shell([]))} ms wall · bm25 --no-update ${Math.round(shell(['--mode', 'bm25', '--no-update']))} ms wall  (median of ${runs})`);
+    const shell = (extra: string[]): number =>
+      median(Array.from({ length: runs }, () => node([cli, 'search', queries[1]!, ...extra, '--dir', dir]).wallMs));
+    console.log(
+      `${name.padEnd(9)} hipo search  hybrid ${Math.round(shell([]))} ms wall · bm25 --no-update ${Math.round(shell(['--mode', 'bm25', '--no-update']))} ms wall  (median of ${runs})`,
+    );
     const last = join(memory, lastRaw(memory));
     const inProcess: number[] = [];
     const wall: number[] = [];
@@ -81,7 +91,9 @@ function bench(name: string, prepare: (memory: string) => void, queries: string[
       appendFileSync(last, `\n## benchmark note b${i} [project]\n- and once more from the shell\n`);
       wall.push(node([cli, 'index', '--dir', dir]).wallMs);
     }
-    console.log(`${name.padEnd(9)} reindex 1 file  ${median(inProcess)} ms in-process · hipo index ${Math.round(median(wall))} ms wall  (median of ${runs})`);
+    console.log(
+      `${name.padEnd(9)} reindex 1 file  ${median(inProcess)} ms in-process · hipo index ${Math.round(median(wall))} ms wall  (median of ${runs})`,
+    );
   } finally {
     rmSync(dir, { recursive: true, force: true });
   }
@@ -95,18 +107,29 @@ try {
   writeFileSync(join(probe, 'hipo.config.json'), JSON.stringify({ timeZone: 'UTC' }));
   generateCorpus(join(probe, 'memory'), { start: '2026-01-05', days: 3, seed: 1 });
   const first = node([driver, 'update', probe]);
-  console.log(`word vectors: first use converts the package JSON into a binary cache: ${first.json.updateMs} ms, peak RSS ${first.json.maxRssMB} MB`);
+  console.log(
+    `word vectors: first use converts the package JSON into a binary cache: ${first.json.updateMs} ms, peak RSS ${first.json.maxRssMB} MB`,
+  );
   rmSync(probe, { recursive: true, force: true });
 
   const compact = !argv.includes('--no-compact');
   const memaware = join(benchData, 'memaware', 'memory');
   const gold = join(benchData, 'memaware', 'gold.json');
   if ((!only || only === 'memaware') && existsSync(memaware)) {
-    const questions = (JSON.parse((await import('node:fs')).readFileSync(gold, 'utf8')) as { question: string }[]).map((q) => q.question).slice(0, 200);
+    const questions = (JSON.parse((await import('node:fs')).readFileSync(gold, 'utf8')) as { question: string }[])
+      .map((q) => q.question)
+      .slice(0, 200);
     bench('memaware', (m) => cpSync(memaware, m, { recursive: true }), questions, null);
   } else if (!only) console.log(`memaware  skipped: no corpus at ${memaware} (set HIPO_BENCH_DATA)`);
-  if (!only || only === '3y') bench('3-year', (m) => generateCorpus(m, { start: '2016-01-04', days: 1096, seed: 7 }), corpusQueries(), compact ? '2019-02-01' : null);
-  if (!only || only === '10y') bench('10-year', (m) => generateCorpus(m, { start: '2016-01-04', days: 3653, seed: 7 }), corpusQueries(), compact ? '2026-01-20' : null);
+  if (!only || only === '3y')
+    bench('3-year', (m) => generateCorpus(m, { start: '2016-01-04', days: 1096, seed: 7 }), corpusQueries(), compact ? '2019-02-01' : null);
+  if (!only || only === '10y')
+    bench(
+      '10-year',
+      (m) => generateCorpus(m, { start: '2016-01-04', days: 3653, seed: 7 }),
+      corpusQueries(),
+      compact ? '2026-01-20' : null,
+    );
 } finally {
   rmSync(cacheDir, { recursive: true, force: true });
 }

@@ -45,11 +45,16 @@ function body(file: string): string | null {
 
 function filesFor(level: Level, day: LocalDate, memory: string): string {
   switch (level) {
-    case 'raw': return join(memory, `${day}.md`);
-    case 'daily': return join(memory, 'daily', `${day}.md`);
-    case 'weekly': return join(memory, 'weekly', `${isoWeekOf(day)}.md`);
-    case 'monthly': return join(memory, 'monthly', `${monthOf(day)}.md`);
-    case 'root': return join(memory, 'ROOT.md');
+    case 'raw':
+      return join(memory, `${day}.md`);
+    case 'daily':
+      return join(memory, 'daily', `${day}.md`);
+    case 'weekly':
+      return join(memory, 'weekly', `${isoWeekOf(day)}.md`);
+    case 'monthly':
+      return join(memory, 'monthly', `${monthOf(day)}.md`);
+    case 'root':
+      return join(memory, 'ROOT.md');
   }
 }
 
@@ -78,15 +83,27 @@ async function measure(name: string, memory: string, gold: readonly Gold[], ms: 
     }
   }
   const sizes = (level: Level): number[] => {
-    const files = level === 'root' ? [join(memory, 'ROOT.md')] : readdirSync(join(memory, level)).filter((f) => f.endsWith('.md')).map((f) => join(memory, level, f));
-    return files.map(body).filter((b): b is string => b !== null).map(count);
+    const files =
+      level === 'root'
+        ? [join(memory, 'ROOT.md')]
+        : readdirSync(join(memory, level))
+            .filter((f) => f.endsWith('.md'))
+            .map((f) => join(memory, level, f));
+    return files
+      .map(body)
+      .filter((b): b is string => b !== null)
+      .map(count);
   };
   console.log(`\n${name}: tree built in ${(ms / 1000).toFixed(1)} s${calls}`);
   console.log(`  fact survival (${gold.length} questions)   raw log    daily   weekly  monthly     ROOT`);
   for (const kind of ['substring', 'word'] as const) {
     console.log(`    ${kind.padEnd(29)}${LEVELS.map((l) => pct(hits[kind].get(l) ?? 0, gold.length).padStart(9)).join('')}`);
   }
-  console.log(`    ${'share of the raw-log ceiling'.padEnd(29)}${' '.repeat(9)}${LEVELS.slice(1).map((l) => pct(hits.substring.get(l) ?? 0, hits.substring.get('raw') ?? 1).padStart(9)).join('')}`);
+  console.log(
+    `    ${'share of the raw-log ceiling'.padEnd(29)}${' '.repeat(9)}${LEVELS.slice(1)
+      .map((l) => pct(hits.substring.get(l) ?? 0, hits.substring.get('raw') ?? 1).padStart(9))
+      .join('')}`,
+  );
   const line = (l: Level): string => {
     const s = sizes(l);
     return `${l} ${s.length} nodes, median ${median(s).toLocaleString('en-US')} tokens (max ${Math.max(0, ...s).toLocaleString('en-US')})`;
@@ -112,7 +129,9 @@ async function build(name: string, label: string, withLlm: boolean, gold: readon
     const fallbacks = r.applied.filter((a) => a.record.fallback);
     const tokensIn = calls.reduce((n, a) => n + (a.record.tokensIn ?? 0), 0);
     const tokensOut = calls.reduce((n, a) => n + (a.record.tokensOut ?? 0), 0);
-    const note = withLlm ? ` · ${calls.length} model calls, ${tokensIn.toLocaleString('en-US')} tokens in, ${tokensOut.toLocaleString('en-US')} out, ${fallbacks.length} extractive fallbacks` : '';
+    const note = withLlm
+      ? ` · ${calls.length} model calls, ${tokensIn.toLocaleString('en-US')} tokens in, ${tokensOut.toLocaleString('en-US')} out, ${fallbacks.length} extractive fallbacks`
+      : '';
     await measure(label, ws.memoryDir, gold, ms, note);
   } finally {
     if (!keepAt) rmSync(dir, { recursive: true, force: true });

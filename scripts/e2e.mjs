@@ -33,7 +33,11 @@ function install(pkg, version, binPath) {
   mkdirSync(dir, { recursive: true });
   const t0 = performance.now();
   // --prefix with its own folder: the package and its dependencies land there, nothing in the repo.
-  const r = spawnSync(npm, ['install', '--prefix', dir, '--no-save', '--no-audit', '--no-fund', '--no-package-lock', '--loglevel=error', `${pkg}@${version}`], { cwd: dir, encoding: 'utf8', env: { ...process.env, npm_config_nodedir: '' } });
+  const r = spawnSync(
+    npm,
+    ['install', '--prefix', dir, '--no-save', '--no-audit', '--no-fund', '--no-package-lock', '--loglevel=error', `${pkg}@${version}`],
+    { cwd: dir, encoding: 'utf8', env: { ...process.env, npm_config_nodedir: '' } },
+  );
   if (r.status !== 0 || !existsSync(join(dir, binPath))) {
     const reason = `npm install ${pkg}@${version} failed: ${(r.stderr || r.stdout || r.error?.message || '').trim().split('\n').slice(-3).join(' / ')}`;
     writeFileSync(`${dir}.failed`, reason);
@@ -59,18 +63,33 @@ for (const [name, p] of Object.entries(pins)) {
   // The CLI needs a newer Node than this machine's: the node-<platform>-<arch> package ships one.
   const runtime = `node-${process.platform}-${process.arch}`;
   const why = install(runtime, p.runtime, join('node_modules', runtime, 'bin', 'node'));
-  if (why) writeFileSync(join(cache, `${dirName(p.package, p.version)}.failed`), `${name} needs Node ${p.node} (this is ${process.version}) and ${why}`);
+  if (why)
+    writeFileSync(
+      join(cache, `${dirName(p.package, p.version)}.failed`),
+      `${name} needs Node ${p.node} (this is ${process.version}) and ${why}`,
+    );
 }
 console.log(`e2e: CLIs ready in ${cache} (${seconds(t0)} s)`);
 
-const vitest = [join(repo, 'node_modules', 'vitest', 'vitest.mjs'), 'run', '--config', join(repo, 'vitest.e2e.config.ts'), ...process.argv.slice(2)];
+const vitest = [
+  join(repo, 'node_modules', 'vitest', 'vitest.mjs'),
+  'run',
+  '--config',
+  join(repo, 'vitest.e2e.config.ts'),
+  ...process.argv.slice(2),
+];
 const env = { ...process.env, HIPO_E2E_CACHE: cache };
-const canIsolate = process.platform === 'linux' && process.getuid?.() === 0 && spawnSync('unshare', ['-n', 'ip', 'link', 'set', 'lo', 'up']).status === 0;
+const canIsolate =
+  process.platform === 'linux' && process.getuid?.() === 0 && spawnSync('unshare', ['-n', 'ip', 'link', 'set', 'lo', 'up']).status === 0;
 let r;
 if (canIsolate) {
   console.log('e2e: running in a network namespace with only the loopback interface');
   const script = 'ip link set lo up && exec "$0" "$@"';
-  r = spawnSync('unshare', ['-n', 'sh', '-c', script, process.execPath, ...vitest], { cwd: repo, stdio: 'inherit', env: { ...env, HIPO_E2E_ISOLATED: '1' } });
+  r = spawnSync('unshare', ['-n', 'sh', '-c', script, process.execPath, ...vitest], {
+    cwd: repo,
+    stdio: 'inherit',
+    env: { ...env, HIPO_E2E_ISOLATED: '1' },
+  });
 } else {
   console.log('e2e: no network namespace here (needs root, unshare and ip): the CLIs are pointed at 127.0.0.1 by configuration only');
   r = spawnSync(process.execPath, vitest, { cwd: repo, stdio: 'inherit', env });

@@ -18,7 +18,8 @@ function git(repo: string, args: string[]): string {
 export function prepareBaseline(repo: string, opts: { dir?: string; rev?: string }): Baseline {
   if (opts.dir) {
     const dir = resolve(opts.dir);
-    if (!existsSync(join(dir, 'dist', 'cli.js'))) throw new Error(`--baseline ${dir}: no dist/cli.js there (run "npm run build" in it first)`);
+    if (!existsSync(join(dir, 'dist', 'cli.js')))
+      throw new Error(`--baseline ${dir}: no dist/cli.js there (run "npm run build" in it first)`);
     return { dir, label: dir };
   }
   const rev = opts.rev ?? 'HEAD~1';
@@ -31,10 +32,15 @@ export function prepareBaseline(repo: string, opts: { dir?: string; rev?: string
   process.stderr.write(`building the baseline ${label} in ${dir} …\n`);
   execFileSync('sh', ['-c', `git -C "${repo}" archive ${sha} | tar -x -C "${dir}"`], { stdio: 'inherit' });
   const lock = (d: string): string => (existsSync(join(d, 'package-lock.json')) ? readFileSync(join(d, 'package-lock.json'), 'utf8') : '');
-  if (lock(dir) !== lock(repo)) process.stderr.write('note: the baseline has other dependencies than this checkout; it is built with this checkout\'s node_modules\n');
+  if (lock(dir) !== lock(repo))
+    process.stderr.write("note: the baseline has other dependencies than this checkout; it is built with this checkout's node_modules\n");
   symlinkSync(join(repo, 'node_modules'), join(dir, 'node_modules'));
-  execFileSync(process.execPath, [join(repo, 'node_modules', 'typescript', 'bin', 'tsc'), '-p', join(dir, 'tsconfig.json')], { stdio: 'inherit', cwd: dir });
-  if (existsSync(join(dir, 'scripts', 'build-tokenizers.mjs'))) execFileSync(process.execPath, [join(dir, 'scripts', 'build-tokenizers.mjs')], { stdio: 'ignore', cwd: dir });
+  execFileSync(process.execPath, [join(repo, 'node_modules', 'typescript', 'bin', 'tsc'), '-p', join(dir, 'tsconfig.json')], {
+    stdio: 'inherit',
+    cwd: dir,
+  });
+  if (existsSync(join(dir, 'scripts', 'build-tokenizers.mjs')))
+    execFileSync(process.execPath, [join(dir, 'scripts', 'build-tokenizers.mjs')], { stdio: 'ignore', cwd: dir });
   execFileSync('sh', ['-c', `touch "${join(dir, '.built')}"`]);
   return { dir, label };
 }

@@ -35,7 +35,14 @@ if (warm >= 0) {
   let written = 0;
   const original = readFileSync(rawLog);
   const cycle = async () => {
-    const r = await compact(ws, config, { now, command: 'bench', cache, known: { tree, changed: [flags[warm + 2]] }, saveCache: false, planner });
+    const r = await compact(ws, config, {
+      now,
+      command: 'bench',
+      cache,
+      known: { tree, changed: [flags[warm + 2]] },
+      saveCache: false,
+      planner,
+    });
     tree = r.tree;
     return r;
   };
@@ -53,15 +60,19 @@ if (warm >= 0) {
   writeFileSync(rawLog, original);
   await cycle();
   const sorted = [...runs].sort((a, b) => a - b);
-  process.stdout.write(JSON.stringify({ ms: sorted[sorted.length >> 1], runs, written, maxRssMB: Math.round(process.resourceUsage().maxRSS / 1024) }) + '\n');
+  process.stdout.write(
+    JSON.stringify({ ms: sorted[sorted.length >> 1], runs, written, maxRssMB: Math.round(process.resourceUsage().maxRSS / 1024) }) + '\n',
+  );
 } else {
   const r = await compact(ws, config, { now, catchUp: flags.includes('--catch-up'), command: 'bench' });
   const ms = performance.now() - t0;
-  process.stdout.write(JSON.stringify({
-    ms: Math.round(ms * 10) / 10,
-    cycles: r.cycles,
-    written: r.written.length,
-    errors: r.errors.length,
-    maxRssMB: Math.round(process.resourceUsage().maxRSS / 1024),
-  }) + '\n');
+  process.stdout.write(
+    JSON.stringify({
+      ms: Math.round(ms * 10) / 10,
+      cycles: r.cycles,
+      written: r.written.length,
+      errors: r.errors.length,
+      maxRssMB: Math.round(process.resourceUsage().maxRSS / 1024),
+    }) + '\n',
+  );
 }

@@ -28,10 +28,18 @@ function cpuSeconds(pid: number): number {
 }
 
 export function lastRawLog(memory: string): string {
-  return readdirSync(memory).filter((f) => /^\d{4}-\d{2}-\d{2}\.md$/.test(f)).sort().pop()!;
+  return readdirSync(memory)
+    .filter((f) => /^\d{4}-\d{2}-\d{2}\.md$/.test(f))
+    .sort()
+    .pop()!;
 }
 
-export async function probeDaemon(build: string, dir: string, now: string, o: { changes: number; idleS: number; compactRuns: number }): Promise<DaemonFigures> {
+export async function probeDaemon(
+  build: string,
+  dir: string,
+  now: string,
+  o: { changes: number; idleS: number; compactRuns: number },
+): Promise<DaemonFigures> {
   const cli = join(build, 'dist', 'cli.js');
   const env = { ...process.env, HIPO_NOW: now };
   const child = spawn(process.execPath, [cli, 'daemon', '--log-json', '--dir', dir], { env, stdio: ['ignore', 'ignore', 'pipe'] });
@@ -54,10 +62,14 @@ export async function probeDaemon(build: string, dir: string, now: string, o: { 
     }
   };
   try {
-    await until(() => {
-      const s = state();
-      return s?.pid === pid && s.lastRun?.pending === 0 && !!s.indexedAt;
-    }, 30 * 60_000, 'the start to settle');
+    await until(
+      () => {
+        const s = state();
+        return s?.pid === pid && s.lastRun?.pending === 0 && !!s.indexedAt;
+      },
+      30 * 60_000,
+      'the start to settle',
+    );
     await sleep(1500);
     const settledMB = proc(pid, 'VmRSS');
     const memory = join(dir, 'memory');

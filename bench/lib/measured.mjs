@@ -10,7 +10,15 @@ const cli = join(build, 'dist', 'cli.js');
 const t0 = performance.now();
 process.on('exit', (code) => {
   const u = process.resourceUsage();
-  writeFileSync(process.env.HIPO_BENCH_RUSAGE, JSON.stringify({ code, ms: performance.now() - t0, cpuMs: (u.userCPUTime + u.systemCPUTime) / 1000, maxRssMB: Math.round(u.maxRSS / 1024) }));
+  writeFileSync(
+    process.env.HIPO_BENCH_RUSAGE,
+    JSON.stringify({
+      code,
+      ms: performance.now() - t0,
+      cpuMs: (u.userCPUTime + u.systemCPUTime) / 1000,
+      maxRssMB: Math.round(u.maxRSS / 1024),
+    }),
+  );
 });
 process.argv = [process.argv[0], cli, ...args];
 await import(pathToFileURL(cli).href);

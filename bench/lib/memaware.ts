@@ -111,7 +111,16 @@ function viaRecall(index: SearchIndex, opts: RetrieverOptions): Retriever {
   return async (q) => {
     // Recall takes plain wordings: the extra queries' texts.
     const also = opts.also ? (await opts.also(q)).map((x) => x.text) : [];
-    const r = await recall({ memoryDir: index.ws.memoryDir, today: '2023-07-15' as LocalDate, question: q.question, also, budget: 1e9, measure: (t) => Math.ceil(t.length / 4), search, limit: opts.limit });
+    const r = await recall({
+      memoryDir: index.ws.memoryDir,
+      today: '2023-07-15' as LocalDate,
+      question: q.question,
+      also,
+      budget: 1e9,
+      measure: (t) => Math.ceil(t.length / 4),
+      search,
+      limit: opts.limit,
+    });
     const out: string[] = [];
     for (const p of r.passages) {
       if (!/^\d{4}-\d{2}-\d{2}\.md$/.test(p.path)) continue; // sessions live in raw logs

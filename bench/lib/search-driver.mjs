@@ -23,7 +23,19 @@ if (cmd === 'update') {
   const t2 = performance.now();
   const chunks = index.db.prepare('SELECT count(*) AS n FROM chunks').get().n;
   index.close();
-  console.log(JSON.stringify({ openMs: Math.round(t1 - t0), updateMs: Math.round(t2 - t1), files: r.files, changed: r.added + r.changed, chunks, chunksAdded: r.chunksAdded, embedded: r.embedded, warnings: r.warnings.length, maxRssMB: rss() }));
+  console.log(
+    JSON.stringify({
+      openMs: Math.round(t1 - t0),
+      updateMs: Math.round(t2 - t1),
+      files: r.files,
+      changed: r.added + r.changed,
+      chunks,
+      chunksAdded: r.chunksAdded,
+      embedded: r.embedded,
+      warnings: r.warnings.length,
+      maxRssMB: rss(),
+    }),
+  );
 } else if (cmd === 'query') {
   const [file, mode, limit = '10'] = rest;
   const queries = JSON.parse(readFileSync(file, 'utf8'));
@@ -52,7 +64,19 @@ if (cmd === 'update') {
     fresh.db.close();
   }
   index.close();
-  console.log(JSON.stringify({ mode, n: queries.length, coldP50: +pct(cold, 0.5).toFixed(2), coldP95: +pct(cold, 0.95).toFixed(2), firstMs: Math.round(firstMs), p50: +pct(times, 0.5).toFixed(2), p95: +pct(times, 0.95).toFixed(2), meanHits: +(hits / queries.length).toFixed(1), maxRssMB: rss() }));
+  console.log(
+    JSON.stringify({
+      mode,
+      n: queries.length,
+      coldP50: +pct(cold, 0.5).toFixed(2),
+      coldP95: +pct(cold, 0.95).toFixed(2),
+      firstMs: Math.round(firstMs),
+      p50: +pct(times, 0.5).toFixed(2),
+      p95: +pct(times, 0.95).toFixed(2),
+      meanHits: +(hits / queries.length).toFixed(1),
+      maxRssMB: rss(),
+    }),
+  );
 } else {
   console.error('usage: search-driver.mjs update DIR [--rebuild] | query DIR QUERIES.json MODE [LIMIT]');
   process.exit(2);

@@ -9,7 +9,10 @@ export function treeHashes(dir: string, prefix = ''): Record<string, string> {
   for (const e of readdirSync(join(dir, prefix), { withFileTypes: true })) {
     const rel = prefix ? `${prefix}/${e.name}` : e.name;
     if (e.isDirectory()) Object.assign(out, treeHashes(dir, rel));
-    else if (e.isFile()) out[rel] = createHash('sha256').update(readFileSync(join(dir, rel))).digest('hex');
+    else if (e.isFile())
+      out[rel] = createHash('sha256')
+        .update(readFileSync(join(dir, rel)))
+        .digest('hex');
   }
   return out;
 }

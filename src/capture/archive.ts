@@ -11,14 +11,19 @@ import { redactorFor } from '../redact/workspace.js';
 import { appendRawEntry, readRawRange, withAppendLock } from '../write/raw-append.js';
 import { renderTurn } from './render.js';
 import {
-  loadSessionState, newSessionState, rememberPrompt, rememberTurns, saveSessionState, shortSessionId,
-  type ArchivedTurn, type SessionState,
+  loadSessionState,
+  newSessionState,
+  rememberPrompt,
+  rememberTurns,
+  saveSessionState,
+  shortSessionId,
+  type ArchivedTurn,
+  type SessionState,
 } from './session-state.js';
 import { readTail } from './tail.js';
 import { dropCompactionSummary, parseTranscriptLine, type TranscriptMessage } from './transcript.js';
 import { groupTurns, type Turn } from './turns.js';
 import type { CaptureEvent } from './events.js';
-
 
 export interface CaptureInput {
   event: CaptureEvent;
@@ -67,8 +72,23 @@ function settlePending(ws: Workspace, s: SessionState): void {
   s.pending = null;
 }
 
-export async function captureTranscript(ws: Workspace, config: HipoConfig, clock: Clock, input: CaptureInput, deadline: number): Promise<CaptureResult> {
-  const empty = (note: string | null): CaptureResult => ({ file: null, turns: 0, bytes: 0, backlog: 0, malformed: 0, oversized: 0, redacted: 0, note });
+export async function captureTranscript(
+  ws: Workspace,
+  config: HipoConfig,
+  clock: Clock,
+  input: CaptureInput,
+  deadline: number,
+): Promise<CaptureResult> {
+  const empty = (note: string | null): CaptureResult => ({
+    file: null,
+    turns: 0,
+    bytes: 0,
+    backlog: 0,
+    malformed: 0,
+    oversized: 0,
+    redacted: 0,
+    note,
+  });
   // The session file keeps the latest prompts (restore ranks turns by them): redacted like the
   // raw log, so no secret a user pasted lands in .hipo/ either.
   const redactor = redactorFor(config.redactPatterns);
@@ -132,7 +152,12 @@ export async function captureTranscript(ws: Workspace, config: HipoConfig, clock
     const nextOffset = hold ? hold.start : tail.next;
     const nextOpen = hold ? (hold.continued ? hold.key : null) : turns.length ? turns[turns.length - 1]!.key : state.openTurn;
 
-    const ctx = { fileDate: state.startDate, timeZone: config.timeZone, sessionShort: shortSessionId(input.sessionId), maxChars: config.agents.captureMessageChars };
+    const ctx = {
+      fileDate: state.startDate,
+      timeZone: config.timeZone,
+      sessionShort: shortSessionId(input.sessionId),
+      maxChars: config.agents.captureMessageChars,
+    };
     const fresh = turns.filter((t) => t.continued || !known.has(t.key));
     let redacted = 0;
     const rendered = fresh.map((t) => {
@@ -140,7 +165,16 @@ export async function captureTranscript(ws: Workspace, config: HipoConfig, clock
       redacted += Object.values(r.counts).reduce((a, b) => a + b, 0);
       return { turn: t, text: r.text };
     });
-    const result: CaptureResult = { file: null, turns: fresh.length, bytes: 0, backlog: tail.size - tail.next, malformed, oversized: tail.oversized, redacted, note: null };
+    const result: CaptureResult = {
+      file: null,
+      turns: fresh.length,
+      bytes: 0,
+      backlog: tail.size - tail.next,
+      malformed,
+      oversized: tail.oversized,
+      redacted,
+      note: null,
+    };
     if (rendered.length === 0) {
       state.offset = nextOffset;
       state.openTurn = nextOpen;
@@ -159,7 +193,15 @@ export async function captureTranscript(ws: Workspace, config: HipoConfig, clock
     }
     // Record the intent first: a crash between the append and the state write is detected by
     // the next hook (the bytes are there), so the turns are not appended twice.
-    state.pending = { file: rel, at, bytes: Buffer.byteLength(payload), hash: hash(payload), offset: nextOffset, openTurn: nextOpen, turns: archived };
+    state.pending = {
+      file: rel,
+      at,
+      bytes: Buffer.byteLength(payload),
+      hash: hash(payload),
+      offset: nextOffset,
+      openTurn: nextOpen,
+      turns: archived,
+    };
     saveSessionState(ws, state);
     const done = appendRawEntry(ws, state.startDate, payload, lock);
     if (done.at !== at) for (const t of archived) t.at += done.at - at;

@@ -95,7 +95,11 @@ export function renderTurn(turn: Turn, ctx: TurnContext): string {
 
 /** `## Deploy checklist [feedback] · 14:05` then the text as bullets. */
 export function renderLogEntry(opts: { topic: string; type: string; time: string; text: string }): string {
-  const topic = opts.topic.replace(/[\r\n#[\]]+/g, ' ').replace(/\s+/g, ' ').trim() || 'Note';
+  const topic =
+    opts.topic
+      .replace(/[\r\n#[\]]+/g, ' ')
+      .replace(/\s+/g, ' ')
+      .trim() || 'Note';
   const heading = `## ${topic} [${opts.type}] · ${opts.time}`;
   // Each line of prose becomes a bullet; lists, indented lines and code stay as written.
   let fenced = false;

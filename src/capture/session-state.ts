@@ -62,12 +62,27 @@ function sessionsDir(ws: Workspace): string {
 
 /** A file name for a session id: the id itself when it is tame, else a hash of it. */
 function sessionFile(ws: Workspace, sessionId: string): string {
-  const safe = /^[A-Za-z0-9._-]{1,100}$/.test(sessionId) && !sessionId.startsWith('.') ? sessionId : createHash('sha256').update(sessionId).digest('hex').slice(0, 32);
+  const safe =
+    /^[A-Za-z0-9._-]{1,100}$/.test(sessionId) && !sessionId.startsWith('.')
+      ? sessionId
+      : createHash('sha256').update(sessionId).digest('hex').slice(0, 32);
   return join(sessionsDir(ws), `${safe}.json`);
 }
 
 export function newSessionState(sessionId: string, startDate: LocalDate, transcript: string | null): SessionState {
-  return { version: 1, sessionId, transcript, startDate, offset: 0, openTurn: null, archived: 0, turns: [], prompts: [], pending: null, updatedAt: new Date().toISOString() };
+  return {
+    version: 1,
+    sessionId,
+    transcript,
+    startDate,
+    offset: 0,
+    openTurn: null,
+    archived: 0,
+    turns: [],
+    prompts: [],
+    pending: null,
+    updatedAt: new Date().toISOString(),
+  };
 }
 
 export function loadSessionState(ws: Workspace, sessionId: string): SessionState | null {

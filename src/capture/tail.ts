@@ -44,8 +44,10 @@ export function readTail(path: string, from: number, opts: TailOptions = {}): Ta
     const buf = Buffer.alloc(Math.max(chunkBytes, 64 * 1024));
     while (pos < size) {
       const progressed = lines.length + oversized > 0;
-      if (progressed && opts.deadline !== undefined && performance.now() > opts.deadline) return { lines, next: pos, size, done: false, oversized };
-      if (progressed && opts.maxBytes !== undefined && pos - from >= opts.maxBytes) return { lines, next: pos, size, done: false, oversized };
+      if (progressed && opts.deadline !== undefined && performance.now() > opts.deadline)
+        return { lines, next: pos, size, done: false, oversized };
+      if (progressed && opts.maxBytes !== undefined && pos - from >= opts.maxBytes)
+        return { lines, next: pos, size, done: false, oversized };
       const n = readSync(fd, buf, 0, Math.min(buf.length, size - pos), pos);
       if (n <= 0) break;
       const lastNl = buf.lastIndexOf(NL, n - 1);

@@ -54,7 +54,8 @@ const isObj = (v: unknown): v is Json => v !== null && typeof v === 'object' && 
 const str = (v: unknown): string | null => (typeof v === 'string' ? v : null);
 
 /** Text the harness puts in the user's turn that the user did not write. */
-const HARNESS_TEXT = /^\s*(?:<(?:command-name|command-message|command-args|local-command-stdout|local-command-stderr|local-command-caveat|system-reminder|environment_context|user_instructions|user-prompt-submit-hook|turn_aborted)\b|\[Request interrupted by user|Caveat: The messages below were generated|# AGENTS\.md instructions)/;
+const HARNESS_TEXT =
+  /^\s*(?:<(?:command-name|command-message|command-args|local-command-stdout|local-command-stderr|local-command-caveat|system-reminder|environment_context|user_instructions|user-prompt-submit-hook|turn_aborted)\b|\[Request interrupted by user|Caveat: The messages below were generated|# AGENTS\.md instructions)/;
 
 /** Input fields that say what a tool call was about, most telling first. */
 const DETAIL_KEYS = ['file_path', 'notebook_path', 'path', 'command', 'cmd', 'pattern', 'url', 'query', 'description', 'prompt', 'skill'];

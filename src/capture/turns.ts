@@ -28,12 +28,28 @@ export function groupTurns(messages: readonly TranscriptMessage[], continuing: s
   let cur: Turn | null = null;
   for (const m of messages) {
     if (m.role === 'user' && m.text) {
-      cur = { key: m.uuid ?? `@${m.offset}`, start: m.offset, end: m.end, timestamp: m.timestamp, continued: false, prompt: m.text, parts: [{ kind: 'user', text: m.text }] };
+      cur = {
+        key: m.uuid ?? `@${m.offset}`,
+        start: m.offset,
+        end: m.end,
+        timestamp: m.timestamp,
+        continued: false,
+        prompt: m.text,
+        parts: [{ kind: 'user', text: m.text }],
+      };
       turns.push(cur);
       continue;
     }
     if (!cur) {
-      cur = { key: continuing ?? m.uuid ?? `@${m.offset}`, start: m.offset, end: m.end, timestamp: m.timestamp, continued: continuing !== null, prompt: '', parts: [] };
+      cur = {
+        key: continuing ?? m.uuid ?? `@${m.offset}`,
+        start: m.offset,
+        end: m.end,
+        timestamp: m.timestamp,
+        continued: continuing !== null,
+        prompt: '',
+        parts: [],
+      };
       turns.push(cur);
     }
     cur.end = m.end;

@@ -58,7 +58,8 @@ export function workspaceRoot(dir: string | undefined): { root: string; found: b
 /** Loads the workspace at `--dir` (or found upward). With `requireMemory`, a missing memory folder is an error. */
 export function loadWorkspace(dir: string | undefined, requireMemory: boolean): Loaded {
   const { root, found } = workspaceRoot(dir);
-  if (!found && requireMemory) throw new CliError(`no hipo workspace in ${root} or any folder above it (run "hipo init" to create one, or use --dir)`);
+  if (!found && requireMemory)
+    throw new CliError(`no hipo workspace in ${root} or any folder above it (run "hipo init" to create one, or use --dir)`);
   if (!existsSync(root) || !statSync(root).isDirectory()) throw new CliError(`--dir: ${root} is not a folder`);
   let loaded: ReturnType<typeof loadConfig>;
   try {

@@ -12,7 +12,10 @@ export const EXIT = {
 
 /** An error whose message is for the user, with the exit code it maps to. */
 export class CliError extends Error {
-  constructor(message: string, readonly code: number = EXIT.usage) {
+  constructor(
+    message: string,
+    readonly code: number = EXIT.usage,
+  ) {
     super(message);
   }
 }

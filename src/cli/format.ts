@@ -25,7 +25,9 @@ function formatPending(plan: CyclePlan, memoryName = 'memory'): string[] {
   if (plan.deferred.length) {
     const byLevel = new Map<string, number>();
     for (const d of plan.deferred) byLevel.set(d.period.level, (byLevel.get(d.period.level) ?? 0) + 1);
-    lines.push(`  left for later cycles: ${[...byLevel].map(([l, n]) => `${n} ${l}`).join(', ')} (per-cycle limits, or waiting for a part of the period; --catch-up runs them all)`);
+    lines.push(
+      `  left for later cycles: ${[...byLevel].map(([l, n]) => `${n} ${l}`).join(', ')} (per-cycle limits, or waiting for a part of the period; --catch-up runs them all)`,
+    );
     for (const d of plan.deferred.slice(0, 5)) lines.push(`    ${pad(d.relPath, 24)}${d.reason}`);
     if (plan.deferred.length > 5) lines.push(`    … and ${plan.deferred.length - 5} more`);
   }
@@ -51,7 +53,11 @@ function upToDate(plan: CyclePlan): string {
 
 function appliedLine(r: Applied): string {
   const rec = r.record;
-  const what = rec.error ? `FAILED: ${rec.error}` : rec.wrote ? `${rec.mode ?? ''}${rec.summarizer && rec.mode === 'summary' ? ` (${rec.summarizer})` : ''}` : 'unchanged';
+  const what = rec.error
+    ? `FAILED: ${rec.error}`
+    : rec.wrote
+      ? `${rec.mode ?? ''}${rec.summarizer && rec.mode === 'summary' ? ` (${rec.summarizer})` : ''}`
+      : 'unchanged';
   const rel = rec.node.replace(/^[^/]+\//, '');
   return `  ${pad(rec.action, 11)}${pad(rel, 24)}${pad(`→ ${rec.status}`, 13)}${pad(what, 12)}${rec.reason}`;
 }
@@ -95,8 +101,11 @@ function formatModelPlan(r: CompactReport): string[] {
   if (!e) return [];
   const calls = e.calls.filter((c) => !c.cached);
   const count = calls.reduce((t, c) => t + c.calls, 0);
-  const lines = [`  model ${e.model} at ${e.baseUrl}: ${count} call${count === 1 ? '' : 's'} this cycle, ~${n(calls.reduce((t, c) => t + c.tokensIn, 0))} tokens in`];
-  for (const c of e.calls) lines.push(`    ${pad(c.node, 24)}${pad(c.cached ? 'cached' : `${n(c.tokensIn)} tokens`, 15)}${c.note ?? ''}`.trimEnd());
+  const lines = [
+    `  model ${e.model} at ${e.baseUrl}: ${count} call${count === 1 ? '' : 's'} this cycle, ~${n(calls.reduce((t, c) => t + c.tokensIn, 0))} tokens in`,
+  ];
+  for (const c of e.calls)
+    lines.push(`    ${pad(c.node, 24)}${pad(c.cached ? 'cached' : `${n(c.tokensIn)} tokens`, 15)}${c.note ?? ''}`.trimEnd());
   if (e.unavailable) lines.push(`    no call would be made now: ${e.unavailable}`);
   return lines;
 }
@@ -112,14 +121,29 @@ function formatModelUse(r: CompactReport): string[] {
   const tout = recs.reduce((t, x) => t + (x.tokensOut ?? 0), 0);
   if (!r.llm.calls && !cached && !fallbacks && !byModel) return [];
   const calls = `${r.llm.calls} call${r.llm.calls === 1 ? '' : 's'}`;
-  return [`  model ${r.llm.model}: ${calls} (${n(tin)} tokens in, ${n(tout)} out), ${byModel} node${byModel === 1 ? '' : 's'} written by it, ${cached} answer${cached === 1 ? '' : 's'} from cache, ${fallbacks} extractive fallback${fallbacks === 1 ? '' : 's'}`];
+  return [
+    `  model ${r.llm.model}: ${calls} (${n(tin)} tokens in, ${n(tout)} out), ${byModel} node${byModel === 1 ? '' : 's'} written by it, ${cached} answer${cached === 1 ? '' : 's'} from cache, ${fallbacks} extractive fallback${fallbacks === 1 ? '' : 's'}`,
+  ];
 }
 
 export function compactJson(r: CompactReport, ws: Workspace): unknown {
   const plan = (p: CyclePlan) => ({
     today: p.today,
-    actions: p.actions.map((a) => ({ action: a.kind, node: a.relPath, period: periodId(a.period), level: a.period.level, status: a.status, reason: a.reason })),
-    deferred: p.deferred.map((d) => ({ action: d.kind, node: d.relPath, period: periodId(d.period), level: d.period.level, reason: d.reason })),
+    actions: p.actions.map((a) => ({
+      action: a.kind,
+      node: a.relPath,
+      period: periodId(a.period),
+      level: a.period.level,
+      status: a.status,
+      reason: a.reason,
+    })),
+    deferred: p.deferred.map((d) => ({
+      action: d.kind,
+      node: d.relPath,
+      period: periodId(d.period),
+      level: d.period.level,
+      reason: d.reason,
+    })),
     attention: p.attention,
     upToDate: p.upToDate,
   });

@@ -41,9 +41,13 @@ async function buildProgram(io: Io, setRun: (run: Run) => void, argv: readonly s
 export async function main(argv: string[], rawIo: Io = processIo): Promise<number> {
   const io = redactingIo(rawIo);
   let run: Run | null = null;
-  const program = await buildProgram(io, (r) => {
-    run = r;
-  }, argv);
+  const program = await buildProgram(
+    io,
+    (r) => {
+      run = r;
+    },
+    argv,
+  );
   try {
     await program.parseAsync(argv, { from: 'user' });
   } catch (err) {
@@ -68,9 +72,21 @@ export async function main(argv: string[], rawIo: Io = processIo): Promise<numbe
 /** The exit code of an error a command may throw, or null for a bug. (Loaded only on error.) */
 async function exitCodeOf(err: unknown): Promise<number | null> {
   const [{ LockBusy }, { MemoryDirMissing }, { ClockError }, { TemplateError }, { InitError }, { InstallError }] = await Promise.all([
-    import('../cycle/lock.js'), import('../tree/scan.js'), import('../time/clock.js'), import('../write/template.js'), import('../setup/init.js'), import('../platforms/command.js'),
+    import('../cycle/lock.js'),
+    import('../tree/scan.js'),
+    import('../time/clock.js'),
+    import('../write/template.js'),
+    import('../setup/init.js'),
+    import('../platforms/command.js'),
   ]);
   if (err instanceof LockBusy) return EXIT.busy;
-  if (err instanceof MemoryDirMissing || err instanceof ClockError || err instanceof TemplateError || err instanceof InitError || err instanceof InstallError) return EXIT.usage;
+  if (
+    err instanceof MemoryDirMissing ||
+    err instanceof ClockError ||
+    err instanceof TemplateError ||
+    err instanceof InitError ||
+    err instanceof InstallError
+  )
+    return EXIT.usage;
   return null;
 }

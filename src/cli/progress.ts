@@ -98,7 +98,9 @@ export function progressSink(stream: NodeJS.WriteStream, plainLine: (text: strin
       if (tenth === lastTenth) return;
       lastTenth = tenth;
       const left = eta(p, t);
-      plainLine(`  ${PHASES[p.phase] ?? p.phase} ${p.done.toLocaleString('en-US')}/${p.total.toLocaleString('en-US')} (${Math.round(Math.min(1, p.done / p.total) * 100)}%${left ? `, ${left}` : ''})`);
+      plainLine(
+        `  ${PHASES[p.phase] ?? p.phase} ${p.done.toLocaleString('en-US')}/${p.total.toLocaleString('en-US')} (${Math.round(Math.min(1, p.done / p.total) * 100)}%${left ? `, ${left}` : ''})`,
+      );
     },
     done() {
       if (ticker) clearInterval(ticker);

@@ -26,8 +26,10 @@ function topicsSection(topics: readonly TopicInfo[]): string {
 
 export function nodeTitle(p: Period): string {
   switch (p.level) {
-    case 'daily': return `${p.date} (${weekdayName(p.date)})`;
-    default: return periodId(p);
+    case 'daily':
+      return `${p.date} (${weekdayName(p.date)})`;
+    default:
+      return periodId(p);
   }
 }
 
@@ -52,7 +54,12 @@ function copyRawLog(text: string, topics: readonly TopicInfo[]): string {
 function concatChildren(title: string, topics: readonly TopicInfo[], children: readonly { label: string; text: string }[]): string {
   const parts = [`# ${title}\n`, topicsSection(topics)];
   for (const c of children) parts.push(`## ${c.label}\n\n${nestBody(c.text)}`);
-  return parts.join('\n').replace(/\n{3,}/g, '\n\n').trimEnd() + '\n';
+  return (
+    parts
+      .join('\n')
+      .replace(/\n{3,}/g, '\n\n')
+      .trimEnd() + '\n'
+  );
 }
 
 function nestBody(text: string): string {
@@ -62,7 +69,8 @@ function nestBody(text: string): string {
   const drop = new Set<number>();
   // The child's title: a first-level heading that opens the body.
   const firstHeading = blocks.find((b) => b.kind !== 'html');
-  if (firstHeading && firstHeading.kind === 'heading' && firstHeading.depth === 1) for (let l = firstHeading.line; l <= firstHeading.endLine; l++) drop.add(l);
+  if (firstHeading && firstHeading.kind === 'heading' && firstHeading.depth === 1)
+    for (let l = firstHeading.line; l <= firstHeading.endLine; l++) drop.add(l);
   // Its Topics section, wherever it sits at the top levels.
   const visit = (s: typeof tree): void => {
     for (const c of s.children) {
@@ -119,9 +127,31 @@ export async function composeBody(input: ComposeInput, summarizer: Summarizer): 
   if (copiedVerbatim(input)) {
     if (period.level === 'daily') return { body: copyRawLog(input.sources[0]!.text, input.topics), mode: 'copy', summarizer: 'copy' };
     const title = period.level === 'weekly' ? `Weekly: ${period.week}` : `Monthly: ${period.month}`;
-    return { body: concatChildren(title, input.topics, input.sources.map((s) => ({ label: s.label, text: s.text }))), mode: 'concat', summarizer: 'concat' };
+    return {
+      body: concatChildren(
+        title,
+        input.topics,
+        input.sources.map((s) => ({ label: s.label, text: s.text })),
+      ),
+      mode: 'concat',
+      summarizer: 'concat',
+    };
   }
   const title = period.level === 'daily' ? nodeTitle(period) : periodId(period);
-  const r = await summarizer.summarize({ level: period.level, period, title, sources: input.sources, topics: input.topics, today: input.today, ...(input.sourceHash ? { sourceHash: input.sourceHash } : {}) });
-  return { body: r.body, mode: 'summary', summarizer: r.summarizer, ...(r.usage ? { usage: r.usage } : {}), ...(r.fallbackReason ? { fallbackReason: r.fallbackReason } : {}) };
+  const r = await summarizer.summarize({
+    level: period.level,
+    period,
+    title,
+    sources: input.sources,
+    topics: input.topics,
+    today: input.today,
+    ...(input.sourceHash ? { sourceHash: input.sourceHash } : {}),
+  });
+  return {
+    body: r.body,
+    mode: 'summary',
+    summarizer: r.summarizer,
+    ...(r.usage ? { usage: r.usage } : {}),
+    ...(r.fallbackReason ? { fallbackReason: r.fallbackReason } : {}),
+  };
 }

@@ -15,14 +15,21 @@ function link(label: string, fromDir: string, to: string): string {
  */
 function parentsOf(p: Period, sources: readonly string[]): string[] {
   switch (p.level) {
-    case 'daily': return [nodeRelPath({ level: 'weekly', week: isoWeekOf(p.date) }), nodeRelPath({ level: 'monthly', month: monthOf(p.date) }), 'ROOT.md'];
+    case 'daily':
+      return [
+        nodeRelPath({ level: 'weekly', week: isoWeekOf(p.date) }),
+        nodeRelPath({ level: 'monthly', month: monthOf(p.date) }),
+        'ROOT.md',
+      ];
     case 'weekly': {
       const days = sources.map((s) => /(\d{4}-\d{2}-\d{2})\.md$/.exec(s)?.[1]).filter((d): d is LocalDate => !!d);
       const months = [...new Set((days.length ? days : weekDates(p.week)).map((d) => monthOf(d)))].sort();
       return [...months.map((month) => nodeRelPath({ level: 'monthly', month })), 'ROOT.md'];
     }
-    case 'monthly': return ['ROOT.md'];
-    case 'root': return [];
+    case 'monthly':
+      return ['ROOT.md'];
+    case 'root':
+      return [];
   }
 }
 

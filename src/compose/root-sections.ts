@@ -38,7 +38,13 @@ export const ALSO_SEPARATOR = ' · ';
 
 export function profileSection(facts: readonly FactInfo[], today: LocalDate, linkFor: (d: LocalDate) => string): SectionLines<FactInfo> {
   // Only a budget's worth can be shown; a few hundred candidates are plenty.
-  const ranked = distinctFacts(rankFacts(facts.filter((f) => f.type === 'user'), today), 600);
+  const ranked = distinctFacts(
+    rankFacts(
+      facts.filter((f) => f.type === 'user'),
+      today,
+    ),
+    600,
+  );
   const digests = new Map<FactInfo, string>();
   ranked.forEach((f, i) => {
     if (i >= PROFILE_SENTENCES) digests.set(f, factDigest(f.text));
@@ -70,9 +76,13 @@ export function profileSection(facts: readonly FactInfo[], today: LocalDate, lin
 
 export function rulesSection(facts: readonly FactInfo[], today: LocalDate, linkFor: (d: LocalDate) => string): SectionLines<FactInfo> {
   // Rules are kept newest first: a later rule is the one in force.
-  const rules = rankFacts(facts.filter((f) => f.type === 'feedback'), today).sort((a, b) => (a.lastSeen < b.lastSeen ? 1 : a.lastSeen > b.lastSeen ? -1 : 0));
+  const rules = rankFacts(
+    facts.filter((f) => f.type === 'feedback'),
+    today,
+  ).sort((a, b) => (a.lastSeen < b.lastSeen ? 1 : a.lastSeen > b.lastSeen ? -1 : 0));
   // The section says these are rules; a typed rule's own "rule:" label would say it twice.
-  const line = (f: FactInfo): string => `- ${clip(f.text.replace(/^rule:\s*/i, ''), 320)} ([${shortDate(f.lastSeen, today)}](${linkFor(f.lastSeen)}))`;
+  const line = (f: FactInfo): string =>
+    `- ${clip(f.text.replace(/^rule:\s*/i, ''), 320)} ([${shortDate(f.lastSeen, today)}](${linkFor(f.lastSeen)}))`;
   return { ranked: rules, line, show: (kept) => kept.map(line) };
 }
 
@@ -109,7 +119,12 @@ function historyGroup(lastSeen: LocalDate, today: LocalDate): { label: string; a
  * `a` months old ranks at j × (1 + a / 3), so this month's top topics come first, but the first
  * topic of every month, quarter and year comes before the fourth of this month.
  */
-export function topicsSection(topics: readonly TopicInfo[], today: LocalDate, stale: { referenceDays: number; projectDays: number }, pointerFor: (t: TopicInfo) => string): SectionLines<IndexTopic> {
+export function topicsSection(
+  topics: readonly TopicInfo[],
+  today: LocalDate,
+  stale: { referenceDays: number; projectDays: number },
+  pointerFor: (t: TopicInfo) => string,
+): SectionLines<IndexTopic> {
   const groups = new Map<string, IndexTopic[]>();
   for (const t of topics) {
     const g = historyGroup(t.lastSeen, today);
@@ -125,7 +140,14 @@ export function topicsSection(topics: readonly TopicInfo[], today: LocalDate, st
     list.sort((a, b) => order(a) - order(b) || b.days - a.days || a.age - b.age || a.name.localeCompare(b.name));
     list.forEach((t, j) => scored.push({ t, p: j * (1 + t.groupAge / 3) }));
   }
-  scored.sort((a, b) => a.p - b.p || a.t.groupAge - b.t.groupAge || TYPE_ORDER[a.t.type] - TYPE_ORDER[b.t.type] || b.t.days - a.t.days || a.t.name.localeCompare(b.t.name));
+  scored.sort(
+    (a, b) =>
+      a.p - b.p ||
+      a.t.groupAge - b.t.groupAge ||
+      TYPE_ORDER[a.t.type] - TYPE_ORDER[b.t.type] ||
+      b.t.days - a.t.days ||
+      a.t.name.localeCompare(b.t.name),
+  );
   // (TYPE_ORDER breaks ties between groups only: within a group the order above holds.)
   const line = (t: IndexTopic): string => {
     const tag = `${t.type}, ${t.age}d${t.type === 'reference' && t.age > stale.referenceDays ? ', ?' : ''}`;
@@ -143,7 +165,11 @@ export function topicsSection(topics: readonly TopicInfo[], today: LocalDate, st
 
 // ---- Historical Summary ---------------------------------------------------------------------
 
-export function historySection(months: readonly { month: string; topics: readonly TopicInfo[] }[], today: LocalDate, topByDays: (lists: (readonly TopicInfo[])[], n: number) => { name: string }[]): SectionLines<{ label: string; text: string }> {
+export function historySection(
+  months: readonly { month: string; topics: readonly TopicInfo[] }[],
+  today: LocalDate,
+  topByDays: (lists: (readonly TopicInfo[])[], n: number) => { name: string }[],
+): SectionLines<{ label: string; text: string }> {
   const groups: { label: string; lists: (readonly TopicInfo[])[] }[] = [];
   for (const m of months) {
     const label = historyGroup(`${m.month}-01` as LocalDate, today).label;
@@ -151,7 +177,14 @@ export function historySection(months: readonly { month: string; topics: readonl
     if (g && g.label === label) g.lists.push(m.topics);
     else groups.push({ label, lists: [m.topics] });
   }
-  const lines = groups.map((g) => ({ label: g.label, text: `- ${g.label}: ${topByDays(g.lists, 4).map((t) => t.name).join('; ') || '(no topics)'}` }));
+  const lines = groups.map((g) => ({
+    label: g.label,
+    text: `- ${g.label}: ${
+      topByDays(g.lists, 4)
+        .map((t) => t.name)
+        .join('; ') || '(no topics)'
+    }`,
+  }));
   // The newest periods are worth most; the oldest go first when room is short.
   return { ranked: [...lines].reverse(), line: (x) => x.text, show: (kept) => lines.filter((l) => kept.includes(l)).map((l) => l.text) };
 }

@@ -77,7 +77,12 @@ export function buildRoot(input: RootInput): RootBuild {
     active: listSection(activeContext(input)),
     patterns: listSection(recentPatterns(input)),
     history: historySection(input.months, today, topTopicsByDays),
-    topics: topicsSection(topics, today, { referenceDays: config.referenceStaleDays, projectDays: config.projectStaleDays }, input.pointerFor),
+    topics: topicsSection(
+      topics,
+      today,
+      { referenceDays: config.referenceStaleDays, projectDays: config.projectStaleDays },
+      input.pointerFor,
+    ),
   };
   // A section the template has no place for takes no share.
   const present = (name: RootSection): boolean => input.template.includes(`{{${name}}}`);
@@ -131,7 +136,16 @@ function activeContext(input: RootInput): string[] {
   // Open items and decisions first; then the highlights, a day at a time from the newest, so
   // that every recent day has its say before any day has its second.
   const newestFirst = (lines: string[]): string[] => [...lines].reverse();
-  return [...new Set([...newestFirst(draft.open), ...newestFirst(draft.decisions), ...newestFirst(draft.tasks).slice(0, 4), ...byDayRoundRobin(draft.highlights)].map(tidy))];
+  return [
+    ...new Set(
+      [
+        ...newestFirst(draft.open),
+        ...newestFirst(draft.decisions),
+        ...newestFirst(draft.tasks).slice(0, 4),
+        ...byDayRoundRobin(draft.highlights),
+      ].map(tidy),
+    ),
+  ];
 }
 
 /** Lines labelled `05-29 · ...`: the newest day's first line, the next day's first, ... then seconds. */
@@ -146,7 +160,9 @@ function byDayRoundRobin(lines: readonly string[]): string[] {
   // Across a new year, January's days are the newer ones.
   const wraps = [...days.keys()].some((d) => d.startsWith('12-')) && [...days.keys()].some((d) => d.startsWith('01-'));
   const sortable = (d: string): string => (wraps && d.startsWith('01-') ? `13${d.slice(2)}` : d);
-  const ordered = [...days].sort((a, b) => (sortable(a[0]) < sortable(b[0]) ? 1 : sortable(a[0]) > sortable(b[0]) ? -1 : 0)).map(([, l]) => l);
+  const ordered = [...days]
+    .sort((a, b) => (sortable(a[0]) < sortable(b[0]) ? 1 : sortable(a[0]) > sortable(b[0]) ? -1 : 0))
+    .map(([, l]) => l);
   const out: string[] = [];
   for (let i = 0; ordered.some((l) => i < l.length); i++) for (const l of ordered) if (i < l.length) out.push(l[i]!);
   return out;
@@ -171,14 +187,24 @@ function recentPatterns(input: RootInput): string[] {
     .filter(([, c]) => c.days >= 3)
     .sort((a, b) => b[1].days - a[1].days || (a[1].last < b[1].last ? 1 : -1) || a[0].localeCompare(b[0]))
     .slice(0, 8)
-    .map(([name, c]) => `- ${name} [${c.type}]: on ${c.days} of the last 30 days (latest ${c.last.slice(5)})${c.keywords.length ? ` · ${c.keywords.slice(0, 3).join(', ')}` : ''}`);
+    .map(
+      ([name, c]) =>
+        `- ${name} [${c.type}]: on ${c.days} of the last 30 days (latest ${c.last.slice(5)})${c.keywords.length ? ` · ${c.keywords.slice(0, 3).join(', ')}` : ''}`,
+    );
   // Lessons as the latest monthly nodes sorted them (no re-analysis needed); rules have a
   // section of their own.
   const lessons: string[] = [];
   for (const src of input.latestMonthlies) {
-    for (const e of collectEntries(src.label, src.text, input.rules, src.firstLine)) if (e.bucket === 'lessons') lessons.push(...e.items.map((i) => i.text));
+    for (const e of collectEntries(src.label, src.text, input.rules, src.firstLine))
+      if (e.bucket === 'lessons') lessons.push(...e.items.map((i) => i.text));
   }
-  return [...recurring, ...[...new Set(lessons)].slice(-6).reverse().map((l) => `- lesson: ${clip(l.replace(/^(?:[^:]{1,40}: )?lesson:\s*/i, ''), 200)}`)];
+  return [
+    ...recurring,
+    ...[...new Set(lessons)]
+      .slice(-6)
+      .reverse()
+      .map((l) => `- lesson: ${clip(l.replace(/^(?:[^:]{1,40}: )?lesson:\s*/i, ''), 200)}`),
+  ];
 }
 
 // ---- what stays the same from one build to the next -------------------------------------

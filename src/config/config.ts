@@ -219,7 +219,10 @@ export function defaultConfig(): HipoConfig {
 }
 
 export class ConfigError extends Error {
-  constructor(readonly file: string, message: string) {
+  constructor(
+    readonly file: string,
+    message: string,
+  ) {
     super(`${file}: ${message}`);
   }
 }
@@ -237,7 +240,14 @@ type Json = null | boolean | number | string | Json[] | { [k: string]: Json };
  * Overlays `user` on `base`, checking every key against the default's type. Unknown keys are
  * kept (later features read them) but reported, so a typo does not silently do nothing.
  */
-function overlay(base: Record<string, unknown>, user: Record<string, Json>, path: string, file: string, warnings: string[], open: Set<string>): void {
+function overlay(
+  base: Record<string, unknown>,
+  user: Record<string, Json>,
+  path: string,
+  file: string,
+  warnings: string[],
+  open: Set<string>,
+): void {
   for (const [key, value] of Object.entries(user)) {
     const where = path ? `${path}.${key}` : key;
     if (!(key in base)) {
@@ -253,7 +263,8 @@ function overlay(base: Record<string, unknown>, user: Record<string, Json>, path
       if (value === null || typeof value !== 'object' || Array.isArray(value)) throw new ConfigError(file, `"${where}" must be an object`);
       overlay(def as Record<string, unknown>, value, where, file, warnings, open);
     } else if (typeof def === 'number') {
-      if (typeof value !== 'number' || !Number.isFinite(value) || value < 0) throw new ConfigError(file, `"${where}" must be a non-negative number, got ${JSON.stringify(value)}`);
+      if (typeof value !== 'number' || !Number.isFinite(value) || value < 0)
+        throw new ConfigError(file, `"${where}" must be a non-negative number, got ${JSON.stringify(value)}`);
       base[key] = value;
     } else if (typeof def === 'string') {
       if (typeof value !== 'string') throw new ConfigError(file, `"${where}" must be a string, got ${JSON.stringify(value)}`);
@@ -316,11 +327,14 @@ export function loadConfig(workspace: string): LoadedConfig {
 
 function validate(c: HipoConfig, file: string): void {
   if (!isValidTimeZone(c.timeZone)) throw new ConfigError(file, `"timeZone" is not an IANA time zone: "${c.timeZone}"`);
-  if (c.compaction.tokenizer !== 'cl100k_base' && c.compaction.tokenizer !== 'o200k_base') throw new ConfigError(file, `"compaction.tokenizer" must be "cl100k_base" or "o200k_base", got "${c.compaction.tokenizer}"`);
+  if (c.compaction.tokenizer !== 'cl100k_base' && c.compaction.tokenizer !== 'o200k_base')
+    throw new ConfigError(file, `"compaction.tokenizer" must be "cl100k_base" or "o200k_base", got "${c.compaction.tokenizer}"`);
   if (c.compaction.rootMaxTokens < 200) throw new ConfigError(file, '"compaction.rootMaxTokens" must be at least 200');
   for (const [name, share] of Object.entries(c.compaction.rootShares)) {
-    if (!(ROOT_SECTIONS as readonly string[]).includes(name)) throw new ConfigError(file, `"compaction.rootShares.${name}" is not a ROOT section (${ROOT_SECTIONS.join(', ')})`);
-    if (typeof share !== 'number' || !(share >= 0 && share <= 1)) throw new ConfigError(file, `"compaction.rootShares.${name}" must be a number from 0 to 1`);
+    if (!(ROOT_SECTIONS as readonly string[]).includes(name))
+      throw new ConfigError(file, `"compaction.rootShares.${name}" is not a ROOT section (${ROOT_SECTIONS.join(', ')})`);
+    if (typeof share !== 'number' || !(share >= 0 && share <= 1))
+      throw new ConfigError(file, `"compaction.rootShares.${name}" must be a number from 0 to 1`);
   }
   const shareSum = Object.values(c.compaction.rootShares).reduce((a, b) => a + b, 0);
   if (shareSum <= 0) throw new ConfigError(file, '"compaction.rootShares" must give some section a share above 0');
@@ -335,35 +349,48 @@ function validate(c: HipoConfig, file: string): void {
       throw new ConfigError(file, `"redactPatterns": ${JSON.stringify(p)} is not a valid regular expression (${(err as Error).message})`);
     }
     const risk = nestedQuantifier(p);
-    if (risk) throw new ConfigError(file, `"redactPatterns": ${risk}; write it without a repeated group inside a repeat (e.g. "a+" for "(a+)+")`);
+    if (risk)
+      throw new ConfigError(file, `"redactPatterns": ${risk}; write it without a repeated group inside a repeat (e.g. "a+" for "(a+)+")`);
   }
-  if (!Number.isInteger(c.maxFileBytes) || c.maxFileBytes < 64 * 1024) throw new ConfigError(file, '"maxFileBytes" must be a whole number of bytes, at least 65536');
+  if (!Number.isInteger(c.maxFileBytes) || c.maxFileBytes < 64 * 1024)
+    throw new ConfigError(file, '"maxFileBytes" must be a whole number of bytes, at least 65536');
   if (c.agents.sessionStartChars < 500) throw new ConfigError(file, '"agents.sessionStartChars" must be at least 500');
   if (c.agents.contextTokens < 100) throw new ConfigError(file, '"agents.contextTokens" must be at least 100');
   validateLlm(c.llm, file);
   if (c.memoryDir.trim() === '' || resolve('/', c.memoryDir) === '/') throw new ConfigError(file, '"memoryDir" must name a folder');
   const embedders = ['wink', 'use-lite', 'openai', 'none'];
-  if (!embedders.includes(c.search.embedder)) throw new ConfigError(file, `"search.embedder" must be one of ${embedders.map((e) => `"${e}"`).join(', ')}, got "${c.search.embedder}"`);
+  if (!embedders.includes(c.search.embedder))
+    throw new ConfigError(
+      file,
+      `"search.embedder" must be one of ${embedders.map((e) => `"${e}"`).join(', ')}, got "${c.search.embedder}"`,
+    );
   if (c.search.chunkChars < 200) throw new ConfigError(file, '"search.chunkChars" must be at least 200');
-  if (!Number.isInteger(c.search.openai.batchSize) || c.search.openai.batchSize < 1) throw new ConfigError(file, '"search.openai.batchSize" must be a whole number of at least 1');
+  if (!Number.isInteger(c.search.openai.batchSize) || c.search.openai.batchSize < 1)
+    throw new ConfigError(file, '"search.openai.batchSize" must be a whole number of at least 1');
   const vw = c.search.hybrid.vectorWeight;
-  if (vw !== null && (typeof vw !== 'number' || !Number.isFinite(vw) || vw < 0)) throw new ConfigError(file, '"search.hybrid.vectorWeight" must be null or a non-negative number');
+  if (vw !== null && (typeof vw !== 'number' || !Number.isFinite(vw) || vw < 0))
+    throw new ConfigError(file, '"search.hybrid.vectorWeight" must be null or a non-negative number');
   if (c.search.minSimilarity > 1) throw new ConfigError(file, '"search.minSimilarity" is a cosine similarity: at most 1');
-  if (c.search.include.some((p) => typeof p !== 'string' || p.trim() === '')) throw new ConfigError(file, '"search.include" must list folder or file paths');
+  if (c.search.include.some((p) => typeof p !== 'string' || p.trim() === ''))
+    throw new ConfigError(file, '"search.include" must list folder or file paths');
   const ex = c.search.expand;
-  if (!Number.isInteger(ex.maxQueries) || ex.maxQueries < 1 || ex.maxQueries > 8) throw new ConfigError(file, '"search.expand.maxQueries" must be a whole number from 1 to 8');
+  if (!Number.isInteger(ex.maxQueries) || ex.maxQueries < 1 || ex.maxQueries > 8)
+    throw new ConfigError(file, '"search.expand.maxQueries" must be a whole number from 1 to 8');
   if (ex.timeoutMs < 100) throw new ConfigError(file, '"search.expand.timeoutMs" must be at least 100');
 }
 
 const LLM_LEVELS = ['daily', 'weekly', 'monthly', 'root'];
 
 function validateLlm(l: LlmConfig, file: string): void {
-  if (l.baseUrl && !/^https?:\/\/[^\s/]+/i.test(l.baseUrl)) throw new ConfigError(file, `"llm.baseUrl" must be an http(s) URL, got "${l.baseUrl}"`);
-  for (const lv of l.levels) if (!LLM_LEVELS.includes(lv)) throw new ConfigError(file, `"llm.levels" may hold ${LLM_LEVELS.join(', ')}; got "${lv}"`);
+  if (l.baseUrl && !/^https?:\/\/[^\s/]+/i.test(l.baseUrl))
+    throw new ConfigError(file, `"llm.baseUrl" must be an http(s) URL, got "${l.baseUrl}"`);
+  for (const lv of l.levels)
+    if (!LLM_LEVELS.includes(lv)) throw new ConfigError(file, `"llm.levels" may hold ${LLM_LEVELS.join(', ')}; got "${lv}"`);
   if (l.timeoutMs < 100) throw new ConfigError(file, '"llm.timeoutMs" must be at least 100');
   if (l.maxOutputTokens < 64) throw new ConfigError(file, '"llm.maxOutputTokens" must be at least 64');
   if (l.maxInputTokens < 500) throw new ConfigError(file, '"llm.maxInputTokens" must be at least 500');
   if (l.temperature > 2) throw new ConfigError(file, '"llm.temperature" must be between 0 and 2');
-  if (!Number.isInteger(l.maxPartsPerNode) || l.maxPartsPerNode < 1) throw new ConfigError(file, '"llm.maxPartsPerNode" must be a whole number of at least 1');
+  if (!Number.isInteger(l.maxPartsPerNode) || l.maxPartsPerNode < 1)
+    throw new ConfigError(file, '"llm.maxPartsPerNode" must be a whole number of at least 1');
   if (!Number.isInteger(l.maxRetries)) throw new ConfigError(file, '"llm.maxRetries" must be a whole number');
 }

@@ -43,7 +43,12 @@ function sections(body: string, rankOf: (heading: string) => number): Section[] 
   return out;
 }
 
-export function fitBody(body: string, allowance: number, measure: Measure, opts: { rankOf?: (heading: string) => number; query?: string; firstLines?: number } = {}): Fitted {
+export function fitBody(
+  body: string,
+  allowance: number,
+  measure: Measure,
+  opts: { rankOf?: (heading: string) => number; query?: string; firstLines?: number } = {},
+): Fitted {
   const secs = sections(body, opts.rankOf ?? (() => 0));
   const full = body.trim();
   const fullCost = measure(full);

@@ -28,10 +28,19 @@ export function indexTreeSearch(index: SearchIndex, memoryName: string, memoryDi
     if (!all) return null;
     const from = ref.lines.start;
     const to = Math.min(ref.lines.end, from + MAX_LINES - 1);
-    const text = clipLongLines(all.slice(from - 1, to).join('\n').trim());
+    const text = clipLongLines(
+      all
+        .slice(from - 1, to)
+        .join('\n')
+        .trim(),
+    );
     return text ? { path: rel, from, to, text } : null;
   };
-  const where = (r: Pick<SectionRef, 'path' | 'lines'>): { path: string; from: number; to: number } => ({ path: r.path.slice(prefix.length), from: r.lines.start, to: r.lines.end });
+  const where = (r: Pick<SectionRef, 'path' | 'lines'>): { path: string; from: number; to: number } => ({
+    path: r.path.slice(prefix.length),
+    from: r.lines.start,
+    to: r.lines.end,
+  });
   const run = async (query: string, limit: number, also: readonly string[] = []): Promise<Passage[]> => {
     const r = await search(index, query, { mode, limit, also: rephrasings(also) });
     const out: Passage[] = [];
@@ -47,9 +56,14 @@ export function indexTreeSearch(index: SearchIndex, memoryName: string, memoryDi
   };
   /** The raw chunks the lines `from..to` of a summary node were taken from, as passages. */
   const origins = (p: Passage): Passage[] => {
-    const rows = stmt(index.db, `SELECT DISTINCT s.line_start, s.line_end, sf.path FROM chunks c JOIN files f ON f.id = c.file_id
+    const rows = stmt(
+      index.db,
+      `SELECT DISTINCT s.line_start, s.line_end, sf.path FROM chunks c JOIN files f ON f.id = c.file_id
       JOIN chunk_links l ON l.chunk_id = c.id JOIN chunks s ON s.id = l.source_id JOIN files sf ON sf.id = s.file_id
-      WHERE f.path = ? AND c.line_start + l.line_offset BETWEEN ? AND ? AND l.kind = 0 ORDER BY sf.path, s.line_start`).raw().all(prefix + p.path, p.from, p.to) as [number, number, string][];
+      WHERE f.path = ? AND c.line_start + l.line_offset BETWEEN ? AND ? AND l.kind = 0 ORDER BY sf.path, s.line_start`,
+    )
+      .raw()
+      .all(prefix + p.path, p.from, p.to) as [number, number, string][];
     return rows.map(([start, end, path]) => passage({ path, lines: { start, end } })).filter((x): x is Passage => x !== null);
   };
   return Object.assign(run, { origins });

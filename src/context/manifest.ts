@@ -30,7 +30,13 @@ const MAX_MONTHS = 6;
 const MAX_DAYS = 16;
 
 function words(s: string): Set<string> {
-  return new Set(s.toLowerCase().split(/[^\p{L}\p{N}]+/u).filter((w) => w.length >= 3).map(stem));
+  return new Set(
+    s
+      .toLowerCase()
+      .split(/[^\p{L}\p{N}]+/u)
+      .filter((w) => w.length >= 3)
+      .map(stem),
+  );
 }
 
 function overlapScore(terms: readonly string[], text: string): number {
@@ -59,7 +65,18 @@ function frontmatterTopics(yaml: string | null): string[] {
   if (!yaml) return [];
   const m = /^topics:[ \t]*(\[.*\])?[ \t]*$/m.exec(yaml);
   if (!m) return [];
-  if (m[1]) return m[1].slice(1, -1).split(',').map((s) => s.replace(/["']/g, '').replace(/\s*\[[^\]]*$/, '').replace(/\s*\[.*\]\s*$/, '').trim()).filter(Boolean);
+  if (m[1])
+    return m[1]
+      .slice(1, -1)
+      .split(',')
+      .map((s) =>
+        s
+          .replace(/["']/g, '')
+          .replace(/\s*\[[^\]]*$/, '')
+          .replace(/\s*\[.*\]\s*$/, '')
+          .trim(),
+      )
+      .filter(Boolean);
   const out: string[] = [];
   for (const line of yaml.slice(m.index + m[0].length).split('\n')) {
     const item = /^\s+-\s+(.*)$/.exec(line);
@@ -67,7 +84,12 @@ function frontmatterTopics(yaml: string | null): string[] {
       if (line.trim() === '') continue;
       break;
     }
-    out.push(item[1]!.replace(/^["']|["']$/g, '').replace(/\s*\[[^\]]*\]\s*$/, '').trim());
+    out.push(
+      item[1]!
+        .replace(/^["']|["']$/g, '')
+        .replace(/\s*\[[^\]]*\]\s*$/, '')
+        .trim(),
+    );
   }
   return out;
 }
@@ -102,6 +124,9 @@ export function buildManifest(memoryDir: string, rootBody: string | null, terms:
       if (s > 0) days.set(d, (days.get(d) ?? 0) + s);
     }
   }
-  const ranked = [...days].sort((a, b) => b[1] - a[1] || (a[0] < b[0] ? 1 : -1)).slice(0, MAX_DAYS).map(([d]) => d);
+  const ranked = [...days]
+    .sort((a, b) => b[1] - a[1] || (a[0] < b[0] ? 1 : -1))
+    .slice(0, MAX_DAYS)
+    .map(([d]) => d);
   return { topics, months: months.map((m) => m.month), days: ranked };
 }

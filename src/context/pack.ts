@@ -78,7 +78,12 @@ const PROFILE_SHARE = 0.6;
 /** The rest of ROOT (Active Context, Topics Index, ...). */
 const ROOT_SHARE = 0.2;
 /** Shares of what is left after ROOT (and extra), by level, in the order they are filled. */
-const LEVEL_SHARES: [PackLevel, number][] = [['raw', 0.3], ['daily', 0.3], ['weekly', 0.22], ['monthly', 0.18]];
+const LEVEL_SHARES: [PackLevel, number][] = [
+  ['raw', 0.3],
+  ['daily', 0.3],
+  ['weekly', 0.22],
+  ['monthly', 0.18],
+];
 const MAX_RAW_ENTRIES = 12;
 const MIN_PART = 24;
 
@@ -110,7 +115,14 @@ export function buildPack(o: PackOptions): Pack {
     const split = splitProfile(view.body);
     const profile = fitProfile(split, Math.min(remaining, Math.floor(o.budget * PROFILE_SHARE)), m);
     if (profile) {
-      parts.push({ level: 'profile', path: 'ROOT.md', period: 'root', text: profile.text, cost: m(profile.text), trimmed: profile.dropped > 0 });
+      parts.push({
+        level: 'profile',
+        path: 'ROOT.md',
+        period: 'root',
+        text: profile.text,
+        cost: m(profile.text),
+        trimmed: profile.dropped > 0,
+      });
       remaining -= m(profile.text) + 2;
     }
     const allowance = Math.min(remaining, Math.floor(o.budget * ROOT_SHARE));
@@ -143,7 +155,14 @@ export function buildPack(o: PackOptions): Pack {
     if (chosen.length) {
       chosen.sort((a, b) => a.order - b.order);
       const text = `${title}\n${chosen.map((c) => demoteHeadings(c.text, 1)).join('\n\n')}`;
-      parts.push({ level: 'session', path: o.extra.path, period: 'session', text, cost: m(text), trimmed: chosen.length < o.extra.entries.length });
+      parts.push({
+        level: 'session',
+        path: o.extra.path,
+        period: 'session',
+        text,
+        cost: m(text),
+        trimmed: chosen.length < o.extra.entries.length,
+      });
       remaining -= m(text) + 2;
     }
   }
@@ -164,12 +183,19 @@ export function buildPack(o: PackOptions): Pack {
       if (r.leftOut) omitted.push({ level: 'raw', path: rawRelPath(anchor), reason: r.leftOut });
     } else {
       const periods: Period[] =
-        level === 'daily' ? windows.days.filter((d) => d !== anchor || !anchorRawComplete).map((date) => ({ level: 'daily' as const, date }))
-        : level === 'weekly' ? windows.weeks.map((week) => ({ level: 'weekly' as const, week }))
-        : windows.months.map((month) => ({ level: 'monthly' as const, month }));
-      const found = periods.map((p) => ({ p, rel: nodeRelPath(p) })).map((x) => ({ ...x, node: readNodeBody(o.memoryDir, x.rel) })).filter((x) => x.node !== null);
+        level === 'daily'
+          ? windows.days.filter((d) => d !== anchor || !anchorRawComplete).map((date) => ({ level: 'daily' as const, date }))
+          : level === 'weekly'
+            ? windows.weeks.map((week) => ({ level: 'weekly' as const, week }))
+            : windows.months.map((month) => ({ level: 'monthly' as const, month }));
+      const found = periods
+        .map((p) => ({ p, rel: nodeRelPath(p) }))
+        .map((x) => ({ ...x, node: readNodeBody(o.memoryDir, x.rel) }))
+        .filter((x) => x.node !== null);
       // With a query, periods that mention it come first; otherwise newest first.
-      const order = terms.length ? [...found.filter((x) => matchesAny(x.node!.body, terms)), ...found.filter((x) => !matchesAny(x.node!.body, terms))] : found;
+      const order = terms.length
+        ? [...found.filter((x) => matchesAny(x.node!.body, terms)), ...found.filter((x) => !matchesAny(x.node!.body, terms))]
+        : found;
       // Allowances halve with age (floor one eighth); what a node does not use passes on.
       const allowances = halvingAllowances(order.length, levelBudget);
       let carry = 0;
@@ -198,18 +224,31 @@ export function buildPack(o: PackOptions): Pack {
     }
     remaining -= spent;
   }
-  omitted.push({ level: 'older', path: 'ROOT.md', reason: `days before ${windows.rootOnlyBefore} are only in ROOT's Historical Summary and Topics Index` });
+  omitted.push({
+    level: 'older',
+    path: 'ROOT.md',
+    reason: `days before ${windows.rootOnlyBefore} are only in ROOT's Historical Summary and Topics Index`,
+  });
 
   // Reading order: ROOT, extra, then oldest to newest.
   const rank: Record<PackLevel, number> = { profile: -1, root: 0, session: 6, monthly: 1, weekly: 2, daily: 3, raw: 4 };
-  const ordered = [...parts.filter((p) => p.level === 'profile'), ...parts.filter((p) => p.level === 'root'), ...levelParts.sort((a, b) => rank[a.level] - rank[b.level] || (a.period < b.period ? -1 : 1)), ...parts.filter((p) => p.level === 'session')];
+  const ordered = [
+    ...parts.filter((p) => p.level === 'profile'),
+    ...parts.filter((p) => p.level === 'root'),
+    ...levelParts.sort((a, b) => rank[a.level] - rank[b.level] || (a.period < b.period ? -1 : 1)),
+    ...parts.filter((p) => p.level === 'session'),
+  ];
   let text = [head, ...ordered.map((p) => p.text)].join('\n\n') + '\n';
   // A last guard: the pieces were measured one by one; drop the oldest detail until it fits.
   while (m(text) > o.budget && ordered.length > 1) {
-    const victim = ordered.findIndex((p) => p.level === 'monthly') >= 0 ? ordered.findIndex((p) => p.level === 'monthly')
-      : ordered.findIndex((p) => p.level === 'weekly') >= 0 ? ordered.findIndex((p) => p.level === 'weekly')
-      : ordered.findIndex((p) => p.level === 'daily') >= 0 ? ordered.findIndex((p) => p.level === 'daily')
-      : ordered.length - 1;
+    const victim =
+      ordered.findIndex((p) => p.level === 'monthly') >= 0
+        ? ordered.findIndex((p) => p.level === 'monthly')
+        : ordered.findIndex((p) => p.level === 'weekly') >= 0
+          ? ordered.findIndex((p) => p.level === 'weekly')
+          : ordered.findIndex((p) => p.level === 'daily') >= 0
+            ? ordered.findIndex((p) => p.level === 'daily')
+            : ordered.length - 1;
     const [v] = ordered.splice(victim, 1);
     omitted.push({ level: v!.level, path: v!.path, reason: 'over budget' });
     text = [head, ...ordered.map((p) => p.text)].join('\n\n') + '\n';
@@ -232,7 +271,12 @@ function clipTo(text: string, budget: number, m: Measure): string {
 }
 
 /** The newest entries of the anchor day's raw log that fit, oldest first. */
-function rawWindow(o: PackOptions, anchor: LocalDate, budget: number, terms: string[]): { part: PackPart | null; complete: boolean; leftOut: string | null } {
+function rawWindow(
+  o: PackOptions,
+  anchor: LocalDate,
+  budget: number,
+  terms: string[],
+): { part: PackPart | null; complete: boolean; leftOut: string | null } {
   const rel = rawRelPath(anchor);
   const tail = readRawTail(o.memoryDir, rel);
   if (!tail || tail.entries.length === 0) return { part: null, complete: false, leftOut: null };
@@ -241,7 +285,9 @@ function rawWindow(o: PackOptions, anchor: LocalDate, budget: number, terms: str
   const title = `## Latest entries · ${rel}`;
   let left = budget - o.measure(title) - 1;
   const newestFirst = [...all].reverse();
-  const order = terms.length ? [...newestFirst.filter((e) => matchesAny(e.text, terms)), ...newestFirst.filter((e) => !matchesAny(e.text, terms))] : newestFirst;
+  const order = terms.length
+    ? [...newestFirst.filter((e) => matchesAny(e.text, terms)), ...newestFirst.filter((e) => !matchesAny(e.text, terms))]
+    : newestFirst;
   const chosen = new Set<RawEntry>();
   const fitted = new Map<RawEntry, string>();
   for (const e of order) {
@@ -267,6 +313,9 @@ function rawWindow(o: PackOptions, anchor: LocalDate, budget: number, terms: str
   return {
     part: { level: 'raw', path: rel, period: anchor, text, cost: o.measure(text), trimmed: !complete },
     complete,
-    leftOut: leftOutCount > 0 || tail.more ? `${leftOutCount}${tail.more ? '+' : ''} older entr${leftOutCount === 1 ? 'y' : 'ies'} of the day not shown (the daily node covers them)` : null,
+    leftOut:
+      leftOutCount > 0 || tail.more
+        ? `${leftOutCount}${tail.more ? '+' : ''} older entr${leftOutCount === 1 ? 'y' : 'ies'} of the day not shown (the daily node covers them)`
+        : null,
   };
 }

@@ -49,7 +49,12 @@ export function filePassages(memoryDir: string, rel: string): Passage[] {
     const b = (starts[k + 1] ?? lines.length) - 1;
     for (let s = a; s <= b; s += WINDOW - 5) {
       const e = Math.min(b, s + WINDOW - 1);
-      const text = clipLongLines(lines.slice(s, e + 1).join('\n').trim());
+      const text = clipLongLines(
+        lines
+          .slice(s, e + 1)
+          .join('\n')
+          .trim(),
+      );
       const headingOnly = !text.includes('\n') && /^#{1,6} /.test(text);
       if (text && !headingOnly) out.push({ path: rel, from: s + 1 + offset, to: e + 1 + offset, text });
       if (e === b) break;
@@ -59,7 +64,11 @@ export function filePassages(memoryDir: string, rel: string): Passage[] {
 }
 
 /** BM25 (k1 1.2, b 0.75) of passages against stemmed terms; zero-score passages dropped. */
-export function rankPassages(passages: readonly Passage[], terms: readonly string[], boost: (p: Passage) => number = () => 1): ScoredPassage[] {
+export function rankPassages(
+  passages: readonly Passage[],
+  terms: readonly string[],
+  boost: (p: Passage) => number = () => 1,
+): ScoredPassage[] {
   if (!terms.length || !passages.length) return [];
   const docs = passages.map((p) => {
     const tf = new Map<string, number>();

@@ -48,7 +48,13 @@ export function splitProfile(body: string): ProfileSections {
     else if (/^\s*[-*]\s/.test(line)) {
       if (!groups.length) groups.push({ heading: '', lines: [], also: [] });
       const g = groups[groups.length - 1]!;
-      if (line.startsWith(ALSO_PREFIX)) g.also.push(...line.slice(ALSO_PREFIX.length).split(ALSO_SEPARATOR).map((d) => d.replace(/\s*\(\d{2}(?:\d{2}-\d{2})?-\d{2}\)$/, '')));
+      if (line.startsWith(ALSO_PREFIX))
+        g.also.push(
+          ...line
+            .slice(ALSO_PREFIX.length)
+            .split(ALSO_SEPARATOR)
+            .map((d) => d.replace(/\s*\(\d{2}(?:\d{2}-\d{2})?-\d{2}\)$/, '')),
+        );
       else g.lines.push(plainDates(line));
     }
   }

@@ -8,7 +8,7 @@ import { addDays, type LocalDate } from '../time/calendar.js';
 import { rawRelPath } from '../tree/layout.js';
 import type { Measure } from './fit.js';
 import { buildManifest, type TopicHit } from './manifest.js';
-import { filePassages, rankPassages, type Passage, type PassageLocation, } from './passages.js';
+import { filePassages, rankPassages, type Passage, type PassageLocation } from './passages.js';
 import { readInMemory } from './sources.js';
 import { recallTerms } from './terms.js';
 import { rootView } from './root-view.js';
@@ -91,7 +91,7 @@ export async function recall(o: RecallOptions): Promise<Recall> {
   // Step 3a: the manifest's days, raw logs (the detail) and daily nodes (the summary).
   const dayRank = new Map(days.map((d, i) => [d, i]));
   const candidates = days.flatMap((d) => [...filePassages(o.memoryDir, rawRelPath(d)), ...filePassages(o.memoryDir, `daily/${d}.md`)]);
-  const dayOf = (p: Passage): LocalDate | undefined => (/(\d{4}-\d{2}-\d{2})\.md$/.exec(p.path)?.[1] as LocalDate | undefined);
+  const dayOf = (p: Passage): LocalDate | undefined => /(\d{4}-\d{2}-\d{2})\.md$/.exec(p.path)?.[1] as LocalDate | undefined;
   const lexical = rankPassages(candidates, terms, (p) => {
     const r = dayRank.get(dayOf(p)!);
     return r === undefined ? 1 : 1 + 0.5 / (1 + r);
@@ -162,10 +162,30 @@ export async function recall(o: RecallOptions): Promise<Recall> {
       }
     }
     const to = trimmed ? f.p.from + text.split('\n').length - 1 : f.p.to;
-    out.push({ ...f.p, to, text, rank: out.length + 1, score: Math.round(f.score * 1e4) / 1e4, via: [...f.via], cost, trimmed, alsoIn: f.alsoIn });
+    out.push({
+      ...f.p,
+      to,
+      text,
+      rank: out.length + 1,
+      score: Math.round(f.score * 1e4) / 1e4,
+      via: [...f.via],
+      cost,
+      trimmed,
+      alsoIn: f.alsoIn,
+    });
     left -= cost;
   }
-  return { question: o.question, topics: manifest.topics, months: manifest.months, days: manifest.days, passages: out, leftOut, tokens: o.budget - left, budget: o.budget, searched: searched !== null };
+  return {
+    question: o.question,
+    topics: manifest.topics,
+    months: manifest.months,
+    days: manifest.days,
+    passages: out,
+    leftOut,
+    tokens: o.budget - left,
+    budget: o.budget,
+    searched: searched !== null,
+  };
 }
 
 /** Summary locations named after a passage's own, at most. */
@@ -182,10 +202,10 @@ function passageHeader(path: string, from: number, to: number, alsoIn: readonly 
 
 export function renderRecall(r: Recall, memoryName: string): string {
   const lines = [`# Recall · ${r.question}`];
-  if (r.topics.length) lines.push(`Topics: ${r.topics.map((t) => `${t.name} [${t.type}]${t.latest ? ` (latest ${t.latest})` : ''}`).join('; ')}`);
+  if (r.topics.length)
+    lines.push(`Topics: ${r.topics.map((t) => `${t.name} [${t.type}]${t.latest ? ` (latest ${t.latest})` : ''}`).join('; ')}`);
   if (!r.passages.length) lines.push('', 'Nothing in memory matches.');
   for (const p of r.passages) lines.push('', passageHeader(p.path, p.from, p.to, p.alsoIn, memoryName), p.text);
   if (r.leftOut) lines.push('', `(${r.leftOut} more passage${r.leftOut === 1 ? '' : 's'} over the budget)`);
   return `${lines.join('\n')}\n`;
 }
-

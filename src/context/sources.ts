@@ -35,7 +35,10 @@ const MAX_PASSAGE_LINE_CHARS = 4000;
 /** Cuts lines longer than `max` characters, saying how long they were. */
 export function clipLongLines(text: string, max = MAX_PASSAGE_LINE_CHARS): string {
   if (text.length <= max) return text;
-  return text.split('\n').map((l) => (l.length > max ? `${l.slice(0, max)} … [line cut: ${l.length} characters]` : l)).join('\n');
+  return text
+    .split('\n')
+    .map((l) => (l.length > max ? `${l.slice(0, max)} … [line cut: ${l.length} characters]` : l))
+    .join('\n');
 }
 
 /** readBounded for `rel` in the memory folder; null when it is a link leading out of the folder. */

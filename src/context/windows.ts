@@ -6,8 +6,15 @@
 import { existsSync } from 'node:fs';
 import { join } from 'node:path';
 import {
-  addDays, isoWeekOf, lastDayOfWeek, monthDates, monthOf, weekDates,
-  type IsoWeek, type LocalDate, type MonthId,
+  addDays,
+  isoWeekOf,
+  lastDayOfWeek,
+  monthDates,
+  monthOf,
+  weekDates,
+  type IsoWeek,
+  type LocalDate,
+  type MonthId,
 } from '../time/calendar.js';
 import { nodeRelPath, rawRelPath } from '../tree/layout.js';
 
@@ -34,7 +41,12 @@ export function contextWindows(anchor: LocalDate): Windows {
   const boundaryMonth = monthOf(addDays(firstDay, -21));
   const monthStart = monthDates(boundaryMonth)[0]!;
   const weeks: IsoWeek[] = [];
-  for (let w = isoWeekOf(addDays(firstDay, -1)); lastDayOfWeek(w) >= monthStart && weeks.length < MAX_WEEKS; w = isoWeekOf(addDays(weekDates(w)[0]!, -1))) weeks.push(w);
+  for (
+    let w = isoWeekOf(addDays(firstDay, -1));
+    lastDayOfWeek(w) >= monthStart && weeks.length < MAX_WEEKS;
+    w = isoWeekOf(addDays(weekDates(w)[0]!, -1))
+  )
+    weeks.push(w);
   const weeklyStart = weeks.length ? weekDates(weeks[weeks.length - 1]!)[0]! : firstDay;
   const months: MonthId[] = [];
   for (let m = monthOf(addDays(weeklyStart, -1)); months.length < MAX_MONTHS; m = monthOf(addDays(monthDates(m)[0]!, -1))) months.push(m);

@@ -107,7 +107,10 @@ function planOptions(config: HipoConfig, llm: LlmRuntime | null, resummarize: bo
   if (!llm) return base;
   const s = llm.session;
   // Model passes wait while the endpoint backs off, except when the user asks (--resummarize).
-  return { ...base, llm: { levels: s.settings.levels, upgrade: resummarize || s.unavailable() === null, resummarize, failed: s.state.failedInputs() } };
+  return {
+    ...base,
+    llm: { levels: s.settings.levels, upgrade: resummarize || s.unavailable() === null, resummarize, failed: s.state.failedInputs() },
+  };
 }
 
 export async function compact(ws: Workspace, config: HipoConfig, opts: CompactOptions = {}): Promise<CompactResult> {
@@ -120,7 +123,15 @@ export async function compact(ws: Workspace, config: HipoConfig, opts: CompactOp
   const choice = selectSummarizers(ws, config, templates, rules, redactor, opts.env ?? process.env);
   const llm = opts.summarizer ? null : choice.llm;
   if (resummarize && !llm) throw new ResummarizeWithoutModel();
-  const llmInfo = (): CompactResult['llm'] => (llm ? { model: llm.session.settings.model, baseUrl: llm.session.settings.baseUrl, calls: llm.session.calls, unavailable: llm.session.unavailable() } : null);
+  const llmInfo = (): CompactResult['llm'] =>
+    llm
+      ? {
+          model: llm.session.settings.model,
+          baseUrl: llm.session.settings.baseUrl,
+          calls: llm.session.calls,
+          unavailable: llm.session.unavailable(),
+        }
+      : null;
   if (opts.dryRun) {
     // Reads only: no lock, no cache write, no journal.
     const cache = StampCache.load(ws);
@@ -128,11 +139,30 @@ export async function compact(ws: Workspace, config: HipoConfig, opts: CompactOp
     const plan = planCycle(snapshot, clock.today, planOptions(config, llm, resummarize));
     const info = llmInfo();
     if (info && llm) {
-      info.estimate = await estimateModelCalls(plan, new TreeState(snapshot, ws, cache, config.maxFileBytes), llm, { config, clock, redactor, rules, templates });
+      info.estimate = await estimateModelCalls(plan, new TreeState(snapshot, ws, cache, config.maxFileBytes), llm, {
+        config,
+        clock,
+        redactor,
+        rules,
+        templates,
+      });
       // --resummarize ends any backoff when it runs for real.
       if (resummarize) info.estimate.unavailable = info.unavailable = null;
     }
-    return { clock, dryRun: true, plan, cycles: 0, applied: [], written: [], remaining: plan, tree: snapshot, problems: [...snapshot.problems], errors: [], warnings: [...choice.warnings], llm: info };
+    return {
+      clock,
+      dryRun: true,
+      plan,
+      cycles: 0,
+      applied: [],
+      written: [],
+      remaining: plan,
+      tree: snapshot,
+      problems: [...snapshot.problems],
+      errors: [],
+      warnings: [...choice.warnings],
+      llm: info,
+    };
   }
 
   const lock = await acquireLock(ws, command, opts.lockWaitMs ?? config.lockWaitMs);
@@ -141,7 +171,9 @@ export async function compact(ws: Workspace, config: HipoConfig, opts: CompactOp
     // (A resident caller's full scans sweep them; its focused runs do not list folders.)
     if (!opts.known) sweepTempFiles(['', 'daily', 'weekly', 'monthly'].map((d) => join(ws.memoryDir, d)).concat(ws.stateDir));
     const cache = opts.cache ?? StampCache.load(ws);
-    const { snapshot } = opts.known ? rescanTree(ws, cache, opts.known.tree, opts.known.changed, config.maxFileBytes) : scanTree(ws, cache, config.maxFileBytes);
+    const { snapshot } = opts.known
+      ? rescanTree(ws, cache, opts.known.tree, opts.known.changed, config.maxFileBytes)
+      : scanTree(ws, cache, config.maxFileBytes);
     const tree = new TreeState(snapshot, ws, cache, config.maxFileBytes);
     const summarizer = opts.summarizer ?? choice.summarizer;
     if (resummarize) llm?.session.state.clearBackoff();
@@ -154,42 +186,64 @@ export async function compact(ws: Workspace, config: HipoConfig, opts: CompactOp
     const planner = opts.planner ?? new Planner();
     const rescanned = opts.known && opts.planner ? changesOf(opts.known.changed) : undefined;
     try {
-    for (;;) {
-      const plan = planner.plan(tree, clock.today, planOptions(config, llm, resummarize), cycles === 0 ? rescanned : tree.takeChanges());
-      first ??= plan;
-      if (plan.actions.length === 0) break;
-      // A long catch-up with the offline summarizer builds upcoming daily nodes on a worker.
-      if (!prefetch && opts.catchUp && !llm && summarizer.id === 'extractive' && dailiesWaiting(plan) >= PREFETCH_MIN_DAYS) {
-        const setup = { memoryDir: ws.memoryDir, memoryName: ws.memoryName, config, today: clock.today };
-        prefetch = DailyPrefetch.start(ws, config, clock.today, (date) => buildDaily(setup, date, summarizer, redactor, rules));
+      for (;;) {
+        const plan = planner.plan(tree, clock.today, planOptions(config, llm, resummarize), cycles === 0 ? rescanned : tree.takeChanges());
+        first ??= plan;
+        if (plan.actions.length === 0) break;
+        // A long catch-up with the offline summarizer builds upcoming daily nodes on a worker.
+        if (!prefetch && opts.catchUp && !llm && summarizer.id === 'extractive' && dailiesWaiting(plan) >= PREFETCH_MIN_DAYS) {
+          const setup = { memoryDir: ws.memoryDir, memoryName: ws.memoryName, config, today: clock.today };
+          prefetch = DailyPrefetch.start(ws, config, clock.today, (date) => buildDaily(setup, date, summarizer, redactor, rules));
+        }
+        prefetch?.plan(plan);
+        const cycleId = randomUUID().slice(0, 8);
+        const t0 = performance.now();
+        llm?.session.startCycle();
+        const before = applied.length;
+        const total = before + plan.actions.length + plan.deferred.length;
+        const onAction = opts.onProgress
+          ? (rel: string, i: number) => opts.onProgress!({ phase: 'compact', done: before + i, total, detail: rel })
+          : undefined;
+        const results = await executePlan(plan, tree, {
+          config,
+          clock,
+          summarizer,
+          templates,
+          redactor,
+          rules,
+          cycleId,
+          llm,
+          prefetch,
+          ...(onAction ? { onAction } : {}),
+        });
+        applied.push(...results);
+        cycles++;
+        const errors = results.flatMap((r) => (r.error ? [r.error] : []));
+        const cycle: CycleRecord = {
+          type: 'cycle',
+          cycle: cycleId,
+          at: new Date().toISOString(),
+          today: clock.today,
+          command,
+          actions: results.length,
+          written: results.filter((r) => r.written).length,
+          deferred: plan.deferred.length,
+          errors,
+          warnings: results.filter((r) => r.warning).length,
+          ms: Math.round(performance.now() - t0),
+        };
+        appendJournal(ws, [...results.map((r) => r.record as JournalRecord), cycle]);
+        // A cycle that wrote nothing will not be followed by one that does: stop.
+        const progressed = results.some((r) => r.written !== null);
+        if (!opts.catchUp || cycles >= maxCycles || !progressed) break;
       }
-      prefetch?.plan(plan);
-      const cycleId = randomUUID().slice(0, 8);
-      const t0 = performance.now();
-      llm?.session.startCycle();
-      const before = applied.length;
-      const total = before + plan.actions.length + plan.deferred.length;
-      const onAction = opts.onProgress ? (rel: string, i: number) => opts.onProgress!({ phase: 'compact', done: before + i, total, detail: rel }) : undefined;
-      const results = await executePlan(plan, tree, { config, clock, summarizer, templates, redactor, rules, cycleId, llm, prefetch, ...(onAction ? { onAction } : {}) });
-      applied.push(...results);
-      cycles++;
-      const errors = results.flatMap((r) => (r.error ? [r.error] : []));
-      const cycle: CycleRecord = {
-        type: 'cycle', cycle: cycleId, at: new Date().toISOString(), today: clock.today, command,
-        actions: results.length, written: results.filter((r) => r.written).length, deferred: plan.deferred.length,
-        errors, warnings: results.filter((r) => r.warning).length, ms: Math.round(performance.now() - t0),
-      };
-      appendJournal(ws, [...results.map((r) => r.record as JournalRecord), cycle]);
-      // A cycle that wrote nothing will not be followed by one that does: stop.
-      const progressed = results.some((r) => r.written !== null);
-      if (!opts.catchUp || cycles >= maxCycles || !progressed) break;
-    }
     } finally {
       await prefetch?.close();
     }
     if (applied.length) opts.onProgress?.({ phase: 'compact', done: applied.length, total: applied.length, detail: '' });
     // Nothing ran: the first plan is still what the next cycle would do.
-    const remaining = cycles === 0 && first ? first : planner.plan(tree, clock.today, planOptions(config, llm, resummarize), tree.takeChanges());
+    const remaining =
+      cycles === 0 && first ? first : planner.plan(tree, clock.today, planOptions(config, llm, resummarize), tree.takeChanges());
     if (opts.saveCache !== false) cache.save(ws);
     return {
       clock,

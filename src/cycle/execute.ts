@@ -24,7 +24,17 @@ import type { TemplateSet } from '../write/template.js';
 import { loadTokenCounter, type CountTokens, type TokenizerName } from '../text/tokens.js';
 import { saveHandEdit } from './hand-edits.js';
 import { modelRoot } from './root-llm.js';
-import { dailyInputsFrom, dayLink, monthlyFacts, parentInputs, readRawLogBytes, readSources, recentDailyPeriods, topicPointer, type NodeInputs } from './inputs.js';
+import {
+  dailyInputsFrom,
+  dayLink,
+  monthlyFacts,
+  parentInputs,
+  readRawLogBytes,
+  readSources,
+  recentDailyPeriods,
+  topicPointer,
+  type NodeInputs,
+} from './inputs.js';
 import type { ActionRecord } from './journal.js';
 import type { TreeState } from './tree-state.js';
 import type { DailyPrefetch } from './prefetch.js';
@@ -64,7 +74,14 @@ export async function executePlan(plan: CyclePlan, tree: TreeState, ctx: ExecCon
   for (const [i, action] of plan.actions.entries()) {
     ctx.onAction?.(action.relPath, i);
     const started = performance.now();
-    const base = { type: 'action' as const, cycle: ctx.cycleId, at: new Date().toISOString(), node: tree.shown(action.relPath), action: action.kind, reason: action.reason };
+    const base = {
+      type: 'action' as const,
+      cycle: ctx.cycleId,
+      at: new Date().toISOString(),
+      node: tree.shown(action.relPath),
+      action: action.kind,
+      reason: action.reason,
+    };
     try {
       const r = action.kind === 'fix' ? applyFix(action, tree, failed) : await applyGenerating(action, tree, ctx, failed);
       out.push({ ...r, record: { ...base, ...r.record, ms: Math.round(performance.now() - started) } });
@@ -82,7 +99,9 @@ export async function executePlan(plan: CyclePlan, tree: TreeState, ctx: ExecCon
   return out;
 }
 
-type Partial = Omit<Applied, 'record'> & { record: Omit<ActionRecord, 'type' | 'cycle' | 'at' | 'node' | 'action' | 'reason' | 'ms'> & { action?: string } };
+type Partial = Omit<Applied, 'record'> & {
+  record: Omit<ActionRecord, 'type' | 'cycle' | 'at' | 'node' | 'action' | 'reason' | 'ms'> & { action?: string };
+};
 
 /** A parent may be fixed only when every child is fixed and none failed in this cycle. */
 function childrenSettled(children: readonly Period[], tree: TreeState, failed: ReadonlySet<NodeKey>): boolean {
@@ -109,7 +128,8 @@ interface Written {
 function writeNode(tree: TreeState, action: NodeAction, text: string, bodyHash: string | null, at: Date): Written {
   const abs = tree.abs(action.relPath);
   const bytes = Buffer.from(text, 'utf8');
-  if (bytes.length < MIN_NODE_BYTES) throw new NodeWriteError(`refusing to write a node of ${bytes.length} bytes (minimum ${MIN_NODE_BYTES})`);
+  if (bytes.length < MIN_NODE_BYTES)
+    throw new NodeWriteError(`refusing to write a node of ${bytes.length} bytes (minimum ${MIN_NODE_BYTES})`);
   let savedEdit: string | null = null;
   if (tree.writableInside(action.relPath) && existsSync(abs)) {
     const old = tree.readBytes(action.relPath);
@@ -131,7 +151,10 @@ function writeNode(tree: TreeState, action: NodeAction, text: string, bodyHash: 
 function editKept(tree: TreeState, action: NodeAction, w: Written): { record: { handEdit?: string }; warning: string | null } {
   if (!w.savedEdit) return { record: {}, warning: null };
   const saved = tree.shown(w.savedEdit);
-  return { record: { handEdit: saved }, warning: `${tree.shown(action.relPath)}: edited by hand; regenerated from its sources, the edited version kept as ${saved}` };
+  return {
+    record: { handEdit: saved },
+    warning: `${tree.shown(action.relPath)}: edited by hand; regenerated from its sources, the edited version kept as ${saved}`,
+  };
 }
 
 function backupForeign(tree: TreeState, relPath: string): void {
@@ -143,7 +166,12 @@ function backupForeign(tree: TreeState, relPath: string): void {
 
 function applyFix(action: NodeAction, tree: TreeState, failed: ReadonlySet<NodeKey>): Partial {
   if (!childrenSettled(action.children, tree, failed)) {
-    return { record: { status: 'tentative', wrote: false, mode: 'status' }, written: null, error: null, warning: `${tree.shown(action.relPath)}: not fixed yet: a part of its period is not settled` };
+    return {
+      record: { status: 'tentative', wrote: false, mode: 'status' },
+      written: null,
+      error: null,
+      warning: `${tree.shown(action.relPath)}: not fixed yet: a part of its period is not settled`,
+    };
   }
   const decoded = decodeText(tree.readBytes(action.relPath));
   const text = decoded.ok ? withStatus(decoded.text, 'fixed') : null;
@@ -170,18 +198,47 @@ async function applyGenerating(action: NodeAction, tree: TreeState, ctx: ExecCon
   } else inputs = parentInputs(action.children, tree, ctx.redactor);
   let status: NodeStatus = action.status;
   // A fixed node being amended stays fixed; a node becoming fixed needs every child settled.
-  if (status === 'fixed' && action.kind !== 'amend' && period.level !== 'daily' && !childrenSettled(inputs.children, tree, failed)) status = 'tentative';
+  if (status === 'fixed' && action.kind !== 'amend' && period.level !== 'daily' && !childrenSettled(inputs.children, tree, failed))
+    status = 'tentative';
 
   // The children were rewritten to the same content: nothing to regenerate.
-  if (existing && existing.status !== null && action.kind !== 'create' && action.kind !== 'resummarize' && existing.sourceHash === inputs.sourceHash && !existing.problem) {
-    if (existing.status === status || existing.status === 'fixed') return { record: { status: existing.status, wrote: false, inputHash: inputs.sourceHash, mode: 'unchanged' }, written: null, error: null, warning: null };
+  if (
+    existing &&
+    existing.status !== null &&
+    action.kind !== 'create' &&
+    action.kind !== 'resummarize' &&
+    existing.sourceHash === inputs.sourceHash &&
+    !existing.problem
+  ) {
+    if (existing.status === status || existing.status === 'fixed')
+      return {
+        record: { status: existing.status, wrote: false, inputHash: inputs.sourceHash, mode: 'unchanged' },
+        written: null,
+        error: null,
+        warning: null,
+      };
     const r = applyFix({ ...action, kind: 'fix', status: 'fixed' }, tree, failed);
     return { ...r, record: { ...r.record, action: 'fix' } };
   }
 
   const threshold = ctx.config.compaction.thresholds[period.level];
   const thresholdBytes = ctx.config.compaction.thresholdBytes[period.level];
-  const composed: Composed = prebuilt ?? (await composeBody({ period, lines: inputs.lines, threshold, bytes: inputs.bytes, thresholdBytes, sources: inputs.sources, topics: inputs.topics, today, sourceHash: inputs.sourceHash }, ctx.summarizer));
+  const composed: Composed =
+    prebuilt ??
+    (await composeBody(
+      {
+        period,
+        lines: inputs.lines,
+        threshold,
+        bytes: inputs.bytes,
+        thresholdBytes,
+        sources: inputs.sources,
+        topics: inputs.topics,
+        today,
+        sourceHash: inputs.sourceHash,
+      },
+      ctx.summarizer,
+    ));
   const file = renderNodeFile({
     period,
     status,
@@ -209,13 +266,27 @@ async function applyGenerating(action: NodeAction, tree: TreeState, ctx: ExecCon
     },
     written: wrote ? action.relPath : null,
     error: null,
-    warning: [kept.warning, composed.fallbackReason ? `${tree.shown(action.relPath)}: ${composed.fallbackReason}` : null].filter(Boolean).join('; ') || null,
+    warning:
+      [kept.warning, composed.fallbackReason ? `${tree.shown(action.relPath)}: ${composed.fallbackReason}` : null]
+        .filter(Boolean)
+        .join('; ') || null,
   };
 }
 
-function usageRecord(r: { usage?: Composed['usage']; fallbackReason?: string }): Pick<ActionRecord, 'model' | 'tokensIn' | 'tokensOut' | 'latencyMs' | 'cached' | 'fallback'> {
+function usageRecord(r: {
+  usage?: Composed['usage'];
+  fallbackReason?: string;
+}): Pick<ActionRecord, 'model' | 'tokensIn' | 'tokensOut' | 'latencyMs' | 'cached' | 'fallback'> {
   return {
-    ...(r.usage ? { model: r.usage.model, tokensIn: r.usage.tokensIn, tokensOut: r.usage.tokensOut, latencyMs: r.usage.latencyMs, ...(r.usage.cached ? { cached: true } : {}) } : {}),
+    ...(r.usage
+      ? {
+          model: r.usage.model,
+          tokensIn: r.usage.tokensIn,
+          tokensOut: r.usage.tokensOut,
+          latencyMs: r.usage.latencyMs,
+          ...(r.usage.cached ? { cached: true } : {}),
+        }
+      : {}),
     ...(r.fallbackReason ? { fallback: r.fallbackReason } : {}),
   };
 }
@@ -230,7 +301,12 @@ function weeksOf(children: readonly Period[]): string[] {
 }
 
 /** ROOT as the extractive builder makes it (and the Topics Index a model-written ROOT keeps). */
-export function extractiveRoot(months: readonly Period[], tree: TreeState, ctx: Pick<ExecContext, 'config' | 'clock' | 'redactor' | 'rules' | 'templates'>, countTokens: CountTokens): RootBuild {
+export function extractiveRoot(
+  months: readonly Period[],
+  tree: TreeState,
+  ctx: Pick<ExecContext, 'config' | 'clock' | 'redactor' | 'rules' | 'templates'>,
+  countTokens: CountTokens,
+): RootBuild {
   const today = ctx.clock.today;
   const cfg = ctx.config.compaction;
   const recent = recentDailyPeriods(tree, today, cfg.activeContextDays);
@@ -246,7 +322,8 @@ export function extractiveRoot(months: readonly Period[], tree: TreeState, ctx: 
     months: months.map((m) => ({
       month: periodId(m),
       topics: tree.topicsOf(m),
-      facts: m.level === 'monthly' ? tree.factsOf(m, (body, firstLine) => monthlyFacts(m.month, body, firstLine, ctx.redactor, ctx.rules)) : [],
+      facts:
+        m.level === 'monthly' ? tree.factsOf(m, (body, firstLine) => monthlyFacts(m.month, body, firstLine, ctx.redactor, ctx.rules)) : [],
     })),
     recentDailies: readSources(recent, tree, ctx.redactor),
     recentDayTopics,
@@ -266,13 +343,36 @@ async function applyRoot(action: NodeAction, tree: TreeState, ctx: ExecContext):
   const months = action.children.filter((m) => tree.node(m));
   const sourceHash = rootSourceHash(today, months, tree.nodes);
   const existing = tree.node(action.period);
-  if (existing && existing.status !== null && existing.sourceHash === sourceHash && action.kind !== 'create' && action.kind !== 'resummarize') {
-    return { record: { status: 'tentative', wrote: false, inputHash: sourceHash, mode: 'unchanged' }, written: null, error: null, warning: null };
+  if (
+    existing &&
+    existing.status !== null &&
+    existing.sourceHash === sourceHash &&
+    action.kind !== 'create' &&
+    action.kind !== 'resummarize'
+  ) {
+    return {
+      record: { status: 'tentative', wrote: false, inputHash: sourceHash, mode: 'unchanged' },
+      written: null,
+      error: null,
+      warning: null,
+    };
   }
   const countTokens = await loadTokenCounter(cfg.tokenizer as TokenizerName);
   const built = extractiveRoot(months, tree, ctx, countTokens);
   // With a model: it rewrites the narrative sections, hipo keeps the Topics Index (root-llm.ts).
-  const root = ctx.llm?.root ? await modelRoot(ctx.llm.root, { tree, months, today, sourceHash, built, template: ctx.templates.get('root'), config: cfg, redactor: ctx.redactor, countTokens }) : null;
+  const root = ctx.llm?.root
+    ? await modelRoot(ctx.llm.root, {
+        tree,
+        months,
+        today,
+        sourceHash,
+        built,
+        template: ctx.templates.get('root'),
+        config: cfg,
+        redactor: ctx.redactor,
+        countTokens,
+      })
+    : null;
   const made = root?.ok ? root : { body: built.body, tokens: built.tokens, summarizer: 'extractive' };
   const file = renderNodeFile({
     period: action.period,
@@ -292,7 +392,17 @@ async function applyRoot(action: NodeAction, tree: TreeState, ctx: ExecContext):
   const fallback = root && !root.ok ? root.reason : undefined;
   const warnings = [built.overCap, fallback].filter(Boolean).join('; ');
   return {
-    record: { status: 'tentative', wrote, mode: 'root', ...kept.record, summarizer: made.summarizer, inputHash: sourceHash, outputHash: file.bodyHash, bytes: Buffer.byteLength(file.text), ...usageRecord({ ...(root?.usage ? { usage: root.usage } : {}), ...(fallback ? { fallbackReason: fallback } : {}) }) },
+    record: {
+      status: 'tentative',
+      wrote,
+      mode: 'root',
+      ...kept.record,
+      summarizer: made.summarizer,
+      inputHash: sourceHash,
+      outputHash: file.bodyHash,
+      bytes: Buffer.byteLength(file.text),
+      ...usageRecord({ ...(root?.usage ? { usage: root.usage } : {}), ...(fallback ? { fallbackReason: fallback } : {}) }),
+    },
     written: wrote ? action.relPath : null,
     error: null,
     warning: [kept.warning, warnings ? `${tree.shown(action.relPath)}: ${warnings}` : null].filter(Boolean).join('; ') || null,

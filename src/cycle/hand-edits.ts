@@ -24,7 +24,10 @@ export function saveHandEdit(tree: TreeState, period: Period, relPath: string, o
   // (or written with); otherwise the bytes are read again, which a busy catch-up rarely needs.
   const st = statSync(tree.abs(relPath));
   const known = tree.node(period);
-  const info = known && known.stamp.size === st.size && known.stamp.mtimeMs === st.mtimeMs && st.size === old.length ? known : readNode(period, relPath, old, { size: st.size, mtimeMs: st.mtimeMs });
+  const info =
+    known && known.stamp.size === st.size && known.stamp.mtimeMs === st.mtimeMs && st.size === old.length
+      ? known
+      : readNode(period, relPath, old, { size: st.size, mtimeMs: st.mtimeMs });
   if (!isHandEdited(info) || info.bodyHash === newBodyHash) return null;
   const stamp = `${at.toISOString().slice(0, 19).replace(/:/g, '-')}Z`;
   const base = `${EDITS_DIR}/${relPath.replace(/\.md$/, '')}.edited-${stamp}`;

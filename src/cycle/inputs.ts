@@ -20,7 +20,10 @@ import { childLabel } from '../compose/body.js';
 import type { TreeState } from './tree-state.js';
 
 class SourceUnreadable extends Error {
-  constructor(readonly file: string, why: string) {
+  constructor(
+    readonly file: string,
+    why: string,
+  ) {
     super(`${file}: ${why}`);
   }
 }
@@ -60,7 +63,14 @@ export function readRawLogBytes(date: LocalDate, tree: TreeState): { bytes: Buff
 }
 
 /** A daily node's inputs from its raw log's bytes (pure: also run in the catch-up worker). */
-export function dailyInputsFrom(date: LocalDate, bytes: Uint8Array, hash: string, shownPath: string, redactor: Redactor, rules: ExclusionRules): NodeInputs {
+export function dailyInputsFrom(
+  date: LocalDate,
+  bytes: Uint8Array,
+  hash: string,
+  shownPath: string,
+  redactor: Redactor,
+  rules: ExclusionRules,
+): NodeInputs {
   const decoded = decodeText(bytes);
   if (!decoded.ok) throw new SourceUnreadable(shownPath, decoded.reason);
   const { body: original, firstLine } = rawLogBody(decoded.text);
@@ -108,13 +118,22 @@ function readChild(p: Period, tree: TreeState): ChildRead | null {
 
 export function parentInputs(children: readonly Period[], tree: TreeState, redactor: Redactor): NodeInputs {
   const read = children.map((c) => readChild(c, tree)).filter((c): c is ChildRead => c !== null);
-  const sources = read.map((c) => ({ label: childLabel(c.period), path: tree.shown(c.rel), level: c.period.level, text: redactor.redact(blankNodeLinks(c.body)).text, firstLine: c.firstLine }));
+  const sources = read.map((c) => ({
+    label: childLabel(c.period),
+    path: tree.shown(c.rel),
+    level: c.period.level,
+    text: redactor.redact(blankNodeLinks(c.body)).text,
+    firstLine: c.firstLine,
+  }));
   return {
     sources,
     sourceHash: hashParts(read.map((c) => `${periodId(c.period)}:${c.bodyHash}`)),
     lines: read.reduce((n, c) => n + countLines(c.body), 0),
     bytes: read.reduce((n, c) => n + Buffer.byteLength(c.body), 0),
-    topics: mergeTopics(read.map((c) => c.topics), PARENT_TOPIC_LIMIT),
+    topics: mergeTopics(
+      read.map((c) => c.topics),
+      PARENT_TOPIC_LIMIT,
+    ),
     sourceFiles: sources.map((s) => s.path),
     children: read.map((c) => c.period),
   };
@@ -141,7 +160,13 @@ export function readSources(periods: readonly Period[], tree: TreeState, redacto
   return periods
     .map((p) => readChild(p, tree))
     .filter((c): c is ChildRead => c !== null)
-    .map((c) => ({ label: periodId(c.period), path: tree.shown(c.rel), level: c.period.level, text: redactor.redact(blankNodeLinks(c.body)).text, firstLine: c.firstLine }));
+    .map((c) => ({
+      label: periodId(c.period),
+      path: tree.shown(c.rel),
+      level: c.period.level,
+      text: redactor.redact(blankNodeLinks(c.body)).text,
+      firstLine: c.firstLine,
+    }));
 }
 
 /** A monthly node's user and feedback facts, from its body (the profile is built from them). */
@@ -163,4 +188,3 @@ export function topicPointer(tree: TreeState, t: TopicInfo): string {
   if (tree.node(daily)) return nodeRelPath(daily);
   return nodeRelPath({ level: 'monthly', month: monthOf(t.lastSeen) });
 }
-

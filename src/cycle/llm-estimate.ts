@@ -51,25 +51,79 @@ export async function estimateModelCalls(plan: CyclePlan, tree: TreeState, llm: 
         const count = await loadTokenCounter(ctx.config.compaction.tokenizer as TokenizerName);
         const months = action.children.filter((m) => tree.node(m));
         const built = extractiveRoot(months, tree, ctx, count);
-        const input = rootRecompactInput({ tree, months, today, sourceHash: rootSourceHash(today, months, tree.nodes), built, template: ctx.templates.get('root'), config: ctx.config.compaction, redactor: ctx.redactor, countTokens: count });
+        const input = rootRecompactInput({
+          tree,
+          months,
+          today,
+          sourceHash: rootSourceHash(today, months, tree.nodes),
+          built,
+          template: ctx.templates.get('root'),
+          config: ctx.config.compaction,
+          redactor: ctx.redactor,
+          countTokens: count,
+        });
         if (llm.root.reusable(input)) continue; // re-dated around the narrative it has: no call
         const req = llm.root.request(input);
         if ('skip' in req) continue;
         const pending = months.some((m) => rewritten.has(periodId(m)));
-        const note = req.changed.length ? `monthly nodes sent: ${req.changed.join(', ')}${pending ? ' (those rewritten this cycle counted as they are now)' : ''}` : 'its monthly nodes are written this cycle: not counted';
-        calls.push({ node: action.relPath, level: 'root', calls: 1, tokensIn: req.tokensIn, cached: llm.session.isCached(req.messages, s.maxOutputTokens), note });
+        const note = req.changed.length
+          ? `monthly nodes sent: ${req.changed.join(', ')}${pending ? ' (those rewritten this cycle counted as they are now)' : ''}`
+          : 'its monthly nodes are written this cycle: not counted';
+        calls.push({
+          node: action.relPath,
+          level: 'root',
+          calls: 1,
+          tokensIn: req.tokensIn,
+          cached: llm.session.isCached(req.messages, s.maxOutputTokens),
+          note,
+        });
         continue;
       }
-      const inputs = period.level === 'daily' ? dailyInputs(period.date, tree, ctx.redactor, ctx.rules) : parentInputs(action.children, tree, ctx.redactor);
-      if (copiedVerbatim({ lines: inputs.lines, threshold: ctx.config.compaction.thresholds[period.level], bytes: inputs.bytes, thresholdBytes: ctx.config.compaction.thresholdBytes[period.level] })) continue;
+      const inputs =
+        period.level === 'daily'
+          ? dailyInputs(period.date, tree, ctx.redactor, ctx.rules)
+          : parentInputs(action.children, tree, ctx.redactor);
+      if (
+        copiedVerbatim({
+          lines: inputs.lines,
+          threshold: ctx.config.compaction.thresholds[period.level],
+          bytes: inputs.bytes,
+          thresholdBytes: ctx.config.compaction.thresholdBytes[period.level],
+        })
+      )
+        continue;
       const title = period.level === 'daily' ? nodeTitle(period) : periodId(period);
-      const planned = await llm.nodes.requests({ level: period.level, period, title, sources: inputs.sources, topics: inputs.topics, today, sourceHash: inputs.sourceHash });
+      const planned = await llm.nodes.requests({
+        level: period.level,
+        period,
+        title,
+        sources: inputs.sources,
+        topics: inputs.topics,
+        today,
+        sourceHash: inputs.sourceHash,
+      });
       const childrenPending = action.children.some((c) => rewritten.has(periodId(c)));
-      const note = [planned.condensed, childrenPending ? 'children rewritten this cycle counted as they are now' : null].filter(Boolean).join('; ');
+      const note = [planned.condensed, childrenPending ? 'children rewritten this cycle counted as they are now' : null]
+        .filter(Boolean)
+        .join('; ');
       const cached = planned.requests.every((r) => llm.session.isCached(r.messages, s.maxOutputTokens));
-      calls.push({ node: action.relPath, level: period.level, calls: planned.requests.length, tokensIn: planned.tokensIn, cached, note: note || null });
+      calls.push({
+        node: action.relPath,
+        level: period.level,
+        calls: planned.requests.length,
+        tokensIn: planned.tokensIn,
+        cached,
+        note: note || null,
+      });
     } catch (err) {
-      calls.push({ node: action.relPath, level: period.level, calls: 0, tokensIn: 0, cached: false, note: `cannot be estimated: ${err instanceof Error ? err.message : String(err)}` });
+      calls.push({
+        node: action.relPath,
+        level: period.level,
+        calls: 0,
+        tokensIn: 0,
+        cached: false,
+        note: `cannot be estimated: ${err instanceof Error ? err.message : String(err)}`,
+      });
     }
   }
   return { model: s.model, baseUrl: s.baseUrl, calls, unavailable: llm.session.unavailable() };

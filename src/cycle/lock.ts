@@ -15,7 +15,11 @@ export interface LockOwner {
 }
 
 export class LockBusy extends Error {
-  constructor(readonly file: string, readonly owner: LockOwner | null, waitedMs: number) {
+  constructor(
+    readonly file: string,
+    readonly owner: LockOwner | null,
+    waitedMs: number,
+  ) {
     super(
       owner
         ? `${file}: another hipo process holds the lock (pid ${owner.pid}, "${owner.command}", since ${owner.since}); waited ${Math.round(waitedMs / 1000)} s`

@@ -44,12 +44,31 @@ const FREE = 0;
 const MAIN = 2;
 
 /** Builds one daily node from its raw log as a cycle would (both threads run this). */
-export async function buildDaily(setup: Pick<PrefetchSetup, 'memoryDir' | 'memoryName' | 'config' | 'today'>, date: LocalDate, summarizer: Summarizer, redactor: Redactor, rules: ExclusionRules): Promise<PrefetchResult> {
+export async function buildDaily(
+  setup: Pick<PrefetchSetup, 'memoryDir' | 'memoryName' | 'config' | 'today'>,
+  date: LocalDate,
+  summarizer: Summarizer,
+  redactor: Redactor,
+  rules: ExclusionRules,
+): Promise<PrefetchResult> {
   try {
     const { bytes, hash } = readCapped(join(setup.memoryDir, `${date}.md`), setup.config.maxFileBytes);
     const inputs = dailyInputsFrom(date, bytes, hash, `${setup.memoryName}/${date}.md`, redactor, rules);
     const c = setup.config.compaction;
-    const composed = await composeBody({ period: { level: 'daily', date }, lines: inputs.lines, threshold: c.thresholds.daily, bytes: inputs.bytes, thresholdBytes: c.thresholdBytes.daily, sources: inputs.sources, topics: inputs.topics, today: setup.today, sourceHash: hash }, summarizer);
+    const composed = await composeBody(
+      {
+        period: { level: 'daily', date },
+        lines: inputs.lines,
+        threshold: c.thresholds.daily,
+        bytes: inputs.bytes,
+        thresholdBytes: c.thresholdBytes.daily,
+        sources: inputs.sources,
+        topics: inputs.topics,
+        today: setup.today,
+        sourceHash: hash,
+      },
+      summarizer,
+    );
     return { date, hash, inputs: { ...inputs, sources: [] }, composed };
   } catch (err) {
     return { date, error: err instanceof Error ? err.message : String(err) };
@@ -87,7 +106,12 @@ export class DailyPrefetch {
    * A worker, when the compiled worker script exists (not under a TypeScript test runner).
    * `buildHere` builds a day on the main thread (buildDaily with its summarizer).
    */
-  static start(ws: Workspace, config: HipoConfig, today: LocalDate, buildHere: (date: LocalDate) => Promise<PrefetchResult>): DailyPrefetch | null {
+  static start(
+    ws: Workspace,
+    config: HipoConfig,
+    today: LocalDate,
+    buildHere: (date: LocalDate) => Promise<PrefetchResult>,
+  ): DailyPrefetch | null {
     const url = new URL('./prefetch-worker.js', import.meta.url);
     if (!existsSync(fileURLToPath(url))) return null;
     const claims = new SharedArrayBuffer(SLOTS * 4);

@@ -63,7 +63,13 @@ export class TreeState implements TreeSnapshot {
   /** Re-reads a raw log that changed since the scan (a log growing while the cycle runs). */
   noteRaw(date: LocalDate, relPath: string, read: CappedRead): RawLogInfo {
     const st = statSync(this.abs(relPath));
-    const info = readRawLog(date, relPath, read.bytes, { size: st.size, mtimeMs: st.mtimeMs }, { hash: read.hash, note: read.truncated ? cappedNote(read, this.maxFileBytes) : null });
+    const info = readRawLog(
+      date,
+      relPath,
+      read.bytes,
+      { size: st.size, mtimeMs: st.mtimeMs },
+      { hash: read.hash, note: read.truncated ? cappedNote(read, this.maxFileBytes) : null },
+    );
     this.raws.set(date, info);
     this.changedRaws.add(date);
     this.cache.set(relPath, { kind: 'raw', info });

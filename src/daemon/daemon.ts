@@ -82,9 +82,22 @@ export class Daemon {
   ) {
     this.index = new IndexKeeper(ws, config);
     this.cache = StampCache.load(ws);
-    this.runner = new CoalescingRunner((reasons) => this.runOnce(reasons), config.daemon.debounceMs, () => this.paused());
+    this.runner = new CoalescingRunner(
+      (reasons) => this.runOnce(reasons),
+      config.daemon.debounceMs,
+      () => this.paused(),
+    );
     this.retryMs = config.daemon.retryMs;
-    this.state = { pid: process.pid, host: hostname(), since: new Date().toISOString(), stoppedAt: null, runs: 0, lastRun: null, lastError: null, indexedAt: null };
+    this.state = {
+      pid: process.pid,
+      host: hostname(),
+      since: new Date().toISOString(),
+      stoppedAt: null,
+      runs: 0,
+      lastRun: null,
+      lastError: null,
+      indexedAt: null,
+    };
   }
 
   async start(): Promise<void> {
@@ -95,11 +108,19 @@ export class Daemon {
     try {
       this.lock = await acquireLock(this.ws, 'daemon', 0, 'daemon.lock');
     } catch (err) {
-      if (err instanceof LockBusy && err.owner) throw new DaemonRunning(`another hipo daemon is already running for ${this.ws.root} (pid ${err.owner.pid}, since ${err.owner.since})`);
+      if (err instanceof LockBusy && err.owner)
+        throw new DaemonRunning(
+          `another hipo daemon is already running for ${this.ws.root} (pid ${err.owner.pid}, since ${err.owner.since})`,
+        );
       throw err;
     }
     writeDaemonState(this.ws, this.state);
-    this.log('info', 'start', `hipo daemon: watching ${this.ws.memoryDir} (pid ${process.pid}, heartbeat "${this.config.daemon.heartbeat}" ${this.config.timeZone}, debounce ${this.config.daemon.debounceMs} ms)`, { pid: process.pid, memoryDir: this.ws.memoryDir });
+    this.log(
+      'info',
+      'start',
+      `hipo daemon: watching ${this.ws.memoryDir} (pid ${process.pid}, heartbeat "${this.config.daemon.heartbeat}" ${this.config.timeZone}, debounce ${this.config.daemon.debounceMs} ms)`,
+      { pid: process.pid, memoryDir: this.ws.memoryDir },
+    );
     this.watcher = watchMemory(this.ws, {
       writeFinishMs: this.config.daemon.writeFinishMs,
       onChange: (abs, event) => this.onChange(abs, event),
@@ -110,10 +131,14 @@ export class Daemon {
       onError: (err) => this.log('warn', 'watch-error', `watcher: ${err.message}`, { error: err.message }),
     });
     await new Promise<void>((resolve) => this.watcher!.once('ready', () => resolve()));
-    this.heartbeat = createTask(this.config.daemon.heartbeat, () => {
-      this.fullScanDue = true;
-      this.runner.request('heartbeat');
-    }, { timezone: this.config.timeZone, noOverlap: true, name: 'hipo-heartbeat' });
+    this.heartbeat = createTask(
+      this.config.daemon.heartbeat,
+      () => {
+        this.fullScanDue = true;
+        this.runner.request('heartbeat');
+      },
+      { timezone: this.config.timeZone, noOverlap: true, name: 'hipo-heartbeat' },
+    );
     this.heartbeat.start();
     await this.listen();
     // Catch up: runs follow each other until nothing is pending.
@@ -123,7 +148,12 @@ export class Daemon {
   private async listen(): Promise<void> {
     const path = socketPath(this.ws);
     if (!path) {
-      this.log('warn', 'socket', `${this.ws.stateDir}: path too long for a Unix socket; one-shot commands will do their work themselves`, {});
+      this.log(
+        'warn',
+        'socket',
+        `${this.ws.stateDir}: path too long for a Unix socket; one-shot commands will do their work themselves`,
+        {},
+      );
       return;
     }
     const host: RequestHost = {
@@ -143,7 +173,12 @@ export class Daemon {
       this.server = await RequestServer.listen(path, (request) => answerRequest(host, request));
       this.log('info', 'listening', `listening on ${path} for one-shot commands`, { socket: path });
     } catch (err) {
-      this.log('warn', 'socket', `cannot listen on ${path} (${(err as Error).message}); one-shot commands will do their work themselves`, {});
+      this.log(
+        'warn',
+        'socket',
+        `cannot listen on ${path} (${(err as Error).message}); one-shot commands will do their work themselves`,
+        {},
+      );
     }
   }
 
@@ -182,15 +217,34 @@ export class Daemon {
     this.known = null;
     this.fullScanDue = false;
     try {
-      const r = await compact(this.ws, this.config, { command: 'daemon', cache: this.cache, known, saveCache: false, planner: this.planner });
+      const r = await compact(this.ws, this.config, {
+        command: 'daemon',
+        cache: this.cache,
+        known,
+        saveCache: false,
+        planner: this.planner,
+      });
       this.known = r.tree;
       const ms = Math.round(performance.now() - started);
       this.state.runs++;
       const pending = r.remaining.actions.length + r.remaining.deferred.length;
-      this.state.lastRun = { at: new Date().toISOString(), reason, cycles: r.cycles, written: r.written.length, errors: r.errors, ms, pending };
+      this.state.lastRun = {
+        at: new Date().toISOString(),
+        reason,
+        cycles: r.cycles,
+        written: r.written.length,
+        errors: r.errors,
+        ms,
+        pending,
+      };
       for (const w of [...r.problems.map((p) => `${p.file}: ${p.message}`), ...r.warnings]) this.log('warn', 'warning', w, { warning: w });
       if (r.cycles > 0 || r.errors.length) {
-        this.log(r.errors.length ? 'warn' : 'info', 'cycle', `cycle (${reason}): ${r.written.length} written, ${r.errors.length} error(s), ${ms} ms${r.remaining.actions.length ? `; ${pending} pending` : ''}`, { reason, written: r.written, errors: r.errors, ms, pending });
+        this.log(
+          r.errors.length ? 'warn' : 'info',
+          'cycle',
+          `cycle (${reason}): ${r.written.length} written, ${r.errors.length} error(s), ${ms} ms${r.remaining.actions.length ? `; ${pending} pending` : ''}`,
+          { reason, written: r.written, errors: r.errors, ms, pending },
+        );
       }
       for (const e of r.errors) this.log('error', 'node-error', e, { error: e });
       if (r.written.length || touched.length) this.indexStale = true;
@@ -220,7 +274,10 @@ export class Daemon {
       writeDaemonState(this.ws, this.state);
       // A missing memory folder is waited for (the watcher sees it come back); other failures
       // (a lock held by a long `hipo compact`, a full disk) are retried with backoff.
-      this.log(err instanceof MemoryDirMissing ? 'warn' : 'error', 'run-error', `run failed (${reason}): ${message}`, { reason, error: message });
+      this.log(err instanceof MemoryDirMissing ? 'warn' : 'error', 'run-error', `run failed (${reason}): ${message}`, {
+        reason,
+        error: message,
+      });
       return { again: false, retryMs: err instanceof MemoryDirMissing ? null : this.retryLater() };
     }
   }
@@ -232,7 +289,12 @@ export class Daemon {
     // The children start from what this process has read so far.
     this.cache.save(this.ws);
     for (const step of await workOffBacklog(this.ws)) {
-      if (step.error) this.log('warn', 'backlog-error', `backlog: hipo ${step.command} failed (${step.error}); going on here`, { command: step.command, code: step.code, error: step.error });
+      if (step.error)
+        this.log('warn', 'backlog-error', `backlog: hipo ${step.command} failed (${step.error}); going on here`, {
+          command: step.command,
+          code: step.code,
+          error: step.error,
+        });
       else this.log('info', 'backlog', `backlog: hipo ${step.command} done in ${step.ms} ms`, { command: step.command, ms: step.ms });
     }
     this.backlogRunning = false;
@@ -249,7 +311,20 @@ export class Daemon {
       this.indexStale = rep.pendingEmbeddings > 0;
       if (!this.indexStale) this.state.indexedAt = new Date().toISOString();
       const changed = rep.added + rep.changed + rep.removed;
-      if (changed || rep.embedded) this.log('info', 'index', `index: ${changed} file(s) reindexed, +${rep.chunksAdded} −${rep.chunksRemoved} chunks, ${rep.embedded} embedded, ${Math.round(performance.now() - t0)} ms${rep.pendingEmbeddings ? `; ${rep.pendingEmbeddings} waiting for vectors` : ''}`, { files: changed, chunksAdded: rep.chunksAdded, chunksRemoved: rep.chunksRemoved, embedded: rep.embedded, pending: rep.pendingEmbeddings, ms: Math.round(performance.now() - t0) });
+      if (changed || rep.embedded)
+        this.log(
+          'info',
+          'index',
+          `index: ${changed} file(s) reindexed, +${rep.chunksAdded} −${rep.chunksRemoved} chunks, ${rep.embedded} embedded, ${Math.round(performance.now() - t0)} ms${rep.pendingEmbeddings ? `; ${rep.pendingEmbeddings} waiting for vectors` : ''}`,
+          {
+            files: changed,
+            chunksAdded: rep.chunksAdded,
+            chunksRemoved: rep.chunksRemoved,
+            embedded: rep.embedded,
+            pending: rep.pendingEmbeddings,
+            ms: Math.round(performance.now() - t0),
+          },
+        );
       return rep;
     } catch (err) {
       // The index is a cache: the tree is current; the next run retries.

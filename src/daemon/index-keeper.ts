@@ -40,7 +40,11 @@ export class IndexKeeper {
 
   private async updateNow(warn: (message: string) => void): Promise<UpdateReport> {
     // Loaded on first use: the database and embedder code are not needed to watch files.
-    const [{ openIndex, indexFile }, { updateIndex }, { isCorruption }] = await Promise.all([import('../index/search-index.js'), import('../index/update.js'), import('../index/db.js')]);
+    const [{ openIndex, indexFile }, { updateIndex }, { isCorruption }] = await Promise.all([
+      import('../index/search-index.js'),
+      import('../index/update.js'),
+      import('../index/db.js'),
+    ]);
     for (let attempt = 0; ; attempt++) {
       try {
         if (!this.index) {

@@ -17,7 +17,10 @@ export type RequestHandler = (request: DaemonRequest) => Promise<Reply>;
 export class RequestServer {
   private readonly open = new Set<Socket>();
 
-  private constructor(private readonly server: Server, readonly path: string) {}
+  private constructor(
+    private readonly server: Server,
+    readonly path: string,
+  ) {}
 
   static listen(path: string, handle: RequestHandler): Promise<RequestServer> {
     try {

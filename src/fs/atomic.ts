@@ -28,9 +28,17 @@ export function atomicWriteFile(target: string, data: string | Uint8Array, opts:
     renameSync(tmp, target);
   } catch (err) {
     if (fd >= 0) {
-      try { closeSync(fd); } catch { /* already failing */ }
+      try {
+        closeSync(fd);
+      } catch {
+        /* already failing */
+      }
     }
-    try { unlinkSync(tmp); } catch { /* never created */ }
+    try {
+      unlinkSync(tmp);
+    } catch {
+      /* never created */
+    }
     throw err;
   }
 }

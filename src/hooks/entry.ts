@@ -30,13 +30,22 @@ export function parseHookArgs(argv: readonly string[]): { event: string | null; 
 }
 
 /** Runs a hook; resolves to the exit code (always 0). */
-export async function hookEntry(argv: readonly string[], out: (s: string) => void = (s) => void process.stdout.write(`${s}\n`)): Promise<number> {
+export async function hookEntry(
+  argv: readonly string[],
+  out: (s: string) => void = (s) => void process.stdout.write(`${s}\n`),
+): Promise<number> {
   const args = parseHookArgs(argv);
   // The hard cap: whatever happens, the platform gets its exit 0 in time.
   const cap = Number(process.env.HIPO_HOOK_TIMEOUT_MS) || defaultConfig().agents.hookTimeoutMs;
   setTimeout(() => process.exit(0), cap).unref();
-  const input = await readStdin(process.stdin, MAX_INPUT_BYTES, 2000).catch((e: unknown) => (e instanceof Error ? e : new Error(String(e))));
-  const r = await runHook(canonicalEvent(args.event ?? ''), input, { ...(args.dir ? { dir: args.dir } : {}), ...(args.now ? { now: args.now } : {}), startedAt: 0 });
+  const input = await readStdin(process.stdin, MAX_INPUT_BYTES, 2000).catch((e: unknown) =>
+    e instanceof Error ? e : new Error(String(e)),
+  );
+  const r = await runHook(canonicalEvent(args.event ?? ''), input, {
+    ...(args.dir ? { dir: args.dir } : {}),
+    ...(args.now ? { now: args.now } : {}),
+    startedAt: 0,
+  });
   // The restore JSON carries memory: it leaves through the workspace's redactor.
   if (r.stdout) out(redactOutput(recordedRedactor(), r.stdout));
   return 0;

@@ -59,21 +59,40 @@ export async function runHook(event: string, stdinText: string | Error, opts: Ho
       if (!sessionId) throw new Error('hook input has no session_id');
       const deadline = opts.startedAt + config.agents.hookBudgetMs;
       const { captureTranscript } = await import('../capture/archive.js');
-      const r = await captureTranscript(ws, config, clock, { event: event as CaptureEvent, sessionId, transcriptPath, prompt: str(input.prompt) }, deadline);
+      const r = await captureTranscript(
+        ws,
+        config,
+        clock,
+        { event: event as CaptureEvent, sessionId, transcriptPath, prompt: str(input.prompt) },
+        deadline,
+      );
       // A compaction is worth a line even when every turn was archived before it.
       if (r.turns > 0 || r.backlog > 0 || r.malformed > 0 || r.note || event === 'PreCompact') {
-        appendJournal(ws, [{
-          type: 'capture', at: new Date().toISOString(), event, session: sessionId, file: r.file, turns: r.turns, bytes: r.bytes,
-          backlog: r.backlog, malformed: r.malformed, oversized: r.oversized, redacted: r.redacted,
-          ...(input.trigger ? { trigger: String(input.trigger) } : {}), ...(r.note ? { note: r.note } : {}),
-          ms: Math.round(performance.now() - opts.startedAt),
-        }]);
+        appendJournal(ws, [
+          {
+            type: 'capture',
+            at: new Date().toISOString(),
+            event,
+            session: sessionId,
+            file: r.file,
+            turns: r.turns,
+            bytes: r.bytes,
+            backlog: r.backlog,
+            malformed: r.malformed,
+            oversized: r.oversized,
+            redacted: r.redacted,
+            ...(input.trigger ? { trigger: String(input.trigger) } : {}),
+            ...(r.note ? { note: r.note } : {}),
+            ms: Math.round(performance.now() - opts.startedAt),
+          },
+        ]);
       }
       return { stdout: null, error: null };
     }
     return { stdout: null, error: null }; // an event hipo does not handle: ignore it
   } catch (err) {
-    const message = err instanceof SyntaxError ? `hook input is not JSON (${err.message})` : err instanceof Error ? err.message : String(err);
+    const message =
+      err instanceof SyntaxError ? `hook input is not JSON (${err.message})` : err instanceof Error ? err.message : String(err);
     if (ws) {
       try {
         appendJournal(ws, [{ type: 'hook-error', at: new Date().toISOString(), event, session: str(input.session_id), message }]);

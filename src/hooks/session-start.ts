@@ -60,19 +60,28 @@ export interface SessionStartOutput {
   pack: Pack;
 }
 
-export async function sessionStart(ws: Workspace, config: HipoConfig, clock: Clock, input: { sessionId: string | null; source: string | null; transcriptPath: string | null }): Promise<SessionStartOutput> {
+export async function sessionStart(
+  ws: Workspace,
+  config: HipoConfig,
+  clock: Clock,
+  input: { sessionId: string | null; source: string | null; transcriptPath: string | null },
+): Promise<SessionStartOutput> {
   let state: SessionState | null = null;
   if (input.sessionId) {
     const id = input.sessionId;
     // Remember the day the session started: its turns go to that day's raw log.
     try {
-      state = await withAppendLock(ws, () => {
-        const s = loadSessionState(ws, id);
-        if (s) return s;
-        const fresh = newSessionState(id, clock.today, input.transcriptPath);
-        saveSessionState(ws, fresh);
-        return fresh;
-      }, 2000);
+      state = await withAppendLock(
+        ws,
+        () => {
+          const s = loadSessionState(ws, id);
+          if (s) return s;
+          const fresh = newSessionState(id, clock.today, input.transcriptPath);
+          saveSessionState(ws, fresh);
+          return fresh;
+        },
+        2000,
+      );
     } catch {
       // A busy lock must not cost the session its memory: restore without recording the start.
       state = loadSessionState(ws, id);

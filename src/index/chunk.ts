@@ -90,7 +90,16 @@ export function chunkDocument(fileText: string, opts: ChunkOptions): ChunkedDocu
       for (let l = from; l <= to; l++) found.push(...(factsByLine.get(l) ?? []));
       facts = found.join('\n');
     }
-    out.push({ headingPath, line: from, endLine: to, text, type, sectionLine, facts, hash: hashParts([String(CHUNKER_VERSION), headingPath.join('\u0001'), type ?? '', text, facts]) });
+    out.push({
+      headingPath,
+      line: from,
+      endLine: to,
+      text,
+      type,
+      sectionLine,
+      facts,
+      hash: hashParts([String(CHUNKER_VERSION), headingPath.join('\u0001'), type ?? '', text, facts]),
+    });
   };
 
   const ownBlocks = (s: Section): Block[] => {
@@ -176,7 +185,8 @@ export function chunkDocument(fileText: string, opts: ChunkOptions): ChunkedDocu
       const next = pieces[j + 1]!.chars;
       let k = j + 1;
       let back = 0;
-      while (k - 1 > i && back + pieces[k - 1]!.chars <= opts.overlapChars && back + pieces[k - 1]!.chars + next <= opts.maxChars) back += pieces[--k]!.chars;
+      while (k - 1 > i && back + pieces[k - 1]!.chars <= opts.overlapChars && back + pieces[k - 1]!.chars + next <= opts.maxChars)
+        back += pieces[--k]!.chars;
       i = k;
     }
   };
@@ -218,7 +228,16 @@ function factChunks(chunks: readonly ChunkDraft[], factsByLine: ReadonlyMap<numb
     // A `[user]` section is all facts already, and counted whole.
     const host = chunks.find((c) => c.line <= line && line <= c.endLine);
     if (!host || host.type === 'user') continue;
-    out.push({ headingPath: host.headingPath, line, endLine: line, text, type: host.type, sectionLine: host.sectionLine, facts: text, hash: hashParts([String(CHUNKER_VERSION), 'fact', host.headingPath.join('\u0001'), host.type ?? '', text]) });
+    out.push({
+      headingPath: host.headingPath,
+      line,
+      endLine: line,
+      text,
+      type: host.type,
+      sectionLine: host.sectionLine,
+      facts: text,
+      hash: hashParts([String(CHUNKER_VERSION), 'fact', host.headingPath.join('\u0001'), host.type ?? '', text]),
+    });
   }
   return out;
 }

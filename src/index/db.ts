@@ -79,7 +79,13 @@ export interface OpenedDb {
   created: boolean;
 }
 
-const CORRUPT_CODES = new Set(['SQLITE_CORRUPT', 'SQLITE_NOTADB', 'SQLITE_CORRUPT_VTAB', 'SQLITE_CORRUPT_INDEX', 'SQLITE_CORRUPT_SEQUENCE']);
+const CORRUPT_CODES = new Set([
+  'SQLITE_CORRUPT',
+  'SQLITE_NOTADB',
+  'SQLITE_CORRUPT_VTAB',
+  'SQLITE_CORRUPT_INDEX',
+  'SQLITE_CORRUPT_SEQUENCE',
+]);
 
 /** True for errors that mean the file itself is damaged (as opposed to busy or read-only). */
 export function isCorruption(err: unknown): boolean {

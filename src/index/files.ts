@@ -38,13 +38,16 @@ function describeFile(ws: Workspace, abs: string): IndexableFile {
   if (what.kind === 'node') {
     const p = what.period;
     switch (p.level) {
-      case 'daily': return { path, abs, level: 'daily', period: { start: p.date, end: p.date } };
+      case 'daily':
+        return { path, abs, level: 'daily', period: { start: p.date, end: p.date } };
       case 'weekly': {
         const days = weekDates(p.week);
         return { path, abs, level: 'weekly', period: { start: days[0]!, end: days[6]! } };
       }
-      case 'monthly': return { path, abs, level: 'monthly', period: { start: monthDates(p.month)[0]!, end: lastDayOfMonthId(p.month) } };
-      case 'root': return { path, abs, level: 'root', period: null };
+      case 'monthly':
+        return { path, abs, level: 'monthly', period: { start: monthDates(p.month)[0]!, end: lastDayOfMonthId(p.month) } };
+      case 'root':
+        return { path, abs, level: 'root', period: null };
     }
   }
   // Other markdown: a date in its name (`notes/2026-03-15-standup.md`) still places it in time.
@@ -86,7 +89,9 @@ export function listIndexableFiles(ws: Workspace, include: readonly string[]): F
         st = lstatSync(abs);
         if (st.isSymbolicLink()) {
           if (realInside(root, relative(root, abs)) === null) {
-            problems.push(`${relative(ws.root, abs).split(sep).join('/')}: skipped: a link to outside ${relative(ws.root, root).split(sep).join('/') || '.'}`);
+            problems.push(
+              `${relative(ws.root, abs).split(sep).join('/')}: skipped: a link to outside ${relative(ws.root, root).split(sep).join('/') || '.'}`,
+            );
             continue;
           }
           st = statSync(abs);
@@ -106,7 +111,9 @@ export function listIndexableFiles(ws: Workspace, include: readonly string[]): F
     try {
       st = statSync(abs);
     } catch (err) {
-      problems.push(`search.include "${p}": ${(err as NodeJS.ErrnoException).code === 'ENOENT' ? 'does not exist' : `cannot be read (${(err as NodeJS.ErrnoException).code})`}`);
+      problems.push(
+        `search.include "${p}": ${(err as NodeJS.ErrnoException).code === 'ENOENT' ? 'does not exist' : `cannot be read (${(err as NodeJS.ErrnoException).code})`}`,
+      );
       continue;
     }
     if (st.isDirectory()) walk(abs, `search.include "${p}"`);

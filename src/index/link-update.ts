@@ -59,12 +59,20 @@ function periodDays(f: SummaryFile): LocalDate[] {
 }
 
 function rawChunksOf(db: IndexDb, day: string): (RawChunk & { text: string })[] {
-  const rows = stmt(db, `SELECT c.id, c.file_id, c.section_line, c.heading_path, c.text FROM chunks c JOIN files f ON f.id = c.file_id
-    WHERE f.level = 'raw' AND f.period_start = ? ORDER BY c.id`).raw().all(day) as [number, number, number, string, string][];
+  const rows = stmt(
+    db,
+    `SELECT c.id, c.file_id, c.section_line, c.heading_path, c.text FROM chunks c JOIN files f ON f.id = c.file_id
+    WHERE f.level = 'raw' AND f.period_start = ? ORDER BY c.id`,
+  )
+    .raw()
+    .all(day) as [number, number, number, string, string][];
   return rows.map(([id, file, line, headings, text]) => ({
     id,
     section: `${file}:${line}`,
-    topics: (JSON.parse(headings) as string[]).slice(1).map((h) => parseTopicTag(h)?.name ?? '').filter(Boolean),
+    topics: (JSON.parse(headings) as string[])
+      .slice(1)
+      .map((h) => parseTopicTag(h)?.name ?? '')
+      .filter(Boolean),
     text,
   }));
 }
@@ -120,10 +128,14 @@ class DayIndex {
 }
 
 function summaryFiles(db: IndexDb): SummaryFile[] {
-  const rows = stmt(db, "SELECT id, level, period_start, period_end FROM files WHERE level IN ('daily', 'weekly', 'monthly', 'root')").raw().all() as [number, string, string | null, string | null][];
+  const rows = stmt(db, "SELECT id, level, period_start, period_end FROM files WHERE level IN ('daily', 'weekly', 'monthly', 'root')")
+    .raw()
+    .all() as [number, string, string | null, string | null][];
   return rows
     .map(([id, level, start, end]) => ({ id, level, start: start as LocalDate | null, end: end as LocalDate | null }))
-    .sort((a, b) => LEVEL_ORDER.indexOf(a.level) - LEVEL_ORDER.indexOf(b.level) || (a.start ?? '').localeCompare(b.start ?? '') || a.id - b.id);
+    .sort(
+      (a, b) => LEVEL_ORDER.indexOf(a.level) - LEVEL_ORDER.indexOf(b.level) || (a.start ?? '').localeCompare(b.start ?? '') || a.id - b.id,
+    );
 }
 
 /** Brings `chunk_links` up to date after an update touched `scope`. Returns the files relinked. */
@@ -134,7 +146,11 @@ export function linkSummaries(db: IndexDb, scope: LinkScope): number {
   const covers = (f: SummaryFile): boolean => !!f.start && !!f.end && changedDays.some((d) => d >= f.start! && d <= f.end!);
   const dailyTouched = files.some((f) => f.level === 'daily' && (scope.files.has(f.id) || covers(f)));
   const rootRefers = (f: SummaryFile): boolean =>
-    changedDays.length > 0 && (stmt(db, 'SELECT 1 FROM chunk_links l JOIN chunks c ON c.id = l.chunk_id WHERE c.file_id = ? AND l.day IN (SELECT value FROM json_each(?)) LIMIT 1').get(f.id, JSON.stringify(changedDays)) !== undefined);
+    changedDays.length > 0 &&
+    stmt(
+      db,
+      'SELECT 1 FROM chunk_links l JOIN chunks c ON c.id = l.chunk_id WHERE c.file_id = ? AND l.day IN (SELECT value FROM json_each(?)) LIMIT 1',
+    ).get(f.id, JSON.stringify(changedDays)) !== undefined;
   const full = new Set<number>();
   const partial = new Set<number>();
   for (const f of files) {
@@ -159,8 +175,9 @@ export function linkSummaries(db: IndexDb, scope: LinkScope): number {
   for (const f of targets) {
     const period = f.start && f.end ? { start: f.start, end: f.end } : null;
     const ctx = { period, dayOfLabel: labelResolver(period, (md) => byMonthDay.get(md) ?? []) };
-    const chunks = (stmt(db, 'SELECT id, heading_path, text FROM chunks WHERE file_id = ?').raw().all(f.id) as [number, string, string][])
-      .map(([id, headings, text]) => ({ id, claims: claimLines(text, JSON.parse(headings) as string[], ctx) }));
+    const chunks = (
+      stmt(db, 'SELECT id, heading_path, text FROM chunks WHERE file_id = ?').raw().all(f.id) as [number, string, string][]
+    ).map(([id, headings, text]) => ({ id, claims: claimLines(text, JSON.parse(headings) as string[], ctx) }));
     claimsOf.set(f.id, chunks);
     const days = periodDays(f);
     for (const c of chunks) {
@@ -195,7 +212,9 @@ export function linkSummaries(db: IndexDb, scope: LinkScope): number {
     const existing = new Map<string, (number | null)[]>();
     if (partial.has(f.id)) {
       for (const c of chunks) {
-        for (const [off, src, kind] of stmt(db, 'SELECT line_offset, source_id, kind FROM chunk_links WHERE chunk_id = ?').raw().all(c.id) as [number, number | null, number][]) {
+        for (const [off, src, kind] of stmt(db, 'SELECT line_offset, source_id, kind FROM chunk_links WHERE chunk_id = ?')
+          .raw()
+          .all(c.id) as [number, number | null, number][]) {
           if (kind !== 0) continue;
           const k = `${c.id}:${off}`;
           existing.set(k, [...(existing.get(k) ?? []), src]);
@@ -257,36 +276,58 @@ export function linkSummaries(db: IndexDb, scope: LinkScope): number {
 
 /** The raw chunks a daily node's lines about `topic` were found in. */
 function dailyLeads(db: IndexDb, day: string, topic: string): number[] {
-  const rows = stmt(db, `SELECT DISTINCT l.source_id FROM chunk_links l JOIN chunks c ON c.id = l.chunk_id JOIN files f ON f.id = c.file_id
-    WHERE f.level = 'daily' AND f.period_start = ? AND l.topic = ? AND l.kind = 0 AND l.source_id IS NOT NULL`).raw().all(day, topic) as [number][];
+  const rows = stmt(
+    db,
+    `SELECT DISTINCT l.source_id FROM chunk_links l JOIN chunks c ON c.id = l.chunk_id JOIN files f ON f.id = c.file_id
+    WHERE f.level = 'daily' AND f.period_start = ? AND l.topic = ? AND l.kind = 0 AND l.source_id IS NOT NULL`,
+  )
+    .raw()
+    .all(day, topic) as [number][];
   return rows.map((r) => r[0]);
 }
 
 /** The raw chunks the daily nodes' lines about `topic` were found in, latest days first. */
 function latestLeads(db: IndexDb, topic: string): number[] {
-  const rows = stmt(db, `SELECT l.source_id FROM chunk_links l JOIN chunks c ON c.id = l.chunk_id JOIN files f ON f.id = c.file_id
-    WHERE f.level = 'daily' AND l.topic = ? AND l.kind = 0 AND l.source_id IS NOT NULL ORDER BY f.period_start DESC LIMIT ?`).raw().all(topic, MAX_LEADS * 4) as [number][];
+  const rows = stmt(
+    db,
+    `SELECT l.source_id FROM chunk_links l JOIN chunks c ON c.id = l.chunk_id JOIN files f ON f.id = c.file_id
+    WHERE f.level = 'daily' AND l.topic = ? AND l.kind = 0 AND l.source_id IS NOT NULL ORDER BY f.period_start DESC LIMIT ?`,
+  )
+    .raw()
+    .all(topic, MAX_LEADS * 4) as [number][];
   return [...new Set(rows.map((r) => r[0]))];
 }
 
 /** The first chunk of the raw sections whose headings name `topic`, latest days first. */
 function latestHeadingLeads(db: IndexDb, topic: string): number[] {
-  const rows = stmt(db, `SELECT c.id, c.heading_path FROM chunks c JOIN files f ON f.id = c.file_id
-    WHERE f.level = 'raw' AND instr(lower(c.heading_path), ?) > 0 ORDER BY f.period_start DESC, c.id LIMIT ?`).raw().all(topic, MAX_LEADS * 8) as [number, string][];
+  const rows = stmt(
+    db,
+    `SELECT c.id, c.heading_path FROM chunks c JOIN files f ON f.id = c.file_id
+    WHERE f.level = 'raw' AND instr(lower(c.heading_path), ?) > 0 ORDER BY f.period_start DESC, c.id LIMIT ?`,
+  )
+    .raw()
+    .all(topic, MAX_LEADS * 8) as [number, string][];
   return rows.filter(([, h]) => (JSON.parse(h) as string[]).slice(1).some((x) => parseTopicTag(x)?.name === topic)).map(([id]) => id);
 }
 
 /** The first chunk of each raw section of `day` whose headings name `topic`. */
 function headingLeads(db: IndexDb, day: string, topic: string): number[] {
-  const rows = stmt(db, `SELECT c.id, c.heading_path FROM chunks c JOIN files f ON f.id = c.file_id
-    WHERE f.level = 'raw' AND f.period_start = ? ORDER BY c.id`).raw().all(day) as [number, string][];
+  const rows = stmt(
+    db,
+    `SELECT c.id, c.heading_path FROM chunks c JOIN files f ON f.id = c.file_id
+    WHERE f.level = 'raw' AND f.period_start = ? ORDER BY c.id`,
+  )
+    .raw()
+    .all(day) as [number, string][];
   return rows.filter(([, h]) => (JSON.parse(h) as string[]).slice(1).some((x) => parseTopicTag(x)?.name === topic)).map(([id]) => id);
 }
 
 /** `ids` with one chunk per section, in order. */
 function uniqueSections(db: IndexDb, ids: number[]): number[] {
   if (ids.length <= 1) return ids;
-  const rows = stmt(db, 'SELECT id, file_id, section_line FROM chunks WHERE id IN (SELECT value FROM json_each(?))').raw().all(JSON.stringify(ids)) as [number, number, number][];
+  const rows = stmt(db, 'SELECT id, file_id, section_line FROM chunks WHERE id IN (SELECT value FROM json_each(?))')
+    .raw()
+    .all(JSON.stringify(ids)) as [number, number, number][];
   const sectionOf = new Map(rows.map(([id, f, l]) => [id, `${f}:${l}`]));
   const seen = new Set<string>();
   return ids.filter((id) => {

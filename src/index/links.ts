@@ -139,7 +139,10 @@ export function claimLines(text: string, headingPath: readonly string[], ctx: Cl
  * The day an `MM-DD` label names: inside the node's period when it has one (a week may span
  * two years), else the latest of `known` days with that month and day (ROOT.md).
  */
-export function labelResolver(period: { start: LocalDate; end: LocalDate } | null, known: (monthDay: string) => LocalDate[]): (monthDay: string) => LocalDate | null {
+export function labelResolver(
+  period: { start: LocalDate; end: LocalDate } | null,
+  known: (monthDay: string) => LocalDate[],
+): (monthDay: string) => LocalDate | null {
   return (md) => {
     if (period) {
       for (const y of new Set([period.start.slice(0, 4), period.end.slice(0, 4)])) {

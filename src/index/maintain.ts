@@ -51,7 +51,11 @@ export async function withIndex<T>(
  * After a compaction cycle wrote nodes: bring an existing index up to date (or build one when
  * `search.autoIndex` is set). Never throws: a failure here is a warning, the compaction stands.
  */
-export async function keepIndexCurrent(ws: Workspace, config: HipoConfig, opts: OpenOptions & Pick<UpdateOptions, 'onProgress'> = {}): Promise<{ report: UpdateReport | null; warnings: string[] }> {
+export async function keepIndexCurrent(
+  ws: Workspace,
+  config: HipoConfig,
+  opts: OpenOptions & Pick<UpdateOptions, 'onProgress'> = {},
+): Promise<{ report: UpdateReport | null; warnings: string[] }> {
   if (!existsSync(indexFile(ws)) && !config.search.autoIndex) return { report: null, warnings: [] };
   try {
     const s = await withIndex(ws, config, { update: true, ...opts }, async () => undefined);

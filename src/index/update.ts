@@ -80,14 +80,27 @@ export async function updateIndex(index: SearchIndex, opts: UpdateOptions = {}):
   const t0 = performance.now();
   const { db } = index;
   const report: UpdateReport = {
-    files: 0, added: 0, changed: 0, removed: 0, unchanged: 0, chunksAdded: 0, chunksRemoved: 0, chunksKept: 0,
-    embedded: 0, pendingEmbeddings: 0, redacted: 0, warnings: [], ms: 0,
+    files: 0,
+    added: 0,
+    changed: 0,
+    removed: 0,
+    unchanged: 0,
+    chunksAdded: 0,
+    chunksRemoved: 0,
+    chunksKept: 0,
+    embedded: 0,
+    pendingEmbeddings: 0,
+    redacted: 0,
+    warnings: [],
+    ms: 0,
   };
   if (opts.rebuild) clearIndex(db);
   const listing = listIndexableFiles(index.ws, index.settings.include);
   report.warnings.push(...listing.problems);
   report.files = listing.files.length;
-  const rows = new Map((stmt(db, 'SELECT id, path, size, mtime_ms, hash, indexed_at FROM files').all() as FileRow[]).map((r) => [r.path, r]));
+  const rows = new Map(
+    (stmt(db, 'SELECT id, path, size, mtime_ms, hash, indexed_at FROM files').all() as FileRow[]).map((r) => [r.path, r]),
+  );
 
   // What the summaries' links to their raw sections must be brought up to date for.
   const relinkFiles = new Set<number>();
@@ -162,7 +175,9 @@ export async function updateIndex(index: SearchIndex, opts: UpdateOptions = {}):
   const listed = new Set(listing.files.map((f) => f.path));
   for (const [path, row] of rows) {
     if (listed.has(path)) continue;
-    const gone = stmt(db, 'SELECT level, period_start FROM files WHERE id = ?').get(row.id) as { level: string; period_start: string | null } | undefined;
+    const gone = stmt(db, 'SELECT level, period_start FROM files WHERE id = ?').get(row.id) as
+      | { level: string; period_start: string | null }
+      | undefined;
     if (gone) touched(gone.level, -1, gone.period_start);
     report.chunksRemoved += removeFile(db, row.id);
     report.removed++;
@@ -188,55 +203,101 @@ function headingText(path: readonly string[]): string {
 }
 
 /** Replaces one file's chunks in a single transaction; chunks whose hash survives are kept. */
-function writeFile(db: IndexDb, f: IndexableFile, facts: FileFacts, drafts: ChunkDraft[]): { fileId: number; added: number; removed: number; kept: number } {
-  return db.transaction(() => {
-    // Read the stored state inside the transaction: another process may have indexed it meanwhile.
-    const existing = stmt(db, 'SELECT id FROM files WHERE path = ?').get(f.path) as { id: number } | undefined;
-    let fileId: number;
-    if (existing) {
-      fileId = existing.id;
-      stmt(db, 'UPDATE files SET level = ?, period_start = ?, period_end = ?, status = ?, size = ?, mtime_ms = ?, hash = ?, indexed_at = ? WHERE id = ?')
-        .run(f.level, f.period?.start ?? null, f.period?.end ?? null, facts.status, facts.size, facts.mtimeMs, facts.hash, facts.readAt, fileId);
-    } else {
-      fileId = Number(stmt(db, 'INSERT INTO files (path, level, period_start, period_end, status, size, mtime_ms, hash, indexed_at) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)')
-        .run(f.path, f.level, f.period?.start ?? null, f.period?.end ?? null, facts.status, facts.size, facts.mtimeMs, facts.hash, facts.readAt).lastInsertRowid);
-    }
-    const old = new Map<string, number[]>();
-    for (const c of stmt(db, 'SELECT id, hash FROM chunks WHERE file_id = ?').all(fileId) as { id: number; hash: string }[]) {
-      const ids = old.get(c.hash);
-      if (ids) ids.push(c.id);
-      else old.set(c.hash, [c.id]);
-    }
-    const summary = SUMMARY_LEVELS.has(f.level);
-    let nextId = summary
-      ? Math.min(0, (stmt(db, 'SELECT min(id) AS v FROM chunks').get() as { v: number | null }).v ?? 0) - 1
-      : Math.max(0, (stmt(db, 'SELECT max(id) AS v FROM chunks').get() as { v: number | null }).v ?? 0) + 1;
-    let added = 0;
-    let kept = 0;
-    for (const c of drafts) {
-      const reuse = old.get(c.hash)?.pop();
-      if (reuse !== undefined) {
-        stmt(db, 'UPDATE chunks SET section_line = ?, line_start = ?, line_end = ? WHERE id = ?').run(c.sectionLine, c.line, c.endLine, reuse);
-        kept++;
-        continue;
+function writeFile(
+  db: IndexDb,
+  f: IndexableFile,
+  facts: FileFacts,
+  drafts: ChunkDraft[],
+): { fileId: number; added: number; removed: number; kept: number } {
+  return db
+    .transaction(() => {
+      // Read the stored state inside the transaction: another process may have indexed it meanwhile.
+      const existing = stmt(db, 'SELECT id FROM files WHERE path = ?').get(f.path) as { id: number } | undefined;
+      let fileId: number;
+      if (existing) {
+        fileId = existing.id;
+        stmt(
+          db,
+          'UPDATE files SET level = ?, period_start = ?, period_end = ?, status = ?, size = ?, mtime_ms = ?, hash = ?, indexed_at = ? WHERE id = ?',
+        ).run(
+          f.level,
+          f.period?.start ?? null,
+          f.period?.end ?? null,
+          facts.status,
+          facts.size,
+          facts.mtimeMs,
+          facts.hash,
+          facts.readAt,
+          fileId,
+        );
+      } else {
+        fileId = Number(
+          stmt(
+            db,
+            'INSERT INTO files (path, level, period_start, period_end, status, size, mtime_ms, hash, indexed_at) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)',
+          ).run(
+            f.path,
+            f.level,
+            f.period?.start ?? null,
+            f.period?.end ?? null,
+            facts.status,
+            facts.size,
+            facts.mtimeMs,
+            facts.hash,
+            facts.readAt,
+          ).lastInsertRowid,
+        );
       }
-      const id = nextId;
-      nextId += summary ? -1 : 1;
-      stmt(db, 'INSERT INTO chunks (id, file_id, section_line, line_start, line_end, heading_path, type, hash, text) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)')
-        .run(id, fileId, c.sectionLine, c.line, c.endLine, JSON.stringify(c.headingPath), c.type, c.hash, c.text);
-      const heading = headingText(c.headingPath);
-      stmt(db, 'INSERT INTO chunks_fts (rowid, heading, body, facts, cjk) VALUES (?, ?, ?, ?, ?)').run(id, heading, c.text, c.facts, cjkIndexText(`${heading}\n${c.text}`));
-      added++;
-    }
-    let removed = 0;
-    for (const ids of old.values()) {
-      for (const id of ids) {
-        deleteChunk(db, id);
-        removed++;
+      const old = new Map<string, number[]>();
+      for (const c of stmt(db, 'SELECT id, hash FROM chunks WHERE file_id = ?').all(fileId) as { id: number; hash: string }[]) {
+        const ids = old.get(c.hash);
+        if (ids) ids.push(c.id);
+        else old.set(c.hash, [c.id]);
       }
-    }
-    return { fileId, added, removed, kept };
-  }).immediate();
+      const summary = SUMMARY_LEVELS.has(f.level);
+      let nextId = summary
+        ? Math.min(0, (stmt(db, 'SELECT min(id) AS v FROM chunks').get() as { v: number | null }).v ?? 0) - 1
+        : Math.max(0, (stmt(db, 'SELECT max(id) AS v FROM chunks').get() as { v: number | null }).v ?? 0) + 1;
+      let added = 0;
+      let kept = 0;
+      for (const c of drafts) {
+        const reuse = old.get(c.hash)?.pop();
+        if (reuse !== undefined) {
+          stmt(db, 'UPDATE chunks SET section_line = ?, line_start = ?, line_end = ? WHERE id = ?').run(
+            c.sectionLine,
+            c.line,
+            c.endLine,
+            reuse,
+          );
+          kept++;
+          continue;
+        }
+        const id = nextId;
+        nextId += summary ? -1 : 1;
+        stmt(
+          db,
+          'INSERT INTO chunks (id, file_id, section_line, line_start, line_end, heading_path, type, hash, text) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)',
+        ).run(id, fileId, c.sectionLine, c.line, c.endLine, JSON.stringify(c.headingPath), c.type, c.hash, c.text);
+        const heading = headingText(c.headingPath);
+        stmt(db, 'INSERT INTO chunks_fts (rowid, heading, body, facts, cjk) VALUES (?, ?, ?, ?, ?)').run(
+          id,
+          heading,
+          c.text,
+          c.facts,
+          cjkIndexText(`${heading}\n${c.text}`),
+        );
+        added++;
+      }
+      let removed = 0;
+      for (const ids of old.values()) {
+        for (const id of ids) {
+          deleteChunk(db, id);
+          removed++;
+        }
+      }
+      return { fileId, added, removed, kept };
+    })
+    .immediate();
 }
 
 function deleteChunk(db: IndexDb, id: number): void {
@@ -251,12 +312,14 @@ function deleteChunk(db: IndexDb, id: number): void {
 
 /** Removes a file and its chunks; returns how many chunks went. */
 function removeFile(db: IndexDb, fileId: number): number {
-  return db.transaction(() => {
-    const ids = (stmt(db, 'SELECT id FROM chunks WHERE file_id = ?').all(fileId) as { id: number }[]).map((r) => r.id);
-    for (const id of ids) deleteChunk(db, id);
-    stmt(db, 'DELETE FROM files WHERE id = ?').run(fileId);
-    return ids.length;
-  }).immediate();
+  return db
+    .transaction(() => {
+      const ids = (stmt(db, 'SELECT id FROM chunks WHERE file_id = ?').all(fileId) as { id: number }[]).map((r) => r.id);
+      for (const id of ids) deleteChunk(db, id);
+      stmt(db, 'DELETE FROM files WHERE id = ?').run(fileId);
+      return ids.length;
+    })
+    .immediate();
 }
 
 interface PendingChunk {
@@ -275,7 +338,12 @@ function embeddingText(headingPath: readonly string[], text: string): string {
   return `${headingPath.join(' / ')}\n${text}`;
 }
 
-async function embedPending(db: IndexDb, embedder: Embedder, report: UpdateReport, onProgress?: (p: UpdateProgress) => void): Promise<void> {
+async function embedPending(
+  db: IndexDb,
+  embedder: Embedder,
+  report: UpdateReport,
+  onProgress?: (p: UpdateProgress) => void,
+): Promise<void> {
   const count = (): number => (stmt(db, 'SELECT count(*) AS n FROM chunks WHERE embedded = 0').get() as { n: number }).n;
   const total = count();
   try {
@@ -285,7 +353,8 @@ async function embedPending(db: IndexDb, embedder: Embedder, report: UpdateRepor
       // A new embedder: learn its dimensions, then start a fresh vector table.
       const probe = (await embedder.embed(['memory index dimension probe']))[0];
       if (!probe) throw new EmbedderError(`embedder ${embedder.id} returned no vector for a probe text`);
-      if (prepareVectorTable(db, embedder.id, probe.length)) report.warnings.push(`embedder changed to ${embedder.id}: every chunk is embedded again`);
+      if (prepareVectorTable(db, embedder.id, probe.length))
+        report.warnings.push(`embedder changed to ${embedder.id}: every chunk is embedded again`);
     }
   } catch (err) {
     if (!(err instanceof EmbedderError)) throw err;
@@ -294,8 +363,11 @@ async function embedPending(db: IndexDb, embedder: Embedder, report: UpdateRepor
   }
   const todo = count();
   let done = 0;
-  const select = stmt(db, `SELECT c.id, c.hash, c.heading_path, c.text, c.type, f.level, f.period_start, f.period_end
-    FROM chunks c JOIN files f ON f.id = c.file_id WHERE c.embedded = 0 AND c.id > ? ORDER BY c.id LIMIT ?`);
+  const select = stmt(
+    db,
+    `SELECT c.id, c.hash, c.heading_path, c.text, c.type, f.level, f.period_start, f.period_end
+    FROM chunks c JOIN files f ON f.id = c.file_id WHERE c.embedded = 0 AND c.id > ? ORDER BY c.id LIMIT ?`,
+  );
   let after = Number.MIN_SAFE_INTEGER;
   for (;;) {
     const batch = select.all(after, embedder.batchSize) as PendingChunk[];
@@ -304,7 +376,9 @@ async function embedPending(db: IndexDb, embedder: Embedder, report: UpdateRepor
     // Identical content already embedded elsewhere (a rename, a copied day): copy its vector.
     const twins = new Map<number, Buffer>();
     for (const c of batch) {
-      const twin = stmt(db, 'SELECT id FROM chunks WHERE hash = ? AND embedded = 1 AND id != ? LIMIT 1').get(c.hash, c.id) as { id: number } | undefined;
+      const twin = stmt(db, 'SELECT id FROM chunks WHERE hash = ? AND embedded = 1 AND id != ? LIMIT 1').get(c.hash, c.id) as
+        | { id: number }
+        | undefined;
       const v = twin === undefined ? null : readVector(db, twin.id);
       if (v) twins.set(c.id, v);
     }
@@ -322,7 +396,13 @@ async function embedPending(db: IndexDb, embedder: Embedder, report: UpdateRepor
         // Another process may have embedded or removed the chunk while this batch was computed.
         const now = stmt(db, 'SELECT embedded FROM chunks WHERE id = ?').get(c.id) as { embedded: number } | undefined;
         if (now?.embedded !== 0) return;
-        if (v) insertVector(db, c.id, v, { level: c.level, periodStart: c.period_start ?? '', periodEnd: c.period_end ?? '', type: c.type ?? '' });
+        if (v)
+          insertVector(db, c.id, v, {
+            level: c.level,
+            periodStart: c.period_start ?? '',
+            periodEnd: c.period_end ?? '',
+            type: c.type ?? '',
+          });
         stmt(db, 'UPDATE chunks SET embedded = ? WHERE id = ?').run(v ? 1 : 2, c.id);
         if (v) report.embedded++;
       };

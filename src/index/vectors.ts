@@ -49,8 +49,14 @@ export function vectorBytes(v: Float32Array): Buffer {
 }
 
 export function insertVector(db: IndexDb, chunkId: number, v: Float32Array | Buffer, meta: VectorMeta): void {
-  stmt(db, 'INSERT INTO chunk_vec (chunk_id, embedding, level, period_start, period_end, type) VALUES (?, ?, ?, ?, ?, ?)')
-    .run(BigInt(chunkId), Buffer.isBuffer(v) ? v : vectorBytes(v as Float32Array), meta.level, meta.periodStart, meta.periodEnd, meta.type);
+  stmt(db, 'INSERT INTO chunk_vec (chunk_id, embedding, level, period_start, period_end, type) VALUES (?, ?, ?, ?, ?, ?)').run(
+    BigInt(chunkId),
+    Buffer.isBuffer(v) ? v : vectorBytes(v as Float32Array),
+    meta.level,
+    meta.periodStart,
+    meta.periodEnd,
+    meta.type,
+  );
 }
 
 export function deleteVector(db: IndexDb, chunkId: number): void {

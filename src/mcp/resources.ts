@@ -22,7 +22,12 @@ export interface NodeResource {
 const TITLES: Record<NodeLevel, string> = { root: 'ROOT', daily: 'Daily', weekly: 'Weekly', monthly: 'Monthly' };
 
 function resource(rel: string, level: NodeLevel, period: string): NodeResource {
-  return { uri: RESOURCE_PREFIX + rel, name: rel, title: level === 'root' ? 'ROOT.md: profile, rules, active context, topics index' : `${TITLES[level]} summary ${period}`, mimeType: 'text/markdown' };
+  return {
+    uri: RESOURCE_PREFIX + rel,
+    name: rel,
+    title: level === 'root' ? 'ROOT.md: profile, rules, active context, topics index' : `${TITLES[level]} summary ${period}`,
+    mimeType: 'text/markdown',
+  };
 }
 
 /** The nodes of the tree, ROOT first, then monthly, weekly and daily nodes, newest first. */
@@ -49,7 +54,8 @@ export function listNodes(env: ToolEnv): NodeResource[] {
 /** One node's text; `rel` must name a node inside the memory folder. */
 export function readNode(env: ToolEnv, rel: string): string {
   const c = classifyPath(rel);
-  if (c.kind !== 'node') throw new ToolError(`${RESOURCE_PREFIX}${rel}: not a node of the memory tree (ROOT.md, daily/, weekly/ or monthly/)`);
+  if (c.kind !== 'node')
+    throw new ToolError(`${RESOURCE_PREFIX}${rel}: not a node of the memory tree (ROOT.md, daily/, weekly/ or monthly/)`);
   let abs: string;
   let memory: string;
   try {

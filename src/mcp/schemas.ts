@@ -16,20 +16,29 @@ export const CONTEXT_OUTPUT = {
   text: z.string().describe('the pack itself'),
 };
 
-const sectionRef = { path: z.string().describe('workspace-relative, e.g. memory/2026-03-14.md'), lines, heading: z.string(), level: z.string(), period: range, score: z.number() };
+const sectionRef = {
+  path: z.string().describe('workspace-relative, e.g. memory/2026-03-14.md'),
+  lines,
+  heading: z.string(),
+  level: z.string(),
+  period: range,
+  score: z.number(),
+};
 
 export const SEARCH_OUTPUT = {
   query: z.string(),
   mode: z.string().describe('the mode that ran (hybrid falls back to bm25 without vectors)'),
   also: z.array(z.object({ kind: z.string(), text: z.string() })),
-  hits: z.array(z.object({
-    ...sectionRef,
-    headingPath: z.array(z.string()),
-    status: z.string().nullable(),
-    type: z.string().nullable(),
-    snippet: z.object({ line: z.number().int(), text: z.string() }),
-    sources: z.array(z.object(sectionRef)).describe('for a summary node: the raw sections it came from'),
-  })),
+  hits: z.array(
+    z.object({
+      ...sectionRef,
+      headingPath: z.array(z.string()),
+      status: z.string().nullable(),
+      type: z.string().nullable(),
+      snippet: z.object({ line: z.number().int(), text: z.string() }),
+      sources: z.array(z.object(sectionRef)).describe('for a summary node: the raw sections it came from'),
+    }),
+  ),
   warnings: z.array(z.string()),
 };
 
@@ -37,7 +46,17 @@ export const RECALL_OUTPUT = {
   question: z.string(),
   topics: z.array(z.object({ name: z.string(), type: z.string(), latest: z.string().nullable() })),
   days: z.array(z.string()),
-  passages: z.array(z.object({ path: z.string(), from: z.number().int(), to: z.number().int(), score: z.number(), via: z.array(z.string()), trimmed: z.boolean(), text: z.string() })),
+  passages: z.array(
+    z.object({
+      path: z.string(),
+      from: z.number().int(),
+      to: z.number().int(),
+      score: z.number(),
+      via: z.array(z.string()),
+      trimmed: z.boolean(),
+      text: z.string(),
+    }),
+  ),
   leftOut: z.number().int().describe('ranked passages the budget left out'),
   tokens: z.number(),
   budget: z.number(),

@@ -40,86 +40,175 @@ async function answer(served: Served, fn: (env: ToolEnv) => ToolAnswer | Promise
 }
 
 function buildServer(served: Served, version: string): McpServer {
-  const server = new McpServer({ name: 'hipo', version }, { instructions: "hipo is this workspace's long-term memory: ROOT.md (profile, rules, active context, topics index) and daily, weekly and monthly summaries of raw dated logs. Use recall for a question, search for words, context for the recent picture, get to read a file's lines, log to remember something." });
-  server.registerTool('context', {
-    title: 'Memory context',
-    description: "The workspace's memory at a glance: ROOT (topic index with ages, active context), then the latest monthly, weekly and daily summaries and the newest raw entries, under a token budget. Call at the start of a task or after the conversation was compacted.",
-    inputSchema: {
-      budget: z.number().int().min(100).max(50_000).optional().describe('token budget (default from the workspace config, 2000)'),
-      query: z.string().max(500).optional().describe('words to favour: periods, sections and entries mentioning them come first'),
+  const server = new McpServer(
+    { name: 'hipo', version },
+    {
+      instructions:
+        "hipo is this workspace's long-term memory: ROOT.md (profile, rules, active context, topics index) and daily, weekly and monthly summaries of raw dated logs. Use recall for a question, search for words, context for the recent picture, get to read a file's lines, log to remember something.",
     },
-    outputSchema: CONTEXT_OUTPUT,
-    annotations: { readOnlyHint: true },
-  }, async (a) => answer(served, (env) => contextTool(env, a)));
-  server.registerTool('search', {
-    title: 'Search memory',
-    description: 'Search the memory tree (raw logs and daily/weekly/monthly/ROOT nodes): bm25 (keywords), vector (meaning) or hybrid (both, default). Each result names its file and line range, with a snippet; a summary-node hit lists the raw sections it came from. Words in "quotes" are phrases, -word excludes.',
-    inputSchema: {
-      query: z.string().min(1).max(1000).describe('what to look for'),
-      mode: z.enum(SEARCH_MODES as [string, ...string[]]).optional().describe('bm25, vector or hybrid (default)'),
-      limit: z.number().int().min(1).max(100).optional().describe('number of results (default 10)'),
-      levels: z.array(z.enum(INDEX_LEVELS as unknown as [string, ...string[]])).optional().describe('only these levels: raw, daily, weekly, monthly, root, other'),
-      since: z.string().regex(/^\d{4}-\d{2}-\d{2}$/).optional().describe('only what covers this day or later (YYYY-MM-DD)'),
-      until: z.string().regex(/^\d{4}-\d{2}-\d{2}$/).optional().describe('only what covers this day or earlier (YYYY-MM-DD)'),
-      types: z.array(z.enum(MEMORY_TYPES)).optional().describe('only entries of these memory types'),
-      also: z.array(z.string().min(1).max(1000)).max(4).optional().describe('other ways to ask for what the task depends on, e.g. the fact you expect the memory to hold ("my dog\'s breed"); fused with the query'),
-      expand: z.boolean().optional().describe("let hipo's configured model add queries from ROOT.md (default: the workspace config)"),
+  );
+  server.registerTool(
+    'context',
+    {
+      title: 'Memory context',
+      description:
+        "The workspace's memory at a glance: ROOT (topic index with ages, active context), then the latest monthly, weekly and daily summaries and the newest raw entries, under a token budget. Call at the start of a task or after the conversation was compacted.",
+      inputSchema: {
+        budget: z.number().int().min(100).max(50_000).optional().describe('token budget (default from the workspace config, 2000)'),
+        query: z.string().max(500).optional().describe('words to favour: periods, sections and entries mentioning them come first'),
+      },
+      outputSchema: CONTEXT_OUTPUT,
+      annotations: { readOnlyHint: true },
     },
-    outputSchema: SEARCH_OUTPUT,
-    annotations: { readOnlyHint: true },
-  }, async (a) => answer(served, (env) => searchTool(env, a as Parameters<typeof searchTool>[1])));
-  server.registerTool('recall', {
-    title: 'Recall from memory',
-    description: "Find the passages of memory that answer a question (e.g. 'what did we decide about session storage?'): ROOT's Topics Index, then the summaries' topics and periods, then search. Returns ranked passages, each headed with its file and line range (open more with get), under a token budget.",
-    inputSchema: {
-      question: z.string().min(1).max(2000).describe('the question, in plain words'),
-      budget: z.number().int().min(100).max(50_000).optional().describe('token budget for the passages (default 2000)'),
-      also: z.array(z.string().min(1).max(1000)).max(4).optional().describe('other wordings, e.g. the fact the question depends on but does not name ("my dog\'s breed"); ROOT\'s Topics Index shows what memory holds'),
+    async (a) => answer(served, (env) => contextTool(env, a)),
+  );
+  server.registerTool(
+    'search',
+    {
+      title: 'Search memory',
+      description:
+        'Search the memory tree (raw logs and daily/weekly/monthly/ROOT nodes): bm25 (keywords), vector (meaning) or hybrid (both, default). Each result names its file and line range, with a snippet; a summary-node hit lists the raw sections it came from. Words in "quotes" are phrases, -word excludes.',
+      inputSchema: {
+        query: z.string().min(1).max(1000).describe('what to look for'),
+        mode: z
+          .enum(SEARCH_MODES as [string, ...string[]])
+          .optional()
+          .describe('bm25, vector or hybrid (default)'),
+        limit: z.number().int().min(1).max(100).optional().describe('number of results (default 10)'),
+        levels: z
+          .array(z.enum(INDEX_LEVELS as unknown as [string, ...string[]]))
+          .optional()
+          .describe('only these levels: raw, daily, weekly, monthly, root, other'),
+        since: z
+          .string()
+          .regex(/^\d{4}-\d{2}-\d{2}$/)
+          .optional()
+          .describe('only what covers this day or later (YYYY-MM-DD)'),
+        until: z
+          .string()
+          .regex(/^\d{4}-\d{2}-\d{2}$/)
+          .optional()
+          .describe('only what covers this day or earlier (YYYY-MM-DD)'),
+        types: z.array(z.enum(MEMORY_TYPES)).optional().describe('only entries of these memory types'),
+        also: z
+          .array(z.string().min(1).max(1000))
+          .max(4)
+          .optional()
+          .describe(
+            'other ways to ask for what the task depends on, e.g. the fact you expect the memory to hold ("my dog\'s breed"); fused with the query',
+          ),
+        expand: z.boolean().optional().describe("let hipo's configured model add queries from ROOT.md (default: the workspace config)"),
+      },
+      outputSchema: SEARCH_OUTPUT,
+      annotations: { readOnlyHint: true },
     },
-    outputSchema: RECALL_OUTPUT,
-    annotations: { readOnlyHint: true },
-  }, async (a) => answer(served, (env) => recallTool(env, a)));
-  server.registerTool('get', {
-    title: 'Read a memory file',
-    description: 'Lines of one file in the memory folder (a raw log, daily/weekly/monthly node or ROOT.md), numbered. Accepts "daily/2026-03-14.md", "memory/2026-03-14.md" or "2026-03-14.md:120:40" (path:from:lines) as other tools print them.',
-    inputSchema: {
-      path: z.string().min(1).describe('file path relative to the memory folder, optionally with :from[:lines]'),
-      from: z.number().int().min(1).optional().describe('first line, 1-based (default 1)'),
-      lines: z.number().int().min(1).max(2000).optional().describe('how many lines (default 200, at most 2000)'),
+    async (a) => answer(served, (env) => searchTool(env, a as Parameters<typeof searchTool>[1])),
+  );
+  server.registerTool(
+    'recall',
+    {
+      title: 'Recall from memory',
+      description:
+        "Find the passages of memory that answer a question (e.g. 'what did we decide about session storage?'): ROOT's Topics Index, then the summaries' topics and periods, then search. Returns ranked passages, each headed with its file and line range (open more with get), under a token budget.",
+      inputSchema: {
+        question: z.string().min(1).max(2000).describe('the question, in plain words'),
+        budget: z.number().int().min(100).max(50_000).optional().describe('token budget for the passages (default 2000)'),
+        also: z
+          .array(z.string().min(1).max(1000))
+          .max(4)
+          .optional()
+          .describe(
+            'other wordings, e.g. the fact the question depends on but does not name ("my dog\'s breed"); ROOT\'s Topics Index shows what memory holds',
+          ),
+      },
+      outputSchema: RECALL_OUTPUT,
+      annotations: { readOnlyHint: true },
     },
-    outputSchema: GET_OUTPUT,
-    annotations: { readOnlyHint: true },
-  }, async (a) => answer(served, (env) => getTool(env, a)));
-  server.registerTool('log', {
-    title: 'Remember something',
-    description: "Append a typed entry to today's raw log (append-only, secrets redacted). Types: user (a fact about the user), feedback (a rule for how to work, with why), project (a decision, finished task or open item), reference (where something is). One fact per entry, written to make sense months later.",
-    inputSchema: {
-      text: z.string().min(1).max(20_000).describe('what to remember'),
-      type: z.enum(MEMORY_TYPES).optional().describe('memory type (default project)'),
-      topic: z.string().max(80).optional().describe("a few words naming the subject, e.g. 'billing migration' (reuse ROOT's topic names)"),
+    async (a) => answer(served, (env) => recallTool(env, a)),
+  );
+  server.registerTool(
+    'get',
+    {
+      title: 'Read a memory file',
+      description:
+        'Lines of one file in the memory folder (a raw log, daily/weekly/monthly node or ROOT.md), numbered. Accepts "daily/2026-03-14.md", "memory/2026-03-14.md" or "2026-03-14.md:120:40" (path:from:lines) as other tools print them.',
+      inputSchema: {
+        path: z.string().min(1).describe('file path relative to the memory folder, optionally with :from[:lines]'),
+        from: z.number().int().min(1).optional().describe('first line, 1-based (default 1)'),
+        lines: z.number().int().min(1).max(2000).optional().describe('how many lines (default 200, at most 2000)'),
+      },
+      outputSchema: GET_OUTPUT,
+      annotations: { readOnlyHint: true },
     },
-    outputSchema: LOG_OUTPUT,
-    annotations: { readOnlyHint: false, destructiveHint: false, idempotentHint: false },
-  }, async (a) => answer(served, (env) => logTool(env, a)));
-  server.registerTool('status', {
-    title: 'Memory status',
-    description: 'Nodes per level (tentative/fixed, tokens), raw logs, pending compaction work, the last compaction cycle, the last transcript capture and recent hook errors.',
-    inputSchema: {},
-    outputSchema: STATUS_OUTPUT,
-    annotations: { readOnlyHint: true },
-  }, async () => answer(served, (env) => statusTool(env)));
+    async (a) => answer(served, (env) => getTool(env, a)),
+  );
+  server.registerTool(
+    'log',
+    {
+      title: 'Remember something',
+      description:
+        "Append a typed entry to today's raw log (append-only, secrets redacted). Types: user (a fact about the user), feedback (a rule for how to work, with why), project (a decision, finished task or open item), reference (where something is). One fact per entry, written to make sense months later.",
+      inputSchema: {
+        text: z.string().min(1).max(20_000).describe('what to remember'),
+        type: z.enum(MEMORY_TYPES).optional().describe('memory type (default project)'),
+        topic: z
+          .string()
+          .max(80)
+          .optional()
+          .describe("a few words naming the subject, e.g. 'billing migration' (reuse ROOT's topic names)"),
+      },
+      outputSchema: LOG_OUTPUT,
+      annotations: { readOnlyHint: false, destructiveHint: false, idempotentHint: false },
+    },
+    async (a) => answer(served, (env) => logTool(env, a)),
+  );
+  server.registerTool(
+    'status',
+    {
+      title: 'Memory status',
+      description:
+        'Nodes per level (tentative/fixed, tokens), raw logs, pending compaction work, the last compaction cycle, the last transcript capture and recent hook errors.',
+      inputSchema: {},
+      outputSchema: STATUS_OUTPUT,
+      annotations: { readOnlyHint: true },
+    },
+    async () => answer(served, (env) => statusTool(env)),
+  );
 
   const read = (rel: string, uri: string) => {
     if (!served.env) throw new Error(`hipo: ${served.problem}`);
     // A node may hold a hand edit: it is redacted like every other way out.
-    return { contents: [{ uri, mimeType: 'text/markdown', text: redactorFor(served.env.config.redactPatterns).redact(readNode(served.env, rel)).text }] };
+    return {
+      contents: [
+        { uri, mimeType: 'text/markdown', text: redactorFor(served.env.config.redactPatterns).redact(readNode(served.env, rel)).text },
+      ],
+    };
   };
-  server.registerResource('root', new ResourceTemplate(`${RESOURCE_PREFIX}{file}`, {
-    list: () => ({ resources: served.env ? listNodes(served.env).filter((r) => r.name === 'ROOT.md') : [] }),
-  }), { title: 'ROOT.md', description: 'The root of the memory tree (hipo://memory/ROOT.md): what the user has said about themselves, how they want the agent to work, active context, recent patterns, history and the topics index.', mimeType: 'text/markdown' }, (uri, vars) => read(String(vars.file), uri.href));
-  server.registerResource('node', new ResourceTemplate(`${RESOURCE_PREFIX}{level}/{file}`, {
-    list: () => ({ resources: served.env ? listNodes(served.env).filter((r) => r.name !== 'ROOT.md') : [] }),
-  }), { title: 'Memory node', description: 'A daily, weekly or monthly summary node (hipo://memory/daily/2026-03-14.md, weekly/2026-W11.md, monthly/2026-03.md).', mimeType: 'text/markdown' }, (uri, vars) => read(`${vars.level}/${vars.file}`, uri.href));
+  server.registerResource(
+    'root',
+    new ResourceTemplate(`${RESOURCE_PREFIX}{file}`, {
+      list: () => ({ resources: served.env ? listNodes(served.env).filter((r) => r.name === 'ROOT.md') : [] }),
+    }),
+    {
+      title: 'ROOT.md',
+      description:
+        'The root of the memory tree (hipo://memory/ROOT.md): what the user has said about themselves, how they want the agent to work, active context, recent patterns, history and the topics index.',
+      mimeType: 'text/markdown',
+    },
+    (uri, vars) => read(String(vars.file), uri.href),
+  );
+  server.registerResource(
+    'node',
+    new ResourceTemplate(`${RESOURCE_PREFIX}{level}/{file}`, {
+      list: () => ({ resources: served.env ? listNodes(served.env).filter((r) => r.name !== 'ROOT.md') : [] }),
+    }),
+    {
+      title: 'Memory node',
+      description: 'A daily, weekly or monthly summary node (hipo://memory/daily/2026-03-14.md, weekly/2026-W11.md, monthly/2026-03.md).',
+      mimeType: 'text/markdown',
+    },
+    (uri, vars) => read(`${vars.level}/${vars.file}`, uri.href),
+  );
   return server;
 }
 

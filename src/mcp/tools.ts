@@ -36,14 +36,26 @@ export async function contextTool(env: ToolEnv, args: { budget?: number; query?:
   const clock = resolveClock(env.config.timeZone, env.now);
   const count = await loadTokenCounter(env.config.compaction.tokenizer as TokenizerName);
   const pack = buildPack({
-    memoryDir: env.ws.memoryDir, memoryName: env.ws.memoryName, today: clock.today, timeZone: env.config.timeZone,
-    budget: args.budget ?? env.config.agents.contextTokens, unit: 'tokens', measure: count, ...(args.query ? { query: args.query } : {}),
+    memoryDir: env.ws.memoryDir,
+    memoryName: env.ws.memoryName,
+    today: clock.today,
+    timeZone: env.config.timeZone,
+    budget: args.budget ?? env.config.agents.contextTokens,
+    unit: 'tokens',
+    measure: count,
+    ...(args.query ? { query: args.query } : {}),
   });
   return {
     text: pack.text,
     data: {
-      today: pack.today, budget: pack.budget, unit: pack.unit, total: pack.total, spent: pack.spent,
-      parts: pack.parts.map(({ level, path, period, cost, trimmed }) => ({ level, path, period, cost, trimmed })), omitted: pack.omitted, text: pack.text,
+      today: pack.today,
+      budget: pack.budget,
+      unit: pack.unit,
+      total: pack.total,
+      spent: pack.spent,
+      parts: pack.parts.map(({ level, path, period, cost, trimmed }) => ({ level, path, period, cost, trimmed })),
+      omitted: pack.omitted,
+      text: pack.text,
     },
   };
 }
@@ -84,13 +96,24 @@ export function getTool(env: ToolEnv, args: { path: string; from?: number; lines
   const first = Math.max(1, start - GET_LOOKBACK_LINES);
   const file = readLineRange(abs, first, n + start - first, MAX_GET_LINE_BYTES);
   if (!file) throw new ToolError(`${shown}: cannot be read as text`);
-  const redacted = file.lines.length ? redactKeepingLines(redactorFor(env.config.redactPatterns), file.lines.join('\n')).text.split('\n') : [];
+  const redacted = file.lines.length
+    ? redactKeepingLines(redactorFor(env.config.redactPatterns), file.lines.join('\n')).text.split('\n')
+    : [];
   const lines = redacted.slice(start - first);
   const end = start + lines.length - 1;
   if (!lines.length && file.total) throw new ToolError(`${shown}: line ${start} is past the end (${file.total} lines)`);
   return {
-    text: [lines.length ? `${shown} lines ${start}-${end} of ${file.total}` : `${shown}: empty`, ...lines.map((l, i) => `${String(start + i).padStart(5)}  ${l}`)].join('\n'),
-    data: { path: shown, from: start, to: Math.max(start - 1, end), total: file.total, lines: lines.map((text, i) => ({ n: start + i, text })) },
+    text: [
+      lines.length ? `${shown} lines ${start}-${end} of ${file.total}` : `${shown}: empty`,
+      ...lines.map((l, i) => `${String(start + i).padStart(5)}  ${l}`),
+    ].join('\n'),
+    data: {
+      path: shown,
+      from: start,
+      to: Math.max(start - 1, end),
+      total: file.total,
+      lines: lines.map((text, i) => ({ n: start + i, text })),
+    },
   };
 }
 
@@ -99,14 +122,24 @@ export async function logTool(env: ToolEnv, args: { text: string; type?: MemoryT
   const clock = resolveClock(env.config.timeZone, env.now);
   const r = await appendTypedEntry(env.ws, env.config, clock, { type: args.type ?? 'project', topic: args.topic ?? null, text: args.text });
   const file = `${env.ws.memoryName}/${r.rel}`;
-  return { text: `appended to ${file}: ${r.heading}${r.redacted ? ` (${r.redacted} secret(s) redacted)` : ''}`, data: { file, heading: r.heading, bytes: r.bytes, redacted: r.redacted } };
+  return {
+    text: `appended to ${file}: ${r.heading}${r.redacted ? ` (${r.redacted} secret(s) redacted)` : ''}`,
+    data: { file, heading: r.heading, bytes: r.bytes, redacted: r.redacted },
+  };
 }
 
 export async function statusTool(env: ToolEnv): Promise<ToolAnswer> {
   const r = await gatherStatus(env.ws, env.config, env.now);
   const data = {
-    memoryDir: r.memoryDir, today: r.clock.today, timeZone: r.clock.timeZone, raw: r.raw, nodes: r.nodes,
-    pending: r.next.actions.length + r.next.deferred.length, lastCycle: r.lastCycle, lastCapture: r.lastCapture, hookErrors: r.hookErrors,
+    memoryDir: r.memoryDir,
+    today: r.clock.today,
+    timeZone: r.clock.timeZone,
+    raw: r.raw,
+    nodes: r.nodes,
+    pending: r.next.actions.length + r.next.deferred.length,
+    lastCycle: r.lastCycle,
+    lastCapture: r.lastCapture,
+    hookErrors: r.hookErrors,
     warnings: r.warnings.slice(0, 20),
   };
   return { text: JSON.stringify(data, null, 2), data };
@@ -116,21 +149,44 @@ export async function recallTool(env: ToolEnv, args: { question: string; budget?
   if (!args.question.trim()) throw new ToolError('question is empty');
   const clock = resolveClock(env.config.timeZone, env.now);
   const measure = await loadTokenCounter(env.config.compaction.tokenizer as TokenizerName);
-  const run = (search?: TreeSearch) => recall({ memoryDir: env.ws.memoryDir, today: clock.today, question: args.question, also: args.also ?? [], budget: args.budget ?? env.config.agents.contextTokens, measure, ...(search ? { search } : {}) });
+  const run = (search?: TreeSearch) =>
+    recall({
+      memoryDir: env.ws.memoryDir,
+      today: clock.today,
+      question: args.question,
+      also: args.also ?? [],
+      budget: args.budget ?? env.config.agents.contextTokens,
+      measure,
+      ...(search ? { search } : {}),
+    });
   const { withIndex } = await import('../index/maintain.js');
   const { indexTreeSearch } = await import('../context/index-search.js');
   let r: Awaited<ReturnType<typeof run>>;
   try {
-    r = (await withIndex(env.ws, env.config, { update: true }, (index) => run(indexTreeSearch(index, env.ws.memoryName, env.ws.memoryDir)))).result;
+    r = (await withIndex(env.ws, env.config, { update: true }, (index) => run(indexTreeSearch(index, env.ws.memoryName, env.ws.memoryDir))))
+      .result;
   } catch {
     r = await run(); // no usable index: topics, manifest and the matching days still answer
   }
   return {
     text: renderRecall(r, env.ws.memoryName),
     data: {
-      question: r.question, topics: r.topics.map(({ name, type, latest }) => ({ name, type, latest })), days: r.days,
-      passages: r.passages.map((p) => ({ path: `${env.ws.memoryName}/${p.path}`, from: p.from, to: p.to, score: p.score, via: p.via, trimmed: p.trimmed, text: p.text })),
-      leftOut: r.leftOut, tokens: r.tokens, budget: r.budget, searched: r.searched,
+      question: r.question,
+      topics: r.topics.map(({ name, type, latest }) => ({ name, type, latest })),
+      days: r.days,
+      passages: r.passages.map((p) => ({
+        path: `${env.ws.memoryName}/${p.path}`,
+        from: p.from,
+        to: p.to,
+        score: p.score,
+        via: p.via,
+        trimmed: p.trimmed,
+        text: p.text,
+      })),
+      leftOut: r.leftOut,
+      tokens: r.tokens,
+      budget: r.budget,
+      searched: r.searched,
     },
   };
 }
@@ -161,14 +217,25 @@ export async function searchTool(env: ToolEnv, args: SearchArgs): Promise<ToolAn
   const { extraQueries } = await import('../search/expand.js');
   const { formatSearch } = await import('../search/format.js');
   const x = await extraQueries(env.ws, env.config, args.query, { also: args.also, expand: args.expand });
-  const s = await withIndex(env.ws, env.config, { update: true }, (index) => search(index, args.query, { mode: args.mode ?? 'hybrid', limit: args.limit ?? 10, filters, also: x.also }));
+  const s = await withIndex(env.ws, env.config, { update: true }, (index) =>
+    search(index, args.query, { mode: args.mode ?? 'hybrid', limit: args.limit ?? 10, filters, also: x.also }),
+  );
   const warnings = [...x.warnings, ...s.warnings, ...s.result.warnings];
   const ref = (h: SectionRef) => ({ path: h.path, lines: h.lines, heading: h.heading, level: h.level, period: h.period, score: h.score });
   return {
     text: formatSearch(s.result) + (warnings.length ? `\n\nwarnings:\n${warnings.map((w) => `- ${w}`).join('\n')}` : ''),
     data: {
-      query: s.result.query, mode: s.result.mode, also: s.result.also.map(({ kind, text }) => ({ kind, text })),
-      hits: s.result.hits.map((h) => ({ ...ref(h), headingPath: h.headingPath, status: h.status, type: h.type, snippet: { line: h.snippet.line, text: h.snippet.text }, sources: h.sources.map(ref) })),
+      query: s.result.query,
+      mode: s.result.mode,
+      also: s.result.also.map(({ kind, text }) => ({ kind, text })),
+      hits: s.result.hits.map((h) => ({
+        ...ref(h),
+        headingPath: h.headingPath,
+        status: h.status,
+        type: h.type,
+        snippet: { line: h.snippet.line, text: h.snippet.text },
+        sources: h.sources.map(ref),
+      })),
       warnings,
     },
   };

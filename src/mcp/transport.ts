@@ -55,7 +55,9 @@ export class BoundedStdioTransport implements Transport {
       const piece = chunk.subarray(start, nl === -1 ? chunk.length : nl);
       if (this.dropping) this.dropping.bytes += piece.length;
       else if (this.size + piece.length > this.maxBytes) {
-        const head = Buffer.concat([...this.chunks, piece.subarray(0, HEAD_BYTES)]).subarray(0, HEAD_BYTES).toString('utf8');
+        const head = Buffer.concat([...this.chunks, piece.subarray(0, HEAD_BYTES)])
+          .subarray(0, HEAD_BYTES)
+          .toString('utf8');
         this.dropping = { head, bytes: this.size + piece.length };
         this.chunks = [];
         this.size = 0;
@@ -85,7 +87,11 @@ export class BoundedStdioTransport implements Transport {
     try {
       message = JSONRPCMessageSchema.parse(JSON.parse(line));
     } catch (err) {
-      this.replyError(idOf(line.slice(0, HEAD_BYTES)), -32700, `not a JSON-RPC message (${err instanceof SyntaxError ? err.message : 'wrong shape'})`);
+      this.replyError(
+        idOf(line.slice(0, HEAD_BYTES)),
+        -32700,
+        `not a JSON-RPC message (${err instanceof SyntaxError ? err.message : 'wrong shape'})`,
+      );
       return;
     }
     this.onmessage?.(message);

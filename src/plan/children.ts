@@ -14,7 +14,9 @@ function weeklyPeriod(week: IsoWeek): Period {
 
 /** Days of the week that have (or will have) a daily node. */
 export function weekChildren(week: IsoWeek, days: ReadonlySet<LocalDate>): Period[] {
-  return weekDates(week).filter((d) => days.has(d)).map(dailyPeriod);
+  return weekDates(week)
+    .filter((d) => days.has(d))
+    .map(dailyPeriod);
 }
 
 /** Whole weeks of the month as weekly nodes, days of straddling weeks as daily nodes. */

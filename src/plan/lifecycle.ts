@@ -11,10 +11,14 @@ import type { NodeStatus, Period } from '../tree/layout.js';
 
 function periodLastDay(p: Period): LocalDate | null {
   switch (p.level) {
-    case 'daily': return p.date;
-    case 'weekly': return lastDayOfWeek(p.week);
-    case 'monthly': return lastDayOfMonthId(p.month);
-    case 'root': return null;
+    case 'daily':
+      return p.date;
+    case 'weekly':
+      return lastDayOfWeek(p.week);
+    case 'monthly':
+      return lastDayOfMonthId(p.month);
+    case 'root':
+      return null;
   }
 }
 

@@ -14,7 +14,19 @@ import type { NodeInfo, RawLogInfo, TreeSnapshot } from '../tree/snapshot.js';
 import { monthChildren, weekChildren } from './children.js';
 import type { Attention, CyclePlan, DeferredNode, NodeAction } from './plan.js';
 import { RankedList } from './ranked.js';
-import { afterOf, dailyVerdict, parentVerdict, rootVerdict, ROOT_PERIOD, sameAfter, type After, type Candidate, type ChildView, type PlanOptions, type Verdict } from './verdict.js';
+import {
+  afterOf,
+  dailyVerdict,
+  parentVerdict,
+  rootVerdict,
+  ROOT_PERIOD,
+  sameAfter,
+  type After,
+  type Candidate,
+  type ChildView,
+  type PlanOptions,
+  type Verdict,
+} from './verdict.js';
 
 export { childrenHash, rootSourceHash, type LlmPlanOptions, type PlanOptions } from './verdict.js';
 
@@ -47,11 +59,19 @@ class Level {
   /** Candidates let through by the limit at the last plan. */
   top: string[] = [];
 
-  constructor(readonly name: Exclude<NodeLevel, 'root'>, private readonly limit: number) {}
+  constructor(
+    readonly name: Exclude<NodeLevel, 'root'>,
+    private readonly limit: number,
+  ) {}
 
   file(id: string, v: Verdict): void {
     if (v.t === 'cand') {
-      const held: DeferredNode = { period: v.c.period, relPath: nodeRelPath(v.c.period), kind: v.c.kind, reason: `per-cycle limit (${this.name}: ${this.limit}); ${v.c.reason}` };
+      const held: DeferredNode = {
+        period: v.c.period,
+        relPath: nodeRelPath(v.c.period),
+        kind: v.c.kind,
+        reason: `per-cycle limit (${this.name}: ${this.limit}); ${v.c.reason}`,
+      };
       (v.c.pass ? this.passes : this.cands).set(id, v.c);
       (v.c.pass ? this.passesHeld : this.candsHeld).set(id, held);
     } else if (v.t === 'fix') this.fixes.set(id, v.action);
@@ -164,12 +184,24 @@ export class Planner {
       this.absorb(changes);
     }
     this.refreshDays();
-    this.refreshParents(this.weekly, this.dirtyWeeks, (id) => ({ level: 'weekly', week: id as IsoWeek }), (p) => (p.level === 'weekly' ? weekChildren(p.week, this.days) : []), (id) => {
-      for (const m of monthsOfWeek(id as IsoWeek)) this.dirtyMonths.add(m);
-    });
-    this.refreshParents(this.monthly, this.dirtyMonths, (id) => ({ level: 'monthly', month: id as MonthId }), (p) => (p.level === 'monthly' ? monthChildren(p.month, this.days) : []), () => {
-      this.rootDirty = true;
-    });
+    this.refreshParents(
+      this.weekly,
+      this.dirtyWeeks,
+      (id) => ({ level: 'weekly', week: id as IsoWeek }),
+      (p) => (p.level === 'weekly' ? weekChildren(p.week, this.days) : []),
+      (id) => {
+        for (const m of monthsOfWeek(id as IsoWeek)) this.dirtyMonths.add(m);
+      },
+    );
+    this.refreshParents(
+      this.monthly,
+      this.dirtyMonths,
+      (id) => ({ level: 'monthly', month: id as MonthId }),
+      (p) => (p.level === 'monthly' ? monthChildren(p.month, this.days) : []),
+      () => {
+        this.rootDirty = true;
+      },
+    );
     if (this.rootDirty) {
       this.root = rootVerdict(this.months.values().reverse(), this.view, this.node(ROOT_PERIOD), today, opts);
       this.decisions++;
@@ -265,7 +297,13 @@ export class Planner {
     this.settle(this.daily, check, (id) => this.touchDay(id as LocalDate));
   }
 
-  private refreshParents(level: Level, dirty: Set<string>, periodOf: (id: string) => Period, childrenOf: (p: Period) => Period[], touch: (id: string) => void): void {
+  private refreshParents(
+    level: Level,
+    dirty: Set<string>,
+    periodOf: (id: string) => Period,
+    childrenOf: (p: Period) => Period[],
+    touch: (id: string) => void,
+  ): void {
     const check = new Set<string>();
     const held = level === this.weekly ? this.weekDays : this.monthDays;
     for (const id of dirty) {
@@ -322,7 +360,13 @@ export class Planner {
     if (root?.t === 'cand') {
       const limit = this.opts!.limits.root;
       if (limit > 0) actions.push(actionOf(root.c));
-      else deferred.push({ period: ROOT_PERIOD, relPath: nodeRelPath(ROOT_PERIOD), kind: root.c.kind, reason: `per-cycle limit (root: ${limit}); ${root.c.reason}` });
+      else
+        deferred.push({
+          period: ROOT_PERIOD,
+          relPath: nodeRelPath(ROOT_PERIOD),
+          kind: root.c.kind,
+          reason: `per-cycle limit (root: ${limit}); ${root.c.reason}`,
+        });
     } else if (root?.t === 'wait') deferred.push(root.deferred);
     else if (root?.t === 'keep' && root.up) upToDate.root = 1;
     return { today: this.today, actions, deferred, attention, upToDate };

@@ -65,10 +65,18 @@ const VANISHED: Verdict = { t: 'keep', up: false, flag: null, vanished: true };
 /** The node's state after this cycle, given its verdict and whether its candidate was scheduled. */
 export function afterOf(v: Verdict, node: NodeInfo | undefined, scheduled: boolean): After | undefined {
   switch (v.t) {
-    case 'cand': return scheduled ? { changing: true, pending: false, status: v.c.status } : { changing: false, pending: true, status: v.c.current };
-    case 'fix': return { changing: false, pending: false, status: 'fixed' };
-    case 'wait': return { changing: false, pending: true, status: v.current };
-    case 'keep': return v.vanished ? { changing: false, pending: false, status: null } : node ? { changing: false, pending: false, status: node.status } : undefined;
+    case 'cand':
+      return scheduled ? { changing: true, pending: false, status: v.c.status } : { changing: false, pending: true, status: v.c.current };
+    case 'fix':
+      return { changing: false, pending: false, status: 'fixed' };
+    case 'wait':
+      return { changing: false, pending: true, status: v.current };
+    case 'keep':
+      return v.vanished
+        ? { changing: false, pending: false, status: null }
+        : node
+          ? { changing: false, pending: false, status: node.status }
+          : undefined;
   }
 }
 
@@ -76,13 +84,30 @@ export function sameAfter(a: After | undefined, b: After | undefined): boolean {
   return a === b || (a !== undefined && b !== undefined && a.changing === b.changing && a.pending === b.pending && a.status === b.status);
 }
 
-const cand = (kind: Candidate['kind'], period: Period, status: NodeStatus, reason: string, children: Period[], node: NodeInfo | undefined, pass = false): Verdict => ({
+const cand = (
+  kind: Candidate['kind'],
+  period: Period,
+  status: NodeStatus,
+  reason: string,
+  children: Period[],
+  node: NodeInfo | undefined,
+  pass = false,
+): Verdict => ({
   t: 'cand',
   c: { kind, period, status, reason, children, pass, current: node?.status ?? null },
 });
-const fix = (p: Period, reason: string, children: Period[]): Verdict => ({ t: 'fix', action: { kind: 'fix', period: p, relPath: nodeRelPath(p), status: 'fixed', reason, children } });
-const flag = (node: NodeInfo, message: string): Verdict => ({ t: 'keep', up: false, flag: { relPath: node.relPath, message }, vanished: false });
-const NOT_REWRITTEN = (node: NodeInfo): Verdict => flag(node, `not rewritten: ${node.problem}; repair the frontmatter or delete the file to have it regenerated`);
+const fix = (p: Period, reason: string, children: Period[]): Verdict => ({
+  t: 'fix',
+  action: { kind: 'fix', period: p, relPath: nodeRelPath(p), status: 'fixed', reason, children },
+});
+const flag = (node: NodeInfo, message: string): Verdict => ({
+  t: 'keep',
+  up: false,
+  flag: { relPath: node.relPath, message },
+  vanished: false,
+});
+const NOT_REWRITTEN = (node: NodeInfo): Verdict =>
+  flag(node, `not rewritten: ${node.problem}; repair the frontmatter or delete the file to have it regenerated`);
 
 /** An extractive summary a model pass would replace (never a copy, concat or hand edit). */
 function dueForModel(opts: PlanOptions, node: NodeInfo, status: NodeStatus): boolean {
@@ -95,16 +120,26 @@ function dueForModel(opts: PlanOptions, node: NodeInfo, status: NodeStatus): boo
 }
 
 function modelPass(node: NodeInfo, status: NodeStatus, children: Period[]): Verdict {
-  const reason = node.status === 'fixed' ? 'extractive summary; model pass asked for (--resummarize)' : 'extractive summary (fallback or no model before); model pass';
+  const reason =
+    node.status === 'fixed'
+      ? 'extractive summary; model pass asked for (--resummarize)'
+      : 'extractive summary (fallback or no model before); model pass';
   return cand('resummarize', node.period, status, reason, children, node, true);
 }
 
 /** A day with a usable raw log or a daily node: raw log → daily node. */
-export function dailyVerdict(p: Period & { level: 'daily' }, node: NodeInfo | undefined, raw: RawLogInfo | undefined, today: LocalDate, opts: PlanOptions): Verdict {
+export function dailyVerdict(
+  p: Period & { level: 'daily' },
+  node: NodeInfo | undefined,
+  raw: RawLogInfo | undefined,
+  today: LocalDate,
+  opts: PlanOptions,
+): Verdict {
   const want = calendarStatus(p, today, opts.graceDays);
   if (!raw?.usable) {
     // The node outlives its raw log (deleted or unreadable): keep it as it is.
-    if (node && !node.problem && node.status === 'tentative' && want === 'fixed') return fix(p, 'date has passed (raw log missing or unusable; node kept as is)', []);
+    if (node && !node.problem && node.status === 'tentative' && want === 'fixed')
+      return fix(p, 'date has passed (raw log missing or unusable; node kept as is)', []);
     return node ? NOTHING : VANISHED;
   }
   if (!node) return cand('create', p, want, 'new raw log', [], node);
@@ -112,11 +147,22 @@ export function dailyVerdict(p: Period & { level: 'daily' }, node: NodeInfo | un
   if (node.status === 'fixed') {
     if (node.sourceHash === raw.hash && dueForModel(opts, node, 'fixed')) return modelPass(node, 'fixed', []);
     if (node.sourceHash === null || node.sourceHash === raw.hash) return UP;
-    if (isHandEdited(node)) return flag(node, `raw log ${raw.relPath} changed after this fixed node was edited by hand; not rewritten (delete the node to rebuild it)`);
+    if (isHandEdited(node))
+      return flag(
+        node,
+        `raw log ${raw.relPath} changed after this fixed node was edited by hand; not rewritten (delete the node to rebuild it)`,
+      );
     return cand('amend', p, 'fixed', 'raw log changed after the day was fixed (late entry)', [], node);
   }
   if (node.status === null || node.sourceHash !== raw.hash) {
-    return cand('regenerate', p, want, node.status === null ? 'node has no tentative/fixed status (placeholder or foreign node)' : 'raw log changed', [], node);
+    return cand(
+      'regenerate',
+      p,
+      want,
+      node.status === null ? 'node has no tentative/fixed status (placeholder or foreign node)' : 'raw log changed',
+      [],
+      node,
+    );
   }
   // A day about to be fixed gets its model pass first; after that, only --resummarize.
   if (dueForModel(opts, node, want)) return modelPass(node, want, []);
@@ -131,7 +177,14 @@ export interface ChildView {
 }
 
 /** A weekly or monthly node: its children (as this cycle leaves them) → the node. */
-export function parentVerdict(p: Period, children: Period[], node: NodeInfo | undefined, view: ChildView, today: LocalDate, opts: PlanOptions): Verdict {
+export function parentVerdict(
+  p: Period,
+  children: Period[],
+  node: NodeInfo | undefined,
+  view: ChildView,
+  today: LocalDate,
+  opts: PlanOptions,
+): Verdict {
   if (children.length === 0) return node ? NOTHING : VANISHED;
   const states = children.map((c) => ({ c, a: view.after(c) }));
   const pending = states.filter((s) => !s.a || s.a.pending).map((s) => periodId(s.c));
@@ -139,7 +192,11 @@ export function parentVerdict(p: Period, children: Period[], node: NodeInfo | un
   const allFixed = states.every((s) => s.a?.status === 'fixed');
   const want = calendarStatus(p, today, opts.graceDays);
   const target: NodeStatus = want === 'fixed' && allFixed && pending.length === 0 ? 'fixed' : 'tentative';
-  const waitFor = (kind: ActionKind, why: string): Verdict => ({ t: 'wait', deferred: { period: p, relPath: nodeRelPath(p), kind, reason: `${why}; waiting for ${pending.join(', ')}` }, current: node?.status ?? null });
+  const waitFor = (kind: ActionKind, why: string): Verdict => ({
+    t: 'wait',
+    deferred: { period: p, relPath: nodeRelPath(p), kind, reason: `${why}; waiting for ${pending.join(', ')}` },
+    current: node?.status ?? null,
+  });
   if (!node) return pending.length ? waitFor('create', 'new period') : cand('create', p, target, 'new period', children, node);
   if (node.problem) return NOT_REWRITTEN(node);
   const stale = changing || node.sourceHash !== childrenHashBy(children, (c) => view.node(c));
@@ -147,7 +204,8 @@ export function parentVerdict(p: Period, children: Period[], node: NodeInfo | un
   if (node.status === 'fixed') {
     if (!stale && pending.length === 0 && dueForModel(opts, node, 'fixed')) return modelPass(node, 'fixed', children);
     if (!stale || node.sourceHash === null) return UP;
-    if (isHandEdited(node)) return flag(node, `${why} after this fixed node was edited by hand; not rewritten (delete the node to rebuild it)`);
+    if (isHandEdited(node))
+      return flag(node, `${why} after this fixed node was edited by hand; not rewritten (delete the node to rebuild it)`);
     if (pending.length) return waitFor('amend', `${why} after the period was fixed`);
     return cand('amend', p, 'fixed', `${why} after the period was fixed (late input)`, children, node);
   }
@@ -156,25 +214,60 @@ export function parentVerdict(p: Period, children: Period[], node: NodeInfo | un
     return pending.length ? waitFor('regenerate', reason) : cand('regenerate', p, target, reason, children, node);
   }
   if (pending.length === 0 && dueForModel(opts, node, target)) return modelPass(node, target, children);
-  if (target === 'fixed') return fix(p, p.level === 'weekly' ? 'week ended and grace period passed; all its days are fixed' : 'month ended and grace period passed; all its parts are fixed', children);
+  if (target === 'fixed')
+    return fix(
+      p,
+      p.level === 'weekly'
+        ? 'week ended and grace period passed; all its days are fixed'
+        : 'month ended and grace period passed; all its parts are fixed',
+      children,
+    );
   return UP;
 }
 
 export const ROOT_PERIOD: Period = { level: 'root' };
 
 /** ROOT: what it needs from the months, and whether it is current. */
-export function rootVerdict(monthsAsc: readonly Period[], view: ChildView, root: NodeInfo | undefined, today: LocalDate, opts: PlanOptions): Verdict | null {
+export function rootVerdict(
+  monthsAsc: readonly Period[],
+  view: ChildView,
+  root: NodeInfo | undefined,
+  today: LocalDate,
+  opts: PlanOptions,
+): Verdict | null {
   const monthsWithNodes = monthsAsc.filter((p) => view.node(p) || view.after(p)?.changing);
   const pendingMonths: string[] = [];
   for (let i = monthsAsc.length - 1; i >= 0; i--) if (view.after(monthsAsc[i]!)?.pending) pendingMonths.push(periodId(monthsAsc[i]!));
-  const waiting = (kind: Candidate['kind'], reason: string): Verdict => ({ t: 'wait', deferred: { period: ROOT_PERIOD, relPath: nodeRelPath(ROOT_PERIOD), kind, reason: `${reason}; waiting for ${pendingMonths.join(', ')}` }, current: root?.status ?? null });
-  if (monthsWithNodes.length === 0) return pendingMonths.length ? waiting(root ? 'regenerate' : 'create', root ? 'monthly nodes changed' : 'no ROOT.md yet') : null;
+  const waiting = (kind: Candidate['kind'], reason: string): Verdict => ({
+    t: 'wait',
+    deferred: {
+      period: ROOT_PERIOD,
+      relPath: nodeRelPath(ROOT_PERIOD),
+      kind,
+      reason: `${reason}; waiting for ${pendingMonths.join(', ')}`,
+    },
+    current: root?.status ?? null,
+  });
+  if (monthsWithNodes.length === 0)
+    return pendingMonths.length ? waiting(root ? 'regenerate' : 'create', root ? 'monthly nodes changed' : 'no ROOT.md yet') : null;
   const changed = monthsWithNodes.filter((p) => view.after(p)?.changing);
-  const stale = !root || root.status === null || changed.length > 0 || root.sourceHash !== hashParts([today, childrenHashBy(monthsWithNodes, (c) => view.node(c))]);
+  const stale =
+    !root ||
+    root.status === null ||
+    changed.length > 0 ||
+    root.sourceHash !== hashParts([today, childrenHashBy(monthsWithNodes, (c) => view.node(c))]);
   const pass = !stale && root !== undefined && dueForModel(opts, root, 'tentative');
   if (!stale && !pass) return UP;
   const kind = pass ? 'resummarize' : root ? 'regenerate' : 'create';
-  const reason = pass ? 'extractive ROOT (fallback or no model before); model recompaction' : !root ? 'no ROOT.md yet' : changed.length ? `${changed.map(periodId).join(', ')} changed` : root.sourceHash?.length ? 'monthly nodes or the date changed (topic ages)' : 'ROOT.md was not written by hipo';
+  const reason = pass
+    ? 'extractive ROOT (fallback or no model before); model recompaction'
+    : !root
+      ? 'no ROOT.md yet'
+      : changed.length
+        ? `${changed.map(periodId).join(', ')} changed`
+        : root.sourceHash?.length
+          ? 'monthly nodes or the date changed (topic ages)'
+          : 'ROOT.md was not written by hipo';
   if (pendingMonths.length) return waiting(kind, reason);
   return cand(kind, ROOT_PERIOD, 'tentative', reason, monthsWithNodes, root);
 }

@@ -38,8 +38,19 @@ export function addMcpServer(step: ExternalStep, cwd: string, env: NodeJS.Proces
   const r = run(args, cwd, env);
   if (!r) return { done: false, existed: false, command, message: `claude is not on PATH: register the MCP server with: ${command}` };
   if (r.ok) return { done: true, existed: false, command, message: `registered the MCP server "${step.name}" (${step.scope} scope)` };
-  if (/already exists/i.test(r.output)) return { done: false, existed: true, command, message: `an MCP server "${step.name}" is already registered (${step.scope} scope): left as it is` };
-  return { done: false, existed: false, command, message: `"${command}" failed (${r.output.split('\n')[0] || 'no output'}); run it yourself` };
+  if (/already exists/i.test(r.output))
+    return {
+      done: false,
+      existed: true,
+      command,
+      message: `an MCP server "${step.name}" is already registered (${step.scope} scope): left as it is`,
+    };
+  return {
+    done: false,
+    existed: false,
+    command,
+    message: `"${command}" failed (${r.output.split('\n')[0] || 'no output'}); run it yourself`,
+  };
 }
 
 export function removeMcpServer(step: ExternalStep, cwd: string, env: NodeJS.ProcessEnv = process.env): StepResult {

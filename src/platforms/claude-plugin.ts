@@ -13,7 +13,10 @@ export const PLUGIN_DIR = fileURLToPath(new URL('../../plugin/claude-code/', imp
 export function pluginGeneratedFiles(version: string): Record<string, string> {
   const out: Record<string, string> = {};
   for (const name of packagedSkillNames()) {
-    out[`skills/${name}/SKILL.md`] = renderSkill(readFileSync(join(PACKAGED_SKILLS, name, 'SKILL.md'), 'utf8'), { hipo: 'hipo', memory: 'memory' });
+    out[`skills/${name}/SKILL.md`] = renderSkill(readFileSync(join(PACKAGED_SKILLS, name, 'SKILL.md'), 'utf8'), {
+      hipo: 'hipo',
+      memory: 'memory',
+    });
   }
   const manifest = JSON.parse(readFileSync(join(PLUGIN_DIR, '.claude-plugin', 'plugin.json'), 'utf8')) as Record<string, unknown>;
   out['.claude-plugin/plugin.json'] = `${JSON.stringify({ ...manifest, version }, null, 2)}\n`;

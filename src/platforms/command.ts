@@ -43,7 +43,9 @@ export function resolveHipoCommand(env: NodeJS.ProcessEnv = process.env): HipoCo
     if (existsSync(bin) && real(bin) === own) return { argv: [bin], shell: shellQuote(bin), how: `hipo on PATH (${bin})` };
   }
   if (/[/\\]_npx[/\\]/.test(own)) {
-    throw new InstallError(`hipo is running from the npx cache (${own}), which is cleared and re-keyed; hooks pointing there break. Install it first (npm install -g hipo) or set HIPO_COMMAND to a stable command.`);
+    throw new InstallError(
+      `hipo is running from the npx cache (${own}), which is cleared and re-keyed; hooks pointing there break. Install it first (npm install -g hipo) or set HIPO_COMMAND to a stable command.`,
+    );
   }
   const argv = [process.execPath, own];
   return { argv, shell: argv.map(shellQuote).join(' '), how: 'node and the installed package' };

@@ -9,7 +9,15 @@ import { atomicWriteFile } from '../fs/atomic.js';
 import { addMcpServer, removeMcpServer } from './claude-cli.js';
 import { InstallError } from './command.js';
 import { addEntries, canonical, detectIndent, removeEntries, type Obj } from './json-entries.js';
-import { legacyManifestPath, loadManifest, removeLegacyManifest, saveManifest, type InstallManifest, type Json, type MergedJson } from './manifest.js';
+import {
+  legacyManifestPath,
+  loadManifest,
+  removeLegacyManifest,
+  saveManifest,
+  type InstallManifest,
+  type Json,
+  type MergedJson,
+} from './manifest.js';
 import type { PlatformPlan } from './plans.js';
 import { hipoEntries, isHipoGenerated, isHipoSkill } from './recognize.js';
 
@@ -50,9 +58,12 @@ export function parseJsonFile(abs: string, bytes: Buffer | null): Obj {
   try {
     v = JSON.parse(bytes.toString('utf8').replace(/^\uFEFF/, ''));
   } catch (err) {
-    throw new InstallError(`${abs}: is not valid JSON (${(err as Error).message}); fix or move it, then run the command again (nothing was changed)`);
+    throw new InstallError(
+      `${abs}: is not valid JSON (${(err as Error).message}); fix or move it, then run the command again (nothing was changed)`,
+    );
   }
-  if (v === null || typeof v !== 'object' || Array.isArray(v)) throw new InstallError(`${abs}: must hold a JSON object (nothing was changed)`);
+  if (v === null || typeof v !== 'object' || Array.isArray(v))
+    throw new InstallError(`${abs}: must hold a JSON object (nothing was changed)`);
   return v as Obj;
 }
 
@@ -82,7 +93,10 @@ const recognised = (path: string, text: string): boolean => (path.endsWith('SKIL
 /** The previous install's manifest: beside the files, else (in the workspace) where hipo 0.1 kept it. */
 export function previousManifest(plan: PlatformPlan, workspace: string | null): InstallManifest | null {
   const legacy = workspace !== null && workspace === plan.base;
-  return loadManifest(join(plan.base, plan.manifest), plan.platform) ?? (legacy ? loadManifest(legacyManifestPath(workspace, plan.platform), plan.platform) : null);
+  return (
+    loadManifest(join(plan.base, plan.manifest), plan.platform) ??
+    (legacy ? loadManifest(legacyManifestPath(workspace, plan.platform), plan.platform) : null)
+  );
 }
 
 export function installPlatform(plan: PlatformPlan, opts: { workspace?: string; env?: NodeJS.ProcessEnv } = {}): InstallReport {
@@ -94,8 +108,30 @@ export function installPlatform(plan: PlatformPlan, opts: { workspace?: string; 
     const bytes = readMaybe(abs);
     return { j, abs, bytes, doc: parseJsonFile(abs, bytes) };
   });
-  const m: InstallManifest = { version: 2, platform: plan.platform, scope: plan.scope, installedAt: new Date().toISOString(), command: plan.command, files: [], dirs: [...(prev?.dirs ?? [])], json: [], external: [] };
-  const report: InstallReport = { platform: plan.platform, scope: plan.scope, base, created: [], updated: [], unchanged: [], skipped: [], merged: [], registered: [], record: plan.manifest, notes: [] };
+  const m: InstallManifest = {
+    version: 2,
+    platform: plan.platform,
+    scope: plan.scope,
+    installedAt: new Date().toISOString(),
+    command: plan.command,
+    files: [],
+    dirs: [...(prev?.dirs ?? [])],
+    json: [],
+    external: [],
+  };
+  const report: InstallReport = {
+    platform: plan.platform,
+    scope: plan.scope,
+    base,
+    created: [],
+    updated: [],
+    unchanged: [],
+    skipped: [],
+    merged: [],
+    registered: [],
+    record: plan.manifest,
+    notes: [],
+  };
 
   for (const f of plan.files) {
     const abs = inside(base, f.path);
@@ -116,8 +152,12 @@ export function installPlatform(plan: PlatformPlan, opts: { workspace?: string; 
       report.updated.push(f.path);
     } else {
       report.skipped.push(f.path);
-      if (mine) m.files.push(mine); // still hipo's, edited by the user: uninstall will leave it
-      else if (recognised(f.path, old.toString('utf8'))) report.notes.push(`${f.path}: hipo's, but changed (or from another hipo version): kept; delete it and run init again for the current one`);
+      if (mine)
+        m.files.push(mine); // still hipo's, edited by the user: uninstall will leave it
+      else if (recognised(f.path, old.toString('utf8')))
+        report.notes.push(
+          `${f.path}: hipo's, but changed (or from another hipo version): kept; delete it and run init again for the current one`,
+        );
       continue;
     }
     m.files.push({ path: f.path, hash: sha(f.content) });
@@ -176,7 +216,12 @@ export function installPlatform(plan: PlatformPlan, opts: { workspace?: string; 
     report.notes.push(removeMcpServer(old, opts.workspace ?? base, opts.env).message);
   }
   // An install that changed nothing leaves its record as it was (idempotent to the byte).
-  if (prev && prev.version === 2 && canonical({ ...m, installedAt: '' } as unknown as Json) === canonical({ ...prev, installedAt: '' } as unknown as Json)) m.installedAt = prev.installedAt;
+  if (
+    prev &&
+    prev.version === 2 &&
+    canonical({ ...m, installedAt: '' } as unknown as Json) === canonical({ ...prev, installedAt: '' } as unknown as Json)
+  )
+    m.installedAt = prev.installedAt;
   saveManifest(join(base, plan.manifest), m);
   if (opts.workspace === base) removeLegacyManifest(base, plan.platform);
   return report;

@@ -9,7 +9,11 @@ export const isObj = (v: Json | undefined): v is Obj => v !== null && v !== unde
 /** JSON with sorted keys: equality that ignores key order. */
 export function canonical(v: Json): string {
   if (Array.isArray(v)) return `[${v.map(canonical).join(',')}]`;
-  if (isObj(v)) return `{${Object.keys(v).sort().map((k) => `${JSON.stringify(k)}:${canonical(v[k]!)}`).join(',')}}`;
+  if (isObj(v))
+    return `{${Object.keys(v)
+      .sort()
+      .map((k) => `${JSON.stringify(k)}:${canonical(v[k]!)}`)
+      .join(',')}}`;
   return JSON.stringify(v);
 }
 

@@ -66,8 +66,14 @@ export function loadManifest(file: string, platform: string): InstallManifest | 
   if (m.version !== 1) return null;
   // hipo 0.1 kept hook groups directly under `added` and had no scopes.
   return {
-    version: 2, platform, scope: platform === 'claude-code' ? 'local' : 'project', installedAt: m.installedAt ?? '', command: m.command ?? '',
-    files: m.files ?? [], dirs: m.dirs ?? [], external: [],
+    version: 2,
+    platform,
+    scope: platform === 'claude-code' ? 'local' : 'project',
+    installedAt: m.installedAt ?? '',
+    command: m.command ?? '',
+    files: m.files ?? [],
+    dirs: m.dirs ?? [],
+    external: [],
     json: (m.json ?? []).map((j) => ({ path: j.path, original: j.original, added: { hooks: j.added as Record<string, Json[]> } })),
   };
 }

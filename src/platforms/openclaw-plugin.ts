@@ -8,13 +8,18 @@
 // has archived them their bytes are zeroed in place, so no unredacted copy stays on disk.
 // After a compaction, the next run gets `hipo hook SessionStart` (source compact) as context.
 
-export const OPENCLAW_PLUGIN_JSON = `${JSON.stringify({
-  id: 'hipo',
-  name: 'hipo memory',
-  description: "Archive OpenClaw sessions into hipo's raw log; restore a session after compaction. Written by \"hipo init --platform openclaw\".",
-  activation: { onStartup: true },
-  configSchema: { type: 'object', additionalProperties: false },
-}, null, 2)}\n`;
+export const OPENCLAW_PLUGIN_JSON = `${JSON.stringify(
+  {
+    id: 'hipo',
+    name: 'hipo memory',
+    description:
+      'Archive OpenClaw sessions into hipo\'s raw log; restore a session after compaction. Written by "hipo init --platform openclaw".',
+    activation: { onStartup: true },
+    configSchema: { type: 'object', additionalProperties: false },
+  },
+  null,
+  2,
+)}\n`;
 
 export const OPENCLAW_PLUGIN_PACKAGE = `${JSON.stringify({ name: 'hipo-openclaw', version: '1.0.0', private: true, type: 'module', description: 'Written by "hipo init --platform openclaw".', openclaw: { extensions: ['./index.js'] } }, null, 2)}\n`;
 

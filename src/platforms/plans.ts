@@ -77,7 +77,10 @@ const HOOK_SETTINGS: Record<(typeof HIPO_HOOK_EVENTS)[number], [matcher: string 
 /** Codex caps a SessionEnd hook at 3 s (and warns at every start about a longer one). */
 const CODEX_TIMEOUTS: Partial<Record<(typeof HIPO_HOOK_EVENTS)[number], number>> = { SessionEnd: 3 };
 
-function hookGroups(commandShell: string, timeouts: Partial<Record<(typeof HIPO_HOOK_EVENTS)[number], number>> = {}): Record<string, Json[]> {
+function hookGroups(
+  commandShell: string,
+  timeouts: Partial<Record<(typeof HIPO_HOOK_EVENTS)[number], number>> = {},
+): Record<string, Json[]> {
   const out: Record<string, Json[]> = {};
   for (const event of HIPO_HOOK_EVENTS) {
     const [matcher, standard] = HOOK_SETTINGS[event];
@@ -93,7 +96,8 @@ const PORTABLE: HipoCommand = { argv: ['hipo'], shell: 'hipo', how: 'hipo on PAT
 
 export function platformPlan(platform: Platform, input: PlanInput): PlatformPlan {
   const scopes = PLATFORM_SCOPES[platform];
-  if (!scopes.includes(input.scope)) throw new InstallError(`--scope: ${platform} installs in ${scopes.join(' or ')}, not "${input.scope}"`);
+  if (!scopes.includes(input.scope))
+    throw new InstallError(`--scope: ${platform} installs in ${scopes.join(' or ')}, not "${input.scope}"`);
   const user = input.scope === 'user';
   const base = user ? input.home : input.workspace;
   const command = platform === 'claude-code' && input.scope === 'project' ? PORTABLE : input.command;
@@ -104,16 +108,27 @@ export function platformPlan(platform: Platform, input: PlanInput): PlatformPlan
     case 'claude-code': {
       const settings = input.scope === 'local' ? '.claude/settings.local.json' : '.claude/settings.json';
       const json: PlannedJson[] = [{ path: settings, add: { hooks: hookGroups(command.shell) } }];
-      if (input.scope === 'project') json.push({ path: '.mcp.json', add: { keys: { 'mcpServers.hipo': { type: 'stdio', command: command.argv[0]!, args: [...command.argv.slice(1), 'mcp'] } } } });
+      if (input.scope === 'project')
+        json.push({
+          path: '.mcp.json',
+          add: { keys: { 'mcpServers.hipo': { type: 'stdio', command: command.argv[0]!, args: [...command.argv.slice(1), 'mcp'] } } },
+        });
       else plan.external.push({ kind: 'claude-mcp', scope: input.scope === 'user' ? 'user' : 'local', name: 'hipo', argv: mcpArgv });
       return {
-        ...plan, manifest: '.claude/hipo-install.json', files: skillFiles('.claude/skills', vars), json,
-        notes: [`Claude Code: hooks in ${user ? '~/' : ''}${settings}; the SessionStart hook loads the memory context${user ? ' in every project that is a hipo workspace (hipo init there)' : ''}.`],
+        ...plan,
+        manifest: '.claude/hipo-install.json',
+        files: skillFiles('.claude/skills', vars),
+        json,
+        notes: [
+          `Claude Code: hooks in ${user ? '~/' : ''}${settings}; the SessionStart hook loads the memory context${user ? ' in every project that is a hipo workspace (hipo init there)' : ''}.`,
+        ],
       };
     }
     case 'codex':
       return {
-        ...plan, manifest: '.codex/hipo-install.json', files: skillFiles('.agents/skills', vars),
+        ...plan,
+        manifest: '.codex/hipo-install.json',
+        files: skillFiles('.agents/skills', vars),
         json: [{ path: '.codex/hooks.json', add: { hooks: hookGroups(command.shell, CODEX_TIMEOUTS) } }],
         notes: [
           `Codex: hooks in ${user ? '~/' : ''}.codex/hooks.json. Codex runs them only once you trust them: open /hooks in Codex and trust hipo's five hooks (until then they are skipped without a word, codex exec included; for automation you control, codex exec --dangerously-bypass-hook-trust). A project's .codex/ loads only in a trusted project.`,
@@ -126,7 +141,8 @@ export function platformPlan(platform: Platform, input: PlanInput): PlatformPlan
       // config file of the user's (which may be JSONC).
       const dir = user ? '.config/opencode' : '.opencode';
       return {
-        ...plan, manifest: `${dir}/hipo-install.json`,
+        ...plan,
+        manifest: `${dir}/hipo-install.json`,
         files: [...skillFiles(`${dir}/skills`, vars), { path: `${dir}/plugins/hipo.js`, content: openCodePlugin(command.argv) }],
         json: [{ path: `${dir}/opencode.json`, add: { keys: { 'mcp.hipo': { type: 'local', command: mcpArgv, enabled: true } } } }],
         notes: [
@@ -140,7 +156,8 @@ export function platformPlan(platform: Platform, input: PlanInput): PlatformPlan
       const pluginDir = `${input.workspace}/plugins/hipo`;
       const mcp = JSON.stringify({ command: command.argv[0], args: [...command.argv.slice(1), 'mcp'] });
       return {
-        ...plan, manifest: 'hooks/hipo-memory/install.json',
+        ...plan,
+        manifest: 'hooks/hipo-memory/install.json',
         files: [
           ...skillFiles('skills', vars),
           { path: 'hooks/hipo-memory/HOOK.md', content: OPENCLAW_HOOK_MD },
@@ -156,7 +173,9 @@ export function platformPlan(platform: Platform, input: PlanInput): PlatformPlan
           `OpenClaw MCP server (optional): openclaw mcp set hipo ${shellQuote(mcp)}`,
           'Then restart the gateway. OpenClaw also writes memory/YYYY-MM-DD.md itself; run "hipo compact" (or the daemon) to keep the tree current.',
         ],
-        uninstallNotes: ['OpenClaw: also run "openclaw plugins uninstall hipo", "openclaw hooks disable hipo-memory" and "openclaw mcp unset hipo" (their entries are in OpenClaw\'s config), then restart the gateway.'],
+        uninstallNotes: [
+          'OpenClaw: also run "openclaw plugins uninstall hipo", "openclaw hooks disable hipo-memory" and "openclaw mcp unset hipo" (their entries are in OpenClaw\'s config), then restart the gateway.',
+        ],
       };
     }
   }

@@ -31,7 +31,9 @@ function hipoHookGroups(doc: Obj): Record<string, Json[]> {
 function isHipoMcpServer(v: Json | undefined): boolean {
   if (!isObj(v)) return false;
   // `command` is a string (Claude Code, Codex) or the whole argv (OpenCode).
-  const argv = [...(Array.isArray(v.command) ? v.command : [v.command]), ...(Array.isArray(v.args) ? v.args : [])].filter((x): x is string => typeof x === 'string');
+  const argv = [...(Array.isArray(v.command) ? v.command : [v.command]), ...(Array.isArray(v.args) ? v.args : [])].filter(
+    (x): x is string => typeof x === 'string',
+  );
   return argv.includes('mcp') && argv.some((a) => /(?:^|[/\\])hipo$|[/\\]dist[/\\]cli\.js$|[/\\]bin[/\\]hipo(?:\.js)?$/.test(a));
 }
 

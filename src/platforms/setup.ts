@@ -11,7 +11,10 @@ import { platformPlan, PLATFORM_SCOPES, PLATFORMS, type Platform, type PlatformP
 import { uninstallFromManifest, uninstallRecognised, type UninstallReport } from './uninstall.js';
 
 export function parsePlatform(name: string): Platform {
-  const p = name.toLowerCase().replace(/[\s_]+/g, '-').replace(/^claude$|^claudecode$/, 'claude-code');
+  const p = name
+    .toLowerCase()
+    .replace(/[\s_]+/g, '-')
+    .replace(/^claude$|^claudecode$/, 'claude-code');
   if (!(PLATFORMS as readonly string[]).includes(p)) throw new InstallError(`--platform: "${name}" is not one of ${PLATFORMS.join(', ')}`);
   return p as Platform;
 }
@@ -45,7 +48,12 @@ export function installAgentPlatform(workspace: string, platform: Platform, scop
  * workspace's scopes, or the user scope when asked for. An install found by its manifest is
  * undone exactly; without a manifest, hipo's entries are recognised in place.
  */
-export function uninstallAgentPlatforms(workspace: string, platform: Platform | null, scope: Scope | null, opts: SetupOptions = {}): UninstallReport[] {
+export function uninstallAgentPlatforms(
+  workspace: string,
+  platform: Platform | null,
+  scope: Scope | null,
+  opts: SetupOptions = {},
+): UninstallReport[] {
   let command: HipoCommand;
   try {
     command = resolveHipoCommand(opts.env);
@@ -55,7 +63,8 @@ export function uninstallAgentPlatforms(workspace: string, platform: Platform | 
   const reports: UninstallReport[] = [];
   for (const p of platform ? [platform] : PLATFORMS) {
     const scopes = PLATFORM_SCOPES[p].filter((s) => (scope ? s === scope : s !== 'user'));
-    if (scope && scopes.length === 0 && platform) throw new InstallError(`--scope: ${p} installs in ${PLATFORM_SCOPES[p].join(' or ')}, not "${scope}"`);
+    if (scope && scopes.length === 0 && platform)
+      throw new InstallError(`--scope: ${p} installs in ${PLATFORM_SCOPES[p].join(' or ')}, not "${scope}"`);
     // Scopes sharing a base folder share one manifest (Claude Code's local and project).
     const byManifest = new Map<string, PlatformPlan[]>();
     for (const s of scopes) {
@@ -66,10 +75,11 @@ export function uninstallAgentPlatforms(workspace: string, platform: Platform | 
     for (const [file, plans] of byManifest) {
       const m = previousManifest(plans[0]!, workspace);
       if (m) reports.push(uninstallFromManifest(plans[0]!, m, file, { workspace, ...(opts.env ? { env: opts.env } : {}) }));
-      else for (const plan of plans) {
-        const r = uninstallRecognised(plan);
-        if (r) reports.push(r);
-      }
+      else
+        for (const plan of plans) {
+          const r = uninstallRecognised(plan);
+          if (r) reports.push(r);
+        }
     }
   }
   return reports;

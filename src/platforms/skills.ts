@@ -17,14 +17,22 @@ export interface SkillVars {
 export function renderSkill(text: string, v: SkillVars): string {
   const out = text.replace(/\{\{(hipo|memory)\}\}/g, (_m, k: keyof SkillVars) => v[k]);
   // A command path with `#` or `: ` in it would end the YAML value early: quote it then.
-  return out.replace(/^allowed-tools: (.*)$/m, (line, value: string) => (/#|: |^['"]/.test(value) ? `allowed-tools: ${JSON.stringify(value)}` : line));
+  return out.replace(/^allowed-tools: (.*)$/m, (line, value: string) =>
+    /#|: |^['"]/.test(value) ? `allowed-tools: ${JSON.stringify(value)}` : line,
+  );
 }
 
 export function packagedSkillNames(): string[] {
-  return readdirSync(PACKAGED_SKILLS, { withFileTypes: true }).filter((d) => d.isDirectory()).map((d) => d.name).sort();
+  return readdirSync(PACKAGED_SKILLS, { withFileTypes: true })
+    .filter((d) => d.isDirectory())
+    .map((d) => d.name)
+    .sort();
 }
 
 /** One planned SKILL.md per packaged skill, under `targetDir/<skill>/SKILL.md`. */
 export function skillFiles(targetDir: string, v: SkillVars): PlannedFile[] {
-  return packagedSkillNames().map((name) => ({ path: `${targetDir}/${name}/SKILL.md`, content: renderSkill(readFileSync(join(PACKAGED_SKILLS, name, 'SKILL.md'), 'utf8'), v) }));
+  return packagedSkillNames().map((name) => ({
+    path: `${targetDir}/${name}/SKILL.md`,
+    content: renderSkill(readFileSync(join(PACKAGED_SKILLS, name, 'SKILL.md'), 'utf8'), v),
+  }));
 }

@@ -36,7 +36,12 @@ function rmdirIfEmpty(abs: string): boolean {
   }
 }
 
-export function uninstallFromManifest(plan: PlatformPlan, m: InstallManifest, manifestFile: string, opts: { workspace?: string; env?: NodeJS.ProcessEnv }): UninstallReport {
+export function uninstallFromManifest(
+  plan: PlatformPlan,
+  m: InstallManifest,
+  manifestFile: string,
+  opts: { workspace?: string; env?: NodeJS.ProcessEnv },
+): UninstallReport {
   const base = plan.base;
   const report = emptyReport(plan, m.scope);
   for (const f of m.files) {

@@ -44,9 +44,16 @@ export function isHex(s: string): boolean {
 
 const PLACEHOLDER = new RegExp(
   [
-    '^<[^>]*>?$', '^\\[[^\\]]*\\]?$', '^\\{\\{.*\\}\\}$', '^\\$\\{?[A-Za-z_][A-Za-z0-9_.]*\\}?$', '^\\$\\(.*\\)$', '^%[A-Za-z_]+%$',
-    '^(?:process\\.env|os\\.environ|env|secrets|vars|ENV|import\\.meta\\.env)[.\\[(]', '^(?:getenv|os\\.getenv|Deno\\.env\\.get)\\(',
-    '^[*xX•.#_-]+$', '^\\.{3}|…',
+    '^<[^>]*>?$',
+    '^\\[[^\\]]*\\]?$',
+    '^\\{\\{.*\\}\\}$',
+    '^\\$\\{?[A-Za-z_][A-Za-z0-9_.]*\\}?$',
+    '^\\$\\(.*\\)$',
+    '^%[A-Za-z_]+%$',
+    '^(?:process\\.env|os\\.environ|env|secrets|vars|ENV|import\\.meta\\.env)[.\\[(]',
+    '^(?:getenv|os\\.getenv|Deno\\.env\\.get)\\(',
+    '^[*xX•.#_-]+$',
+    '^\\.{3}|…',
     '^(?:your|my|the|some|insert|enter|put|replace|example|sample|dummy|fake|test|placeholder)[-_ ]?(?:api[-_ ]?)?(?:key|token|secret|password|pass|value|here|creds?)(?:[-_ ]?here)?$',
     '^(?:changeme|change[-_]me|changeit|password|passwd|secret|token|redacted|hidden|masked|plaintext|plain|cleartext|encrypted|hashed|salted|generated|random|sensitive|confidential|none|null|nil|undefined|true|false|empty|unset|required|optional|string|str|number|int|integer|bool|boolean|bytes|any|unknown|object|text|default|todo|tbd|n\\/a)$',
   ].join('|'),
@@ -60,12 +67,17 @@ export function isPlaceholder(s: string): boolean {
 
 /** A path, a URL or a file name: `/home/me`, `./key.pem`, `~/.ssh/id_ed25519`, `https://…`. */
 export function isPathLike(s: string): boolean {
-  return /^(?:[~.]{0,2}\/|[A-Za-z]:\\|[a-z][a-z0-9+.-]*:\/\/)/.test(s) || /^[\w.-]+\.(?:pem|key|crt|cer|p12|pfx|json|ya?ml|toml|env|txt|ini|cfg|conf|md|gpg|asc|pub)$/i.test(s);
+  return (
+    /^(?:[~.]{0,2}\/|[A-Za-z]:\\|[a-z][a-z0-9+.-]*:\/\/)/.test(s) ||
+    /^[\w.-]+\.(?:pem|key|crt|cer|p12|pfx|json|ya?ml|toml|env|txt|ini|cfg|conf|md|gpg|asc|pub)$/i.test(s)
+  );
 }
 
 /** Words and short numbers joined by `-`, `_`, `.` or `/`: `sk-1234-refactor-payment-module`. */
 export function isPhraseLike(s: string): boolean {
   const parts = s.split(/[-_./]+/).filter(Boolean);
   if (parts.length < 2) return false;
-  return parts.every((p) => /^(?:[a-z]+|[A-Z][a-z]+|[A-Z]+|\d{1,6}|v\d+|[A-Z]?[a-z]+\d{1,4})$/.test(p)) && parts.some((p) => /[a-z]{3}/i.test(p));
+  return (
+    parts.every((p) => /^(?:[a-z]+|[A-Z][a-z]+|[A-Z]+|\d{1,6}|v\d+|[A-Z]?[a-z]+\d{1,4})$/.test(p)) && parts.some((p) => /[a-z]{3}/i.test(p))
+  );
 }

@@ -34,7 +34,8 @@ export class KeywordScanner {
 
   constructor(readonly words: readonly string[]) {
     words.forEach((w, i) => {
-      if (w.length < 2 || w !== w.toLowerCase() || /[^\x00-\x7f]/.test(w)) throw new Error(`keyword "${w}": two or more lower-case ASCII characters expected`);
+      if (w.length < 2 || w !== w.toLowerCase() || /[^\x00-\x7f]/.test(w))
+        throw new Error(`keyword "${w}": two or more lower-case ASCII characters expected`);
       const c = w.charCodeAt(0);
       this.byFirst.set(c, [...(this.byFirst.get(c) ?? []), i]);
     });

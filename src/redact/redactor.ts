@@ -198,7 +198,11 @@ export class Redactor {
     // A rule a newer preset adds, without keywords here, runs on every text.
     if (!presetOn && this.preset.rules.some((r) => r.keywords === null)) presetOn = this.preset.rules.map((r) => r.keywords === null);
     const on = presetOn as boolean[] | null;
-    if (on) this.addPreset(s, this.preset.run(text, (p) => on[p]!));
+    if (on)
+      this.addPreset(
+        s,
+        this.preset.run(text, (p) => on[p]!),
+      );
   }
 
   /** Runs `rule` over `text[a, b)`. */
@@ -227,7 +231,8 @@ export class Redactor {
     const text = s.text;
     const index = m.index + offset;
     let matchStart = index;
-    if (rule.spec.prefix) for (const stop = Math.max(0, index - rule.spec.prefix); matchStart > stop && IDENT.test(text[matchStart - 1]!); ) matchStart--;
+    if (rule.spec.prefix)
+      for (const stop = Math.max(0, index - rule.spec.prefix); matchStart > stop && IDENT.test(text[matchStart - 1]!); ) matchStart--;
     const kind = this.accepts(rule, secret, { match: text.slice(matchStart, index + m[0].length), matchStart, text, start, end, line: '' });
     if (kind === false) return false;
     s.found.push({ start, end, kind: kind === true ? rule.spec.id : kind, order: rule.order });

@@ -102,7 +102,10 @@ function cacheOf(index: SearchIndex): PostingCache {
 
 function statsOf(db: IndexDb, cache: PostingCache): Stats {
   cache.stats ??= (() => {
-    const r = stmt(db, 'SELECT count(*) AS n, coalesce(sum(id > 0), 0) AS sources, coalesce(min(id), 0) AS lo, coalesce(max(id), 0) AS hi FROM chunks').get() as { n: number; sources: number; lo: number; hi: number };
+    const r = stmt(
+      db,
+      'SELECT count(*) AS n, coalesce(sum(id > 0), 0) AS sources, coalesce(min(id), 0) AS lo, coalesce(max(id), 0) AS hi FROM chunks',
+    ).get() as { n: number; sources: number; lo: number; hi: number };
     return { all: r.n, sources: r.sources, minId: r.lo, maxId: r.hi };
   })();
   return cache.stats;
@@ -111,7 +114,9 @@ function statsOf(db: IndexDb, cache: PostingCache): Stats {
 function postingsOf(db: IndexDb, cache: PostingCache, match: string, all: number): Postings {
   const hit = cache.get(match);
   if (hit) return hit;
-  const rows = stmt(db, `SELECT rowid, bm25(chunks_fts, ${HEADING_WEIGHT}, 1, ${FACTS_WEIGHT}, 1) FROM chunks_fts WHERE chunks_fts MATCH ?`).raw().all(match) as [number, number][];
+  const rows = stmt(db, `SELECT rowid, bm25(chunks_fts, ${HEADING_WEIGHT}, 1, ${FACTS_WEIGHT}, 1) FROM chunks_fts WHERE chunks_fts MATCH ?`)
+    .raw()
+    .all(match) as [number, number][];
   // Undo FTS5's own IDF: it is one constant factor of every row of a one-term query.
   const ftsIdf = Math.max(1e-6, Math.log((all - rows.length + 0.5) / (rows.length + 0.5)));
   const ids = new Int32Array(rows.length);
@@ -156,7 +161,8 @@ export function bm25Scores(index: SearchIndex, q: ParsedQuery): Bm25Scores {
     }
   }
   // The coverage bonus: a chunk matching more of the query's weight gains up to COVERAGE.
-  if (total > 0) for (let k = 0; k < scores.length; k++) if (covered[k]! > 0) scores[k] = scores[k]! * (1 + (COVERAGE * covered[k]!) / total);
+  if (total > 0)
+    for (let k = 0; k < scores.length; k++) if (covered[k]! > 0) scores[k] = scores[k]! * (1 + (COVERAGE * covered[k]!) / total);
   for (const ex of q.excluded) {
     const p = postingsOf(db, cache, ex, n.all);
     for (let i = 0; i < p.ids.length; i++) scores[p.ids[i]! - base] = 0;

@@ -21,19 +21,22 @@ const MAX_OUTPUT_TOKENS = 400;
 
 const SYSTEM = [
   "You write search queries over a person's long-term memory: dated markdown notes of their past conversations and work.",
-  'You get the memory\'s topic index (ROOT.md) and a request. Think of what the memory may hold that matters to the request although the request does not name it:',
+  "You get the memory's topic index (ROOT.md) and a request. Think of what the memory may hold that matters to the request although the request does not name it:",
   'facts about the person (what they own, who they know, where they live and go, their job, plans, habits, preferences, numbers and dates they mentioned, decisions made before).',
   'Use the topic index to see what is there.',
   'Answer with 2 to 4 lines and nothing else. Each line is one of:',
   'lex: 3 to 10 keywords likely to appear in such a note (names, products, places, exact terms)',
-  'vec: one sentence such a note might contain, in the person\'s own words',
+  "vec: one sentence such a note might contain, in the person's own words",
 ].join('\n');
 
 function expansionMessages(query: string, root: string): ChatMessage[] {
   const index = root.length > MAX_ROOT_CHARS ? `${root.slice(0, MAX_ROOT_CHARS)}\n…` : root;
   return [
     { role: 'system', content: SYSTEM },
-    { role: 'user', content: `Topic index (ROOT.md):\n${index.trim() || '(empty: the memory has no topics yet)'}\n\nRequest:\n${query.trim()}` },
+    {
+      role: 'user',
+      content: `Topic index (ROOT.md):\n${index.trim() || '(empty: the memory has no topics yet)'}\n\nRequest:\n${query.trim()}`,
+    },
   ];
 }
 
@@ -48,7 +51,10 @@ export function parseExpansions(text: string, query: string, max: number): Extra
   for (const line of answer.split('\n')) {
     const m = LINE.exec(line);
     if (!m) continue;
-    const body = m[2]!.replace(/^["'`]+|["'`]+$/g, '').trim().slice(0, MAX_LINE_CHARS);
+    const body = m[2]!
+      .replace(/^["'`]+|["'`]+$/g, '')
+      .trim()
+      .slice(0, MAX_LINE_CHARS);
     if (!body || seen.has(body.toLowerCase())) continue;
     seen.add(body.toLowerCase());
     out.push({ kind: m[1]!.toLowerCase() as ExtraQuery['kind'], text: body });
@@ -121,7 +127,12 @@ export interface ExtraQueries {
  * Everything a search runs besides the query: the caller's rephrasings, then the model's
  * expansion when `expand` (default: search.expand.enabled) asks for it.
  */
-export async function extraQueries(ws: Workspace, config: HipoConfig, query: string, opts: { also?: readonly string[] | undefined; expand?: boolean | undefined } & ExpandOptions = {}): Promise<ExtraQueries> {
+export async function extraQueries(
+  ws: Workspace,
+  config: HipoConfig,
+  query: string,
+  opts: { also?: readonly string[] | undefined; expand?: boolean | undefined } & ExpandOptions = {},
+): Promise<ExtraQueries> {
   const out: ExtraQueries = { also: rephrasings(opts.also ?? []), warnings: [], expansion: null };
   if (!(opts.expand ?? config.search.expand.enabled)) return out;
   const x = await expandQuery(ws, config, query, opts);

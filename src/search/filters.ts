@@ -42,7 +42,9 @@ function filterSql(f: SearchFilters): { where: string; params: (string | number)
 /** The ids of every chunk the filters allow. */
 export function allowedChunks(db: IndexDb, f: SearchFilters): Set<number> {
   const { where, params } = filterSql(f);
-  const rows = stmt(db, `SELECT c.id FROM chunks c JOIN files f ON f.id = c.file_id WHERE ${where}`).raw().all(...params) as [number][];
+  const rows = stmt(db, `SELECT c.id FROM chunks c JOIN files f ON f.id = c.file_id WHERE ${where}`)
+    .raw()
+    .all(...params) as [number][];
   return new Set(rows.map((r) => r[0]));
 }
 

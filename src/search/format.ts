@@ -25,7 +25,10 @@ export function formatSearch(r: SearchResult): string {
     lines.push('');
     lines.push(`${String(i + 1).padStart(2)}. ${where(h)}  ${tags}`);
     if (h.headingPath.length) lines.push(`    ${h.headingPath.join(' › ')}`);
-    const parts = [h.scores.bm25 !== null ? `bm25 ${fmtScore(h.scores.bm25)}` : '', h.scores.vector !== null ? `vector ${h.scores.vector.toFixed(3)}` : ''].filter(Boolean);
+    const parts = [
+      h.scores.bm25 !== null ? `bm25 ${fmtScore(h.scores.bm25)}` : '',
+      h.scores.vector !== null ? `vector ${h.scores.vector.toFixed(3)}` : '',
+    ].filter(Boolean);
     lines.push(`    score ${fmtScore(h.score)}${parts.length && r.mode === 'hybrid' ? ` (${parts.join(', ')})` : ''}`);
     const snippetLines = h.snippet.text.split('\n');
     const width = String(h.snippet.line + snippetLines.length - 1).length;

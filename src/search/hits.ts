@@ -66,7 +66,7 @@ export function fetchMeta(db: IndexDb, ids: readonly number[], into: Map<number,
       type: (r.type as MemoryType | null) ?? null,
       path: r.path as string,
       level: r.level as IndexLevel,
-      period: r.period_start ? { start: r.period_start, end: r.period_end } as DateRange : null,
+      period: r.period_start ? ({ start: r.period_start, end: r.period_end } as DateRange) : null,
       status: (r.status as string | null) ?? null,
     });
   }
@@ -94,16 +94,31 @@ type Quotes = Map<number, number[]>;
  * (topic lines lead to it without repeating it, and are not listed), one entry per summary
  * chunk, by level, then by file and line. `score` is that chunk's score in this search (0: none).
  */
-export function alsoInOf(db: IndexDb, scored: ReadonlyMap<number, number>, keys: readonly SectionKey[], meta: Map<number, ChunkMeta>): SectionRef[][] {
+export function alsoInOf(
+  db: IndexDb,
+  scored: ReadonlyMap<number, number>,
+  keys: readonly SectionKey[],
+  meta: Map<number, ChunkMeta>,
+): SectionRef[][] {
   const wanted = new Set(keys);
   const files = [...new Set(keys.map((k) => Number(k.split(':')[0])))];
   const chunkSection = new Map<number, SectionKey>();
-  for (const [id, file, line] of stmt(db, 'SELECT id, file_id, section_line FROM chunks WHERE file_id IN (SELECT value FROM json_each(?)) AND id > 0').raw().all(JSON.stringify(files)) as [number, number, number][]) {
+  for (const [id, file, line] of stmt(
+    db,
+    'SELECT id, file_id, section_line FROM chunks WHERE file_id IN (SELECT value FROM json_each(?)) AND id > 0',
+  )
+    .raw()
+    .all(JSON.stringify(files)) as [number, number, number][]) {
     const key = `${file}:${line}`;
     if (wanted.has(key)) chunkSection.set(id, key);
   }
   const quotes = new Map<SectionKey, Quotes>();
-  const rows = stmt(db, 'SELECT source_id, chunk_id, line_offset FROM chunk_links WHERE kind = 0 AND source_id IN (SELECT value FROM json_each(?))').raw().all(JSON.stringify([...chunkSection.keys()])) as [number, number, number][];
+  const rows = stmt(
+    db,
+    'SELECT source_id, chunk_id, line_offset FROM chunk_links WHERE kind = 0 AND source_id IN (SELECT value FROM json_each(?))',
+  )
+    .raw()
+    .all(JSON.stringify([...chunkSection.keys()])) as [number, number, number][];
   for (const [raw, id, offset] of rows) {
     const key = chunkSection.get(raw)!;
     const q = quotes.get(key) ?? new Map();
@@ -131,5 +146,10 @@ function refsOf(quotes: Quotes | undefined, scored: ReadonlyMap<number, number>,
     }
     out.push({ ...sectionRef(m, vote), lines });
   }
-  return out.sort((a, b) => LEVEL_ORDER.indexOf(a.level) - LEVEL_ORDER.indexOf(b.level) || (a.path < b.path ? -1 : a.path > b.path ? 1 : 0) || a.lines.start - b.lines.start);
+  return out.sort(
+    (a, b) =>
+      LEVEL_ORDER.indexOf(a.level) - LEVEL_ORDER.indexOf(b.level) ||
+      (a.path < b.path ? -1 : a.path > b.path ? 1 : 0) ||
+      a.lines.start - b.lines.start,
+  );
 }

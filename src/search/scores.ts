@@ -13,7 +13,11 @@ export interface ChunkScores {
 export function mapScores(m: ReadonlyMap<number, number>): ChunkScores {
   return {
     get: (id) => m.get(id),
-    top: (n) => [...m].sort((a, b) => b[1] - a[1] || a[0] - b[0]).slice(0, n).map(([id]) => id),
+    top: (n) =>
+      [...m]
+        .sort((a, b) => b[1] - a[1] || a[0] - b[0])
+        .slice(0, n)
+        .map(([id]) => id),
     size: m.size,
   };
 }

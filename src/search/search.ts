@@ -13,7 +13,17 @@ import { EmbedderError } from '../index/embed/embedder.js';
 import { bm25Scores, excludedChunks, type Bm25Scores } from './bm25.js';
 import { mapScores, type ChunkScores } from './scores.js';
 import { allowedChunks, hasFilters, type SearchFilters } from './filters.js';
-import { candidates, rankLists, sectionsOf, shownChunk, type ChunkList, type Folding, type Ranked, type RankedSections, type SectionKey } from './sections.js';
+import {
+  candidates,
+  rankLists,
+  sectionsOf,
+  shownChunk,
+  type ChunkList,
+  type Folding,
+  type Ranked,
+  type RankedSections,
+  type SectionKey,
+} from './sections.js';
 import { parseQuery, type ParsedQuery } from './query.js';
 import { makeSnippet, queryMatchers } from './snippet.js';
 import { nearestChunks, similarities } from './vector.js';
@@ -68,7 +78,10 @@ const ORIGINAL_WEIGHT = 2;
  * chose them (a model's expansions weigh half: they may drift from what was asked).
  */
 export function rephrasings(texts: readonly string[]): ExtraQuery[] {
-  return texts.map((t) => t.trim()).filter(Boolean).map((text) => ({ kind: 'query' as const, text, weight: ORIGINAL_WEIGHT }));
+  return texts
+    .map((t) => t.trim())
+    .filter(Boolean)
+    .map((text) => ({ kind: 'query' as const, text, weight: ORIGINAL_WEIGHT }));
 }
 
 /** At most this many extra queries are run. */
@@ -120,7 +133,11 @@ function sourcesOf(ctx: Context, m: ChunkMeta, n: number): SectionRef[] {
   if (n <= 0 || !SUMMARY_WITH_PERIOD.has(m.level) || !m.period) return [];
   const { db } = ctx.index;
   const ids = new Set(
-    (stmt(db, 'SELECT c.id FROM chunks c JOIN files f ON f.id = c.file_id WHERE f.level = ? AND f.period_start >= ? AND f.period_end <= ?').raw().all('raw', m.period.start, m.period.end) as [number][]).map((r) => r[0]),
+    (
+      stmt(db, 'SELECT c.id FROM chunks c JOIN files f ON f.id = c.file_id WHERE f.level = ? AND f.period_start >= ? AND f.period_end <= ?')
+        .raw()
+        .all('raw', m.period.start, m.period.end) as [number][]
+    ).map((r) => r[0]),
   );
   if (ids.size === 0) return [];
   const bm25 = ctx.bm25 ? ctx.bm25.scores.pick(ids) : null;
@@ -140,7 +157,13 @@ function sourcesOf(ctx: Context, m: ChunkMeta, n: number): SectionRef[] {
  * (bm25 mode ranks every extra query by keywords, vector mode by vectors). The query's filters
  * and -excluded words hold for them too.
  */
-async function extraLists(ctx: Context, also: readonly ExtraQuery[], filters: SearchFilters, keep: (id: number) => boolean, limit: number): Promise<{ lists: ChunkList[]; parsed: ParsedQuery[] }> {
+async function extraLists(
+  ctx: Context,
+  also: readonly ExtraQuery[],
+  filters: SearchFilters,
+  keep: (id: number) => boolean,
+  limit: number,
+): Promise<{ lists: ChunkList[]; parsed: ParsedQuery[] }> {
   const { index } = ctx;
   const { bm25Weight, vectorWeight } = index.settings.hybrid;
   const lists: ChunkList[] = [];
@@ -183,7 +206,10 @@ export async function search(index: SearchIndex, query: string, opts: SearchOpti
   const limit = Math.max(1, Math.floor(opts.limit ?? 10));
   const q = parseQuery(query);
   let mode: SearchMode = opts.mode ?? 'hybrid';
-  const also = (opts.also ?? []).map((x) => ({ ...x, text: x.text.trim() })).filter((x) => x.text !== '').slice(0, MAX_EXTRA_QUERIES);
+  const also = (opts.also ?? [])
+    .map((x) => ({ ...x, text: x.text.trim() }))
+    .filter((x) => x.text !== '')
+    .slice(0, MAX_EXTRA_QUERIES);
   const done = (hits: SearchHit[]): SearchResult => ({ query: q.text, also, mode, hits, warnings, ms: performance.now() - t0 });
   if (q.text === '') return done([]);
 
@@ -215,8 +241,28 @@ export async function search(index: SearchIndex, query: string, opts: SearchOpti
   const excluded = excludedChunks(index, q);
   const keep = (id: number): boolean => !excluded.has(id) && (!allowed || allowed.has(id));
   const tree = opts.tree ?? {};
-  const fold: Folding | null = tree.fold === false ? null : { links: (ids) => summaryLinks(index, ids), texts: (ids) => summaryTexts(index, ids), allow: keep, weight: tree.voteWeight ?? VOTE_WEIGHT, topicLeads: tree.topicLeads ?? true };
-  const ctx: Context = { index, q, mode, bm25, excluded, queryVector, meta: new Map(), sectionOf: sectionsOf(index), lineQuery: lineQuery(q, bm25?.weights ?? null), fold };
+  const fold: Folding | null =
+    tree.fold === false
+      ? null
+      : {
+          links: (ids) => summaryLinks(index, ids),
+          texts: (ids) => summaryTexts(index, ids),
+          allow: keep,
+          weight: tree.voteWeight ?? VOTE_WEIGHT,
+          topicLeads: tree.topicLeads ?? true,
+        };
+  const ctx: Context = {
+    index,
+    q,
+    mode,
+    bm25,
+    excluded,
+    queryVector,
+    meta: new Map(),
+    sectionOf: sectionsOf(index),
+    lineQuery: lineQuery(q, bm25?.weights ?? null),
+    fold,
+  };
   let vector: Map<number, number> | null = null;
   if (queryVector) {
     vector = nearestChunks(index, queryVector, candidates(limit) * 3, filters, { minSimilarity: index.settings.minSimilarity });
@@ -237,7 +283,12 @@ export async function search(index: SearchIndex, query: string, opts: SearchOpti
   };
   const shown = ranked.order.map((key) => shownChunk(ranked, key));
   const texts = new Map(
-    (stmt(index.db, 'SELECT id, text FROM chunks WHERE id IN (SELECT value FROM json_each(?))').all(JSON.stringify(shown)) as { id: number; text: string }[]).map((r) => [r.id, r.text]),
+    (
+      stmt(index.db, 'SELECT id, text FROM chunks WHERE id IN (SELECT value FROM json_each(?))').all(JSON.stringify(shown)) as {
+        id: number;
+        text: string;
+      }[]
+    ).map((r) => [r.id, r.text]),
   );
   // Snippets show the query's words, or an extra query's when the hit came from one.
   const matchers = [...queryMatchers(q), ...extra.parsed.flatMap((p) => queryMatchers(p))];
@@ -266,6 +317,7 @@ function vectorProblem(index: SearchIndex): string | null {
   if (!index.embedder) return index.embedderProblem ?? 'no embedder is configured ("search.embedder" is "none")';
   const stored = storedEmbedder(index.db);
   if (!stored) return 'the index holds no vectors yet (run "hipo index")';
-  if (stored.id !== index.embedder.id) return `the index holds vectors of ${stored.id}, not of the configured ${index.embedder.id} (run "hipo index")`;
+  if (stored.id !== index.embedder.id)
+    return `the index holds vectors of ${stored.id}, not of the configured ${index.embedder.id} (run "hipo index")`;
   return null;
 }

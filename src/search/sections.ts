@@ -59,7 +59,9 @@ export function sectionsOf(index: SearchIndex): Map<number, SectionKey> {
 function fetchSections(db: IndexDb, ids: readonly number[], into: Map<number, SectionKey>): void {
   const missing = ids.filter((id) => !into.has(id));
   if (missing.length === 0) return;
-  for (const [id, file, line] of stmt(db, 'SELECT id, file_id, section_line FROM chunks WHERE id IN (SELECT value FROM json_each(?))').raw().all(JSON.stringify(missing)) as [number, number, number][]) {
+  for (const [id, file, line] of stmt(db, 'SELECT id, file_id, section_line FROM chunks WHERE id IN (SELECT value FROM json_each(?))')
+    .raw()
+    .all(JSON.stringify(missing)) as [number, number, number][]) {
     into.set(id, `${file}:${line}`);
   }
 }
@@ -87,7 +89,14 @@ const PAGE = 300;
  * a fact found in a summary ranks where the summary would have, and a fact repeated at three
  * levels does not count three times.
  */
-function rankSections(db: IndexDb, scores: ChunkScores, want: number, sectionOf: Map<number, SectionKey>, rest: number, fold: (Folding & { lineQuery: LineQuery | null }) | null): RankedSections {
+function rankSections(
+  db: IndexDb,
+  scores: ChunkScores,
+  want: number,
+  sectionOf: Map<number, SectionKey>,
+  rest: number,
+  fold: (Folding & { lineQuery: LineQuery | null }) | null,
+): RankedSections {
   const sections = new Map<SectionKey, { id: number; best: number; others: number }>();
   const votes: Votes = new Map();
   const voters = new Map<number, number>();
@@ -149,7 +158,11 @@ function rankSections(db: IndexDb, scores: ChunkScores, want: number, sectionOf:
   const ranked = [...total.values()].sort((x, y) => y - x);
   const cut = ranked.length >= want ? ranked[want - 1]! : 0;
   const lifting = [...votes].filter(([, vote]) => vote > cut);
-  fetchSections(db, lifting.map(([raw]) => raw), sectionOf);
+  fetchSections(
+    db,
+    lifting.map(([raw]) => raw),
+    sectionOf,
+  );
   for (const [raw, vote] of lifting) {
     const key = sectionOf.get(raw);
     if (!key) continue;
@@ -163,7 +176,11 @@ function rankSections(db: IndexDb, scores: ChunkScores, want: number, sectionOf:
     total.set(key, Math.max(total.get(key)!, vote));
   }
   const order = rankByScore(total).slice(0, want);
-  return { order, best: new Map(order.map((key) => [key, { id: sections.get(key)!.id, score: total.get(key)!, own: own.get(key) ?? null }])), voters };
+  return {
+    order,
+    best: new Map(order.map((key) => [key, { id: sections.get(key)!.id, score: total.get(key)!, own: own.get(key) ?? null }])),
+    voters,
+  };
 }
 
 /** Sections each list ranks before fusion: enough for the fused top `limit`. */
@@ -193,13 +210,31 @@ export interface Ranked {
  * Sections ranked from one or more chunk lists: one list keeps its own scores, several are
  * fused by rank. A long section's other parts add to BM25 sums, not to cosines.
  */
-export function rankLists(db: IndexDb, sectionOf: Map<number, SectionKey>, inputs: readonly ChunkList[], want: number, opts: { k: number; wide: boolean; fold: Folding | null }): Ranked {
+export function rankLists(
+  db: IndexDb,
+  sectionOf: Map<number, SectionKey>,
+  inputs: readonly ChunkList[],
+  want: number,
+  opts: { k: number; wide: boolean; fold: Folding | null },
+): Ranked {
   if (inputs.length === 0) return { order: [], lists: [], fused: new Map(), voters: new Map() };
   const n = inputs.length > 1 || opts.wide ? candidates(want) : want;
-  const lists = inputs.map((l) => rankSections(db, l.scores, n, sectionOf, l.kind === 'bm25' ? SECTION_REST : 0, opts.fold ? { ...opts.fold, lineQuery: l.lineQuery } : null));
+  const lists = inputs.map((l) =>
+    rankSections(
+      db,
+      l.scores,
+      n,
+      sectionOf,
+      l.kind === 'bm25' ? SECTION_REST : 0,
+      opts.fold ? { ...opts.fold, lineQuery: l.lineQuery } : null,
+    ),
+  );
   let fused: Map<SectionKey, number>;
   if (lists.length > 1) {
-    fused = reciprocalRankFusion(lists.map((r, i) => ({ items: r.order, weight: inputs[i]!.weight })), opts.k);
+    fused = reciprocalRankFusion(
+      lists.map((r, i) => ({ items: r.order, weight: inputs[i]!.weight })),
+      opts.k,
+    );
   } else {
     const only = lists[0]!;
     fused = new Map(only.order.map((key) => [key, only.best.get(key)!.score]));

@@ -55,7 +55,10 @@ export function makeSnippet(text: string, firstLine: number, matchers: readonly 
   }
   if (best < 0) {
     // No term on any line (a vector hit): the chunk's first lines with text.
-    best = Math.max(0, lines.findIndex((l) => l.trim() !== ''));
+    best = Math.max(
+      0,
+      lines.findIndex((l) => l.trim() !== ''),
+    );
   }
   let from = Math.max(0, best - 1);
   let to = Math.min(lines.length - 1, best + 2);
@@ -65,7 +68,13 @@ export function makeSnippet(text: string, firstLine: number, matchers: readonly 
   if (shown.length > MAX_SNIPPET_CHARS) {
     // Keep the best line's match in view: cut around its first hit.
     const offset = lines.slice(from, best).reduce((a, l) => a + l.length + 1, 0);
-    const hit = Math.max(0, ...matchers.map((m) => m.find(lines[best]!.toLowerCase())).filter((p) => p >= 0).slice(0, 1));
+    const hit = Math.max(
+      0,
+      ...matchers
+        .map((m) => m.find(lines[best]!.toLowerCase()))
+        .filter((p) => p >= 0)
+        .slice(0, 1),
+    );
     const centre = offset + hit;
     const start = Math.max(0, Math.min(centre - 80, shown.length - MAX_SNIPPET_CHARS));
     const skipped = shown.slice(0, start).split('\n').length - 1;

@@ -56,9 +56,23 @@ function cacheOf(index: SearchIndex): VectorCache {
 function loadResident(db: IndexDb, dims: number): Resident | null {
   const n = (stmt(db, 'SELECT count(*) AS n FROM chunk_vec').get() as { n: number }).n;
   if (n * dims > MAX_RESIDENT_FLOATS) return null;
-  const r: Resident = { dims, ids: new Int32Array(n), vectors: new Float32Array(n * dims), rowOf: new Map(), level: [], start: [], end: [], type: [] };
+  const r: Resident = {
+    dims,
+    ids: new Int32Array(n),
+    vectors: new Float32Array(n * dims),
+    rowOf: new Map(),
+    level: [],
+    start: [],
+    end: [],
+    type: [],
+  };
   let i = 0;
-  for (const [id, blob, level, start, end, type] of stmt(db, 'SELECT chunk_id, embedding, level, period_start, period_end, type FROM chunk_vec').raw().iterate() as Iterable<[number | bigint, Buffer, string, string, string, string]>) {
+  for (const [id, blob, level, start, end, type] of stmt(
+    db,
+    'SELECT chunk_id, embedding, level, period_start, period_end, type FROM chunk_vec',
+  )
+    .raw()
+    .iterate() as Iterable<[number | bigint, Buffer, string, string, string, string]>) {
     if (i >= n || blob.byteLength !== dims * 4) continue;
     r.ids[i] = Number(id);
     r.vectors.set(toFloats(blob), i * dims);
@@ -74,7 +88,9 @@ function loadResident(db: IndexDb, dims: number): Resident | null {
 
 function toFloats(blob: Buffer): Float32Array {
   // A view needs 4-byte alignment; small buffers may sit anywhere in Node's pool.
-  return blob.byteOffset % 4 === 0 ? new Float32Array(blob.buffer, blob.byteOffset, blob.byteLength / 4) : new Float32Array(Uint8Array.from(blob).buffer);
+  return blob.byteOffset % 4 === 0
+    ? new Float32Array(blob.buffer, blob.byteOffset, blob.byteLength / 4)
+    : new Float32Array(Uint8Array.from(blob).buffer);
 }
 
 /** The in-memory vectors, when this index has been searched before and they fit. */
@@ -97,7 +113,13 @@ function allowedBy(r: Resident, f: SearchFilters): ((row: number) => boolean) | 
 }
 
 /** Chunk id → cosine similarity (1 is identical), best first, at least `minSimilarity`. */
-export function nearestChunks(index: SearchIndex, query: Float32Array, k: number, filters: SearchFilters = {}, opts: { minSimilarity?: number } = {}): Map<number, number> {
+export function nearestChunks(
+  index: SearchIndex,
+  query: Float32Array,
+  k: number,
+  filters: SearchFilters = {},
+  opts: { minSimilarity?: number } = {},
+): Map<number, number> {
   const { db } = index;
   const floor = opts.minSimilarity ?? -1;
   const out = new Map<number, number>();
@@ -132,7 +154,9 @@ export function nearestChunks(index: SearchIndex, query: Float32Array, k: number
     conds.push(f.where);
     params.push(...f.params);
   }
-  const rows = stmt(db, `SELECT chunk_id, distance FROM chunk_vec WHERE ${conds.join(' AND ')} ORDER BY distance`).raw().all(...params) as [number | bigint, number][];
+  const rows = stmt(db, `SELECT chunk_id, distance FROM chunk_vec WHERE ${conds.join(' AND ')} ORDER BY distance`)
+    .raw()
+    .all(...params) as [number | bigint, number][];
   const found: [number, number][] = [];
   for (const [id, distance] of rows) {
     const sim = roundSimilarity(1 - distance);

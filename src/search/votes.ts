@@ -166,7 +166,12 @@ export function summaryLinks(index: SearchIndex, ids: readonly number[]): Map<nu
   const cache = cacheOf(index);
   const missing = ids.filter((id) => !cache.links.has(id));
   if (missing.length) {
-    const rows = stmt(index.db, 'SELECT chunk_id, line_offset, source_id, kind FROM chunk_links WHERE chunk_id IN (SELECT value FROM json_each(?)) ORDER BY chunk_id, line_offset').raw().all(JSON.stringify(missing)) as [number, number, number | null, number][];
+    const rows = stmt(
+      index.db,
+      'SELECT chunk_id, line_offset, source_id, kind FROM chunk_links WHERE chunk_id IN (SELECT value FROM json_each(?)) ORDER BY chunk_id, line_offset',
+    )
+      .raw()
+      .all(JSON.stringify(missing)) as [number, number, number | null, number][];
     const found = new Map<number, { lines: number[]; links: Map<number, number[]>; topics: Set<number> }>();
     for (const [id, offset, source, kind] of rows) {
       let s = found.get(id);
@@ -199,7 +204,9 @@ export function summaryTexts(index: SearchIndex, ids: readonly number[]): Map<nu
   const missing = ids.filter((id) => !cache.texts.has(id));
   if (missing.length) {
     // Summary chunks only (their ids are negative).
-    for (const [id, text] of stmt(index.db, 'SELECT id, text FROM chunks WHERE id < 0 AND id IN (SELECT value FROM json_each(?))').raw().all(JSON.stringify(missing)) as [number, string][]) {
+    for (const [id, text] of stmt(index.db, 'SELECT id, text FROM chunks WHERE id < 0 AND id IN (SELECT value FROM json_each(?))')
+      .raw()
+      .all(JSON.stringify(missing)) as [number, string][]) {
       const lower = text.toLowerCase();
       const lines = lower.split('\n');
       const starts = new Int32Array(lines.length + 1);

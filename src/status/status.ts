@@ -2,7 +2,7 @@
 import { existsSync, readFileSync, statSync } from 'node:fs';
 import { join } from 'node:path';
 import type { HipoConfig } from '../config/config.js';
-import type { ActionRecord, CycleRecord, } from '../cycle/journal.js';
+import type { ActionRecord, CycleRecord } from '../cycle/journal.js';
 import { readJournalTail } from '../cycle/journal.js';
 import { lockHolder, type LockOwner } from '../cycle/lock.js';
 import { planCycle } from '../plan/planner.js';
@@ -72,7 +72,10 @@ export async function gatherStatus(ws: Workspace, config: HipoConfig, now?: stri
   const count = await loadTokenCounter(config.compaction.tokenizer as TokenizerName);
   const tokenCache = loadTokenCache(ws);
   const fresh: Record<string, { hash: string; tokens: number }> = {};
-  const nodes = Object.fromEntries(NODE_LEVELS.map((l) => [l, { tentative: 0, fixed: 0, other: 0, tokens: 0 }])) as Record<NodeLevel, LevelStatus>;
+  const nodes = Object.fromEntries(NODE_LEVELS.map((l) => [l, { tentative: 0, fixed: 0, other: 0, tokens: 0 }])) as Record<
+    NodeLevel,
+    LevelStatus
+  >;
   for (const n of snapshot.nodes.values()) {
     const s = nodes[n.period.level];
     if (n.status === 'tentative') s.tentative++;
@@ -94,8 +97,14 @@ export async function gatherStatus(ws: Workspace, config: HipoConfig, now?: stri
   const dates = raws.map((r) => r.date).sort();
   const journal = readJournalTail(ws);
   const cycles = journal.filter((r): r is CycleRecord => r.type === 'cycle');
-  const recentErrors = cycles.slice(-5).reverse().flatMap((c) => c.errors);
-  const hookErrors = journal.filter((r) => r.type === 'hook-error').slice(-5).reverse() as unknown as StatusReport['hookErrors'];
+  const recentErrors = cycles
+    .slice(-5)
+    .reverse()
+    .flatMap((c) => c.errors);
+  const hookErrors = journal
+    .filter((r) => r.type === 'hook-error')
+    .slice(-5)
+    .reverse() as unknown as StatusReport['hookErrors'];
   const lastCapture = (journal.filter((r) => r.type === 'capture').pop() ?? null) as unknown as StatusReport['lastCapture'];
   // Caches are refreshed only where hipo already keeps state: status never creates .hipo/.
   if (existsSync(ws.stateDir)) {
@@ -112,7 +121,13 @@ export async function gatherStatus(ws: Workspace, config: HipoConfig, now?: stri
     memoryDir: ws.memoryDir,
     memoryName: ws.memoryName,
     clock,
-    raw: { files: raws.length, bytes: raws.reduce((n, r) => n + r.stamp.size, 0), unusable: raws.filter((r) => !r.usable).length, first: dates[0] ?? null, last: dates[dates.length - 1] ?? null },
+    raw: {
+      files: raws.length,
+      bytes: raws.reduce((n, r) => n + r.stamp.size, 0),
+      unusable: raws.filter((r) => !r.usable).length,
+      first: dates[0] ?? null,
+      last: dates[dates.length - 1] ?? null,
+    },
     nodes,
     next,
     lastCycle: cycles[cycles.length - 1] ?? null,
@@ -127,7 +142,11 @@ export async function gatherStatus(ws: Workspace, config: HipoConfig, now?: stri
     searchExpand: config.search.expand.enabled,
     handEdits: {
       current: [...snapshot.nodes.values()].filter(isHandEdited).map((n) => ({ node: `${ws.memoryName}/${n.relPath}`, status: n.status })),
-      saved: journal.filter((r): r is ActionRecord => r.type === 'action' && typeof (r as ActionRecord).handEdit === 'string').slice(-10).reverse().map((r) => ({ at: r.at, node: r.node, savedTo: r.handEdit! })),
+      saved: journal
+        .filter((r): r is ActionRecord => r.type === 'action' && typeof (r as ActionRecord).handEdit === 'string')
+        .slice(-10)
+        .reverse()
+        .map((r) => ({ at: r.at, node: r.node, savedTo: r.handEdit! })),
     },
   };
 }
@@ -150,7 +169,16 @@ function daemonStatus(ws: Workspace): (DaemonState & { running: boolean }) | nul
   const state = readDaemonState(ws);
   const holder = lockHolder(ws, 'daemon.lock');
   if (!state && !holder) return null;
-  const base: DaemonState = state ?? { pid: holder!.pid, host: holder!.host, since: holder!.since, stoppedAt: null, runs: 0, lastRun: null, lastError: null, indexedAt: null };
+  const base: DaemonState = state ?? {
+    pid: holder!.pid,
+    host: holder!.host,
+    since: holder!.since,
+    stoppedAt: null,
+    runs: 0,
+    lastRun: null,
+    lastError: null,
+    indexedAt: null,
+  };
   return { ...base, running: holder !== null && holder.pid === base.pid };
 }
 
@@ -166,4 +194,3 @@ function loadTokenCache(ws: Workspace): Record<string, { hash: string; tokens: n
     return {};
   }
 }
-

@@ -95,7 +95,12 @@ export function releaseSourceAnalyses(): void {
 
 function computeParts(s: SourceDoc, rules: ExclusionRules): SourceParts {
   const entries = collectEntries(s.label, s.text, rules, s.firstLine);
-  return { entries, texts: entries.map(entryText), tfs: entries.map((e) => termFrequencies(contentWords(statsText(e)))), chars: s.text.length };
+  return {
+    entries,
+    texts: entries.map(entryText),
+    tfs: entries.map((e) => termFrequencies(contentWords(statsText(e)))),
+    chars: s.text.length,
+  };
 }
 
 function partsOf(s: SourceDoc, rules: ExclusionRules): SourceParts {
@@ -145,7 +150,11 @@ function analyze(sources: readonly SourceDoc[], rules: ExclusionRules): Analysis
     }
     // Untitled sections (chat sessions, notes): name them by what the user talked about.
     // The opening of what the user said names the session well enough, and is cheap.
-    const userText = e.items.filter((i) => i.speaker === 'user').map((i) => i.text).join('\n').slice(0, 2000);
+    const userText = e.items
+      .filter((i) => i.speaker === 'user')
+      .map((i) => i.text)
+      .join('\n')
+      .slice(0, 2000);
     const name = topicName((userText || textOf.get(e)!.slice(0, 2000)).replace(REDACTION_MARKER, ' '), stats);
     if (name) topicOf.set(e, name);
   }
@@ -191,7 +200,9 @@ export function capTopics<T extends TopicInfo & { weight: number }>(all: T[], li
   const keep = all.filter((t) => t.type === 'user' || t.type === 'feedback');
   const rest = all
     .filter((t) => t.type !== 'user' && t.type !== 'feedback')
-    .sort((x, y) => y.weight - x.weight || (x.lastSeen < y.lastSeen ? 1 : x.lastSeen > y.lastSeen ? -1 : 0) || x.name.localeCompare(y.name));
+    .sort(
+      (x, y) => y.weight - x.weight || (x.lastSeen < y.lastSeen ? 1 : x.lastSeen > y.lastSeen ? -1 : 0) || x.name.localeCompare(y.name),
+    );
   const chosen = [...keep, ...rest.slice(0, Math.max(0, limit - keep.length))];
   return chosen
     .sort((x, y) => TYPE_RANK[x.type] - TYPE_RANK[y.type] || y.weight - x.weight || x.name.localeCompare(y.name))

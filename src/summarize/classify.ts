@@ -4,10 +4,22 @@
 export type Cue = 'decisions' | 'tasks' | 'lessons' | 'open';
 
 const CUES: [Cue, RegExp][] = [
-  ['lessons', /\b(?:lessons?|learn(?:ed|t)|turns? out|gotcha|note to self|root cause|the trick is|pitfall|caveat|mistake was|never again|takeaway)\b|교훈|배운 점|주의/i],
-  ['decisions', /\b(?:decided|decide to|decision|chose|choose to|chosen|going with|go with|opted|settled on|agreed|will use|switch(?:ed|ing)? to|instead of|picked|selected|rejected|approved|we'll use)\b|결정|선택했/i],
-  ['open', /\b(?:todo|to-do|tbd|next steps?|follow[- ]up|pending|blocked|waiting (?:on|for)|need(?:s)? to|open question|remaining|not yet|later:|fixme|investigate)\b|할 일|해야|미완|대기/i],
-  ['tasks', /\b(?:done|completed?|finished|fixed|implemented|shipped|merged|deployed|released|resolved|wrote|created|migrated|set up|refactored|upgraded|published|closed|landed|added)\b|완료|배포|수정함/i],
+  [
+    'lessons',
+    /\b(?:lessons?|learn(?:ed|t)|turns? out|gotcha|note to self|root cause|the trick is|pitfall|caveat|mistake was|never again|takeaway)\b|교훈|배운 점|주의/i,
+  ],
+  [
+    'decisions',
+    /\b(?:decided|decide to|decision|chose|choose to|chosen|going with|go with|opted|settled on|agreed|will use|switch(?:ed|ing)? to|instead of|picked|selected|rejected|approved|we'll use)\b|결정|선택했/i,
+  ],
+  [
+    'open',
+    /\b(?:todo|to-do|tbd|next steps?|follow[- ]up|pending|blocked|waiting (?:on|for)|need(?:s)? to|open question|remaining|not yet|later:|fixme|investigate)\b|할 일|해야|미완|대기/i,
+  ],
+  [
+    'tasks',
+    /\b(?:done|completed?|finished|fixed|implemented|shipped|merged|deployed|released|resolved|wrote|created|migrated|set up|refactored|upgraded|published|closed|landed|added)\b|완료|배포|수정함/i,
+  ],
 ];
 
 /** The section a bullet belongs to by its wording, or null for a plain note. */
@@ -19,7 +31,8 @@ export function cueOf(text: string, checked: boolean | null): Cue | null {
 }
 
 const FIRST_PERSON = /\b(?:i|i'm|i've|i'd|i'll|im|my|me|mine|we|we're|we've|our)\b/i;
-const REQUEST = /^(?:can|could|would|will|do|does|did|is|are|what|how|why|where|when|which|who|should|please|help|tell|give|suggest|recommend|any|let's)\b/i;
+const REQUEST =
+  /^(?:can|could|would|will|do|does|did|is|are|what|how|why|where|when|which|who|should|please|help|tell|give|suggest|recommend|any|let's)\b/i;
 
 /**
  * True for a sentence in which the speaker states something about themselves ("I moved to
@@ -30,7 +43,11 @@ export function isSelfStatement(sentence: string): boolean {
   if (s.length < 15 || s.length > 400 || s.endsWith('?')) return false;
   if (!FIRST_PERSON.test(s)) return false;
   if (REQUEST.test(s) && !/^(?:i|my|we|our)\b/i.test(s)) return false;
-  if (/^(?:i (?:need|want|would like|wonder|was wondering)|i'm (?:looking|trying|wondering|curious)|can you|could you)\b/i.test(s) && !/\b(?:because|since|as i|my|i have|i've|i'm a)\b/i.test(s.slice(12))) return false;
+  if (
+    /^(?:i (?:need|want|would like|wonder|was wondering)|i'm (?:looking|trying|wondering|curious)|can you|could you)\b/i.test(s) &&
+    !/\b(?:because|since|as i|my|i have|i've|i'm a)\b/i.test(s.slice(12))
+  )
+    return false;
   return true;
 }
 
@@ -61,7 +78,8 @@ export function emptyEntities(): Entities {
 }
 
 const URL_RE = /\bhttps?:\/\/[^\s)<>\]"'`]+/g;
-const FILE_RE = /(?<![\w/.@-])((?:[\w.-]+\/)*[\w-][\w.-]*\.(?:ts|tsx|js|mjs|cjs|jsx|py|rb|go|rs|java|kt|swift|c|cc|cpp|h|hpp|cs|php|sh|md|json|ya?ml|toml|sql|html|css|scss|txt|csv|ini|cfg|conf|env|lock|proto|tf|ipynb|pdf|docx?|xlsx?))(?![\w])/g;
+const FILE_RE =
+  /(?<![\w/.@-])((?:[\w.-]+\/)*[\w-][\w.-]*\.(?:ts|tsx|js|mjs|cjs|jsx|py|rb|go|rs|java|kt|swift|c|cc|cpp|h|hpp|cs|php|sh|md|json|ya?ml|toml|sql|html|css|scss|txt|csv|ini|cfg|conf|env|lock|proto|tf|ipynb|pdf|docx?|xlsx?))(?![\w])/g;
 const ERROR_RE = /\b(?:[A-Z][A-Za-z]+(?:Error|Exception)|E[A-Z]{3,}|HTTP [45]\d\d|[45]\d\d (?:error|Internal Server Error|Not Found))\b/g;
 // Two or more capitalised words ("Architectural Digest", "Civil Act"), not at a sentence start.
 const NAME_RE = /(?<=[a-z0-9,;:]\s)(?:[A-Z][a-z]+|[A-Z]{2,})(?:\s+(?:of\s+|&\s+)?(?:[A-Z][a-z]+|[A-Z]{2,}|\d+))+/g;
@@ -77,7 +95,8 @@ export interface LineEntities {
 export function entitiesIn(text: string): LineEntities {
   const found: LineEntities = { urls: [], files: [], errors: [], names: [] };
   for (const m of text.matchAll(URL_RE)) found.urls.push(m[0].replace(/[.,;:]+$/, ''));
-  if (text.includes('.')) for (const m of text.matchAll(FILE_RE)) if (!/^\d/.test(m[1]!) && !m[1]!.startsWith('http')) found.files.push(m[1]!);
+  if (text.includes('.'))
+    for (const m of text.matchAll(FILE_RE)) if (!/^\d/.test(m[1]!) && !m[1]!.startsWith('http')) found.files.push(m[1]!);
   for (const m of text.matchAll(ERROR_RE)) found.errors.push(m[0]);
   for (const m of text.matchAll(NAME_RE)) {
     const name = m[0].trim();

@@ -7,7 +7,18 @@ import { normaliseTopic } from '../tree/topic.js';
 import { stripStackTraces, type ExclusionRules } from './exclusion.js';
 
 /** Sections of a summary node, by the data they hold. */
-export type Bucket = 'topics' | 'user' | 'said' | 'feedback' | 'decisions' | 'tasks' | 'lessons' | 'open' | 'references' | 'highlights' | 'entities';
+export type Bucket =
+  | 'topics'
+  | 'user'
+  | 'said'
+  | 'feedback'
+  | 'decisions'
+  | 'tasks'
+  | 'lessons'
+  | 'open'
+  | 'references'
+  | 'highlights'
+  | 'entities';
 
 /** Section titles (of hipo's and hipocampus's templates) and the bucket each holds. */
 const BUCKET_TITLES: [RegExp, Bucket][] = [
@@ -65,7 +76,8 @@ export interface Entry {
 const TYPE_TAG = new RegExp(`\\[(${MEMORY_TYPES.join('|')})\\]`, 'i');
 const DAY = /^\d{4}-\d{2}-\d{2}\b/;
 const STRUCTURAL = /^(?:\d{4}-\d{2}-\d{2}|\d{4}-W\d{2}|\d{4}-\d{2})(?:\b|$)|^(?:daily|weekly|monthly)(?: summary| node)?\s*:|^memory\b/i;
-const GENERIC = /^(?:session|conversation|chat|transcript|notes?|log|entry|entries|untitled|misc(?:ellaneous)?|journal|checkpoint|update|turns?|context)(?:\s*(?:#?\d+|[0-9a-f]{6,}))?$/i;
+const GENERIC =
+  /^(?:session|conversation|chat|transcript|notes?|log|entry|entries|untitled|misc(?:ellaneous)?|journal|checkpoint|update|turns?|context)(?:\s*(?:#?\d+|[0-9a-f]{6,}))?$/i;
 const TIME = /^(?:\d{1,2}:\d{2}(?::\d{2})?(?:\s*[ap]m)?|\d{4}-\d{2}-\d{2}(?:[ T]\d{1,2}:\d{2}(?::\d{2})?)?)$/i;
 
 export interface HeadingParts {
@@ -80,9 +92,12 @@ export function parseHeading(heading: string): HeadingParts {
   const type = (m ? m[1]!.toLowerCase() : 'project') as MemoryType;
   let text = m ? heading.slice(0, m.index).trim() || heading.slice(m.index + m[0].length).trim() : heading.trim();
   // Metadata after a separator: times, session ids.
-  const parts = text.split(/\s+[—–|·]\s+|\s+-\s+(?=\d)/).map((p) => p.trim()).filter(Boolean);
-  const meaningful = parts.filter((p) => !TIME.test(p) && !/^session\b/i.test(p) || parts.length === 1);
-  text = (meaningful.length ? meaningful.join(' ') : parts[0] ?? '').replace(/^\d{1,2}:\d{2}\s+/, '');
+  const parts = text
+    .split(/\s+[—–|·]\s+|\s+-\s+(?=\d)/)
+    .map((p) => p.trim())
+    .filter(Boolean);
+  const meaningful = parts.filter((p) => (!TIME.test(p) && !/^session\b/i.test(p)) || parts.length === 1);
+  text = (meaningful.length ? meaningful.join(' ') : (parts[0] ?? '')).replace(/^\d{1,2}:\d{2}\s+/, '');
   const topic = GENERIC.test(text) || TIME.test(text) || !isTopicLike(text) ? null : normaliseTopic(text);
   return { topic: topic || null, type, tagged: m !== null };
 }
@@ -165,7 +180,18 @@ export function collectEntries(label: string, body: string, rules: ExclusionRule
     const bucket = s.depth > 0 ? bucketOfTitle(s.heading) : null;
     if (bucket) {
       const blocks = allBlocks(s);
-      out.push({ source: label, heading: s.heading, topic: inherited?.topic ?? null, type: inherited?.type ?? 'project', tagged: inherited?.tagged ?? false, bucket, items: itemsOf(blocks, { speaker: null, assistantChars: 0 }), line: s.line, container, day });
+      out.push({
+        source: label,
+        heading: s.heading,
+        topic: inherited?.topic ?? null,
+        type: inherited?.type ?? 'project',
+        tagged: inherited?.tagged ?? false,
+        bucket,
+        items: itemsOf(blocks, { speaker: null, assistantChars: 0 }),
+        line: s.line,
+        container,
+        day,
+      });
       return;
     }
     const structural = s.depth === 0 || STRUCTURAL.test(s.heading.trim());
@@ -173,7 +199,19 @@ export function collectEntries(label: string, body: string, rules: ExclusionRule
       const dated = DAY.exec(s.heading.trim());
       if (dated) day = dated[0];
       const items = itemsOf(s.blocks, { speaker: null, assistantChars: 0 });
-      if (items.length) out.push({ source: label, heading: s.heading, topic: inherited?.topic ?? null, type: inherited?.type ?? 'project', tagged: false, bucket: null, items, line: s.line, container: s.line, day });
+      if (items.length)
+        out.push({
+          source: label,
+          heading: s.heading,
+          topic: inherited?.topic ?? null,
+          type: inherited?.type ?? 'project',
+          tagged: false,
+          bucket: null,
+          items,
+          line: s.line,
+          container: s.line,
+          day,
+        });
       for (const c of s.children) visit(c, inherited, s.line);
       return;
     }
@@ -193,7 +231,18 @@ export function collectEntries(label: string, body: string, rules: ExclusionRule
       }
     };
     walk(s);
-    out.push({ source: label, heading: s.heading, topic: parts.topic, type: parts.type, tagged: parts.tagged, bucket: null, items, line: s.line, container, day });
+    out.push({
+      source: label,
+      heading: s.heading,
+      topic: parts.topic,
+      type: parts.type,
+      tagged: parts.tagged,
+      bucket: null,
+      items,
+      line: s.line,
+      container,
+      day,
+    });
     for (const c of nested) visit(c, parts, container);
   };
 
@@ -211,11 +260,19 @@ function mergeAnswerHeadings(entries: Entry[]): Entry[] {
   for (const e of entries) {
     const prev = out[out.length - 1];
     const continues =
-      prev !== undefined && !prev.bucket && !e.bucket && !e.tagged && prev.container === e.container &&
+      prev !== undefined &&
+      !prev.bucket &&
+      !e.bucket &&
+      !e.tagged &&
+      prev.container === e.container &&
       prev.items[prev.items.length - 1]?.speaker === 'assistant' &&
-      !e.items.some((i) => i.speaker !== null) && !/^session\b/i.test(e.heading);
+      !e.items.some((i) => i.speaker !== null) &&
+      !/^session\b/i.test(e.heading);
     if (continues) {
-      prev.items.push({ text: e.heading, line: e.line, listed: false, checked: null, speaker: 'assistant' }, ...e.items.map((i) => ({ ...i, speaker: 'assistant' as const })));
+      prev.items.push(
+        { text: e.heading, line: e.line, listed: false, checked: null, speaker: 'assistant' },
+        ...e.items.map((i) => ({ ...i, speaker: 'assistant' as const })),
+      );
     } else out.push(e);
   }
   return out;
@@ -223,6 +280,7 @@ function mergeAnswerHeadings(entries: Entry[]): Entry[] {
 
 function allBlocks(s: Section): Block[] {
   const out: Block[] = [...s.blocks];
-  for (const c of s.children) out.push({ kind: 'heading', depth: c.depth, text: c.heading, line: c.line, endLine: c.line }, ...allBlocks(c));
+  for (const c of s.children)
+    out.push({ kind: 'heading', depth: c.depth, text: c.heading, line: c.line, endLine: c.line }, ...allBlocks(c));
   return out;
 }

@@ -44,6 +44,10 @@ export function isStackTraceLine(line: string): boolean {
 
 /** Drops stack-trace lines from a block of text. */
 export function stripStackTraces(text: string): string {
-  if (!/^\s*at\s|Traceback|File "|goroutine \d|panicked|stack backtrace|#\d+\s+0x|Exception in|Caused by|\.\.\. \d+ more/m.test(text)) return text;
-  return text.split('\n').filter((l) => !isStackTraceLine(l)).join('\n');
+  if (!/^\s*at\s|Traceback|File "|goroutine \d|panicked|stack backtrace|#\d+\s+0x|Exception in|Caused by|\.\.\. \d+ more/m.test(text))
+    return text;
+  return text
+    .split('\n')
+    .filter((l) => !isStackTraceLine(l))
+    .join('\n');
 }

@@ -17,7 +17,17 @@ import type { SummaryRequest, SummaryResult, Summarizer } from './summarizer.js'
 
 type Level = SummaryRequest['level'];
 type ListBucket = Exclude<Bucket, 'topics' | 'entities'>;
-const LIST_BUCKETS: readonly ListBucket[] = ['user', 'said', 'feedback', 'decisions', 'tasks', 'lessons', 'open', 'references', 'highlights'];
+const LIST_BUCKETS: readonly ListBucket[] = [
+  'user',
+  'said',
+  'feedback',
+  'decisions',
+  'tasks',
+  'lessons',
+  'open',
+  'references',
+  'highlights',
+];
 
 /**
  * Lines kept per section, by level. Typed user facts (`user`) and feedback are preserved (the
@@ -41,7 +51,17 @@ const GROWING: Record<Level, { share: number; said: number; references: number }
   weekly: { share: 0.4, said: 900, references: 150 },
   monthly: { share: 0.3, said: 1200, references: 150 },
 };
-const LINE_MAX: Record<ListBucket, number> = { user: 400, said: 400, feedback: 500, decisions: 240, tasks: 200, lessons: 240, open: 200, references: 240, highlights: 320 };
+const LINE_MAX: Record<ListBucket, number> = {
+  user: 400,
+  said: 400,
+  feedback: 500,
+  decisions: 240,
+  tasks: 200,
+  lessons: 240,
+  open: 200,
+  references: 240,
+  highlights: 320,
+};
 
 interface Candidate {
   text: string;
@@ -64,7 +84,10 @@ export class ExtractiveSummarizer implements Summarizer {
   summarizeSync(req: SummaryRequest): string {
     const analysis = analyzeSources(req.sources, this.rules);
     const draft = buildDraft(analysis, req.level, req.sources.length > 1);
-    const vars: Record<string, string> = { title: req.title, topics: req.topics.map((t) => `- ${formatTopicTag(t)}${t.keywords.length ? `: ${t.keywords.join(', ')}` : ''}`).join('\n') };
+    const vars: Record<string, string> = {
+      title: req.title,
+      topics: req.topics.map((t) => `- ${formatTopicTag(t)}${t.keywords.length ? `: ${t.keywords.join(', ')}` : ''}`).join('\n'),
+    };
     for (const b of LIST_BUCKETS) vars[b] = draft[b].map((l) => `- ${l}`).join('\n');
     vars.entities = renderEntities(draft.entities);
     return renderTemplate(this.templates.get(req.level), vars);
@@ -89,7 +112,13 @@ function sentenceScore(s: string, stats: TermStats, speakerBonus: number): numbe
 
 /** Lines that differ only in case, punctuation or origin label count as one. */
 function dedupeKey(text: string): string {
-  return lineKey(text, (t) => t.replace(HAS_ORIGIN, '').toLowerCase().replace(/[\s.,;:!?'"()\-–—…*_`]+/g, ' ').trim());
+  return lineKey(text, (t) =>
+    t
+      .replace(HAS_ORIGIN, '')
+      .toLowerCase()
+      .replace(/[\s.,;:!?'"()\-–—…*_`]+/g, ' ')
+      .trim(),
+  );
 }
 
 /** Short label for a line's origin in a weekly or monthly node: `03-15` or `W11`. */
@@ -103,7 +132,17 @@ function shortLabel(source: string): string {
 const HAS_ORIGIN = /^(?:\d{2}-\d{2}|W\d{2}) · /;
 
 export function buildDraft(a: Analysis, level: Level, labelLines: boolean): Draft {
-  const pools: Record<ListBucket, Candidate[]> = { user: [], said: [], feedback: [], decisions: [], tasks: [], lessons: [], open: [], references: [], highlights: [] };
+  const pools: Record<ListBucket, Candidate[]> = {
+    user: [],
+    said: [],
+    feedback: [],
+    decisions: [],
+    tasks: [],
+    lessons: [],
+    open: [],
+    references: [],
+    highlights: [],
+  };
   const entities = emptyEntities();
   let order = 0;
 
@@ -136,12 +175,14 @@ export function buildDraft(a: Analysis, level: Level, labelLines: boolean): Draf
       if (fact.type === 'user') {
         add(fact.typed ? 'user' : 'said', e, o + formatUserFact(fact), fact.salience, fact.key);
         if (item.speaker !== null) stated.add(item);
-      } else if (fact.type === 'feedback') add('feedback', e, o + (e.bucket || e.type !== 'feedback' ? fact.text : prefix + fact.text), 100 + fact.salience);
+      } else if (fact.type === 'feedback')
+        add('feedback', e, o + (e.bucket || e.type !== 'feedback' ? fact.text : prefix + fact.text), 100 + fact.salience);
       else add('references', e, o + (e.bucket ? fact.text : prefix + fact.text), 50 + fact.salience);
     }
     if (e.bucket) {
       // Already sorted by a summary node below: carry the other sections' lines up.
-      if (e.bucket !== 'user' && e.bucket !== 'said' && e.bucket !== 'feedback' && e.bucket !== 'references') for (const item of e.items) add(e.bucket, e, item.text, sentenceScore(item.text, a.stats, 1));
+      if (e.bucket !== 'user' && e.bucket !== 'said' && e.bucket !== 'feedback' && e.bucket !== 'references')
+        for (const item of e.items) add(e.bucket, e, item.text, sentenceScore(item.text, a.stats, 1));
       continue;
     }
     if (e.type !== 'project') continue;
@@ -169,8 +210,17 @@ export function buildDraft(a: Analysis, level: Level, labelLines: boolean): Draf
         highlight.push({ text: s, score: sentenceScore(s, a.stats, isUser ? 1.4 : 1), order: highlight.length });
       }
     }
-    const best = highlight.sort((x, y) => y.score - x.score).slice(0, e.items.length > 12 ? 3 : 2).sort((x, y) => x.order - y.order);
-    if (best.length) add('highlights', e, `${tag}: ${best.map((c) => clip(c.text, 160)).join(' … ')}`, best.reduce((s, c) => s + c.score, 0));
+    const best = highlight
+      .sort((x, y) => y.score - x.score)
+      .slice(0, e.items.length > 12 ? 3 : 2)
+      .sort((x, y) => x.order - y.order);
+    if (best.length)
+      add(
+        'highlights',
+        e,
+        `${tag}: ${best.map((c) => clip(c.text, 160)).join(' … ')}`,
+        best.reduce((s, c) => s + c.score, 0),
+      );
   }
 
   const draft = { entities } as Draft;
@@ -192,7 +242,10 @@ function parseEntityLines(e: Entry, into: Entities): void {
   for (const item of e.items) {
     const m = /^(files|urls|names|errors|people|services|users|patterns)\s*:\s*(.*)$/i.exec(item.text);
     if (!m) continue;
-    const values = m[2]!.split(/,\s*/).map((v) => v.trim()).filter(Boolean);
+    const values = m[2]!
+      .split(/,\s*/)
+      .map((v) => v.trim())
+      .filter(Boolean);
     const kind = m[1]!.toLowerCase();
     for (const v of values) {
       if (kind === 'files') into.files.add(v);
@@ -205,7 +258,11 @@ function parseEntityLines(e: Entry, into: Entities): void {
 
 function renderEntities(e: Entities): string {
   const lines: string[] = [];
-  const names = [...e.names].filter(([, n]) => n >= 1).sort((a, b) => b[1] - a[1] || a[0].localeCompare(b[0])).slice(0, 25).map(([n]) => n);
+  const names = [...e.names]
+    .filter(([, n]) => n >= 1)
+    .sort((a, b) => b[1] - a[1] || a[0].localeCompare(b[0]))
+    .slice(0, 25)
+    .map(([n]) => n);
   if (names.length) lines.push(`names: ${names.join(', ')}`);
   if (e.files.size) lines.push(`files: ${[...e.files].slice(0, 30).join(', ')}`);
   if (e.urls.size) lines.push(`urls: ${[...e.urls].slice(0, 20).join(', ')}`);

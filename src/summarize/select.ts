@@ -30,13 +30,27 @@ export interface SummarizerChoice {
   warnings: string[];
 }
 
-export function selectSummarizers(ws: Workspace, config: HipoConfig, templates: TemplateSet, rules: ExclusionRules, redactor: Redactor, env: NodeJS.ProcessEnv): SummarizerChoice {
+export function selectSummarizers(
+  ws: Workspace,
+  config: HipoConfig,
+  templates: TemplateSet,
+  rules: ExclusionRules,
+  redactor: Redactor,
+  env: NodeJS.ProcessEnv,
+): SummarizerChoice {
   const extractive = new ExtractiveSummarizer(templates, rules);
   const { settings, warnings } = resolveLlmSettings(config, env);
   if (!settings) return { summarizer: extractive, llm: null, warnings };
   const prompts = loadPrompts(ws.root);
   const session = LlmSession.open(ws, settings);
-  const nodes = new LlmNodeSummarizer(session, { prompts, templates, rules, redactor, tokenizer: config.compaction.tokenizer as TokenizerName, ephemeralMarkers: config.compaction.ephemeralMarkers });
+  const nodes = new LlmNodeSummarizer(session, {
+    prompts,
+    templates,
+    rules,
+    redactor,
+    tokenizer: config.compaction.tokenizer as TokenizerName,
+    ephemeralMarkers: config.compaction.ephemeralMarkers,
+  });
   const root = settings.levels.has('root') ? new RootRecompactor(session, prompts, rules, redactor) : null;
   return { summarizer: new FallbackSummarizer(nodes, extractive), llm: { session, nodes, root }, warnings };
 }

@@ -29,7 +29,12 @@ export class TopicMerger {
     for (const t of list) {
       const cur = this.byName.get(t.name);
       if (!cur) {
-        this.byName.set(t.name, { type: t.type, lastSeen: t.lastSeen, days: t.days, kw: new Map(t.keywords.map((k, i) => [k, 1 - i * 0.1])) });
+        this.byName.set(t.name, {
+          type: t.type,
+          lastSeen: t.lastSeen,
+          days: t.days,
+          kw: new Map(t.keywords.map((k, i) => [k, 1 - i * 0.1])),
+        });
         continue;
       }
       cur.days += t.days;
@@ -53,7 +58,10 @@ export class TopicMerger {
       type: v.type,
       lastSeen: v.lastSeen,
       days: v.days,
-      keywords: [...v.kw].sort((a, b) => b[1] - a[1] || a[0].localeCompare(b[0])).slice(0, 6).map(([k]) => k),
+      keywords: [...v.kw]
+        .sort((a, b) => b[1] - a[1] || a[0].localeCompare(b[0]))
+        .slice(0, 6)
+        .map(([k]) => k),
       weight: v.days,
     }));
     return capTopics(all, limit);
@@ -74,7 +82,10 @@ export function mergeTopics(children: readonly (readonly TopicInfo[])[], limit: 
 export function topTopicsByDays(lists: readonly (readonly TopicInfo[])[], n: number): { name: string; keywords: string[] }[] {
   const days = new Map<string, number>();
   for (const list of lists) for (const t of list) days.set(t.name, (days.get(t.name) ?? 0) + t.days);
-  const top = [...days].sort((a, b) => b[1] - a[1] || a[0].localeCompare(b[0])).slice(0, n).map(([name]) => name);
+  const top = [...days]
+    .sort((a, b) => b[1] - a[1] || a[0].localeCompare(b[0]))
+    .slice(0, n)
+    .map(([name]) => name);
   const wanted = new Set(top);
   const merger = TopicMerger.empty();
   for (const list of lists) merger.add(list.filter((t) => wanted.has(t.name)));

@@ -6,7 +6,8 @@ import { keyphrases, type TermStats } from './keywords.js';
 
 // Words that never name a topic on their own: conversation and request words, time words,
 // vague nouns, and common verbs and adjectives that slip past the stop-word list.
-const NEVER_ALONE = new Set(`
+const NEVER_ALONE = new Set(
+  `
 continue continued continues continuing write writing written rewrite edit help helping answer answers question questions response responses
 reply replies request requests conversation chat message messages prompt prompts task tasks list lists example examples option options step steps
 detail details point points part parts piece pieces section sections paragraph paragraphs sentence sentences text texts article articles essay essays
@@ -24,7 +25,10 @@ important main major minor recent current previous next last first second third 
 idea ideas thought thoughts opinion opinions advice tip tips suggestion suggestions recommendation recommendations information info resources resource
 benefits benefit issue issues problem problems thing situation case cases experience experiences process result results
 thanks thank hello please sorry okay yes redacted
-`.split(/\s+/).filter(Boolean));
+`
+    .split(/\s+/)
+    .filter(Boolean),
+);
 
 /** True when `phrase` (lower case, content words) can name a topic. */
 export function isTopicName(phrase: string): boolean {

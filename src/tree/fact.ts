@@ -3,7 +3,19 @@
 // record (and in the stamp cache) so that ROOT's Profile needs no re-reading of old months.
 import type { LocalDate } from '../time/calendar.js';
 
-export const FACT_CATEGORIES = ['identity', 'work', 'people', 'pets', 'home', 'health', 'possessions', 'routines', 'plans', 'tastes', 'other'] as const;
+export const FACT_CATEGORIES = [
+  'identity',
+  'work',
+  'people',
+  'pets',
+  'home',
+  'health',
+  'possessions',
+  'routines',
+  'plans',
+  'tastes',
+  'other',
+] as const;
 export type FactCategory = (typeof FACT_CATEGORIES)[number];
 
 export interface FactInfo {

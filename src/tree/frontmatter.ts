@@ -131,7 +131,13 @@ const RESERVED = /^(?:true|false|yes|no|on|off|null|~|y|n)$/i;
 function scalar(v: string | number | boolean | null, inFlow: boolean): string {
   if (v === null) return 'null';
   if (typeof v === 'number' || typeof v === 'boolean') return String(v);
-  const risky = !PLAIN_SAFE.test(v) || RESERVED.test(v) || /^[-+]?\d/.test(v) && !/^\d{4}-(?:\d{2}(?:-\d{2})?|W\d{2})$/.test(v) || /\s$/.test(v) || v.includes(': ') || v.includes(' #');
+  const risky =
+    !PLAIN_SAFE.test(v) ||
+    RESERVED.test(v) ||
+    (/^[-+]?\d/.test(v) && !/^\d{4}-(?:\d{2}(?:-\d{2})?|W\d{2})$/.test(v)) ||
+    /\s$/.test(v) ||
+    v.includes(': ') ||
+    v.includes(' #');
   const flowRisky = inFlow && /[[\],{}]/.test(v);
   return risky || flowRisky ? JSON.stringify(v) : v;
 }
@@ -200,7 +206,12 @@ export function fmString(data: FrontmatterData | null, key: string): string | nu
 /** A list that may be written as a YAML list or as one comma-separated string. */
 export function fmList(data: FrontmatterData | null, key: string): string[] {
   const v = data?.[key];
-  if (Array.isArray(v)) return v.filter((x) => x !== null && typeof x !== 'object').map(String).map((s) => s.trim()).filter(Boolean);
+  if (Array.isArray(v))
+    return v
+      .filter((x) => x !== null && typeof x !== 'object')
+      .map(String)
+      .map((s) => s.trim())
+      .filter(Boolean);
   if (typeof v === 'string') return splitTopLevelCommas(v);
   return [];
 }

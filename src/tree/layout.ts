@@ -24,10 +24,14 @@ export type Period =
 /** `2026-03-15`, `2026-W11`, `2026-03` or `root`. */
 export function periodId(p: Period): string {
   switch (p.level) {
-    case 'daily': return p.date;
-    case 'weekly': return p.week;
-    case 'monthly': return p.month;
-    case 'root': return 'root';
+    case 'daily':
+      return p.date;
+    case 'weekly':
+      return p.week;
+    case 'monthly':
+      return p.month;
+    case 'root':
+      return 'root';
   }
 }
 
@@ -42,10 +46,14 @@ export const ROOT_FILE = 'ROOT.md';
 /** Path of a node relative to the memory folder. */
 export function nodeRelPath(p: Period): string {
   switch (p.level) {
-    case 'daily': return `daily/${p.date}.md`;
-    case 'weekly': return `weekly/${p.week}.md`;
-    case 'monthly': return `monthly/${p.month}.md`;
-    case 'root': return ROOT_FILE;
+    case 'daily':
+      return `daily/${p.date}.md`;
+    case 'weekly':
+      return `weekly/${p.week}.md`;
+    case 'monthly':
+      return `monthly/${p.month}.md`;
+    case 'root':
+      return ROOT_FILE;
   }
 }
 

@@ -70,7 +70,13 @@ export function scanBlocks(lines: readonly string[], offset = 0): Block[] {
       let j = i + 1;
       while (j < n && !closeRe.test(lines[j]!)) body.push(lines[j++]!);
       const end = Math.min(j, n - 1);
-      out.push({ kind: 'code', lang: fence[3]!.trim().split(/\s+/)[0] ?? '', text: body.join('\n'), line: lineNo, endLine: end + 1 + offset });
+      out.push({
+        kind: 'code',
+        lang: fence[3]!.trim().split(/\s+/)[0] ?? '',
+        text: body.join('\n'),
+        line: lineNo,
+        endLine: end + 1 + offset,
+      });
       i = j + 1;
       open = null;
       prevBlank = false;
@@ -161,7 +167,7 @@ export function scanBlocks(lines: readonly string[], offset = 0): Block[] {
 
     // Continuation of an open item (indented, or lazy right after it) or paragraph.
     const indent = line.length - line.trimStart().length;
-    if (open && (open.block.kind === 'item' ? (!prevBlank || indent >= open.contentIndent) : !prevBlank)) {
+    if (open && (open.block.kind === 'item' ? !prevBlank || indent >= open.contentIndent : !prevBlank)) {
       open.block.text += (open.block.text ? '\n' : '') + line.trim();
       open.block.endLine = lineNo;
       i++;
@@ -205,7 +211,15 @@ export function sectionTree(blocks: readonly Block[], totalLines: number, offset
         done.endLine = b.line - 1;
       }
       const parent = stack[stack.length - 1]!;
-      const s: Section = { heading: b.text, depth: b.depth, path: [...parent.path, b.text], line: b.line, endLine: totalLines + offset, blocks: [], children: [] };
+      const s: Section = {
+        heading: b.text,
+        depth: b.depth,
+        path: [...parent.path, b.text],
+        line: b.line,
+        endLine: totalLines + offset,
+        blocks: [],
+        children: [],
+      };
       parent.children.push(s);
       stack.push(s);
     } else {

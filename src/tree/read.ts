@@ -13,18 +13,44 @@ import { parseTopicLine, parseTopicTag, type TopicInfo } from './topic.js';
  * `bytes` may be the first part of a bigger file (capped.ts): `whole` then gives the whole
  * file's hash and says so in the note.
  */
-export function readRawLog(date: LocalDate, relPath: string, bytes: Uint8Array, stamp: FileStamp, whole?: { hash: string; note: string | null }): RawLogInfo {
+export function readRawLog(
+  date: LocalDate,
+  relPath: string,
+  bytes: Uint8Array,
+  stamp: FileStamp,
+  whole?: { hash: string; note: string | null },
+): RawLogInfo {
   const hash = whole?.hash ?? contentHash(bytes);
   const decoded = decodeText(bytes);
   if (!decoded.ok) return { date, relPath, stamp, hash, lines: 0, usable: false, note: decoded.reason };
   const { body, note } = rawLogBody(decoded.text);
   if (body.trim() === '') return { date, relPath, stamp, hash, lines: 0, usable: false, note: 'empty: nothing to compact' };
-  return { date, relPath, stamp, hash, lines: countLines(body), usable: true, note: [whole?.note, decoded.note, note].filter(Boolean).join('; ') || null };
+  return {
+    date,
+    relPath,
+    stamp,
+    hash,
+    lines: countLines(body),
+    usable: true,
+    note: [whole?.note, decoded.note, note].filter(Boolean).join('; ') || null,
+  };
 }
 
 /** A node file too big to be one of hipo's: flagged, never read whole nor rewritten. */
 export function oversizedNode(period: Period, relPath: string, stamp: FileStamp, note: string): NodeInfo {
-  return { period, relPath, stamp, status: null, sourceHash: null, recordedBodyHash: null, bodyHash: `oversized-${stamp.size}-${stamp.mtimeMs}`, bodyLines: 0, summarizer: null, topics: [], problem: note };
+  return {
+    period,
+    relPath,
+    stamp,
+    status: null,
+    sourceHash: null,
+    recordedBodyHash: null,
+    bodyHash: `oversized-${stamp.size}-${stamp.mtimeMs}`,
+    bodyLines: 0,
+    summarizer: null,
+    topics: [],
+    problem: note,
+  };
 }
 
 /**
@@ -40,10 +66,14 @@ export function rawLogBody(text: string): { body: string; firstLine: number; not
 /** The last day a period covers, used as a topic's last-seen date when none is recorded. */
 function periodEnd(p: Period): LocalDate | null {
   switch (p.level) {
-    case 'daily': return p.date;
-    case 'weekly': return lastDayOfWeek(p.week);
-    case 'monthly': return lastDayOfMonthId(p.month);
-    case 'root': return null;
+    case 'daily':
+      return p.date;
+    case 'weekly':
+      return lastDayOfWeek(p.week);
+    case 'monthly':
+      return lastDayOfMonthId(p.month);
+    case 'root':
+      return null;
   }
 }
 
@@ -51,7 +81,17 @@ export function readNode(period: Period, relPath: string, bytes: Uint8Array, sta
   const base = { period, relPath, stamp };
   const decoded = decodeText(bytes);
   if (!decoded.ok) {
-    return { ...base, status: null, sourceHash: null, recordedBodyHash: null, bodyHash: contentHash(bytes), bodyLines: 0, summarizer: null, topics: [], problem: decoded.reason };
+    return {
+      ...base,
+      status: null,
+      sourceHash: null,
+      recordedBodyHash: null,
+      bodyHash: contentHash(bytes),
+      bodyLines: 0,
+      summarizer: null,
+      topics: [],
+      problem: decoded.reason,
+    };
   }
   const doc = splitFrontmatter(decoded.text);
   const data = doc.data;
@@ -59,7 +99,8 @@ export function readNode(period: Period, relPath: string, bytes: Uint8Array, sta
   const status: NodeStatus | null = rawStatus === 'tentative' || rawStatus === 'fixed' ? rawStatus : null;
   let problem = doc.error;
   const declared = fmString(data, 'type');
-  if (!problem && declared && declared !== period.level) problem = `frontmatter says type "${declared}" but the file is a ${period.level} node`;
+  if (!problem && declared && declared !== period.level)
+    problem = `frontmatter says type "${declared}" but the file is a ${period.level} node`;
   return {
     ...base,
     status,

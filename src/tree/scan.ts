@@ -26,7 +26,10 @@ function listMarkdown(ws: Workspace, prefix: string, problems: Problem[]): strin
   const dir = join(ws.memoryDir, prefix);
   const shown = `${ws.memoryName}/${prefix}`;
   if (prefix && realInside(ws.memoryDir, prefix.slice(0, -1)) === null) {
-    problems.push({ file: shown.slice(0, -1), message: 'a link to a folder outside the memory folder: its files are not read, and no node is written there' });
+    problems.push({
+      file: shown.slice(0, -1),
+      message: 'a link to a folder outside the memory folder: its files are not read, and no node is written there',
+    });
     return [];
   }
   let entries: Dirent[];
@@ -74,7 +77,13 @@ export function scanTree(ws: Workspace, cache: StampCache, maxFileBytes = DEFAUL
  * same however many years the tree holds. Anything the watcher cannot vouch for (a folder that
  * came or went, a watcher error) calls for a full scanTree instead.
  */
-export function rescanTree(ws: Workspace, cache: StampCache, previous: TreeSnapshot, changed: Iterable<string>, maxFileBytes = DEFAULT_MAX_FILE_BYTES): ScanResult {
+export function rescanTree(
+  ws: Workspace,
+  cache: StampCache,
+  previous: TreeSnapshot,
+  changed: Iterable<string>,
+  maxFileBytes = DEFAULT_MAX_FILE_BYTES,
+): ScanResult {
   checkMemoryDir(ws);
   const raws = new Map(previous.raws);
   const nodes = new Map(previous.nodes);
@@ -149,9 +158,16 @@ function readEntry(ws: Workspace, rel: string, cache: StampCache, problems: Prob
     }
     const note = read.truncated ? cappedNote(read, maxFileBytes) : null;
     if (what.kind === 'raw') entry = { kind: 'raw', info: readRawLog(what.date, rel, read.bytes, stamp, { hash: read.hash, note }) };
-    else entry = { kind: 'node', info: note ? oversizedNode(what.period, rel, stamp, `${note}: not one of hipo's nodes, left as it is`) : readNode(what.period, rel, read.bytes, stamp) };
+    else
+      entry = {
+        kind: 'node',
+        info: note
+          ? oversizedNode(what.period, rel, stamp, `${note}: not one of hipo's nodes, left as it is`)
+          : readNode(what.period, rel, read.bytes, stamp),
+      };
     cache.set(rel, entry);
   }
-  if (entry.kind === 'raw' && entry.info.note) problems.push({ file: shown, message: entry.info.usable ? entry.info.note : `skipped: ${entry.info.note}` });
+  if (entry.kind === 'raw' && entry.info.note)
+    problems.push({ file: shown, message: entry.info.usable ? entry.info.note : `skipped: ${entry.info.note}` });
   return entry;
 }

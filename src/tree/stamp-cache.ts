@@ -26,9 +26,32 @@ const COARSE_MARGIN_MS = 2000;
 export type Cached = { kind: 'raw'; info: RawLogInfo } | { kind: 'node'; info: NodeInfo };
 
 type TopicTuple = [name: string, type: MemoryType, lastSeen: string, days: number, keywords: string[]];
-type FactTuple = [type: 'user' | 'feedback', category: FactCategory | null, text: string, salience: number, key: string, slot: string | null, lastSeen: string, days: number];
+type FactTuple = [
+  type: 'user' | 'feedback',
+  category: FactCategory | null,
+  text: string,
+  salience: number,
+  key: string,
+  slot: string | null,
+  lastSeen: string,
+  days: number,
+];
 type RawTuple = ['r', size: number, mtimeMs: number, seen: number, hash: string, lines: number, usable: 0 | 1, note: string | null];
-type NodeTuple = ['n', size: number, mtimeMs: number, seen: number, status: NodeStatus | null, sourceHash: string | null, recordedBodyHash: string | null, bodyHash: string, bodyLines: number, summarizer: string | null, problem: string | null, topics: TopicTuple[] | null, facts?: FactTuple[] | null];
+type NodeTuple = [
+  'n',
+  size: number,
+  mtimeMs: number,
+  seen: number,
+  status: NodeStatus | null,
+  sourceHash: string | null,
+  recordedBodyHash: string | null,
+  bodyHash: string,
+  bodyLines: number,
+  summarizer: string | null,
+  problem: string | null,
+  topics: TopicTuple[] | null,
+  facts?: FactTuple[] | null,
+];
 type Rec = RawTuple | NodeTuple;
 
 interface CacheFile {
@@ -39,7 +62,10 @@ interface CacheFile {
 export class StampCache {
   private dirty = false;
 
-  private constructor(private readonly entries: Map<string, Rec>, private loaded: boolean) {}
+  private constructor(
+    private readonly entries: Map<string, Rec>,
+    private loaded: boolean,
+  ) {}
 
   static empty(): StampCache {
     return new StampCache(new Map(), false);
@@ -66,9 +92,40 @@ export class StampCache {
       return { kind: 'raw', info: { date: what.date, relPath, stamp, hash: r[4], lines: r[5], usable: r[6] === 1, note: r[7] } };
     }
     if (!('period' in what)) return undefined;
-    const topics = r[11] ? r[11].map(([name, type, lastSeen, days, keywords]) => ({ name, type, lastSeen: lastSeen as LocalDate, days, keywords })) : null;
-    const facts = r[12] ? r[12].map(([type, category, text, salience, key, slot, lastSeen, days]): FactInfo => ({ type, category, text, salience, key, slot, lastSeen: lastSeen as LocalDate, days })) : undefined;
-    return { kind: 'node', info: { period: what.period, relPath, stamp, status: r[4], sourceHash: r[5], recordedBodyHash: r[6], bodyHash: r[7], bodyLines: r[8], summarizer: r[9], problem: r[10], topics, ...(facts ? { facts } : {}) } };
+    const topics = r[11]
+      ? r[11].map(([name, type, lastSeen, days, keywords]) => ({ name, type, lastSeen: lastSeen as LocalDate, days, keywords }))
+      : null;
+    const facts = r[12]
+      ? r[12].map(
+          ([type, category, text, salience, key, slot, lastSeen, days]): FactInfo => ({
+            type,
+            category,
+            text,
+            salience,
+            key,
+            slot,
+            lastSeen: lastSeen as LocalDate,
+            days,
+          }),
+        )
+      : undefined;
+    return {
+      kind: 'node',
+      info: {
+        period: what.period,
+        relPath,
+        stamp,
+        status: r[4],
+        sourceHash: r[5],
+        recordedBodyHash: r[6],
+        bodyHash: r[7],
+        bodyLines: r[8],
+        summarizer: r[9],
+        problem: r[10],
+        topics,
+        ...(facts ? { facts } : {}),
+      },
+    };
   }
 
   /** True when the record for `relPath` was taken from a file with exactly this stamp. */
@@ -87,9 +144,29 @@ export class StampCache {
       const i = value.info;
       // Only monthly topics are needed without reading the file (ROOT is built from them);
       // daily and weekly topics are many, and their parents read those files anyway.
-      const topics = i.period.level === 'monthly' && i.topics ? i.topics.map((t: TopicInfo): TopicTuple => [t.name, t.type, t.lastSeen, t.days, t.keywords]) : null;
-      const facts = i.period.level === 'monthly' && i.facts ? i.facts.map((f): FactTuple => [f.type, f.category, f.text, f.salience, f.key, f.slot, f.lastSeen, f.days]) : null;
-      this.entries.set(relPath, ['n', s.size, s.mtimeMs, seen, i.status, i.sourceHash, i.recordedBodyHash, i.bodyHash, i.bodyLines, i.summarizer, i.problem, topics, facts]);
+      const topics =
+        i.period.level === 'monthly' && i.topics
+          ? i.topics.map((t: TopicInfo): TopicTuple => [t.name, t.type, t.lastSeen, t.days, t.keywords])
+          : null;
+      const facts =
+        i.period.level === 'monthly' && i.facts
+          ? i.facts.map((f): FactTuple => [f.type, f.category, f.text, f.salience, f.key, f.slot, f.lastSeen, f.days])
+          : null;
+      this.entries.set(relPath, [
+        'n',
+        s.size,
+        s.mtimeMs,
+        seen,
+        i.status,
+        i.sourceHash,
+        i.recordedBodyHash,
+        i.bodyHash,
+        i.bodyLines,
+        i.summarizer,
+        i.problem,
+        topics,
+        facts,
+      ]);
     }
     this.dirty = true;
   }

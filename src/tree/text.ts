@@ -1,8 +1,6 @@
 // Turning bytes from disk into text, with a clear word for what could not be read.
 
-export type Decoded =
-  | { ok: true; text: string; encoding: 'utf-8' | 'latin-1'; note: string | null }
-  | { ok: false; reason: string };
+export type Decoded = { ok: true; text: string; encoding: 'utf-8' | 'latin-1'; note: string | null } | { ok: false; reason: string };
 
 const utf8 = new TextDecoder('utf-8', { fatal: true });
 const latin1 = new TextDecoder('latin1');

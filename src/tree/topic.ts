@@ -51,6 +51,9 @@ export function parseTopicLine(line: string): (TopicRef & { keywords: string[] }
   const rest = colon >= 0 ? text.slice(colon + 2) : '';
   const ref = parseTopicTag(head);
   if (!ref) return null;
-  const keywords = rest.split(',').map((k) => k.trim()).filter(Boolean);
+  const keywords = rest
+    .split(',')
+    .map((k) => k.trim())
+    .filter(Boolean);
   return { ...ref, keywords };
 }

@@ -23,7 +23,11 @@ import { createExclusive, hash, judgeLock, newRecord, readLockFile, type LockRec
 export { judgeLock, readLockFile, type LockRecord, type LockView } from './lock-record.js';
 
 export class LockTimeout extends Error {
-  constructor(readonly file: string, readonly holder: LockView['record'], readonly waitedMs: number) {
+  constructor(
+    readonly file: string,
+    readonly holder: LockView['record'],
+    readonly waitedMs: number,
+  ) {
     super(`${file}: held by ${holder ? `pid ${holder.pid}` : 'another process'}; waited ${waitedMs} ms`);
   }
 }
@@ -72,7 +76,11 @@ export class FileLock {
   private released = false;
   private readonly timer: NodeJS.Timeout;
 
-  constructor(readonly file: string, readonly record: LockRecord, private readonly identity: string) {
+  constructor(
+    readonly file: string,
+    readonly record: LockRecord,
+    private readonly identity: string,
+  ) {
     this.timer = setInterval(() => this.renew(), Math.max(50, Math.floor(record.leaseMs / 4)));
     this.timer.unref();
   }

@@ -3,7 +3,19 @@
 // one write. Appenders take a short per-workspace lock (`.hipo/append.lock`), separate from
 // the compaction lock, so a hook never waits for a compaction cycle and two hooks never
 // interleave their read-decide-append steps.
-import { closeSync, constants, fstatSync, fsyncSync, ftruncateSync, mkdirSync, openSync, readSync, statSync, unlinkSync, writeSync } from 'node:fs';
+import {
+  closeSync,
+  constants,
+  fstatSync,
+  fsyncSync,
+  ftruncateSync,
+  mkdirSync,
+  openSync,
+  readSync,
+  statSync,
+  unlinkSync,
+  writeSync,
+} from 'node:fs';
 import { join } from 'node:path';
 import type { LocalDate } from '../time/calendar.js';
 import { rawRelPath, type Workspace } from '../tree/layout.js';
@@ -22,9 +34,17 @@ export async function withAppendLock<T>(ws: Workspace, fn: (lock: FileLock) => T
   const file = join(ws.stateDir, 'append.lock');
   let lock: FileLock;
   try {
-    lock = await acquireFileLock(file, { command: 'append', waitMs, leaseMs: APPEND_LEASE_MS, pollMs: (attempt) => Math.min(5 + attempt * 5, 50) });
+    lock = await acquireFileLock(file, {
+      command: 'append',
+      waitMs,
+      leaseMs: APPEND_LEASE_MS,
+      pollMs: (attempt) => Math.min(5 + attempt * 5, 50),
+    });
   } catch (err) {
-    if (err instanceof LockTimeout) throw new AppendLockBusy(`${file}: another hipo process is appending (${err.holder ? `pid ${err.holder.pid}, ` : ''}waited ${waitMs} ms)`);
+    if (err instanceof LockTimeout)
+      throw new AppendLockBusy(
+        `${file}: another hipo process is appending (${err.holder ? `pid ${err.holder.pid}, ` : ''}waited ${waitMs} ms)`,
+      );
     throw err;
   }
   try {
@@ -57,7 +77,8 @@ function separator(fd: number, size: number, date: LocalDate): string {
  */
 export function appendRawEntry(ws: Workspace, date: LocalDate, entry: string, lock?: Pick<FileLock, 'held'>): Appended {
   // Held past its lease and taken over: another appender may be deciding on the same turns.
-  if (lock && !lock.held()) throw new AppendLockBusy(`${join(ws.stateDir, 'append.lock')}: the append lock was taken over; nothing appended`);
+  if (lock && !lock.held())
+    throw new AppendLockBusy(`${join(ws.stateDir, 'append.lock')}: the append lock was taken over; nothing appended`);
   mkdirSync(ws.memoryDir, { recursive: true });
   const rel = rawRelPath(date);
   // Through a link only while it stays inside the memory folder; the real path is opened without

@@ -18,7 +18,9 @@ describe('a 100 MB transcript', () => {
     const TURNS = 200;
     for (let i = 0; i < TURNS; i++) {
       const w = new TranscriptWriter(SESSION, new Date(Date.parse('2026-03-15T08:00:00Z') + i * 60_000).toISOString());
-      w.user(`Turn ${i}: grep the logs for request ${i}`).tool('Bash', { command: `grep req-${i} app.log` }, blob).assistant(`Turn ${i} answer: found request ${i}.`);
+      w.user(`Turn ${i}: grep the logs for request ${i}`)
+        .tool('Bash', { command: `grep req-${i} app.log` }, blob)
+        .assistant(`Turn ${i} answer: found request ${i}.`);
       // One tool result larger than a read chunk: stepped over, not parsed.
       if (i === 100) w.tool('Read', { file_path: 'huge.bin' }, 'y'.repeat(5 * 1024 * 1024));
       const text = w.text().replace(/"uuid":"([0-9a-f]{8})-0000-4000-8000-/g, `"uuid":"$1-${String(i).padStart(4, '0')}-4000-8000-`);
@@ -35,7 +37,12 @@ describe('a 100 MB transcript', () => {
       const r = runCli(['hook', 'Stop', '--dir', ws.root], { input });
       expect(r).toMatchObject({ code: 0, stdout: '' });
       calls++;
-      const records = ws.read('.hipo/journal.jsonl').trim().split('\n').map((l) => JSON.parse(l)).filter((j) => j.type === 'capture');
+      const records = ws
+        .read('.hipo/journal.jsonl')
+        .trim()
+        .split('\n')
+        .map((l) => JSON.parse(l))
+        .filter((j) => j.type === 'capture');
       backlog = records.at(-1).backlog;
       if (calls === 1) expect(backlog).toBeGreaterThan(0); // the first hook stopped at its budget
     }

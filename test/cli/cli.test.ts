@@ -4,10 +4,11 @@ import { acquireLock } from '../../src/cycle/lock.js';
 import { rawLog } from '../helpers/tree.js';
 import { makeWorkspace, runCli } from '../helpers/workspace.js';
 
-const withLogs = () => makeWorkspace({
-  'memory/2026-06-01.md': rawLog('2026-06-01', { 'parser [project]': ['decided to keep the scanner'] }),
-  'memory/2026-06-02.md': rawLog('2026-06-02', { 'timezone [user]': ['I work from Seoul'] }),
-});
+const withLogs = () =>
+  makeWorkspace({
+    'memory/2026-06-01.md': rawLog('2026-06-01', { 'parser [project]': ['decided to keep the scanner'] }),
+    'memory/2026-06-02.md': rawLog('2026-06-02', { 'timezone [user]': ['I work from Seoul'] }),
+  });
 
 describe('hipo --help', () => {
   it.each([[[]], [['compact']], [['status']], [['init']]])('documents %j', (cmd) => {
@@ -73,7 +74,12 @@ describe('hipo compact', () => {
     expect(out.dryRun).toBe(true);
     // One daily node per cycle; the week waits for its other day, and the month and ROOT for it.
     expect(out.plan.actions.map((a: { action: string; node: string }) => `${a.action} ${a.node}`)).toEqual(['create daily/2026-06-02.md']);
-    expect(out.plan.deferred.map((d: { node: string }) => d.node)).toEqual(['daily/2026-06-01.md', 'weekly/2026-W23.md', 'monthly/2026-06.md', 'ROOT.md']);
+    expect(out.plan.deferred.map((d: { node: string }) => d.node)).toEqual([
+      'daily/2026-06-01.md',
+      'weekly/2026-W23.md',
+      'monthly/2026-06.md',
+      'ROOT.md',
+    ]);
     expect(out.plan.deferred[1].reason).toBe('new period; waiting for 2026-06-01');
     expect(ws.hashes()).toEqual(before);
   });
@@ -88,7 +94,10 @@ describe('hipo compact', () => {
   });
 
   it('exits 3 when another writer holds the lock', async () => {
-    const ws = makeWorkspace({ 'memory/2026-06-01.md': rawLog('2026-06-01', { 'x [project]': ['y'] }) }, { timeZone: 'UTC', lockWaitMs: 300 });
+    const ws = makeWorkspace(
+      { 'memory/2026-06-01.md': rawLog('2026-06-01', { 'x [project]': ['y'] }) },
+      { timeZone: 'UTC', lockWaitMs: 300 },
+    );
     const lock = await acquireLock(ws, 'daemon', 100);
     try {
       const r = runCli(['compact', '--dir', ws.root]);

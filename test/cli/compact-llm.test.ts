@@ -4,7 +4,8 @@ import { describe, expect, it } from 'vitest';
 import { completion, echoSummary, startFakeLlm } from '../helpers/llm-server.js';
 import { makeWorkspace, runCliAsync } from '../helpers/workspace.js';
 
-const big = (date: string): string => `# ${date}\n\n## Importer [project]\n${Array.from({ length: 240 }, (_, i) => `- step ${i}: moved table t${i} to parquet`).join('\n')}\n`;
+const big = (date: string): string =>
+  `# ${date}\n\n## Importer [project]\n${Array.from({ length: 240 }, (_, i) => `- step ${i}: moved table t${i} to parquet`).join('\n')}\n`;
 
 describe('hipo compact with a model', () => {
   it('--dry-run lists the nodes that would call the model, with input tokens, and sends nothing', async () => {
@@ -29,7 +30,9 @@ describe('hipo compact with a model', () => {
   it('summarizes through the model and reports calls and tokens', async () => {
     const llm = await startFakeLlm((req) => completion(echoSummary(req), { promptTokens: 5000, completionTokens: 300 }));
     const ws = makeWorkspace({ 'memory/2026-03-15.md': big('2026-03-15') });
-    const r = await runCliAsync(['compact', '--now', '2026-03-15', '--dir', ws.root], { env: { HIPO_LLM_BASE_URL: llm.url, HIPO_LLM_MODEL: 'cli-model' } });
+    const r = await runCliAsync(['compact', '--now', '2026-03-15', '--dir', ws.root], {
+      env: { HIPO_LLM_BASE_URL: llm.url, HIPO_LLM_MODEL: 'cli-model' },
+    });
     expect(r.code).toBe(0);
     expect(r.stdout).toMatch(/create\s+daily\/2026-03-15\.md\s+→ tentative\s+summary \(llm:cli-model\)/);
     expect(r.stdout).toMatch(/model cli-model: 2 calls \(10,000 tokens in, 600 out\)/);
@@ -45,19 +48,29 @@ describe('hipo compact with a model', () => {
     expect(r.stdout).toMatch(/warning: memory\/daily\/2026-03-15\.md: llm: HTTP 503: overloaded/);
     expect(r.stdout).toMatch(/summary \(extractive\)/);
     const st = await runCliAsync(['status', '--now', '2026-03-15', '--dir', ws.root], { env });
-    expect(st.stdout).toMatch(/model: st-model at http:\/\/127\.0\.0\.1:\d+\/v1 \(daily, weekly, monthly, root\); backing off until \S+: HTTP 503: overloaded/);
-    const off = await runCliAsync(['status', '--now', '2026-03-15', '--dir', ws.root], { env: { HIPO_LLM_BASE_URL: '', HIPO_LLM_MODEL: '' } });
+    expect(st.stdout).toMatch(
+      /model: st-model at http:\/\/127\.0\.0\.1:\d+\/v1 \(daily, weekly, monthly, root\); backing off until \S+: HTTP 503: overloaded/,
+    );
+    const off = await runCliAsync(['status', '--now', '2026-03-15', '--dir', ws.root], {
+      env: { HIPO_LLM_BASE_URL: '', HIPO_LLM_MODEL: '' },
+    });
     expect(off.stdout).toContain('model: none (extractive summaries; nothing leaves this machine)\n');
     ws.write('hipo.config.json', JSON.stringify({ timeZone: 'UTC', search: { expand: { enabled: true } } }));
     const expanding = await runCliAsync(['status', '--now', '2026-03-15', '--dir', ws.root], { env });
     expect(expanding.stdout).toMatch(/model: st-model at .*; it also expands search queries\n/);
-    const noModel = await runCliAsync(['status', '--now', '2026-03-15', '--dir', ws.root], { env: { HIPO_LLM_BASE_URL: '', HIPO_LLM_MODEL: '' } });
-    expect(noModel.stdout).toContain('model: none (extractive summaries; nothing leaves this machine); search.expand.enabled is set but has no model to ask\n');
+    const noModel = await runCliAsync(['status', '--now', '2026-03-15', '--dir', ws.root], {
+      env: { HIPO_LLM_BASE_URL: '', HIPO_LLM_MODEL: '' },
+    });
+    expect(noModel.stdout).toContain(
+      'model: none (extractive summaries; nothing leaves this machine); search.expand.enabled is set but has no model to ask\n',
+    );
   });
 
   it('--resummarize without a model is a usage error', async () => {
     const ws = makeWorkspace({ 'memory/2026-03-15.md': big('2026-03-15') });
-    const r = await runCliAsync(['compact', '--resummarize', '--now', '2026-03-15', '--dir', ws.root], { env: { HIPO_LLM_BASE_URL: '', HIPO_LLM_MODEL: '' } });
+    const r = await runCliAsync(['compact', '--resummarize', '--now', '2026-03-15', '--dir', ws.root], {
+      env: { HIPO_LLM_BASE_URL: '', HIPO_LLM_MODEL: '' },
+    });
     expect(r.code).toBe(2);
     expect(r.stderr).toMatch(/--resummarize needs a model: set llm\.baseUrl and llm\.model/);
     expect(ws.files('memory')).toEqual(['memory/2026-03-15.md']);

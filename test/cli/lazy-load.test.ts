@@ -25,7 +25,15 @@ describe('what a command loads', () => {
     const r = run(['status', '--dir', ws.root, '--now', '2026-06-01']);
     expect(r.code).toBe(0);
     expect(r.loaded.filter((m) => m.startsWith('dist/cli/commands/'))).toEqual(['dist/cli/commands/status.js']);
-    for (const heavy of ['node_modules/chokidar', 'node_modules/node-cron', 'dist/daemon/daemon.js', 'dist/index/', 'dist/search/', 'dist/summarize/extractive.js', 'dist/cycle/compaction.js']) {
+    for (const heavy of [
+      'node_modules/chokidar',
+      'node_modules/node-cron',
+      'dist/daemon/daemon.js',
+      'dist/index/',
+      'dist/search/',
+      'dist/summarize/extractive.js',
+      'dist/cycle/compaction.js',
+    ]) {
       expect(r.loaded.filter((m) => m.startsWith(heavy))).toEqual([]);
     }
   });
@@ -33,6 +41,7 @@ describe('what a command loads', () => {
   it('still lists every command in the help', () => {
     const r = run(['--help']);
     expect(r.code).toBe(0);
-    for (const c of ['init', 'compact', 'status', 'daemon', 'search', 'index', 'mcp', 'recall', 'context', 'log', 'hook', 'uninstall']) expect(r.stdout).toMatch(new RegExp(`^  ${c}\\b`, 'm'));
+    for (const c of ['init', 'compact', 'status', 'daemon', 'search', 'index', 'mcp', 'recall', 'context', 'log', 'hook', 'uninstall'])
+      expect(r.stdout).toMatch(new RegExp(`^  ${c}\\b`, 'm'));
   });
 });

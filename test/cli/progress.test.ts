@@ -52,7 +52,12 @@ describe('progress display', () => {
   });
 
   it('formats durations for people', () => {
-    expect([formatDuration(400), formatDuration(59_600), formatDuration(200_000), formatDuration(3_900_000)]).toEqual(['0 s', '1 min 00 s', '3 min 20 s', '1 h 05 min']);
+    expect([formatDuration(400), formatDuration(59_600), formatDuration(200_000), formatDuration(3_900_000)]).toEqual([
+      '0 s',
+      '1 min 00 s',
+      '3 min 20 s',
+      '1 h 05 min',
+    ]);
   });
 
   it('a catch-up reports each node it writes against the work it has left', async () => {

@@ -17,7 +17,10 @@ function bareFolder(): string {
 
 describe('workspace discovery', () => {
   it('runs from any subfolder of a workspace, also inside memory/', () => {
-    const ws = makeWorkspace({ 'memory/2026-03-14.md': '# 2026-03-14\n\n## deploys [project]\n- moved the deploy to Fridays\n', 'src/deep/er/x.ts': '' });
+    const ws = makeWorkspace({
+      'memory/2026-03-14.md': '# 2026-03-14\n\n## deploys [project]\n- moved the deploy to Fridays\n',
+      'src/deep/er/x.ts': '',
+    });
     expect(runCli(['compact', '--now', '2026-03-15'], { cwd: join(ws.root, 'src', 'deep', 'er') }).code).toBe(0);
     expect(ws.exists('memory/daily/2026-03-14.md')).toBe(true);
     const st = runCli(['status', '--json', '--now', '2026-03-15'], { cwd: join(ws.root, 'memory', 'daily') });

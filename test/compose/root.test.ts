@@ -15,9 +15,25 @@ import { loadTemplates } from '../../src/write/template.js';
 import { loadTokenCounter } from '../../src/text/tokens.js';
 
 const today = '2026-06-30' as LocalDate;
-const topic = (name: string, type: MemoryType, ageDays: number, keywords: string[] = ['alpha', 'beta']): TopicInfo => ({ name, type, keywords, lastSeen: addDays(today, -ageDays), days: 1 });
-const fact = (text: string, ageDays: number, days = 1): FactInfo => ({ ...userFact(text), type: 'user', lastSeen: addDays(today, -ageDays), days });
-const rule = (text: string, ageDays: number): FactInfo => ({ ...feedbackFact(text), type: 'feedback', lastSeen: addDays(today, -ageDays), days: 1 });
+const topic = (name: string, type: MemoryType, ageDays: number, keywords: string[] = ['alpha', 'beta']): TopicInfo => ({
+  name,
+  type,
+  keywords,
+  lastSeen: addDays(today, -ageDays),
+  days: 1,
+});
+const fact = (text: string, ageDays: number, days = 1): FactInfo => ({
+  ...userFact(text),
+  type: 'user',
+  lastSeen: addDays(today, -ageDays),
+  days,
+});
+const rule = (text: string, ageDays: number): FactInfo => ({
+  ...feedbackFact(text),
+  type: 'feedback',
+  lastSeen: addDays(today, -ageDays),
+  days: 1,
+});
 
 async function root(months: RootInput['months'], patch: Partial<RootInput> = {}, cap = 3000, shares?: Partial<RootShares>) {
   const config = defaultConfig().compaction;
@@ -25,9 +41,18 @@ async function root(months: RootInput['months'], patch: Partial<RootInput> = {},
   if (shares) config.rootShares = { ...config.rootShares, ...shares };
   const countTokens = await loadTokenCounter('cl100k_base');
   const built = buildRoot({
-    today, months, recentDailies: [], recentDayTopics: [], latestMonthlies: [],
-    pointerFor: (t) => `daily/${t.lastSeen}.md`, linkFor: (d) => `daily/${d}.md`, config, template: loadTemplates('/nonexistent').get('root'),
-    rules: new ExclusionRules(), countTokens, ...patch,
+    today,
+    months,
+    recentDailies: [],
+    recentDayTopics: [],
+    latestMonthlies: [],
+    pointerFor: (t) => `daily/${t.lastSeen}.md`,
+    linkFor: (d) => `daily/${d}.md`,
+    config,
+    template: loadTemplates('/nonexistent').get('root'),
+    rules: new ExclusionRules(),
+    countTokens,
+    ...patch,
   });
   return { ...built, exact: countTokens(built.body) };
 }
@@ -47,7 +72,16 @@ const lines = (text: string): string[] => text.split('\n').filter((l) => l.start
 
 describe('ROOT.md', () => {
   it('has the four sections and a Topics Index with type, age and pointer; no Profile without facts', async () => {
-    const r = await root([{ month: '2026-06', topics: [topic('hipocampus', 'project', 2, ['compaction tree', 'ROOT.md']), topic('timezone', 'user', 40, ['KST']), topic('legal-750', 'reference', 14)] }]);
+    const r = await root([
+      {
+        month: '2026-06',
+        topics: [
+          topic('hipocampus', 'project', 2, ['compaction tree', 'ROOT.md']),
+          topic('timezone', 'user', 40, ['KST']),
+          topic('legal-750', 'reference', 14),
+        ],
+      },
+    ]);
     const sections = [...r.body.matchAll(/^## (.*)$/gm)].map((m) => m[1]);
     expect(sections).toEqual(['Active Context (recent ~7 days)', 'Recent Patterns', 'Historical Summary', 'Topics Index']);
     expect(r.body).toContain('- hipocampus [project, 2d]: compaction tree, ROOT.md → [2026-06-28](daily/2026-06-28.md)');
@@ -57,29 +91,42 @@ describe('ROOT.md', () => {
   });
 
   it('states the user facts by kind with their date and a link, and the rules newest first', async () => {
-    const r = await root([{ month: '2026-06', topics: [], facts: [
-      fact('My dog Max is a Golden Retriever', 40),
-      fact('I work as a nurse at St. Mary Hospital', 10),
-      rule('always answer with the command first', 30),
-      rule('write dates as YYYY-MM-DD', 3),
-    ] }]);
+    const r = await root([
+      {
+        month: '2026-06',
+        topics: [],
+        facts: [
+          fact('My dog Max is a Golden Retriever', 40),
+          fact('I work as a nurse at St. Mary Hospital', 10),
+          rule('always answer with the command first', 30),
+          rule('write dates as YYYY-MM-DD', 3),
+        ],
+      },
+    ]);
     const sections = [...r.body.matchAll(/^## (.*)$/gm)].map((m) => m[1]);
     expect(sections.slice(0, 2)).toEqual(['Profile', 'Rules']);
     const profile = section(r.body, 'Profile');
     expect(profile).toContain('### Work and study\n- I work as a nurse at St. Mary Hospital ([06-20](daily/2026-06-20.md))');
     expect(profile).toContain('### Pets\n- My dog Max is a Golden Retriever ([05-21](daily/2026-05-21.md))');
-    expect(lines(section(r.body, 'Rules'))).toEqual(['- write dates as YYYY-MM-DD ([06-27](daily/2026-06-27.md))', '- always answer with the command first ([05-31](daily/2026-05-31.md))']);
+    expect(lines(section(r.body, 'Rules'))).toEqual([
+      '- write dates as YYYY-MM-DD ([06-27](daily/2026-06-27.md))',
+      '- always answer with the command first ([05-31](daily/2026-05-31.md))',
+    ]);
   });
 
   it('states the most salient facts as said, and names the later ones by their digest on an Also line', async () => {
     const cap = (w: string): string => w[0]!.toUpperCase() + w.slice(1);
-    const facts = Array.from({ length: 14 }, (_, i) => fact(`My ${word(i, 1)} ${word(i, 2)} came from ${cap(word(i, 3))} for $${10 + i}`, i + 1));
+    const facts = Array.from({ length: 14 }, (_, i) =>
+      fact(`My ${word(i, 1)} ${word(i, 2)} came from ${cap(word(i, 3))} for $${10 + i}`, i + 1),
+    );
     const r = await root([{ month: '2026-06', topics: [], facts }]);
     const profile = lines(section(r.body, 'Profile'));
     const sentences = profile.filter((l) => !l.startsWith('- Also: '));
     const also = profile.filter((l) => l.startsWith('- Also: '));
     expect(sentences).toHaveLength(10);
-    expect(sentences.every((l) => /^- My \w+ \w+ came from \w+ for \$\d+ \(\[\d{2}-\d{2}\]\(daily\/2026-06-\d{2}\.md\)\)$/.test(l))).toBe(true);
+    expect(sentences.every((l) => /^- My \w+ \w+ came from \w+ for \$\d+ \(\[\d{2}-\d{2}\]\(daily\/2026-06-\d{2}\.md\)\)$/.test(l))).toBe(
+      true,
+    );
     expect(also).toHaveLength(1);
     // Four digests, each with its date: what is the user's, the name and the amount.
     const digests = also[0]!.slice('- Also: '.length).split(' · ');
@@ -114,11 +161,15 @@ describe('ROOT.md', () => {
   });
 
   // Many facts, many topics: each section keeps its share, and neither starves the other.
-  const crowded = (): RootInput['months'] => [{
-    month: '2026-06',
-    topics: Array.from({ length: 200 }, (_, i) => topic(`widget project ${i}`, 'project', i % 25, ['gear', 'spring', 'lever'])),
-    facts: Array.from({ length: 300 }, (_, i) => fact(`I bought ${word(i, 1)} ${word(i, 2)} from ${word(i, 3)} for my ${word(i, 4)} in ${word(i, 5)}`, i % 60)),
-  }];
+  const crowded = (): RootInput['months'] => [
+    {
+      month: '2026-06',
+      topics: Array.from({ length: 200 }, (_, i) => topic(`widget project ${i}`, 'project', i % 25, ['gear', 'spring', 'lever'])),
+      facts: Array.from({ length: 300 }, (_, i) =>
+        fact(`I bought ${word(i, 1)} ${word(i, 2)} from ${word(i, 3)} for my ${word(i, 4)} in ${word(i, 5)}`, i % 60),
+      ),
+    },
+  ];
 
   it('shares the cap: a long profile and a long index each keep their share', async () => {
     const cap = 3000;
@@ -147,7 +198,7 @@ describe('ROOT.md', () => {
     for (const r of [wide, narrow]) expect(r.exact).toBeLessThanOrEqual(cap);
   });
 
-  it('gives a short profile\'s room to the index', async () => {
+  it("gives a short profile's room to the index", async () => {
     const few = crowded();
     few[0] = { ...few[0]!, facts: few[0]!.facts!.slice(0, 3) };
     const r = await root(few, {}, 3000);
@@ -168,7 +219,7 @@ describe('ROOT.md', () => {
     const index = section(r.body, 'Topics Index');
     const shown = new Set([...index.matchAll(/gizmo (\d{4}-\d{2}) /g)].map((m) => m[1]!));
     const group = (m: string): string => {
-      const age = (2026 * 12 + 5) - (Number(m.slice(0, 4)) * 12 + Number(m.slice(5, 7)) - 1);
+      const age = 2026 * 12 + 5 - (Number(m.slice(0, 4)) * 12 + Number(m.slice(5, 7)) - 1);
       return age < 12 ? m : age < 36 ? `${m.slice(0, 4)}-Q${Math.floor((Number(m.slice(5, 7)) - 1) / 3) + 1}` : m.slice(0, 4);
     };
     const groups = new Set(months.map((m) => group(m.month)));
@@ -184,13 +235,27 @@ describe('ROOT.md', () => {
     // Both last seen in 2025-Q2; the older one was mentioned on more days.
     const stale = { ...topic('stale widget', 'project', 400), days: 9 };
     const fresh = { ...topic('fresh widget', 'project', 380), days: 1 };
-    const ranked = (projectDays: number): string[] => topicsSection([stale, fresh], today, { referenceDays: 30, projectDays }, () => '').ranked.map((t) => t.name);
+    const ranked = (projectDays: number): string[] =>
+      topicsSection([stale, fresh], today, { referenceDays: 30, projectDays }, () => '').ranked.map((t) => t.name);
     expect(ranked(390)).toEqual(['fresh widget', 'stale widget']);
     expect(ranked(1000)).toEqual(['stale widget', 'fresh widget']);
   });
 
   it('user and feedback topics come first in their period of the index', async () => {
-    const r = await root([{ month: '2026-06', topics: [...Array.from({ length: 150 }, (_, i) => topic(`side project ${i}`, 'project', 2, ['x'])), topic('prefers tabs', 'user', 2), topic('no mocks', 'feedback', 2)] }], {}, 800);
+    const r = await root(
+      [
+        {
+          month: '2026-06',
+          topics: [
+            ...Array.from({ length: 150 }, (_, i) => topic(`side project ${i}`, 'project', 2, ['x'])),
+            topic('prefers tabs', 'user', 2),
+            topic('no mocks', 'feedback', 2),
+          ],
+        },
+      ],
+      {},
+      800,
+    );
     expect(r.exact).toBeLessThanOrEqual(800);
     expect(r.body).toContain('- prefers tabs [user, 2d]');
     expect(r.body).toContain('- no mocks [feedback, 2d]');

@@ -14,7 +14,9 @@ function example(): { files: Record<string, string>; facts: { type: string; text
   const dir = join(REPO, 'memory');
   const files: Record<string, string> = {};
   const facts: { type: string; text: string }[] = [];
-  const days = readdirSync(dir).filter((n) => /^\d{4}-\d{2}-\d{2}\.md$/.test(n)).sort();
+  const days = readdirSync(dir)
+    .filter((n) => /^\d{4}-\d{2}-\d{2}\.md$/.test(n))
+    .sort();
   for (const f of days) {
     const text = readFileSync(join(dir, f), 'utf8');
     files[`memory/${f}`] = text;
@@ -36,7 +38,9 @@ describe('awareness on the example memory', () => {
     expect(ex.facts.filter((f) => f.type === 'feedback').length).toBeGreaterThanOrEqual(3);
     const ws = makeWorkspace(ex.files, { timeZone: 'Europe/Berlin' });
     expect(runCli(['compact', '--catch-up', '--dir', ws.root, '--now', ex.last]).code).toBe(0);
-    const r = runCli(['hook', 'SessionStart', '--dir', ws.root, '--now', ex.last], { input: hookJson('SessionStart', { cwd: ws.root, source: 'startup' }) });
+    const r = runCli(['hook', 'SessionStart', '--dir', ws.root, '--now', ex.last], {
+      input: hookJson('SessionStart', { cwd: ws.root, source: 'startup' }),
+    });
     expect(r.code).toBe(0);
     const pack = (JSON.parse(r.stdout) as { hookSpecificOutput: { additionalContext: string } }).hookSpecificOutput.additionalContext;
     expect(pack.length).toBeLessThanOrEqual(8000);

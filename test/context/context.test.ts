@@ -38,7 +38,9 @@ describe('hipo context', () => {
     const text = context(ws);
     expect(text.startsWith('# Memory context · 2026-04-20 (UTC)\n')).toBe(true);
     expect(text).not.toMatch(/^status: /m); // no frontmatter
-    const order = ['## ROOT · ROOT.md', '· monthly/', '· weekly/', '· daily/', '## Latest entries · 2026-04-19.md'].map((s) => text.indexOf(s));
+    const order = ['## ROOT · ROOT.md', '· monthly/', '· weekly/', '· daily/', '## Latest entries · 2026-04-19.md'].map((s) =>
+      text.indexOf(s),
+    );
     for (const i of order) expect(i).toBeGreaterThan(0);
     expect([...order].sort((a, b) => a - b)).toEqual(order);
     expect(context(ws)).toBe(text);
@@ -56,7 +58,9 @@ describe('hipo context', () => {
     expect(big.included.length).toBeGreaterThan(small.included.length);
     for (const level of ['root', 'monthly', 'weekly', 'daily', 'raw']) expect(big.spent[level]).toBeGreaterThan(0);
     // Detail falls with age: the newest daily gets at least as much as any older one.
-    const dailies = big.included.filter((p: { level: string }) => p.level === 'daily').sort((a: { period: string }, b: { period: string }) => (a.period < b.period ? 1 : -1));
+    const dailies = big.included
+      .filter((p: { level: string }) => p.level === 'daily')
+      .sort((a: { period: string }, b: { period: string }) => (a.period < b.period ? 1 : -1));
     expect(dailies[0].cost).toBeGreaterThanOrEqual(Math.max(...dailies.slice(1).map((d: { cost: number }) => d.cost)) * 0.5);
   });
 
@@ -73,7 +77,8 @@ describe('hipo context', () => {
 
   it('moves ROOT topic ages forward to today', () => {
     const ws = makeWorkspace({
-      'memory/ROOT.md': '---\ntype: root\nstatus: tentative\nlast-updated: 2026-03-10\n---\n\n## Topics Index\n- billing [project, 5d]: stripe → daily/2026-03-05.md\n',
+      'memory/ROOT.md':
+        '---\ntype: root\nstatus: tentative\nlast-updated: 2026-03-10\n---\n\n## Topics Index\n- billing [project, 5d]: stripe → daily/2026-03-05.md\n',
     });
     const text = runCli(['context', '--dir', ws.root, '--now', '2026-03-15']).stdout;
     expect(text).toContain('- billing [project, 10d]: stripe → daily/2026-03-05.md');
@@ -87,7 +92,9 @@ describe('hipo hook SessionStart', () => {
   it('prints the hook JSON with ROOT and the pack as additionalContext, under the character budget', () => {
     const ws = compactedCorpus();
     for (const source of ['startup', 'resume', 'clear', 'compact']) {
-      const r = runCli(['hook', 'SessionStart', '--dir', ws.root, '--now', NOW], { input: hookJson('SessionStart', { session_id: SESSION, source, cwd: ws.root, transcript_path: '' }) });
+      const r = runCli(['hook', 'SessionStart', '--dir', ws.root, '--now', NOW], {
+        input: hookJson('SessionStart', { session_id: SESSION, source, cwd: ws.root, transcript_path: '' }),
+      });
       expect(r.code).toBe(0);
       const out = JSON.parse(r.stdout);
       expect(Object.keys(out)).toEqual(['hookSpecificOutput']);
@@ -101,7 +108,9 @@ describe('hipo hook SessionStart', () => {
     const config = join(ws.root, 'hipo.config.json');
     writeFileSync(config, JSON.stringify({ timeZone: 'UTC', agents: { sessionStartChars: 1500 } }));
     try {
-      const r = runCli(['hook', 'SessionStart', '--dir', ws.root, '--now', NOW], { input: hookJson('SessionStart', { session_id: SESSION, source: 'startup' }) });
+      const r = runCli(['hook', 'SessionStart', '--dir', ws.root, '--now', NOW], {
+        input: hookJson('SessionStart', { session_id: SESSION, source: 'startup' }),
+      });
       expect(JSON.parse(r.stdout).hookSpecificOutput.additionalContext.length).toBeLessThanOrEqual(1500);
     } finally {
       writeFileSync(config, JSON.stringify({ timeZone: 'UTC' }));
@@ -111,28 +120,38 @@ describe('hipo hook SessionStart', () => {
   it('works on an empty workspace, and finds the workspace from the hook cwd', () => {
     const ws = makeWorkspace();
     ws.write('src/app/x.ts', '');
-    const r = runCli(['hook', 'SessionStart'], { input: hookJson('SessionStart', { session_id: SESSION, source: 'startup', cwd: join(ws.root, 'src', 'app') }) });
+    const r = runCli(['hook', 'SessionStart'], {
+      input: hookJson('SessionStart', { session_id: SESSION, source: 'startup', cwd: join(ws.root, 'src', 'app') }),
+    });
     expect(r.code).toBe(0);
     expect(JSON.parse(r.stdout).hookSpecificOutput.additionalContext).toMatch(/^# Memory context/);
   });
 
-  it('after compact, brings back this session\'s archived turns most relevant to the latest prompts', () => {
+  it("after compact, brings back this session's archived turns most relevant to the latest prompts", () => {
     const ws = makeWorkspace();
     const w = new TranscriptWriter(SESSION, '2026-03-15T08:00:00.000Z');
-    w.user('Set the kafka retention for the audit topic').assistant('Set audit topic retention.ms to 2592000000 (30 days) in infra/kafka/topics.tf.').tool('Edit', { file_path: 'infra/kafka/topics.tf' });
-    for (let i = 0; i < 30; i++) w.user(`Unrelated chore ${i}: rename the css class btn-${i}`).assistant(`Renamed btn-${i} in styles/buttons.css.`);
+    w.user('Set the kafka retention for the audit topic')
+      .assistant('Set audit topic retention.ms to 2592000000 (30 days) in infra/kafka/topics.tf.')
+      .tool('Edit', { file_path: 'infra/kafka/topics.tf' });
+    for (let i = 0; i < 30; i++)
+      w.user(`Unrelated chore ${i}: rename the css class btn-${i}`).assistant(`Renamed btn-${i} in styles/buttons.css.`);
     w.user('What was the kafka retention we chose for audit?');
     const t = w.writeTo(join(ws.root, 's.jsonl'));
-    const input = (event: string, extra: Record<string, unknown> = {}) => hookJson(event, { session_id: SESSION, transcript_path: t, cwd: ws.root, ...extra });
+    const input = (event: string, extra: Record<string, unknown> = {}) =>
+      hookJson(event, { session_id: SESSION, transcript_path: t, cwd: ws.root, ...extra });
     runCli(['hook', 'SessionStart', '--dir', ws.root, '--now', '2026-03-15'], { input: input('SessionStart', { source: 'startup' }) });
     runCli(['hook', 'PreCompact', '--dir', ws.root], { input: input('PreCompact', { trigger: 'auto' }) });
-    const after = runCli(['hook', 'SessionStart', '--dir', ws.root, '--now', '2026-03-15'], { input: input('SessionStart', { source: 'compact' }) });
+    const after = runCli(['hook', 'SessionStart', '--dir', ws.root, '--now', '2026-03-15'], {
+      input: input('SessionStart', { source: 'compact' }),
+    });
     const ctx: string = JSON.parse(after.stdout).hookSpecificOutput.additionalContext;
     expect(ctx).toContain('## This session before compaction');
     expect(ctx).toContain('retention.ms to 2592000000');
     expect(ctx).toContain('What was the kafka retention we chose for audit?');
     expect(ctx.length).toBeLessThanOrEqual(8000);
-    const fresh = runCli(['hook', 'SessionStart', '--dir', ws.root, '--now', '2026-03-15'], { input: input('SessionStart', { source: 'startup' }) });
+    const fresh = runCli(['hook', 'SessionStart', '--dir', ws.root, '--now', '2026-03-15'], {
+      input: input('SessionStart', { source: 'startup' }),
+    });
     expect(JSON.parse(fresh.stdout).hookSpecificOutput.additionalContext).not.toContain('This session before compaction');
   });
 });

@@ -33,12 +33,14 @@ describe('the pack profile', () => {
   it('with room for all, shows every sentence and digest, rules after', () => {
     const part = fitProfile(splitProfile(body), 10_000, chars)!;
     expect(part.dropped).toBe(0);
-    expect(part.text).toContain('### Pets\n- My dog Max is a Golden Retriever (05-21)\n- Also: Lola, $50 · Luna, Whiskas, Petco · Acana, PetSmart, $70');
+    expect(part.text).toContain(
+      '### Pets\n- My dog Max is a Golden Retriever (05-21)\n- Also: Lola, $50 · Luna, Whiskas, Petco · Acana, PetSmart, $70',
+    );
     expect(part.text).toContain('### Possessions\n- Also: Samsung Galaxy S22, Case-Mate, $30 · Sony WH-1000XM4');
     expect(part.text.indexOf('## How the user wants me to work')).toBeGreaterThan(part.text.indexOf('### Possessions'));
   });
 
-  it('with little room, keeps each category\'s first items and never goes over', () => {
+  it("with little room, keeps each category's first items and never goes over", () => {
     for (const allowance of [150, 200, 260]) {
       const part = fitProfile(splitProfile(body), allowance, chars)!;
       expect(part.text.length).toBeLessThanOrEqual(allowance);

@@ -11,11 +11,15 @@ function day(date: string, entries: string[]): string {
 describe('hipo recall', () => {
   it('finds an old decision through the topics index, with its file and line range, under the budget', () => {
     const files: Record<string, string> = {};
-    const filler = (i: number) => `## ui polish [project]\n- adjusted button padding on screen ${i}\n- reviewed colours for the settings page ${i}`;
+    const filler = (i: number) =>
+      `## ui polish [project]\n- adjusted button padding on screen ${i}\n- reviewed colours for the settings page ${i}`;
     for (let d = 1; d <= 28; d++) {
       const date = `2026-01-${String(d).padStart(2, '0')}`;
       const entries = [filler(d)];
-      if (d === 9) entries.push('## session storage [project]\n- decided to keep sessions in Postgres instead of Redis because failover matters\n- Redis stays for rate limiting only');
+      if (d === 9)
+        entries.push(
+          '## session storage [project]\n- decided to keep sessions in Postgres instead of Redis because failover matters\n- Redis stays for rate limiting only',
+        );
       files[`memory/${date}.md`] = day(date, entries);
     }
     for (let d = 1; d <= 20; d++) {
@@ -24,21 +28,42 @@ describe('hipo recall', () => {
     }
     const ws = makeWorkspace(files);
     expect(runCli(['compact', '--dir', ws.root, '--catch-up', '--now', '2026-02-21']).code).toBe(0);
-    const r = runCli(['recall', '--dir', ws.root, '--now', '2026-02-21', '--json', '--budget', '400', 'where', 'do', 'we', 'keep', 'sessions', 'and', 'why?']);
+    const r = runCli([
+      'recall',
+      '--dir',
+      ws.root,
+      '--now',
+      '2026-02-21',
+      '--json',
+      '--budget',
+      '400',
+      'where',
+      'do',
+      'we',
+      'keep',
+      'sessions',
+      'and',
+      'why?',
+    ]);
     expect(r.code).toBe(0);
     const j = JSON.parse(r.stdout);
     expect(j.topics[0]).toMatchObject({ name: 'session storage', latest: '2026-01-09' });
     expect(j.days).toContain('2026-01-09');
     const top = j.passages[0];
     expect(top.path).toMatch(/^memory\/(daily\/)?2026-01-09\.md$/);
-    const lines = ws.read(top.path).split('\n').slice(top.from - 1, top.to);
+    const lines = ws
+      .read(top.path)
+      .split('\n')
+      .slice(top.from - 1, top.to);
     expect(lines.join('\n')).toContain('decided to keep sessions in Postgres');
     expect(top.text).toContain('because failover matters');
     expect(j.tokens).toBeLessThanOrEqual(400);
     // The index searched the whole tree too, and agreed on the top passage.
     expect(j.searched).toBe(true);
     expect(top.via).toContain('search');
-    const manifestOnly = JSON.parse(runCli(['recall', '--dir', ws.root, '--now', '2026-02-21', '--json', '--no-search', 'sessions', 'postgres']).stdout);
+    const manifestOnly = JSON.parse(
+      runCli(['recall', '--dir', ws.root, '--now', '2026-02-21', '--json', '--no-search', 'sessions', 'postgres']).stdout,
+    );
     expect(manifestOnly.searched).toBe(false);
     expect(manifestOnly.passages[0].via).toEqual(['topics']);
     const text = runCli(['recall', '--dir', ws.root, '--now', '2026-02-21', 'sessions', 'postgres']).stdout;
@@ -55,14 +80,31 @@ describe('hipo recall', () => {
 
   it('takes other wordings (--also) for the fact a question depends on but does not name', () => {
     const files: Record<string, string> = {
-      'memory/2026-03-01.md': day('2026-03-01', ['## offsite [project]\n- booked the lake venue for the team offsite in May', '## health [user]\n- I am allergic to peanuts']),
+      'memory/2026-03-01.md': day('2026-03-01', [
+        '## offsite [project]\n- booked the lake venue for the team offsite in May',
+        '## health [user]\n- I am allergic to peanuts',
+      ]),
     };
     for (let d = 2; d <= 12; d++) {
       const date = `2026-03-${String(d).padStart(2, '0')}`;
       files[`memory/${date}.md`] = day(date, [`## team [project]\n- the team planned agenda item ${d} for the offsite`]);
     }
     const ws = makeWorkspace(files);
-    const ask = ['recall', '--dir', ws.root, '--now', '2026-03-13', '--json', '--budget', '100', 'who', 'caters', 'the', 'team', 'offsite?'];
+    const ask = [
+      'recall',
+      '--dir',
+      ws.root,
+      '--now',
+      '2026-03-13',
+      '--json',
+      '--budget',
+      '100',
+      'who',
+      'caters',
+      'the',
+      'team',
+      'offsite?',
+    ];
     const texts = (stdout: string): string[] => JSON.parse(stdout).passages.map((p: { text: string }) => p.text);
     const plain = texts(runCli(ask).stdout);
     expect(plain.length).toBeGreaterThan(0);
@@ -75,13 +117,35 @@ describe('hipo recall', () => {
     const ws = makeWorkspace({});
     cpSync(join(REPO, 'memory'), ws.memoryDir, { recursive: true });
     expect(runCli(['compact', '--dir', ws.root, '--catch-up', '--now', '2026-12-15']).code).toBe(0);
-    const ask = ['recall', '--dir', ws.root, '--now', '2026-12-15', '--budget', '3000', 'why', 'did', 'we', 'move', 'search', 'to', 'postgres?'];
-    const j = JSON.parse(runCli([...ask, '--json']).stdout) as { passages: { path: string; from: number; to: number; text: string; alsoIn: { path: string; from: number }[] }[] };
+    const ask = [
+      'recall',
+      '--dir',
+      ws.root,
+      '--now',
+      '2026-12-15',
+      '--budget',
+      '3000',
+      'why',
+      'did',
+      'we',
+      'move',
+      'search',
+      'to',
+      'postgres?',
+    ];
+    const j = JSON.parse(runCli([...ask, '--json']).stdout) as {
+      passages: { path: string; from: number; to: number; text: string; alsoIn: { path: string; from: number }[] }[];
+    };
     const top = j.passages[0]!;
     expect(`${top.path}:${top.from}`).toBe('memory/2026-11-02.md:3');
     expect(top.alsoIn.map((a) => a.path.split('/')[0])).toEqual(expect.arrayContaining(['daily', 'weekly', 'monthly']));
     // No passage repeats another's lines: summaries that copy a raw section are folded into it.
-    const lines = j.passages.flatMap((p) => p.text.split('\n').filter((l) => l.startsWith('- ')).map((l) => l.replace(/^- (?:\d{2}-\d{2} · )?/, '')));
+    const lines = j.passages.flatMap((p) =>
+      p.text
+        .split('\n')
+        .filter((l) => l.startsWith('- '))
+        .map((l) => l.replace(/^- (?:\d{2}-\d{2} · )?/, '')),
+    );
     expect(new Set(lines).size).toBe(lines.length);
     expect(runCli(ask).stdout).toMatch(/## memory\/2026-11-02\.md:3-7\n\(also in daily\/2026-11-02\.md:\d+(-\d+)?, /);
   });

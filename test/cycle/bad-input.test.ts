@@ -17,19 +17,28 @@ describe('bad raw logs', () => {
 
   it('skips empty and binary files with a warning and builds the rest', async () => {
     const junk = Uint8Array.from({ length: 4096 }, (_, i) => (i * 7919) % 256);
-    const ws = makeWorkspace({ 'memory/2026-06-01.md': good, 'memory/2026-06-02.md': '', 'memory/2026-06-03.md': '  \n\n', 'memory/2026-06-04.md': junk });
+    const ws = makeWorkspace({
+      'memory/2026-06-01.md': good,
+      'memory/2026-06-02.md': '',
+      'memory/2026-06-03.md': '  \n\n',
+      'memory/2026-06-04.md': junk,
+    });
     const r = await cycle(ws, '2026-06-05', { catchUp: true });
-    expect(warningsOf(r)).toEqual(expect.arrayContaining([
-      'memory/2026-06-02.md: skipped: empty: nothing to compact',
-      'memory/2026-06-03.md: skipped: empty: nothing to compact',
-      'memory/2026-06-04.md: skipped: binary data (NUL bytes), not a text file',
-    ]));
+    expect(warningsOf(r)).toEqual(
+      expect.arrayContaining([
+        'memory/2026-06-02.md: skipped: empty: nothing to compact',
+        'memory/2026-06-03.md: skipped: empty: nothing to compact',
+        'memory/2026-06-04.md: skipped: binary data (NUL bytes), not a text file',
+      ]),
+    );
     expect(ws.files('memory/daily')).toEqual(['memory/daily/2026-06-01.md']);
     expect(r.errors).toEqual([]);
   });
 
   it('reads a raw log with broken frontmatter as plain text and says so', async () => {
-    const ws = makeWorkspace({ 'memory/2026-06-01.md': '---\ntags: [a, b\n---\n# 2026-06-01\n\n## parser [project]\n- kept despite the broken header\n' });
+    const ws = makeWorkspace({
+      'memory/2026-06-01.md': '---\ntags: [a, b\n---\n# 2026-06-01\n\n## parser [project]\n- kept despite the broken header\n',
+    });
     const r = await cycle(ws, '2026-06-01');
     expect(warningsOf(r).join('\n')).toMatch(/memory\/2026-06-01\.md: malformed frontmatter \(.*\); read as plain text/);
     expect(node(ws, 'daily/2026-06-01.md').body).toContain('kept despite the broken header');
@@ -57,7 +66,10 @@ describe('bad raw logs', () => {
 
   it('builds ROOT from logs that quote model special tokens like <|endoftext|>', async () => {
     const ws = makeWorkspace();
-    ws.write('memory/2026-03-10.md', rawLog('2026-03-10', { 'tokenizer notes [project]': ['decided: strip <|endoftext|> and <|im_start|> from prompts'] }));
+    ws.write(
+      'memory/2026-03-10.md',
+      rawLog('2026-03-10', { 'tokenizer notes [project]': ['decided: strip <|endoftext|> and <|im_start|> from prompts'] }),
+    );
     const r = await cycle(ws, '2026-03-11', { catchUp: true });
     expect(r.errors).toEqual([]);
     expect(ws.read('memory/ROOT.md')).toContain('<|endoftext|>');
@@ -65,7 +77,8 @@ describe('bad raw logs', () => {
   });
 
   it('compacts a 50 MB raw log into a bounded node', async () => {
-    const session = (i: number) => `## Session ${i}\nSession Date: 2026-06-01\n\nUser: I moved my build cache to /srv/cache-${i} because the disk filled up.\nAssistant: ${'That works; consider pruning old entries weekly. '.repeat(40)}\n\n`;
+    const session = (i: number) =>
+      `## Session ${i}\nSession Date: 2026-06-01\n\nUser: I moved my build cache to /srv/cache-${i} because the disk filled up.\nAssistant: ${'That works; consider pruning old entries weekly. '.repeat(40)}\n\n`;
     const parts = ['# 2026-06-01\n\n'];
     let size = 0;
     for (let i = 0; size < 50 * 1024 * 1024; i++) {
@@ -96,7 +109,8 @@ describe('bad and foreign nodes', () => {
   });
 
   it('replaces a hipocampus "needs-summarization" placeholder and keeps a backup of it', async () => {
-    const placeholder = '---\ntype: daily\nstatus: needs-summarization\nperiod: 2026-06-01\nlines: 250\n---\n\nThis daily node exceeds 200 lines and needs LLM summarization.\n';
+    const placeholder =
+      '---\ntype: daily\nstatus: needs-summarization\nperiod: 2026-06-01\nlines: 250\n---\n\nThis daily node exceeds 200 lines and needs LLM summarization.\n';
     const ws = makeWorkspace({ 'memory/2026-06-01.md': good, 'memory/daily/2026-06-01.md': placeholder });
     const r = await cycle(ws, '2026-06-02', { catchUp: true });
     expect(r.applied[0]!.record).toMatchObject({ action: 'regenerate', node: 'memory/daily/2026-06-01.md' });
@@ -106,11 +120,17 @@ describe('bad and foreign nodes', () => {
 
   it('keeps frontmatter out of node bodies: one block per node, whatever the sources carry', async () => {
     const withFm = '---\ntags: [travel]\n---\n# 2026-06-01\n\n## lisbon trip [project]\n- booked flights\n';
-    const ws = makeWorkspace({ 'memory/2026-06-01.md': withFm, 'memory/2026-06-02.md': rawLog('2026-06-02', { 'packing [project]': ['bought a bag'] }) });
+    const ws = makeWorkspace({
+      'memory/2026-06-01.md': withFm,
+      'memory/2026-06-02.md': rawLog('2026-06-02', { 'packing [project]': ['bought a bag'] }),
+    });
     await cycle(ws, '2026-06-03', { catchUp: true });
     for (const rel of ['daily/2026-06-01.md', 'weekly/2026-W23.md', 'monthly/2026-06.md', 'ROOT.md']) {
       const text = ws.read(`memory/${rel}`);
-      expect(text.split('\n').filter((l) => l === '---'), rel).toHaveLength(2);
+      expect(
+        text.split('\n').filter((l) => l === '---'),
+        rel,
+      ).toHaveLength(2);
       expect(text, rel).not.toContain('tags: [travel]');
     }
     expect(node(ws, 'weekly/2026-W23.md').body).toContain('booked flights');

@@ -21,7 +21,9 @@ describe('per-cycle limits', () => {
     // Next comes the next most recent day (and its week, which has no other day); ROOT waits
     // for the May monthly node, which waits for its days.
     expect(r.remaining.actions.map((a) => `${a.kind} ${a.relPath}`)).toEqual(['create daily/2026-05-11.md', 'create weekly/2026-W20.md']);
-    expect(r.remaining.deferred.map((d) => d.relPath)).toEqual(expect.arrayContaining(['daily/2026-05-06.md', 'monthly/2026-05.md', 'ROOT.md']));
+    expect(r.remaining.deferred.map((d) => d.relPath)).toEqual(
+      expect.arrayContaining(['daily/2026-05-06.md', 'monthly/2026-05.md', 'ROOT.md']),
+    );
     const second = await cycle(ws, '2026-06-20');
     expect(second.written[0]).toBe('daily/2026-05-11.md');
   });
@@ -41,8 +43,17 @@ describe('per-cycle limits', () => {
     expect(r.remaining.actions).toEqual([]);
     expect(r.remaining.deferred).toEqual([]);
     expect(ws.files('memory').filter((f) => !/\d{4}-\d{2}-\d{2}\.md$/.test(f) || f.includes('daily/'))).toEqual([
-      'memory/ROOT.md', 'memory/daily/2026-05-04.md', 'memory/daily/2026-05-05.md', 'memory/daily/2026-05-06.md', 'memory/daily/2026-05-11.md', 'memory/daily/2026-06-02.md',
-      'memory/monthly/2026-05.md', 'memory/monthly/2026-06.md', 'memory/weekly/2026-W19.md', 'memory/weekly/2026-W20.md', 'memory/weekly/2026-W23.md',
+      'memory/ROOT.md',
+      'memory/daily/2026-05-04.md',
+      'memory/daily/2026-05-05.md',
+      'memory/daily/2026-05-06.md',
+      'memory/daily/2026-05-11.md',
+      'memory/daily/2026-06-02.md',
+      'memory/monthly/2026-05.md',
+      'memory/monthly/2026-06.md',
+      'memory/weekly/2026-W19.md',
+      'memory/weekly/2026-W20.md',
+      'memory/weekly/2026-W23.md',
     ]);
     const before = ws.hashes('memory');
     const again = await cycle(ws, '2026-06-20', { catchUp: true });
@@ -58,12 +69,21 @@ describe('change detection', () => {
     fiveDays(ws);
     await cycle(ws, '2026-06-03', { catchUp: true });
     const before = ws.hashes('memory');
-    ws.write('memory/2026-06-02.md', rawLog('2026-06-02', { 'topic 2026-06-02 [project]': ['note for 2026-06-02', 'decided to add a line'] }));
+    ws.write(
+      'memory/2026-06-02.md',
+      rawLog('2026-06-02', { 'topic 2026-06-02 [project]': ['note for 2026-06-02', 'decided to add a line'] }),
+    );
     const r = await cycle(ws, '2026-06-03');
     expect(r.written).toEqual(['daily/2026-06-02.md', 'weekly/2026-W23.md', 'monthly/2026-06.md', 'ROOT.md']);
     const after = ws.hashes('memory');
     const changed = Object.keys(after).filter((k) => after[k] !== before[k]);
-    expect(changed.sort()).toEqual(['memory/2026-06-02.md', 'memory/ROOT.md', 'memory/daily/2026-06-02.md', 'memory/monthly/2026-06.md', 'memory/weekly/2026-W23.md']);
+    expect(changed.sort()).toEqual([
+      'memory/2026-06-02.md',
+      'memory/ROOT.md',
+      'memory/daily/2026-06-02.md',
+      'memory/monthly/2026-06.md',
+      'memory/weekly/2026-W23.md',
+    ]);
   });
 
   it('uses the stamp cache: an unchanged size and mtime means the file is not re-read', async () => {
@@ -106,7 +126,9 @@ describe('change detection', () => {
     expect(statusOf(ws, 'weekly/2026-W19.md')).toBe('fixed');
     ws.write('memory/2026-05-07.md', rawLog('2026-05-07', { 'late import [project]': ['found an old note from May 7'] }));
     const r = await cycle(ws, '2026-06-20', { catchUp: true });
-    expect(r.applied.map((a) => `${a.record.action} ${a.record.node}`)).toEqual(expect.arrayContaining(['create memory/daily/2026-05-07.md', 'amend memory/weekly/2026-W19.md', 'amend memory/monthly/2026-05.md']));
+    expect(r.applied.map((a) => `${a.record.action} ${a.record.node}`)).toEqual(
+      expect.arrayContaining(['create memory/daily/2026-05-07.md', 'amend memory/weekly/2026-W19.md', 'amend memory/monthly/2026-05.md']),
+    );
     expect(statusOf(ws, 'daily/2026-05-07.md')).toBe('fixed');
     expect(statusOf(ws, 'weekly/2026-W19.md')).toBe('fixed');
     expect(node(ws, 'weekly/2026-W19.md').body).toContain('found an old note from May 7');
@@ -155,7 +177,11 @@ describe('dry run', () => {
     fiveDays(ws);
     const before = ws.hashes();
     const r = await compact(ws, configOf(ws), { now: '2026-06-20', dryRun: true });
-    expect(r.plan.actions.map((a) => `${a.kind} ${a.relPath}`)).toEqual(['create daily/2026-06-02.md', 'create weekly/2026-W23.md', 'create monthly/2026-06.md']);
+    expect(r.plan.actions.map((a) => `${a.kind} ${a.relPath}`)).toEqual([
+      'create daily/2026-06-02.md',
+      'create weekly/2026-W23.md',
+      'create monthly/2026-06.md',
+    ]);
     expect(r.plan.actions[0]!.reason).toBe('new raw log');
     expect(ws.hashes()).toEqual(before);
     expect(ws.exists('.hipo')).toBe(false);

@@ -15,7 +15,8 @@ const DAYS = ['2026-01-05', '2026-02-10', '2026-03-10', '2026-03-11', '2026-04-0
 
 function seeded(): TestWorkspace {
   const ws = makeWorkspace();
-  for (const d of DAYS) ws.write(`memory/${d}.md`, rawLog(d, { [`topic of ${d.slice(0, 7)} [project]`]: [`decided something on ${d}`, 'kept the parser'] }));
+  for (const d of DAYS)
+    ws.write(`memory/${d}.md`, rawLog(d, { [`topic of ${d.slice(0, 7)} [project]`]: [`decided something on ${d}`, 'kept the parser'] }));
   return ws;
 }
 

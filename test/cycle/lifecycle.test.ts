@@ -8,7 +8,10 @@ import { cycle, node, rawLog, statusOf } from '../helpers/tree.js';
 import { makeWorkspace, type TestWorkspace } from '../helpers/workspace.js';
 
 async function day(ws: TestWorkspace, date: string, topic = 'hipocampus spec'): Promise<string[]> {
-  ws.write(`memory/${date}.md`, rawLog(date, { [`${topic} [project]`]: [`worked on ${topic} on ${date}`, 'decided to keep ROOT.md under 3000 tokens'] }));
+  ws.write(
+    `memory/${date}.md`,
+    rawLog(date, { [`${topic} [project]`]: [`worked on ${topic} on ${date}`, 'decided to keep ROOT.md under 3000 tokens'] }),
+  );
   const r = await cycle(ws, date);
   expect(r.errors).toEqual([]);
   return r.written;
@@ -19,7 +22,8 @@ describe('the spec lifecycle example', () => {
     const ws = makeWorkspace();
     const written = await day(ws, '2026-03-15');
     expect(written.sort()).toEqual(['ROOT.md', 'daily/2026-03-15.md', 'monthly/2026-03.md', 'weekly/2026-W11.md']);
-    for (const rel of ['daily/2026-03-15.md', 'weekly/2026-W11.md', 'monthly/2026-03.md', 'ROOT.md']) expect(statusOf(ws, rel)).toBe('tentative');
+    for (const rel of ['daily/2026-03-15.md', 'weekly/2026-W11.md', 'monthly/2026-03.md', 'ROOT.md'])
+      expect(statusOf(ws, rel)).toBe('tentative');
     // ROOT has real content on day 1.
     const root = node(ws, 'ROOT.md').body;
     expect(root).toContain('## Topics Index');
@@ -34,7 +38,9 @@ describe('the spec lifecycle example', () => {
     expect(statusOf(ws, 'daily/2026-03-16.md')).toBe('tentative');
     expect(statusOf(ws, 'weekly/2026-W12.md')).toBe('tentative');
     expect(statusOf(ws, 'weekly/2026-W11.md')).toBe('tentative'); // ended, grace period running
-    expect(written).toEqual(expect.arrayContaining(['daily/2026-03-15.md', 'daily/2026-03-16.md', 'weekly/2026-W12.md', 'monthly/2026-03.md', 'ROOT.md']));
+    expect(written).toEqual(
+      expect.arrayContaining(['daily/2026-03-15.md', 'daily/2026-03-16.md', 'weekly/2026-W12.md', 'monthly/2026-03.md', 'ROOT.md']),
+    );
     const month = node(ws, 'monthly/2026-03.md');
     expect(month.data.weeks).toEqual(['2026-W11', '2026-W12']);
     expect(month.body).toContain('qmd integration');
@@ -47,7 +53,8 @@ describe('the spec lifecycle example', () => {
     expect(statusOf(ws, 'weekly/2026-W11.md')).toBe('tentative');
     await day(ws, '2026-03-23');
     expect(statusOf(ws, 'weekly/2026-W11.md')).toBe('fixed');
-    for (const date of ['2026-03-15', '2026-03-16', '2026-03-17', '2026-03-19', '2026-03-21', '2026-03-22']) expect(statusOf(ws, `daily/${date}.md`)).toBe('fixed');
+    for (const date of ['2026-03-15', '2026-03-16', '2026-03-17', '2026-03-19', '2026-03-21', '2026-03-22'])
+      expect(statusOf(ws, `daily/${date}.md`)).toBe('fixed');
     expect(statusOf(ws, 'weekly/2026-W12.md')).toBe('tentative');
     expect(statusOf(ws, 'weekly/2026-W13.md')).toBe('tentative');
   });
@@ -74,7 +81,8 @@ describe('the spec lifecycle example', () => {
   it('never fixes a parent while a day of its period is still pending', async () => {
     const ws = makeWorkspace();
     // Five old days appear at once; a normal cycle processes one daily node per cycle.
-    for (const date of ['2026-03-09', '2026-03-10', '2026-03-11', '2026-03-12', '2026-03-13']) ws.write(`memory/${date}.md`, rawLog(date, { 'import [project]': [`imported log ${date}`] }));
+    for (const date of ['2026-03-09', '2026-03-10', '2026-03-11', '2026-03-12', '2026-03-13'])
+      ws.write(`memory/${date}.md`, rawLog(date, { 'import [project]': [`imported log ${date}`] }));
     const first = await cycle(ws, '2026-04-20');
     expect(first.written).toEqual(['daily/2026-03-13.md']); // most recent first, weekly waits
     expect(first.remaining.deferred.some((d) => d.relPath === 'weekly/2026-W11.md' && /waiting for/.test(d.reason))).toBe(true);
@@ -110,11 +118,16 @@ describe('days in the configured time zone', () => {
 describe('year edges', () => {
   it('files 2026-12-31 and 2027-01-01 under 2026-W53, and each under its own month', async () => {
     const ws = makeWorkspace();
-    for (const date of ['2026-12-30', '2026-12-31', '2027-01-01', '2027-01-04']) ws.write(`memory/${date}.md`, rawLog(date, { [`work on ${date} [project]`]: [`note ${date}`] }));
+    for (const date of ['2026-12-30', '2026-12-31', '2027-01-01', '2027-01-04'])
+      ws.write(`memory/${date}.md`, rawLog(date, { [`work on ${date} [project]`]: [`note ${date}`] }));
     await cycle(ws, '2027-01-20', { catchUp: true });
     expect(ws.files('memory/weekly')).toEqual(['memory/weekly/2026-W53.md', 'memory/weekly/2027-W01.md']);
     expect(node(ws, 'weekly/2026-W53.md').data).toMatchObject({ period: '2026-W53', dates: '2026-12-28 to 2027-01-03' });
-    expect(node(ws, 'weekly/2026-W53.md').data['source-files']).toEqual(['memory/daily/2026-12-30.md', 'memory/daily/2026-12-31.md', 'memory/daily/2027-01-01.md']);
+    expect(node(ws, 'weekly/2026-W53.md').data['source-files']).toEqual([
+      'memory/daily/2026-12-30.md',
+      'memory/daily/2026-12-31.md',
+      'memory/daily/2027-01-01.md',
+    ]);
     const dec = node(ws, 'monthly/2026-12.md');
     const jan = node(ws, 'monthly/2027-01.md');
     expect(dec.data.weeks).toEqual(['2026-W53']);

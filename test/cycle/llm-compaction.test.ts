@@ -13,7 +13,12 @@ import { configOf, makeWorkspace, type TestWorkspace } from '../helpers/workspac
 const log = (date: string, words: string, extra = ''): string =>
   `# ${date}\n\n## Work [project]\n- decided to use ${words} for the importer\n- shipped the ${words} migration\n- fixed the ${words} retry bug\n- learned that ${words} needs a warm cache\n${extra}`;
 
-function workspace(llm: FakeLlm | null, files: Record<string, string>, over: Record<string, unknown> = {}, compaction: Record<string, unknown> = {}): TestWorkspace {
+function workspace(
+  llm: FakeLlm | null,
+  files: Record<string, string>,
+  over: Record<string, unknown> = {},
+  compaction: Record<string, unknown> = {},
+): TestWorkspace {
   return makeWorkspace(files, {
     timeZone: 'UTC',
     compaction: { thresholds: { daily: 3, weekly: 3, monthly: 3 }, ...compaction },
@@ -21,7 +26,8 @@ function workspace(llm: FakeLlm | null, files: Record<string, string>, over: Rec
   });
 }
 
-const run = (ws: TestWorkspace, now: string, opts: Parameters<typeof compact>[2] = {}) => compact(ws, configOf(ws), { now, env: {}, ...opts });
+const run = (ws: TestWorkspace, now: string, opts: Parameters<typeof compact>[2] = {}) =>
+  compact(ws, configOf(ws), { now, env: {}, ...opts });
 
 function node(ws: TestWorkspace, rel: string): { fm: Record<string, unknown>; body: string } {
   const doc = splitFrontmatter(ws.read(`memory/${rel}`));
@@ -29,17 +35,32 @@ function node(ws: TestWorkspace, rel: string): { fm: Record<string, unknown>; bo
 }
 
 function journal(ws: TestWorkspace): Record<string, unknown>[] {
-  return readFileSync(join(ws.root, '.hipo', 'journal.jsonl'), 'utf8').trim().split('\n').map((l) => JSON.parse(l) as Record<string, unknown>);
+  return readFileSync(join(ws.root, '.hipo', 'journal.jsonl'), 'utf8')
+    .trim()
+    .split('\n')
+    .map((l) => JSON.parse(l) as Record<string, unknown>);
 }
-const actionFor = (ws: TestWorkspace, rel: string) => journal(ws).filter((r) => r.type === 'action' && r.node === `memory/${rel}`).pop()!;
+const actionFor = (ws: TestWorkspace, rel: string) =>
+  journal(ws)
+    .filter((r) => r.type === 'action' && r.node === `memory/${rel}`)
+    .pop()!;
 
-function llmState(ws: TestWorkspace): { backoff: { until: number; reason: string; failures: number } | null; failed: Record<string, { reason: string }>; root: unknown } {
+function llmState(ws: TestWorkspace): {
+  backoff: { until: number; reason: string; failures: number } | null;
+  failed: Record<string, { reason: string }>;
+  root: unknown;
+} {
   return JSON.parse(ws.read('.hipo/llm-state.json'));
 }
 
 describe('compaction with a model', () => {
   it("writes the model's summary under hipo's frontmatter, title and topics, and journals model, tokens and latency", async () => {
-    const llm = await startFakeLlm((req) => completion(isRootRequest(req) ? echoSummary(req) : `---\ntype: daily\nstatus: fixed\n---\n# The Model's Title\n\n${echoSummary(req)}`, { promptTokens: 1234, completionTokens: 56, model: 'test-model-q4' }));
+    const llm = await startFakeLlm((req) =>
+      completion(
+        isRootRequest(req) ? echoSummary(req) : `---\ntype: daily\nstatus: fixed\n---\n# The Model's Title\n\n${echoSummary(req)}`,
+        { promptTokens: 1234, completionTokens: 56, model: 'test-model-q4' },
+      ),
+    );
     const ws = workspace(llm, { 'memory/2026-03-15.md': log('2026-03-15', 'parquet') });
     const r = await run(ws, '2026-03-15');
     expect(r.errors).toEqual([]);
@@ -47,12 +68,20 @@ describe('compaction with a model', () => {
 
     const daily = node(ws, 'daily/2026-03-15.md');
     expect(daily.fm).toMatchObject({ type: 'daily', status: 'tentative', summarizer: 'llm:test-model' });
-    expect(daily.body).toMatch(/^\n# Daily Summary: 2026-03-15 \(Sun\)\n\nSources: \[raw log\]\(\.\.\/2026-03-15\.md\) · Up: [^\n]*\n\n## Topics\n- work \[project\]: /);
+    expect(daily.body).toMatch(
+      /^\n# Daily Summary: 2026-03-15 \(Sun\)\n\nSources: \[raw log\]\(\.\.\/2026-03-15\.md\) · Up: [^\n]*\n\n## Topics\n- work \[project\]: /,
+    );
     expect(daily.body).toContain('- model summary of 2026-03-15');
     expect(daily.body).toContain('decided to use parquet for the importer');
     expect(daily.body).not.toMatch(/status: fixed|The Model's Title/);
 
-    expect(actionFor(ws, 'daily/2026-03-15.md')).toMatchObject({ summarizer: 'llm:test-model', model: 'test-model-q4', tokensIn: 1234, tokensOut: 56, wrote: true });
+    expect(actionFor(ws, 'daily/2026-03-15.md')).toMatchObject({
+      summarizer: 'llm:test-model',
+      model: 'test-model-q4',
+      tokensIn: 1234,
+      tokensOut: 56,
+      wrote: true,
+    });
     expect(actionFor(ws, 'daily/2026-03-15.md').latencyMs).toEqual(expect.any(Number));
     expect(actionFor(ws, 'daily/2026-03-15.md')).not.toHaveProperty('fallback');
 
@@ -67,8 +96,20 @@ describe('compaction with a model', () => {
   });
 
   it("keeps hipo's Profile and Rules in a model-written ROOT, built from the facts the model wrote in the nodes", async () => {
-    const nodeAnswer = (label: string) => ['## Topics', '- echo [project]: model', '', '## User Facts', `- ${label}pets: My dog Max is a Golden Retriever`, '', '## Feedback', `- ${label}rule: answer in English | why: the team reads English`].join('\n');
-    const llm = await startFakeLlm((req) => completion(isRootRequest(req) ? echoSummary(req) : nodeAnswer(requestedNode(req) === '2026-03-15' ? '' : '03-15 · ')));
+    const nodeAnswer = (label: string) =>
+      [
+        '## Topics',
+        '- echo [project]: model',
+        '',
+        '## User Facts',
+        `- ${label}pets: My dog Max is a Golden Retriever`,
+        '',
+        '## Feedback',
+        `- ${label}rule: answer in English | why: the team reads English`,
+      ].join('\n');
+    const llm = await startFakeLlm((req) =>
+      completion(isRootRequest(req) ? echoSummary(req) : nodeAnswer(requestedNode(req) === '2026-03-15' ? '' : '03-15 · ')),
+    );
     const ws = workspace(llm, { 'memory/2026-03-15.md': log('2026-03-15', 'parquet') });
     const r = await run(ws, '2026-03-15');
     expect(r.errors).toEqual([]);
@@ -111,13 +152,23 @@ describe('compaction with a model', () => {
     s.backoff!.until = Date.now() - 1;
     writeFileSync(join(ws.root, '.hipo', 'llm-state.json'), JSON.stringify(s));
     const third = await run(ws, '2026-03-15');
-    expect(third.plan.actions.map((a) => `${a.kind} ${a.relPath}`)).toEqual(['resummarize daily/2026-03-15.md', 'regenerate weekly/2026-W11.md', 'regenerate monthly/2026-03.md', 'regenerate ROOT.md']);
-    for (const rel of ['daily/2026-03-15.md', 'weekly/2026-W11.md', 'monthly/2026-03.md', 'ROOT.md']) expect(node(ws, rel).fm.summarizer).toBe('llm:test-model');
+    expect(third.plan.actions.map((a) => `${a.kind} ${a.relPath}`)).toEqual([
+      'resummarize daily/2026-03-15.md',
+      'regenerate weekly/2026-W11.md',
+      'regenerate monthly/2026-03.md',
+      'regenerate ROOT.md',
+    ]);
+    for (const rel of ['daily/2026-03-15.md', 'weekly/2026-W11.md', 'monthly/2026-03.md', 'ROOT.md'])
+      expect(node(ws, rel).fm.summarizer).toBe('llm:test-model');
     expect(llmState(ws).backoff).toBeNull();
   });
 
   it('does not wait for a long retry-after: falls back and backs off until then', async () => {
-    const llm = await startFakeLlm(() => ({ status: 429, headers: { 'retry-after': '7200' }, json: { error: { message: 'rate limited' } } }));
+    const llm = await startFakeLlm(() => ({
+      status: 429,
+      headers: { 'retry-after': '7200' },
+      json: { error: { message: 'rate limited' } },
+    }));
     const ws = workspace(llm, { 'memory/2026-03-15.md': log('2026-03-15', 'orc') });
     await run(ws, '2026-03-15');
     expect(llm.requests).toHaveLength(1);
@@ -126,7 +177,9 @@ describe('compaction with a model', () => {
   });
 
   it('waits out a short retry-after and writes the answer that follows', async () => {
-    const llm = await startFakeLlm((req, n) => (n === 1 ? { status: 429, headers: { 'retry-after': '1' }, json: { error: { message: 'busy' } } } : completion(echoSummary(req))));
+    const llm = await startFakeLlm((req, n) =>
+      n === 1 ? { status: 429, headers: { 'retry-after': '1' }, json: { error: { message: 'busy' } } } : completion(echoSummary(req)),
+    );
     const ws = workspace(llm, { 'memory/2026-03-15.md': log('2026-03-15', 'orc') }, { maxRetries: 1, levels: ['daily'] });
     await run(ws, '2026-03-15');
     expect(llm.requests).toHaveLength(2);
@@ -145,8 +198,16 @@ describe('compaction with a model', () => {
   });
 
   it.each([
-    ['a truncated answer', (req: Parameters<typeof echoSummary>[0]) => completion(echoSummary(req), { finishReason: 'length' }), /cut off at llm\.maxOutputTokens/],
-    ['prose without sections', () => completion('Sure! The user worked on the importer and the model summary of today is fine.'), /no markdown sections/],
+    [
+      'a truncated answer',
+      (req: Parameters<typeof echoSummary>[0]) => completion(echoSummary(req), { finishReason: 'length' }),
+      /cut off at llm\.maxOutputTokens/,
+    ],
+    [
+      'prose without sections',
+      () => completion('Sure! The user worked on the importer and the model summary of today is fine.'),
+      /no markdown sections/,
+    ],
     ['an answer without topics', () => completion('## Highlights\n- model summary of today'), /no `## Topics` section/],
     ['an empty answer', () => completion(''), /empty answer/],
   ])('never writes %s: extractive instead, and the same input is not sent again', async (_what, handler, reason) => {
@@ -176,8 +237,16 @@ describe('compaction with a model', () => {
 
   it('sends a day too large for one request in parts, and merges the answers into one node', async () => {
     const llm = await startFakeLlm((req) => completion(echoSummary(req)));
-    const sessions = Array.from({ length: 30 }, (_, i) => `## Session ${i + 1}\nUser: my fact number ${i + 1} is that I keep ${i + 1} plants on the balcony\nAssistant: ${'General advice about plants. '.repeat(20)}`);
-    const ws = workspace(llm, { 'memory/2026-03-15.md': `# 2026-03-15\n\n${sessions.join('\n\n')}\n` }, { levels: ['daily'], maxInputTokens: 1500, maxPartsPerNode: 4 });
+    const sessions = Array.from(
+      { length: 30 },
+      (_, i) =>
+        `## Session ${i + 1}\nUser: my fact number ${i + 1} is that I keep ${i + 1} plants on the balcony\nAssistant: ${'General advice about plants. '.repeat(20)}`,
+    );
+    const ws = workspace(
+      llm,
+      { 'memory/2026-03-15.md': `# 2026-03-15\n\n${sessions.join('\n\n')}\n` },
+      { levels: ['daily'], maxInputTokens: 1500, maxPartsPerNode: 4 },
+    );
     await run(ws, '2026-03-15');
     const parts = llm.requests.map((q) => /part (\d) of (\d)/.exec(q.body.messages[1]!.content)?.slice(1).join('/'));
     expect(parts.length).toBeGreaterThan(1);
@@ -192,8 +261,16 @@ describe('compaction with a model', () => {
 
   it('falls back for the whole node when one of its parts fails', async () => {
     const llm = await startFakeLlm((req, n) => (n === 2 ? completion('no sections here') : completion(echoSummary(req))));
-    const sessions = Array.from({ length: 30 }, (_, i) => `## Session ${i + 1}\nUser: my fact number ${i + 1} is that I keep ${i + 1} plants on the balcony\nAssistant: ${'General advice about plants. '.repeat(20)}`);
-    const ws = workspace(llm, { 'memory/2026-03-15.md': `# 2026-03-15\n\n${sessions.join('\n\n')}\n` }, { levels: ['daily'], maxInputTokens: 1500 });
+    const sessions = Array.from(
+      { length: 30 },
+      (_, i) =>
+        `## Session ${i + 1}\nUser: my fact number ${i + 1} is that I keep ${i + 1} plants on the balcony\nAssistant: ${'General advice about plants. '.repeat(20)}`,
+    );
+    const ws = workspace(
+      llm,
+      { 'memory/2026-03-15.md': `# 2026-03-15\n\n${sessions.join('\n\n')}\n` },
+      { levels: ['daily'], maxInputTokens: 1500 },
+    );
     await run(ws, '2026-03-15');
     expect(llm.requests).toHaveLength(2);
     expect(node(ws, 'daily/2026-03-15.md').fm.summarizer).toBe('extractive');
@@ -201,9 +278,19 @@ describe('compaction with a model', () => {
   });
 
   it('asks the model once to compress a ROOT over rootMaxTokens', async () => {
-    const long = ['## Active Context', ...Array.from({ length: 120 }, (_, i) => `- active item ${i} with several words of detail about the importer`), '## Recent Patterns', '- p', '## Historical Summary', '- h'].join('\n');
-    const short = '## Active Context\n- compressed active\n\n## Recent Patterns\n- compressed pattern\n\n## Historical Summary\n- 2026-03: importer';
-    const llm = await startFakeLlm((req) => (isRootRequest(req) ? completion(req.body.messages.length > 2 ? short : long) : completion(echoSummary(req))));
+    const long = [
+      '## Active Context',
+      ...Array.from({ length: 120 }, (_, i) => `- active item ${i} with several words of detail about the importer`),
+      '## Recent Patterns',
+      '- p',
+      '## Historical Summary',
+      '- h',
+    ].join('\n');
+    const short =
+      '## Active Context\n- compressed active\n\n## Recent Patterns\n- compressed pattern\n\n## Historical Summary\n- 2026-03: importer';
+    const llm = await startFakeLlm((req) =>
+      isRootRequest(req) ? completion(req.body.messages.length > 2 ? short : long) : completion(echoSummary(req)),
+    );
     const ws = workspace(llm, { 'memory/2026-03-15.md': log('2026-03-15', 'delta') }, {}, { rootMaxTokens: 400 });
     await run(ws, '2026-03-15');
     const rootCalls = llm.requests.filter(isRootRequest);
@@ -219,7 +306,14 @@ describe('compaction with a model', () => {
   });
 
   it('writes the extractive ROOT when the compressed answer is still over the cap', async () => {
-    const long = ['## Active Context', ...Array.from({ length: 120 }, (_, i) => `- active item ${i} with several words of detail about the importer`), '## Recent Patterns', '- p', '## Historical Summary', '- h'].join('\n');
+    const long = [
+      '## Active Context',
+      ...Array.from({ length: 120 }, (_, i) => `- active item ${i} with several words of detail about the importer`),
+      '## Recent Patterns',
+      '- p',
+      '## Historical Summary',
+      '- h',
+    ].join('\n');
     const llm = await startFakeLlm((req) => (isRootRequest(req) ? completion(long) : completion(echoSummary(req))));
     const ws = workspace(llm, { 'memory/2026-03-15.md': log('2026-03-15', 'delta') }, {}, { rootMaxTokens: 400 });
     const r = await run(ws, '2026-03-15');
@@ -265,7 +359,9 @@ describe('compaction with a model', () => {
     const summarizers = ['2026-03-12', '2026-03-11', '2026-03-10', '2026-03-09'].map((d) => node(ws, `daily/${d}.md`).fm.summarizer);
     expect(summarizers).toEqual(['llm:test-model', 'extractive', 'extractive', 'extractive']);
     for (const rel of ['weekly/2026-W11.md', 'monthly/2026-03.md', 'ROOT.md']) expect(node(ws, rel).fm.summarizer).toBe('extractive');
-    for (const f of ws.files('memory').filter((p) => p.includes('/daily/') || p.includes('/weekly/') || p.includes('/monthly/') || p.endsWith('ROOT.md'))) {
+    for (const f of ws
+      .files('memory')
+      .filter((p) => p.includes('/daily/') || p.includes('/weekly/') || p.includes('/monthly/') || p.endsWith('ROOT.md'))) {
       expect(readFileSync(join(ws.root, f)).length).toBeGreaterThanOrEqual(50);
     }
     const fallbacks = journal(ws).filter((x) => x.type === 'action' && x.fallback);
@@ -278,12 +374,14 @@ describe('compaction with a model', () => {
 
   it('redacts secrets before anything leaves the machine', async () => {
     const llm = await startFakeLlm((req) => completion(echoSummary(req)));
-    const secrets = '- deploy key AKIAIOSFODNN7EXAMPLE and sk-proj-abc123def456ghi789jkl012mno\n- db at postgres://app:hunter2secret@db.internal:5432/app\n- password: correcthorsebattery\n';
+    const secrets =
+      '- deploy key AKIAIOSFODNN7EXAMPLE and sk-proj-abc123def456ghi789jkl012mno\n- db at postgres://app:hunter2secret@db.internal:5432/app\n- password: correcthorsebattery\n';
     const ws = workspace(llm, { 'memory/2026-03-15.md': log('2026-03-15', 'vault', secrets) });
     await run(ws, '2026-03-15');
     expect(llm.requests.length).toBeGreaterThan(0);
     for (const q of llm.requests) {
-      for (const s of ['AKIAIOSFODNN7EXAMPLE', 'sk-proj-abc123def456ghi789jkl012mno', 'hunter2secret', 'correcthorsebattery']) expect(q.raw).not.toContain(s);
+      for (const s of ['AKIAIOSFODNN7EXAMPLE', 'sk-proj-abc123def456ghi789jkl012mno', 'hunter2secret', 'correcthorsebattery'])
+        expect(q.raw).not.toContain(s);
     }
     expect(llm.requests[0]!.raw).toContain('[REDACTED:aws-access-key]');
   });
@@ -303,7 +401,14 @@ describe('compaction with a model', () => {
 
   it("sends the workspace's own prompt when templates/prompts/ overrides the packaged one", async () => {
     const llm = await startFakeLlm((req) => completion(echoSummary(req)));
-    const ws = workspace(llm, { 'memory/2026-03-15.md': log('2026-03-15', 'zarr'), 'templates/prompts/daily.md': 'House rules for {{title}}. Sections:\n{{sections}}\nTopics:\n{{topics}}\n' }, { levels: ['daily'] });
+    const ws = workspace(
+      llm,
+      {
+        'memory/2026-03-15.md': log('2026-03-15', 'zarr'),
+        'templates/prompts/daily.md': 'House rules for {{title}}. Sections:\n{{sections}}\nTopics:\n{{topics}}\n',
+      },
+      { levels: ['daily'] },
+    );
     await run(ws, '2026-03-15');
     const system = llm.requests[0]!.body.messages[0]!.content;
     expect(system).toMatch(/^House rules for 2026-03-15 \(Sun\)\. Sections:\n- ## Topics\n- ## User Facts\n/);

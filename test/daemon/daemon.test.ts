@@ -12,14 +12,19 @@ const start = daemonsForTests();
 describe('hipo daemon', () => {
   it('catches up on start, then follows a raw log as it is written', async () => {
     const ws = makeWorkspace({}, FAST_DAEMON);
-    for (const date of ['2026-06-01', '2026-06-02', '2026-06-03']) ws.write(`memory/${date}.md`, rawLog(date, { [`work ${date} [project]`]: ['started'] }));
+    for (const date of ['2026-06-01', '2026-06-02', '2026-06-03'])
+      ws.write(`memory/${date}.md`, rawLog(date, { [`work ${date} [project]`]: ['started'] }));
     ws.write('now.txt', '2026-06-03');
     const d = start(ws.root, { HIPO_NOW_FILE: join(ws.root, 'now.txt') });
     await d.waitFor((l) => l.event === 'cycle' && !l.pending, 20_000, 'the end of the catch-up');
     expect(statusOf(ws, 'daily/2026-06-01.md')).toBe('fixed');
     expect(statusOf(ws, 'daily/2026-06-03.md')).toBe('tentative');
     ws.write('memory/2026-06-03.md', rawLog('2026-06-03', { 'work 2026-06-03 [project]': ['started', 'decided to follow the log live'] }));
-    const changed = await d.waitFor((l) => l.event === 'cycle' && String(l.reason).startsWith('change: 2026-06-03.md'), 20_000, 'a cycle for the change');
+    const changed = await d.waitFor(
+      (l) => l.event === 'cycle' && String(l.reason).startsWith('change: 2026-06-03.md'),
+      20_000,
+      'a cycle for the change',
+    );
     expect(changed.written).toEqual(['daily/2026-06-03.md', 'weekly/2026-W23.md', 'monthly/2026-06.md', 'ROOT.md']);
     expect(node(ws, 'weekly/2026-W23.md').body).toContain('decided to follow the log live');
     // ...and the search index with it: searchable without `hipo search` updating anything.
@@ -45,7 +50,12 @@ describe('hipo daemon', () => {
     writeFileSync(join(ws.root, 'now.txt'), '2026-06-02');
     await d.until(() => statusOf(ws, 'daily/2026-06-01.md') === 'fixed', 20_000, 'the heartbeat fix');
     await d.waitFor((l) => l.event === 'cycle' && /heartbeat/.test(String(l.reason)), 5000, 'the heartbeat cycle in the log');
-    expect(d.logs.filter((l) => l.event === 'cycle').slice(before).every((l) => /heartbeat/.test(String(l.reason)))).toBe(true);
+    expect(
+      d.logs
+        .filter((l) => l.event === 'cycle')
+        .slice(before)
+        .every((l) => /heartbeat/.test(String(l.reason))),
+    ).toBe(true);
   });
 
   it('refuses a second daemon for the same workspace, naming the first', async () => {
@@ -59,7 +69,10 @@ describe('hipo daemon', () => {
 
   it('takes over a daemon lock left by a dead process', async () => {
     const ws = makeWorkspace({ 'memory/2026-06-01.md': rawLog('2026-06-01', { 'x [project]': ['y'] }) }, FAST_DAEMON);
-    ws.write('.hipo/daemon.lock', JSON.stringify({ pid: 2 ** 22 + 4321, command: 'daemon', since: '2026-01-01T00:00:00Z', host: hostname() }));
+    ws.write(
+      '.hipo/daemon.lock',
+      JSON.stringify({ pid: 2 ** 22 + 4321, command: 'daemon', since: '2026-01-01T00:00:00Z', host: hostname() }),
+    );
     const d = start(ws.root, { HIPO_NOW: '2026-06-01' });
     await d.waitFor((l) => l.event === 'start');
     await d.until(() => ws.exists('memory/ROOT.md'));
@@ -98,7 +111,8 @@ describe('hipo daemon', () => {
     const d = start(ws.root, { HIPO_NOW: now });
     await d.waitFor((l) => l.event === 'cycle' && !l.pending, 20_000, 'the end of the catch-up');
     const cycles = () => d.logs.filter((l) => l.event === 'cycle').length;
-    const settled = () => JSON.parse(runCli(['compact', '--dry-run', '--json', '--now', now, '--dir', ws.root]).stdout).plan.actions.length === 0;
+    const settled = () =>
+      JSON.parse(runCli(['compact', '--dry-run', '--json', '--now', now, '--dir', ws.root]).stdout).plan.actions.length === 0;
 
     // 1. A raw log grows and `hipo compact` from a shell gets there first.
     const more = '\n## late addition [project]\n- decided to keep the daemon honest\n';
@@ -114,7 +128,12 @@ describe('hipo daemon', () => {
     await d.until(() => ws.exists('memory/daily/2026-06-11.md'), 20_000, 'the new day');
     await d.until(settled, 20_000, 'the tree to settle');
     // Every run since the catch-up was a change run, not a heartbeat's full scan.
-    expect(d.logs.filter((l) => l.event === 'cycle').slice(1).every((l) => !/heartbeat|start/.test(String(l.reason)))).toBe(true);
+    expect(
+      d.logs
+        .filter((l) => l.event === 'cycle')
+        .slice(1)
+        .every((l) => !/heartbeat|start/.test(String(l.reason))),
+    ).toBe(true);
 
     await cycle(clean, now, { catchUp: true });
     expect(nodeHashes(ws)).toEqual(nodeHashes(clean));
@@ -132,7 +151,12 @@ describe('hipo daemon', () => {
     const r = await runCliAsync(['compact', '--catch-up', '--json', '--now', '2026-03-20', '--dir', ws.root]);
     expect(r.code).toBe(0);
     await d.until(() => ws.exists('memory/ROOT.md'));
-    await d.until(() => JSON.parse(runCli(['compact', '--dry-run', '--json', '--now', '2026-03-20', '--dir', ws.root]).stdout).plan.actions.length === 0, 30_000, 'the tree to settle');
+    await d.until(
+      () =>
+        JSON.parse(runCli(['compact', '--dry-run', '--json', '--now', '2026-03-20', '--dir', ws.root]).stdout).plan.actions.length === 0,
+      30_000,
+      'the tree to settle',
+    );
     expect(ws.files('memory/daily')).toHaveLength(28);
   });
 });

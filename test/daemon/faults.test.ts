@@ -1,7 +1,18 @@
 // Faults the daemon survives, with real child processes: kill -9 mid-cycle, the memory folder
 // vanishing, unreadable files, symlink loops, bursts of files, growing logs, a full disk.
 import { execFileSync } from 'node:child_process';
-import { appendFileSync, chmodSync, closeSync, mkdirSync, mkdtempSync, openSync, rmSync, symlinkSync, writeFileSync, writeSync } from 'node:fs';
+import {
+  appendFileSync,
+  chmodSync,
+  closeSync,
+  mkdirSync,
+  mkdtempSync,
+  openSync,
+  rmSync,
+  symlinkSync,
+  writeFileSync,
+  writeSync,
+} from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
@@ -13,7 +24,8 @@ import { cycle, node, nodeHashes, rawLog, rawLogHashes, statusOf } from '../help
 import { makeWorkspace, runCli, type TestWorkspace } from '../helpers/workspace.js';
 
 const start = daemonsForTests();
-const settled = (ws: TestWorkspace, now: string) => JSON.parse(runCli(['compact', '--dry-run', '--json', '--now', now, '--dir', ws.root]).stdout).plan.actions.length === 0;
+const settled = (ws: TestWorkspace, now: string) =>
+  JSON.parse(runCli(['compact', '--dry-run', '--json', '--now', now, '--dir', ws.root]).stdout).plan.actions.length === 0;
 
 describe('daemon faults', () => {
   it('survives kill -9 at random points: the tree ends as a clean run builds it, raw logs untouched', async () => {
@@ -25,7 +37,7 @@ describe('daemon faults', () => {
     await cycle(clean, '2026-03-01', { catchUp: true });
 
     let seed = 7;
-    const rand = () => ((seed = (seed * 1103515245 + 12345) % 2 ** 31) / 2 ** 31);
+    const rand = () => (seed = (seed * 1103515245 + 12345) % 2 ** 31) / 2 ** 31;
     for (let i = 0; i < 12; i++) {
       const d = start(ws.root, { HIPO_NOW: '2026-03-01' });
       await d.waitFor((l) => l.event === 'start');
@@ -101,11 +113,14 @@ describe('daemon faults', () => {
 
   it('keeps compacting when the LLM and embeddings endpoints are down', async () => {
     const dead = 'http://127.0.0.1:9/v1'; // discard port: nothing listens
-    const ws = makeWorkspace({ 'memory/2026-06-01.md': rawLog('2026-06-01', { 'x [project]': Array.from({ length: 250 }, (_, i) => `decided item ${i}`) }) }, {
-      ...FAST_DAEMON,
-      llm: { baseUrl: dead, model: 'm', timeoutMs: 500, maxRetries: 0 },
-      search: { embedder: 'openai', openai: { baseUrl: dead, model: 'e', timeoutMs: 500 } },
-    });
+    const ws = makeWorkspace(
+      { 'memory/2026-06-01.md': rawLog('2026-06-01', { 'x [project]': Array.from({ length: 250 }, (_, i) => `decided item ${i}`) }) },
+      {
+        ...FAST_DAEMON,
+        llm: { baseUrl: dead, model: 'm', timeoutMs: 500, maxRetries: 0 },
+        search: { embedder: 'openai', openai: { baseUrl: dead, model: 'e', timeoutMs: 500 } },
+      },
+    );
     const d = start(ws.root, { HIPO_NOW: '2026-06-02' });
     await d.until(() => ws.exists('memory/ROOT.md'), 30_000, 'the tree');
     expect(node(ws, 'daily/2026-06-01.md').data.summarizer).toBe('extractive');
@@ -119,7 +134,13 @@ describe('daemon faults', () => {
   });
 
   it.skipIf(process.getuid?.() === 0)('logs an unreadable raw log and compacts the rest', async () => {
-    const ws = makeWorkspace({ 'memory/2026-06-01.md': rawLog('2026-06-01', { 'ok [project]': ['fine'] }), 'memory/2026-06-02.md': rawLog('2026-06-02', { 'secret [project]': ['hidden'] }) }, FAST_DAEMON);
+    const ws = makeWorkspace(
+      {
+        'memory/2026-06-01.md': rawLog('2026-06-01', { 'ok [project]': ['fine'] }),
+        'memory/2026-06-02.md': rawLog('2026-06-02', { 'secret [project]': ['hidden'] }),
+      },
+      FAST_DAEMON,
+    );
     chmodSync(join(ws.memoryDir, '2026-06-02.md'), 0o000);
     const d = start(ws.root, { HIPO_NOW: '2026-06-03' });
     await d.waitFor((l) => l.event === 'warning' && /2026-06-02\.md: skipped: cannot be read \(EACCES\)/.test(l.message));
@@ -127,50 +148,60 @@ describe('daemon faults', () => {
     chmodSync(join(ws.memoryDir, '2026-06-02.md'), 0o644);
   });
 
-  it.skipIf(process.getuid?.() !== 0 || process.platform !== 'linux')('survives a full disk (ENOSPC) and writes once space is back', async () => {
-    const mount = mkdtempSync(join(tmpdir(), 'hipo-enospc-'));
-    try {
-      execFileSync('mount', ['-t', 'tmpfs', '-o', 'size=8m', 'tmpfs', mount]);
-    } catch {
-      rmSync(mount, { recursive: true, force: true });
-      return; // no mount permission here: nothing to test against
-    }
-    try {
-      const root = join(mount, 'ws');
-      mkdirSync(join(root, 'memory'), { recursive: true });
-      writeFileSync(join(root, 'hipo.config.json'), JSON.stringify(FAST_DAEMON));
-      const logText = rawLog('2026-06-01', { 'disk [project]': Array.from({ length: 40 }, (_, i) => `note ${i} about the disk filling up`) });
-      const rawPath = join(root, 'memory', '2026-06-01.md');
-      writeFileSync(rawPath, logText);
-      const d = start(root, { HIPO_NOW: '2026-06-02' });
-      await d.waitFor((l) => l.event === 'cycle' && !l.pending, 20_000, 'the first catch-up');
-      const before = execFileSync('cat', [join(root, 'memory', 'daily', '2026-06-01.md')], { encoding: 'utf8' });
-      // Fill the disk, then change the raw log in place (same length: it needs no new space).
+  it.skipIf(process.getuid?.() !== 0 || process.platform !== 'linux')(
+    'survives a full disk (ENOSPC) and writes once space is back',
+    async () => {
+      const mount = mkdtempSync(join(tmpdir(), 'hipo-enospc-'));
       try {
-        execFileSync('dd', ['if=/dev/zero', `of=${join(mount, 'filler')}`, 'bs=4k'], { stdio: 'ignore' });
+        execFileSync('mount', ['-t', 'tmpfs', '-o', 'size=8m', 'tmpfs', mount]);
       } catch {
-        /* dd stops at ENOSPC, as intended */
+        rmSync(mount, { recursive: true, force: true });
+        return; // no mount permission here: nothing to test against
       }
-      const changed = logText.replace('note 7 about', 'NOTE 7 about');
-      const fd = openSync(rawPath, 'r+');
-      writeSync(fd, changed, 0);
-      closeSync(fd);
-      await d.waitFor((l) => /ENOSPC/.test(l.message), 20_000, 'the ENOSPC error in the log');
-      expect(d.child.exitCode).toBeNull();
-      // Nothing half-written: the node is still the old one, whole.
-      expect(execFileSync('cat', [join(root, 'memory', 'daily', '2026-06-01.md')], { encoding: 'utf8' })).toBe(before);
-      rmSync(join(mount, 'filler'));
-      await d.until(() => execFileSync('cat', [join(root, 'memory', 'daily', '2026-06-01.md')], { encoding: 'utf8' }).includes('NOTE 7 about'), 30_000, 'the retry after space came back');
-      expect(execFileSync('cat', [rawPath], { encoding: 'utf8' })).toBe(changed);
-      d.child.kill('SIGTERM');
-      expect((await d.exited).code).toBe(0);
-    } finally {
       try {
-        execFileSync('umount', [mount]);
-      } catch {
-        /* best effort */
+        const root = join(mount, 'ws');
+        mkdirSync(join(root, 'memory'), { recursive: true });
+        writeFileSync(join(root, 'hipo.config.json'), JSON.stringify(FAST_DAEMON));
+        const logText = rawLog('2026-06-01', {
+          'disk [project]': Array.from({ length: 40 }, (_, i) => `note ${i} about the disk filling up`),
+        });
+        const rawPath = join(root, 'memory', '2026-06-01.md');
+        writeFileSync(rawPath, logText);
+        const d = start(root, { HIPO_NOW: '2026-06-02' });
+        await d.waitFor((l) => l.event === 'cycle' && !l.pending, 20_000, 'the first catch-up');
+        const before = execFileSync('cat', [join(root, 'memory', 'daily', '2026-06-01.md')], { encoding: 'utf8' });
+        // Fill the disk, then change the raw log in place (same length: it needs no new space).
+        try {
+          execFileSync('dd', ['if=/dev/zero', `of=${join(mount, 'filler')}`, 'bs=4k'], { stdio: 'ignore' });
+        } catch {
+          /* dd stops at ENOSPC, as intended */
+        }
+        const changed = logText.replace('note 7 about', 'NOTE 7 about');
+        const fd = openSync(rawPath, 'r+');
+        writeSync(fd, changed, 0);
+        closeSync(fd);
+        await d.waitFor((l) => /ENOSPC/.test(l.message), 20_000, 'the ENOSPC error in the log');
+        expect(d.child.exitCode).toBeNull();
+        // Nothing half-written: the node is still the old one, whole.
+        expect(execFileSync('cat', [join(root, 'memory', 'daily', '2026-06-01.md')], { encoding: 'utf8' })).toBe(before);
+        rmSync(join(mount, 'filler'));
+        await d.until(
+          () => execFileSync('cat', [join(root, 'memory', 'daily', '2026-06-01.md')], { encoding: 'utf8' }).includes('NOTE 7 about'),
+          30_000,
+          'the retry after space came back',
+        );
+        expect(execFileSync('cat', [rawPath], { encoding: 'utf8' })).toBe(changed);
+        d.child.kill('SIGTERM');
+        expect((await d.exited).code).toBe(0);
+      } finally {
+        try {
+          execFileSync('umount', [mount]);
+        } catch {
+          /* best effort */
+        }
+        rmSync(mount, { recursive: true, force: true });
       }
-      rmSync(mount, { recursive: true, force: true });
-    }
-  }, 60_000);
+    },
+    60_000,
+  );
 });

@@ -18,7 +18,11 @@ describe('daemon quiet spells', () => {
     await d.waitFor((l) => l.event === 'release', 10_000, 'the release after a quiet spell');
     appendFileSync(join(ws.root, 'memory/2026-06-01.md'), '- glaze test for the celadon bowls\n');
     const released = d.logs.filter((l) => l.event === 'release').length;
-    await d.waitFor((l) => l.event === 'index' && d.logs.indexOf(l) > d.logs.findIndex((x) => x.event === 'release'), 20_000, 'the index update after the change');
+    await d.waitFor(
+      (l) => l.event === 'index' && d.logs.indexOf(l) > d.logs.findIndex((x) => x.event === 'release'),
+      20_000,
+      'the index update after the change',
+    );
     const found = JSON.parse(runCli(['search', 'celadon glaze', '--mode', 'bm25', '--no-update', '--json', '--dir', ws.root]).stdout);
     expect(found.hits.map((h: { path: string }) => h.path)).toContain('memory/2026-06-01.md');
     // Quiet again: released again.

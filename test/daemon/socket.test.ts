@@ -13,7 +13,10 @@ const start = daemonsForTests();
 
 /** `slow`: the watcher reports a change only after 3 s of quiet, so only the socket can see it sooner. */
 function workspace(slow = false) {
-  const ws = makeWorkspace({}, slow ? { ...FAST_DAEMON, daemon: { ...FAST_DAEMON.daemon, debounceMs: 3000, writeFinishMs: 3000 } } : FAST_DAEMON);
+  const ws = makeWorkspace(
+    {},
+    slow ? { ...FAST_DAEMON, daemon: { ...FAST_DAEMON.daemon, debounceMs: 3000, writeFinishMs: 3000 } } : FAST_DAEMON,
+  );
   for (const date of ['2026-06-01', '2026-06-02']) ws.write(`memory/${date}.md`, rawLog(date, { [`work ${date} [project]`]: ['started'] }));
   ws.write('now.txt', '2026-06-02');
   return { ws, env: { HIPO_NOW_FILE: join(ws.root, 'now.txt') } };
@@ -40,7 +43,9 @@ describe('hipo compact with a daemon running', () => {
     expect(j.cycles).toBe(0);
     const loaded = loadedModules(again.stderr);
     expect(loaded).toContain('dist/daemon/ask.js');
-    expect(loaded.filter((m) => /^dist\/(cycle|summarize|plan|compose|index)\//.test(m) || m.startsWith('node_modules/chokidar'))).toEqual([]);
+    expect(loaded.filter((m) => /^dist\/(cycle|summarize|plan|compose|index)\//.test(m) || m.startsWith('node_modules/chokidar'))).toEqual(
+      [],
+    );
   });
 
   it('is done by the command itself for another clock, a dry run or a catch-up', async () => {
@@ -82,7 +87,10 @@ describe('hipo compact with a daemon running', () => {
     // The next daemon takes the socket over.
     const next = start(ws.root, env);
     await next.waitFor((l) => l.event === 'listening');
-    expect((await askDaemon<{ pid: number }>(ws, { op: 'ping', clock: `file:${env.HIPO_NOW_FILE}` }, 5000))).toEqual({ ok: true, result: { pid: next.child.pid } });
+    expect(await askDaemon<{ pid: number }>(ws, { op: 'ping', clock: `file:${env.HIPO_NOW_FILE}` }, 5000)).toEqual({
+      ok: true,
+      result: { pid: next.child.pid },
+    });
   });
 
   it('answers a search request from the index it keeps open', async () => {
@@ -91,7 +99,11 @@ describe('hipo compact with a daemon running', () => {
     const d = start(ws.root, env);
     await d.waitFor((l) => l.event === 'index', 30_000, 'the first index');
     const clock = `file:${env.HIPO_NOW_FILE}`;
-    const answer = await askDaemon<{ hits: { path: string }[]; mode: string }>(ws, { op: 'search', clock, query: 'zeppelin hangar', options: { mode: 'bm25', limit: 5 } }, 10_000);
+    const answer = await askDaemon<{ hits: { path: string }[]; mode: string }>(
+      ws,
+      { op: 'search', clock, query: 'zeppelin hangar', options: { mode: 'bm25', limit: 5 } },
+      10_000,
+    );
     expect(answer?.ok).toBe(true);
     if (!answer?.ok) return;
     expect(answer.result.mode).toBe('bm25');

@@ -7,16 +7,41 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { requestText, toolNames, toolResultsSince, userText } from './fake-model/requests.js';
 import { startFakeModel, type FakeModel } from './fake-model/server.js';
 import { agentCli } from './harness/agents.js';
-import { conversations, expectEachPromptOnce, expectNothingLeaked, FACT_MARK, hookReport, initWorkspace, journal, rawLog } from './harness/memory.js';
+import {
+  conversations,
+  expectEachPromptOnce,
+  expectNothingLeaked,
+  FACT_MARK,
+  hookReport,
+  initWorkspace,
+  journal,
+  rawLog,
+} from './harness/memory.js';
 import { makeSandbox, tail, type RunResult, type Sandbox } from './harness/sandbox.js';
-import { asks, expectRestored, keepRequests, noResultYet, hipoResults, hipoTool, plainReply, PROMPTS, requestLog, RESTORE_MARK, TOOL_COMMAND, TOOL_OUTPUT, trees, type Trees } from './harness/scenario.js';
+import {
+  asks,
+  expectRestored,
+  keepRequests,
+  noResultYet,
+  hipoResults,
+  hipoTool,
+  plainReply,
+  PROMPTS,
+  requestLog,
+  RESTORE_MARK,
+  TOOL_COMMAND,
+  TOOL_OUTPUT,
+  trees,
+  type Trees,
+} from './harness/scenario.js';
 
 const cli = agentCli('claude-code');
 if (cli.reason) console.warn(`SKIPPED ${cli.label}: ${cli.reason}`);
 
 /** Claude Code's own state in HOME: its settings file, backups of it, sessions, caches. */
 const CLAUDE_OWN = (p: string): boolean =>
-  (/^~\/\.claude(\.json|\/|$)/.test(p) && !/^~\/\.claude\/(skills|settings\.json|hipo-install\.json)/.test(p)) || /^~\/\.cache(\/claude-cli-nodejs|$)/.test(p);
+  (/^~\/\.claude(\.json|\/|$)/.test(p) && !/^~\/\.claude\/(skills|settings\.json|hipo-install\.json)/.test(p)) ||
+  /^~\/\.cache(\/claude-cli-nodejs|$)/.test(p);
 
 describe.skipIf(!!cli.reason)(`${cli.label}${cli.reason ? ` — skipped: ${cli.reason}` : ''}`, () => {
   let model: FakeModel;
@@ -34,7 +59,16 @@ describe.skipIf(!!cli.reason)(`${cli.label}${cli.reason ? ` — skipped: ${cli.r
     CLAUDE_CODE_DISABLE_NONESSENTIAL_TRAFFIC: '1',
   });
   const claude = async (prompt: string, extra: string[] = [], more: NodeJS.ProcessEnv = {}): Promise<RunResult> => {
-    const args = ['-p', prompt, '--output-format', 'json', '--model', 'claude-sonnet-4-5', ...(session ? ['--resume', session] : []), ...extra];
+    const args = [
+      '-p',
+      prompt,
+      '--output-format',
+      'json',
+      '--model',
+      'claude-sonnet-4-5',
+      ...(session ? ['--resume', session] : []),
+      ...extra,
+    ];
     const r = await sb.run('claude', args, { env: { ...env(), ...more }, timeoutMs: 120_000 });
     expect(r.code, `claude -p failed\n${tail(r)}\n--- model requests\n${requestLog(model)}`).toBe(0);
     const out = JSON.parse(r.stdout) as { session_id: string; is_error?: boolean; result?: string };
@@ -46,19 +80,30 @@ describe.skipIf(!!cli.reason)(`${cli.label}${cli.reason ? ` — skipped: ${cli.r
     model = await startFakeModel();
     model.script((req) => {
       const text = requestText(req);
-      if (/create a detailed summary of the conversation/.test(userText(req))) return { text: '<analysis>Short.</analysis>\n<summary>The user is preparing the kettle-firmware release.</summary>' };
-      if (asks(req, PROMPTS.resumed) && noResultYet(req, PROMPTS.resumed)) return { text: 'Running the check.', toolCalls: [{ name: 'Bash', input: { command: TOOL_COMMAND, description: 'release check' } }] };
+      if (/create a detailed summary of the conversation/.test(userText(req)))
+        return { text: '<analysis>Short.</analysis>\n<summary>The user is preparing the kettle-firmware release.</summary>' };
+      if (asks(req, PROMPTS.resumed) && noResultYet(req, PROMPTS.resumed))
+        return {
+          text: 'Running the check.',
+          toolCalls: [{ name: 'Bash', input: { command: TOOL_COMMAND, description: 'release check' } }],
+        };
       // Automatic compaction: the first answer reports a context nearly full, so Claude Code
       // compacts before its next request; after that the restore is in the conversation.
       if (asks(req, PROMPTS.compact) && !text.includes(RESTORE_MARK) && noResultYet(req, PROMPTS.compact)) {
-        return { text: 'Starting on the changelog.', toolCalls: [{ name: 'Bash', input: { command: TOOL_COMMAND, description: 'changelog' } }], inputTokens: 195_000 };
+        return {
+          text: 'Starting on the changelog.',
+          toolCalls: [{ name: 'Bash', input: { command: TOOL_COMMAND, description: 'changelog' } }],
+          inputTokens: 195_000,
+        };
       }
       if (asks(req, PROMPTS.mcp)) {
-        if (hipoResults(req).length || toolResultsSince(req, PROMPTS.mcp).length >= 3) return { text: 'Your dog is Biscuit, a golden retriever.' };
+        if (hipoResults(req).length || toolResultsSince(req, PROMPTS.mcp).length >= 3)
+          return { text: 'Your dog is Biscuit, a golden retriever.' };
         const tool = hipoTool(req);
         if (tool) return { toolCalls: [{ name: tool, input: { query: 'dog golden retriever' } }] };
         // MCP tools start deferred: load the schema the way the model is told to.
-        if (toolNames(req).includes('ToolSearch')) return { toolCalls: [{ name: 'ToolSearch', input: { query: 'select:mcp__hipo__search' } }] };
+        if (toolNames(req).includes('ToolSearch'))
+          return { toolCalls: [{ name: 'ToolSearch', input: { query: 'select:mcp__hipo__search' } }] };
       }
       return plainReply(req);
     });
@@ -89,7 +134,7 @@ describe.skipIf(!!cli.reason)(`${cli.label}${cli.reason ? ` — skipped: ${cli.r
     expect(text).toContain('SessionStart hook additional context: # Memory context');
   });
 
-  it('2. turns land in today\'s raw log once, redacted, without thinking or tool output, across resumed sessions', async () => {
+  it("2. turns land in today's raw log once, redacted, without thinking or tool output, across resumed sessions", async () => {
     await claude(PROMPTS.resumed, ['--allowedTools', 'Bash(printf:*)']);
     await claude(PROMPTS.third);
     expectEachPromptOnce(sb, [PROMPTS.first.slice(0, 40), PROMPTS.resumed.slice(0, 30), PROMPTS.third.slice(0, 30)]);
@@ -98,7 +143,10 @@ describe.skipIf(!!cli.reason)(`${cli.label}${cli.reason ? ` — skipped: ${cli.r
     expect(log).toContain('[REDACTED:github-token]');
     expect(log).toContain('[REDACTED:aws-access-key]');
     expect(log, 'the tool call is archived by name and command').toContain(`- Bash: ${TOOL_COMMAND}`);
-    expect(conversations(log).every((c) => c.includes(`session ${session.slice(0, 8)}`)), log).toBe(true);
+    expect(
+      conversations(log).every((c) => c.includes(`session ${session.slice(0, 8)}`)),
+      log,
+    ).toBe(true);
     expectNothingLeaked(sb, [TOOL_OUTPUT]);
   });
 
@@ -117,11 +165,14 @@ describe.skipIf(!!cli.reason)(`${cli.label}${cli.reason ? ` — skipped: ${cli.r
     expect(rawLog(sb), 'the rest of the interrupted turn is appended as its continuation').toMatch(/## Conversation .*, continued/);
   });
 
-  it('4. the model calls hipo\'s MCP search tool and gets a real result in its next request', async () => {
+  it("4. the model calls hipo's MCP search tool and gets a real result in its next request", async () => {
     const from = model.requests.length;
     await claude(PROMPTS.mcp, ['--allowedTools', 'mcp__hipo__search']);
     const reqs = model.requests.slice(from);
-    expect(reqs.some((r) => hipoTool(r) === 'mcp__hipo__search'), `mcp__hipo__search was never offered\n${requestLog(model, from)}`).toBe(true);
+    expect(
+      reqs.some((r) => hipoTool(r) === 'mcp__hipo__search'),
+      `mcp__hipo__search was never offered\n${requestLog(model, from)}`,
+    ).toBe(true);
     const got = reqs.flatMap(hipoResults);
     expect(got.length, `no hipo result came back to the model\n${requestLog(model, from)}`).toBeGreaterThan(0);
     expect(got[0]).toContain(`${sb.yesterday}.md`);
@@ -132,7 +183,9 @@ describe.skipIf(!!cli.reason)(`${cli.label}${cli.reason ? ` — skipped: ${cli.r
     expect(r.code, tail(r)).toBe(0);
     expect(r.stdout).toContain('removed the MCP server "hipo" (local scope)');
     expectRestored(before, trees(sb), CLAUDE_OWN, "Claude Code's own state in ~/.claude.json and ~/.claude/ aside");
-    const state = JSON.parse(readFileSync(join(sb.home, '.claude.json'), 'utf8')) as { projects?: Record<string, { mcpServers?: Record<string, unknown> }> };
+    const state = JSON.parse(readFileSync(join(sb.home, '.claude.json'), 'utf8')) as {
+      projects?: Record<string, { mcpServers?: Record<string, unknown> }>;
+    };
     expect(Object.keys(state.projects?.[sb.project]?.mcpServers ?? {}), 'hipo is still registered in ~/.claude.json').not.toContain('hipo');
   });
 });

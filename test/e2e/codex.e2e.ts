@@ -9,9 +9,33 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { requestText, toolResultsSince, userText } from './fake-model/requests.js';
 import { startFakeModel, type FakeModel } from './fake-model/server.js';
 import { agentCli } from './harness/agents.js';
-import { conversations, expectEachPromptOnce, expectNothingLeaked, FACT_MARK, hookReport, initWorkspace, journal, rawLog } from './harness/memory.js';
+import {
+  conversations,
+  expectEachPromptOnce,
+  expectNothingLeaked,
+  FACT_MARK,
+  hookReport,
+  initWorkspace,
+  journal,
+  rawLog,
+} from './harness/memory.js';
 import { makeSandbox, tail, type RunResult, type Sandbox } from './harness/sandbox.js';
-import { asks, expectRestored, keepRequests, hipoResults, hipoTool, noResultYet, plainReply, PROMPTS, requestLog, RESTORE_MARK, TOOL_COMMAND, TOOL_OUTPUT, trees, type Trees } from './harness/scenario.js';
+import {
+  asks,
+  expectRestored,
+  keepRequests,
+  hipoResults,
+  hipoTool,
+  noResultYet,
+  plainReply,
+  PROMPTS,
+  requestLog,
+  RESTORE_MARK,
+  TOOL_COMMAND,
+  TOOL_OUTPUT,
+  trees,
+  type Trees,
+} from './harness/scenario.js';
 
 const cli = agentCli('codex');
 if (cli.reason) console.warn(`SKIPPED ${cli.label}: ${cli.reason}`);
@@ -26,11 +50,20 @@ describe.skipIf(!!cli.reason)(`${cli.label}${cli.reason ? ` — skipped: ${cli.r
   let before: Trees;
   let config = '';
   const codex = async (prompt: string, extra: string[] = []): Promise<RunResult> => {
-    const flags = ['--json', '--skip-git-repo-check', '--dangerously-bypass-hook-trust', '--dangerously-bypass-approvals-and-sandbox', ...extra];
+    const flags = [
+      '--json',
+      '--skip-git-repo-check',
+      '--dangerously-bypass-hook-trust',
+      '--dangerously-bypass-approvals-and-sandbox',
+      ...extra,
+    ];
     const args = session ? ['exec', ...flags, 'resume', session, prompt] : ['exec', ...flags, prompt];
     const r = await sb.run('codex', args, { env: { FAKE_MODEL_KEY: 'e2e-fake-key' }, timeoutMs: 120_000 });
     expect(r.code, `codex exec failed\n${tail(r)}\n--- model requests\n${requestLog(model)}`).toBe(0);
-    const started = r.stdout.split('\n').map((l) => (l.startsWith('{') ? (JSON.parse(l) as { type?: string; thread_id?: string }) : {})).find((e) => e.type === 'thread.started');
+    const started = r.stdout
+      .split('\n')
+      .map((l) => (l.startsWith('{') ? (JSON.parse(l) as { type?: string; thread_id?: string }) : {}))
+      .find((e) => e.type === 'thread.started');
     session ||= started?.thread_id ?? '';
     expect(session, `no thread id in codex's --json events\n${tail(r)}`).not.toBe('');
     return r;
@@ -41,13 +74,19 @@ describe.skipIf(!!cli.reason)(`${cli.label}${cli.reason ? ` — skipped: ${cli.r
     model.script((req) => {
       const text = requestText(req);
       if (/CONTEXT CHECKPOINT COMPACTION/.test(userText(req))) return { text: 'The user is tidying the kettle-firmware changelog.' };
-      if (asks(req, PROMPTS.resumed) && noResultYet(req, PROMPTS.resumed)) return { text: 'Running the check.', toolCalls: [{ name: 'exec_command', input: { cmd: TOOL_COMMAND } }] };
+      if (asks(req, PROMPTS.resumed) && noResultYet(req, PROMPTS.resumed))
+        return { text: 'Running the check.', toolCalls: [{ name: 'exec_command', input: { cmd: TOOL_COMMAND } }] };
       // Automatic compaction: a reported context over model_auto_compact_token_limit.
       if (asks(req, PROMPTS.compact) && !text.includes(RESTORE_MARK) && noResultYet(req, PROMPTS.compact)) {
-        return { text: 'Starting on the changelog.', toolCalls: [{ name: 'exec_command', input: { cmd: TOOL_COMMAND } }], inputTokens: 195_000 };
+        return {
+          text: 'Starting on the changelog.',
+          toolCalls: [{ name: 'exec_command', input: { cmd: TOOL_COMMAND } }],
+          inputTokens: 195_000,
+        };
       }
       if (asks(req, PROMPTS.mcp)) {
-        if (hipoResults(req).length || toolResultsSince(req, PROMPTS.mcp).length >= 2) return { text: 'Your dog is Biscuit, a golden retriever.' };
+        if (hipoResults(req).length || toolResultsSince(req, PROMPTS.mcp).length >= 2)
+          return { text: 'Your dog is Biscuit, a golden retriever.' };
         // Codex offers an MCP server's tools as a Responses namespace, mcp__hipo.
         const tool = hipoTool(req);
         if (tool) return { toolCalls: [{ namespace: 'mcp__hipo', name: 'search', input: { query: 'dog golden retriever' } }] };
@@ -105,7 +144,10 @@ describe.skipIf(!!cli.reason)(`${cli.label}${cli.reason ? ` — skipped: ${cli.r
     const log = rawLog(sb);
     for (const k of ['anthropic-key', 'github-token', 'aws-access-key']) expect(log).toContain(`[REDACTED:${k}]`);
     expect(log, 'the tool call is archived by name and command').toContain(`- exec_command: ${TOOL_COMMAND}`);
-    expect(conversations(log).every((c) => c.includes(`session ${session.replace(/[^0-9a-f]/g, '').slice(0, 8)}`)), log).toBe(true);
+    expect(
+      conversations(log).every((c) => c.includes(`session ${session.replace(/[^0-9a-f]/g, '').slice(0, 8)}`)),
+      log,
+    ).toBe(true);
     expectNothingLeaked(sb, [TOOL_OUTPUT]);
   });
 
@@ -119,14 +161,19 @@ describe.skipIf(!!cli.reason)(`${cli.label}${cli.reason ? ` — skipped: ${cli.r
     expect(after.length, `no request after the compaction carries hipo's restore\n${requestLog(model, from)}`).toBeGreaterThan(0);
     expect(requestText(after[0]!)).toContain('kettle-firmware');
     expectEachPromptOnce(sb, [PROMPTS.compact]);
-    expect(rawLog(sb), "the model's compaction summary is not archived as a reply").not.toContain('The user is tidying the kettle-firmware changelog.');
+    expect(rawLog(sb), "the model's compaction summary is not archived as a reply").not.toContain(
+      'The user is tidying the kettle-firmware changelog.',
+    );
   });
 
   it("4. the model calls hipo's MCP search tool and gets a real result in its next request", async () => {
     const from = model.requests.length;
     await codex(PROMPTS.mcp);
     const reqs = model.requests.slice(from);
-    expect(reqs.some((r) => hipoTool(r) === 'mcp__hipo__search'), `hipo's search tool was never offered\n${requestLog(model, from)}`).toBe(true);
+    expect(
+      reqs.some((r) => hipoTool(r) === 'mcp__hipo__search'),
+      `hipo's search tool was never offered\n${requestLog(model, from)}`,
+    ).toBe(true);
     const got = reqs.flatMap(hipoResults);
     expect(got.length, `no hipo result came back to the model\n${requestLog(model, from)}`).toBeGreaterThan(0);
     expect(got[0]).toContain(`${sb.yesterday}.md`);

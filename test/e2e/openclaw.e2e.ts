@@ -11,7 +11,21 @@ import { startFakeModel, type FakeModel } from './fake-model/server.js';
 import { agentCli } from './harness/agents.js';
 import { expectEachPromptOnce, expectNothingLeaked, FACT_MARK, hookReport, initWorkspace, journal, rawLog } from './harness/memory.js';
 import { makeSandbox, tail, type Background, type RunResult, type Sandbox } from './harness/sandbox.js';
-import { asks, expectRestored, hipoResults, keepRequests, noResultYet, plainReply, PROMPTS, requestLog, RESTORE_MARK, TOOL_COMMAND, TOOL_OUTPUT, trees, type Trees } from './harness/scenario.js';
+import {
+  asks,
+  expectRestored,
+  hipoResults,
+  keepRequests,
+  noResultYet,
+  plainReply,
+  PROMPTS,
+  requestLog,
+  RESTORE_MARK,
+  TOOL_COMMAND,
+  TOOL_OUTPUT,
+  trees,
+  type Trees,
+} from './harness/scenario.js';
 
 const cli = agentCli('openclaw');
 if (cli.reason) console.warn(`SKIPPED ${cli.label}: ${cli.reason}`);
@@ -22,7 +36,11 @@ if (cli.reason) console.warn(`SKIPPED ${cli.label}: ${cli.reason}`);
  * workspace on first run (AGENTS.md, SOUL.md, USER.md, IDENTITY.md, …).
  */
 const OPENCLAW_OWN = (p: string): boolean =>
-  /^~\/\.openclaw(\/|$)/.test(p) || /^~\/\.cache(\/openclaw[^/]*(\/|$)|$)/.test(p) || /^~\/\.npm(\/_logs(\/|$)|$)/.test(p) || /^project\/[A-Z_]+\.md$/.test(p) || /^project\/\.openclaw(\/|$)/.test(p);
+  /^~\/\.openclaw(\/|$)/.test(p) ||
+  /^~\/\.cache(\/openclaw[^/]*(\/|$)|$)/.test(p) ||
+  /^~\/\.npm(\/_logs(\/|$)|$)/.test(p) ||
+  /^project\/[A-Z_]+\.md$/.test(p) ||
+  /^project\/\.openclaw(\/|$)/.test(p);
 
 const SESSION = 'e2e-1';
 const HIPO_SESSION = `agent-main-explicit-${SESSION}`;
@@ -46,10 +64,14 @@ describe.skipIf(!!cli.reason)(`${cli.label}${cli.reason ? ` — skipped: ${cli.r
   const env: NodeJS.ProcessEnv = { OPENCLAW_NO_AUTO_UPDATE: '1' };
   const openclaw = async (args: string[]): Promise<RunResult> => {
     const r = await sb.run('openclaw', args, { env, timeoutMs: 180_000 });
-    expect(r.code, `openclaw ${args.join(' ')} failed\n${tail(r)}\n--- gateway\n${gateway?.output().slice(-2000) ?? ''}\n--- model requests\n${requestLog(model)}`).toBe(0);
+    expect(
+      r.code,
+      `openclaw ${args.join(' ')} failed\n${tail(r)}\n--- gateway\n${gateway?.output().slice(-2000) ?? ''}\n--- model requests\n${requestLog(model)}`,
+    ).toBe(0);
     return r;
   };
-  const agent = (prompt: string): Promise<RunResult> => openclaw(['agent', '--agent', 'main', '--session-id', SESSION, '--json', '-m', prompt]);
+  const agent = (prompt: string): Promise<RunResult> =>
+    openclaw(['agent', '--agent', 'main', '--session-id', SESSION, '--json', '-m', prompt]);
   /** Runs one of the commands init printed, as the user would paste it. */
   const noted = async (pattern: RegExp): Promise<void> => {
     const m = pattern.exec(notes);
@@ -64,15 +86,28 @@ describe.skipIf(!!cli.reason)(`${cli.label}${cli.reason ? ` — skipped: ${cli.r
     model.script((req) => {
       const text = requestText(req);
       if (!toolNames(req).length && /summar/i.test(text)) return { text: 'The user is tidying the kettle-firmware changelog.' };
-      if (asks(req, PROMPTS.resumed) && noResultYet(req, PROMPTS.resumed)) return { text: 'Running the check.', toolCalls: [{ name: 'exec', input: { command: TOOL_COMMAND } }] };
+      if (asks(req, PROMPTS.resumed) && noResultYet(req, PROMPTS.resumed))
+        return { text: 'Running the check.', toolCalls: [{ name: 'exec', input: { command: TOOL_COMMAND } }] };
       if (asks(req, PROMPTS.compact) && !text.includes(RESTORE_MARK)) {
         // The context overflows at the run's first request: OpenClaw compacts the session and
         // retries (it does not retry a run whose tool calls already ran).
         if (!overflowed) {
           overflowed = true;
-          return { error: { status: 400, body: { error: { message: "This model's maximum context length is 128000 tokens. However, your messages resulted in 195000 tokens.", type: 'invalid_request_error', code: 'context_length_exceeded' } } } };
+          return {
+            error: {
+              status: 400,
+              body: {
+                error: {
+                  message: "This model's maximum context length is 128000 tokens. However, your messages resulted in 195000 tokens.",
+                  type: 'invalid_request_error',
+                  code: 'context_length_exceeded',
+                },
+              },
+            },
+          };
         }
-        if (noResultYet(req, PROMPTS.compact)) return { text: 'Starting on the changelog.', toolCalls: [{ name: 'exec', input: { command: TOOL_COMMAND } }] };
+        if (noResultYet(req, PROMPTS.compact))
+          return { text: 'Starting on the changelog.', toolCalls: [{ name: 'exec', input: { command: TOOL_COMMAND } }] };
       }
       if (asks(req, PROMPTS.mcp)) {
         const since = toolResultsSince(req, PROMPTS.mcp);
@@ -88,12 +123,35 @@ describe.skipIf(!!cli.reason)(`${cli.label}${cli.reason ? ` — skipped: ${cli.r
     await initWorkspace(sb);
     const port = await freePort();
     mkdirSync(join(sb.home, '.openclaw'));
-    writeFileSync(join(sb.home, '.openclaw', 'openclaw.json'), `${JSON.stringify({
-      agents: { defaults: { workspace: sb.project, model: { primary: 'fake/fake-model' }, heartbeat: { every: '0m' }, compaction: { keepRecentTokens: 50 } } },
-      models: { providers: { fake: { baseUrl: `${model.url}/v1`, apiKey: 'e2e-fake-key', api: 'openai-completions', models: [{ id: 'fake-model', name: 'Fake', reasoning: false, input: ['text'], contextWindow: 128_000, maxTokens: 8_192 }] } } },
-      gateway: { mode: 'local', port, bind: 'loopback', auth: { mode: 'none' } },
-      update: { checkOnStart: false },
-    }, null, 2)}\n`);
+    writeFileSync(
+      join(sb.home, '.openclaw', 'openclaw.json'),
+      `${JSON.stringify(
+        {
+          agents: {
+            defaults: {
+              workspace: sb.project,
+              model: { primary: 'fake/fake-model' },
+              heartbeat: { every: '0m' },
+              compaction: { keepRecentTokens: 50 },
+            },
+          },
+          models: {
+            providers: {
+              fake: {
+                baseUrl: `${model.url}/v1`,
+                apiKey: 'e2e-fake-key',
+                api: 'openai-completions',
+                models: [{ id: 'fake-model', name: 'Fake', reasoning: false, input: ['text'], contextWindow: 128_000, maxTokens: 8_192 }],
+              },
+            },
+          },
+          gateway: { mode: 'local', port, bind: 'loopback', auth: { mode: 'none' } },
+          update: { checkOnStart: false },
+        },
+        null,
+        2,
+      )}\n`,
+    );
     before = trees(sb);
     const r = await sb.hipo(['init', '--platform', 'openclaw']);
     expect(r.code, tail(r)).toBe(0);
@@ -159,6 +217,11 @@ describe.skipIf(!!cli.reason)(`${cli.label}${cli.reason ? ` — skipped: ${cli.r
     const r = await sb.hipo(['uninstall']);
     expect(r.code, tail(r)).toBe(0);
     expect(r.stdout).toContain('openclaw plugins uninstall hipo');
-    expectRestored(before, trees(sb), OPENCLAW_OWN, "OpenClaw's own state in ~/.openclaw and the bootstrap files it writes into its workspace aside");
+    expectRestored(
+      before,
+      trees(sb),
+      OPENCLAW_OWN,
+      "OpenClaw's own state in ~/.openclaw and the bootstrap files it writes into its workspace aside",
+    );
   });
 });

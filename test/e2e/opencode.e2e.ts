@@ -8,9 +8,33 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { requestText, systemText, toolResultsSince } from './fake-model/requests.js';
 import { startFakeModel, type FakeModel } from './fake-model/server.js';
 import { agentCli } from './harness/agents.js';
-import { conversations, expectEachPromptOnce, expectNothingLeaked, FACT_MARK, hookReport, initWorkspace, journal, rawLog } from './harness/memory.js';
+import {
+  conversations,
+  expectEachPromptOnce,
+  expectNothingLeaked,
+  FACT_MARK,
+  hookReport,
+  initWorkspace,
+  journal,
+  rawLog,
+} from './harness/memory.js';
 import { makeSandbox, tail, type RunResult, type Sandbox } from './harness/sandbox.js';
-import { asks, expectRestored, keepRequests, hipoResults, hipoTool, noResultYet, plainReply, PROMPTS, requestLog, RESTORE_MARK, TOOL_COMMAND, TOOL_OUTPUT, trees, type Trees } from './harness/scenario.js';
+import {
+  asks,
+  expectRestored,
+  keepRequests,
+  hipoResults,
+  hipoTool,
+  noResultYet,
+  plainReply,
+  PROMPTS,
+  requestLog,
+  RESTORE_MARK,
+  TOOL_COMMAND,
+  TOOL_OUTPUT,
+  trees,
+  type Trees,
+} from './harness/scenario.js';
 
 const cli = agentCli('opencode');
 if (cli.reason) console.warn(`SKIPPED ${cli.label}: ${cli.reason}`);
@@ -21,7 +45,9 @@ if (cli.reason) console.warn(`SKIPPED ${cli.label}: ${cli.reason}`);
  * @opencode-ai/plugin dependency it installs for plugins).
  */
 const OPENCODE_OWN = (p: string): boolean =>
-  /^~\/\.(local|cache|config)(\/opencode)?(\/|$)/.test(p) || /^~\/\.npm(\/|$)/.test(p) || /^project\/\.opencode(\/(package\.json|package-lock\.json|bun\.lock|\.gitignore|node_modules(\/.*)?))?$/.test(p);
+  /^~\/\.(local|cache|config)(\/opencode)?(\/|$)/.test(p) ||
+  /^~\/\.npm(\/|$)/.test(p) ||
+  /^project\/\.opencode(\/(package\.json|package-lock\.json|bun\.lock|\.gitignore|node_modules(\/.*)?))?$/.test(p);
 
 /** A session id in OpenCode's --format json events. */
 function sessionOf(out: string): string {
@@ -59,13 +85,22 @@ describe.skipIf(!!cli.reason)(`${cli.label}${cli.reason ? ` — skipped: ${cli.r
     model.script((req) => {
       const text = requestText(req);
       if (/context summarization agent/.test(systemText(req))) return { text: 'The user is tidying the kettle-firmware changelog.' };
-      if (asks(req, PROMPTS.resumed) && noResultYet(req, PROMPTS.resumed)) return { text: 'Running the check.', toolCalls: [{ name: 'bash', input: { command: TOOL_COMMAND, description: 'release check' } }] };
+      if (asks(req, PROMPTS.resumed) && noResultYet(req, PROMPTS.resumed))
+        return {
+          text: 'Running the check.',
+          toolCalls: [{ name: 'bash', input: { command: TOOL_COMMAND, description: 'release check' } }],
+        };
       // Automatic compaction: a reported context over the model's limit (64,000 here).
       if (asks(req, PROMPTS.compact) && !text.includes(RESTORE_MARK) && noResultYet(req, PROMPTS.compact)) {
-        return { text: 'Starting on the changelog.', toolCalls: [{ name: 'bash', input: { command: TOOL_COMMAND, description: 'changelog' } }], inputTokens: 195_000 };
+        return {
+          text: 'Starting on the changelog.',
+          toolCalls: [{ name: 'bash', input: { command: TOOL_COMMAND, description: 'changelog' } }],
+          inputTokens: 195_000,
+        };
       }
       if (asks(req, PROMPTS.mcp)) {
-        if (hipoResults(req).length || toolResultsSince(req, PROMPTS.mcp).length >= 2) return { text: 'Your dog is Biscuit, a golden retriever.' };
+        if (hipoResults(req).length || toolResultsSince(req, PROMPTS.mcp).length >= 2)
+          return { text: 'Your dog is Biscuit, a golden retriever.' };
         const tool = hipoTool(req);
         if (tool) return { toolCalls: [{ name: tool, input: { query: 'dog golden retriever' } }] };
       }
@@ -73,22 +108,29 @@ describe.skipIf(!!cli.reason)(`${cli.label}${cli.reason ? ` — skipped: ${cli.r
     });
     sb = makeSandbox(cli);
     await initWorkspace(sb);
-    writeFileSync(join(sb.project, 'opencode.json'), `${JSON.stringify({
-      $schema: 'https://opencode.ai/config.json',
-      provider: {
-        fake: {
-          npm: '@ai-sdk/openai-compatible',
-          name: 'Fake',
-          options: { baseURL: `${model.url}/v1`, apiKey: 'e2e-fake-key' },
-          models: { 'fake-model': { name: 'Fake model', tool_call: true, limit: { context: 64_000, output: 4_000 } } },
+    writeFileSync(
+      join(sb.project, 'opencode.json'),
+      `${JSON.stringify(
+        {
+          $schema: 'https://opencode.ai/config.json',
+          provider: {
+            fake: {
+              npm: '@ai-sdk/openai-compatible',
+              name: 'Fake',
+              options: { baseURL: `${model.url}/v1`, apiKey: 'e2e-fake-key' },
+              models: { 'fake-model': { name: 'Fake model', tool_call: true, limit: { context: 64_000, output: 4_000 } } },
+            },
+          },
+          model: 'fake/fake-model',
+          small_model: 'fake/fake-model',
+          autoupdate: false,
+          share: 'disabled',
+          permission: { bash: 'allow' },
         },
-      },
-      model: 'fake/fake-model',
-      small_model: 'fake/fake-model',
-      autoupdate: false,
-      share: 'disabled',
-      permission: { bash: 'allow' },
-    }, null, 2)}\n`);
+        null,
+        2,
+      )}\n`,
+    );
     before = trees(sb);
     const r = await sb.hipo(['init', '--platform', 'opencode']);
     expect(r.code, tail(r)).toBe(0);
@@ -134,7 +176,10 @@ describe.skipIf(!!cli.reason)(`${cli.label}${cli.reason ? ` — skipped: ${cli.r
     const from = model.requests.length;
     await opencode(PROMPTS.mcp);
     const reqs = model.requests.slice(from);
-    expect(reqs.some((r) => hipoTool(r) === 'hipo_search'), `hipo's search tool was never offered\n${requestLog(model, from)}`).toBe(true);
+    expect(
+      reqs.some((r) => hipoTool(r) === 'hipo_search'),
+      `hipo's search tool was never offered\n${requestLog(model, from)}`,
+    ).toBe(true);
     const got = reqs.flatMap(hipoResults);
     expect(got.length, `no hipo result came back to the model\n${requestLog(model, from)}`).toBeGreaterThan(0);
     expect(got[0]).toContain(`${sb.yesterday}.md`);

@@ -51,7 +51,10 @@ describe.skipIf(!probe)(`faults: a full disk during a hook append (${why})`, () 
       const transcriptDir = mkdtempSync(join(tmpdir(), 'hipo-transcript-'));
       cleanup = transcriptDir;
       const transcript = w.writeTo(join(transcriptDir, 's.jsonl'));
-      const stop = () => runCli(['hook', 'Stop', '--dir', root], { input: hookJson('Stop', { session_id: session, cwd: root, transcript_path: transcript }) });
+      const stop = () =>
+        runCli(['hook', 'Stop', '--dir', root], {
+          input: hookJson('Stop', { session_id: session, cwd: root, transcript_path: transcript }),
+        });
 
       // Leave room for the hook's own small files but not for the 50 turns (~240 KB).
       const st = statfsSync(mount);
@@ -66,15 +69,26 @@ describe.skipIf(!probe)(`faults: a full disk during a hook append (${why})`, () 
           return '';
         }
       })();
-      const state = JSON.parse(execFileSync('cat', [join(root, '.hipo', 'sessions', `${session}.json`)], { encoding: 'utf8' })) as { offset: number; archived: number };
+      const state = JSON.parse(execFileSync('cat', [join(root, '.hipo', 'sessions', `${session}.json`)], { encoding: 'utf8' })) as {
+        offset: number;
+        archived: number;
+      };
       const status = JSON.parse(runCli(['status', '--json', '--dir', root]).stdout) as { hookErrors: { message: string }[] };
 
       rmSync(join(mount, 'filler'));
       expect(stop().code).toBe(0);
       const after = execFileSync('cat', [log], { encoding: 'utf8' });
       const counts = Array.from({ length: 50 }, (_, i) => after.split(`turn-${i}-start`).length - 1);
-      const whole = Array.from({ length: 50 }, (_, i) => after.includes(`turn-${i}-end`) && after.includes(`answer ${i} done`)).filter(Boolean).length;
-      figure('full disk during an append', { turnsLeftAfterFailure: partial.split('turn-').length - 1, stateOffset: state.offset, retryTurns: counts.reduce((a, b) => a + b, 0), doubled: counts.filter((c) => c > 1).length, whole });
+      const whole = Array.from({ length: 50 }, (_, i) => after.includes(`turn-${i}-end`) && after.includes(`answer ${i} done`)).filter(
+        Boolean,
+      ).length;
+      figure('full disk during an append', {
+        turnsLeftAfterFailure: partial.split('turn-').length - 1,
+        stateOffset: state.offset,
+        retryTurns: counts.reduce((a, b) => a + b, 0),
+        doubled: counts.filter((c) => c > 1).length,
+        whole,
+      });
       expect(partial).toBe('');
       expect(state).toMatchObject({ offset: 0, archived: 0 });
       expect(status.hookErrors[0]?.message).toMatch(/ENOSPC/);

@@ -22,12 +22,18 @@ function edit(ws: TestWorkspace, rel: string, line: string): string {
 }
 
 function journal(ws: TestWorkspace): Record<string, unknown>[] {
-  return ws.read('.hipo/journal.jsonl').trim().split('\n').map((l) => JSON.parse(l) as Record<string, unknown>);
+  return ws
+    .read('.hipo/journal.jsonl')
+    .trim()
+    .split('\n')
+    .map((l) => JSON.parse(l) as Record<string, unknown>);
 }
 
 describe('faults: hand edits', () => {
   it('saves an edited tentative node and ROOT.md before regenerating them, and says where', () => {
-    const ws = makeWorkspace({ 'memory/2026-03-16.md': rawLog('2026-03-16', { 'billing [project]': ['moved invoices to the new queue'] }) });
+    const ws = makeWorkspace({
+      'memory/2026-03-16.md': rawLog('2026-03-16', { 'billing [project]': ['moved invoices to the new queue'] }),
+    });
     expect(compact(ws, '2026-03-16').code).toBe(0);
     const daily = edit(ws, 'daily/2026-03-16.md', '- MY-DAILY-EDIT: the queue is called invoices-v2');
     const root = edit(ws, 'ROOT.md', '- MY-ROOT-EDIT: ask Dana before touching billing');
@@ -37,18 +43,26 @@ describe('faults: hand edits', () => {
     expect(r.code).toBe(0);
     const savedDaily = 'memory/edits/daily/2026-03-16.edited-2026-03-17T12-00-00Z.md';
     const savedRoot = 'memory/edits/ROOT.edited-2026-03-17T12-00-00Z.md';
-    expect(r.warnings).toContain(`memory/daily/2026-03-16.md: edited by hand; regenerated from its sources, the edited version kept as ${savedDaily}`);
+    expect(r.warnings).toContain(
+      `memory/daily/2026-03-16.md: edited by hand; regenerated from its sources, the edited version kept as ${savedDaily}`,
+    );
     expect(r.warnings).toContain(`memory/ROOT.md: edited by hand; regenerated from its sources, the edited version kept as ${savedRoot}`);
     expect(ws.read(savedDaily)).toBe(daily);
     expect(ws.read(savedRoot)).toBe(root);
     expect(ws.read('memory/daily/2026-03-16.md')).toContain('a late entry');
-    expect(journal(ws).filter((j) => j.handEdit).map((j) => [j.node, j.handEdit])).toEqual([
+    expect(
+      journal(ws)
+        .filter((j) => j.handEdit)
+        .map((j) => [j.node, j.handEdit]),
+    ).toEqual([
       ['memory/daily/2026-03-16.md', savedDaily],
       ['memory/ROOT.md', savedRoot],
     ]);
     const status = JSON.parse(runCli(['status', '--json', '--now', '2026-03-17', '--dir', ws.root]).stdout);
     expect(status.handEdits.saved.map((s: { node: string; savedTo: string }) => s.savedTo).sort()).toEqual([savedRoot, savedDaily].sort());
-    expect(runCli(['status', '--now', '2026-03-17', '--dir', ws.root]).stdout).toContain(`edited by hand, then regenerated: memory/ROOT.md (`);
+    expect(runCli(['status', '--now', '2026-03-17', '--dir', ws.root]).stdout).toContain(
+      `edited by hand, then regenerated: memory/ROOT.md (`,
+    );
     // The copies are not nodes: the next run changes nothing.
     expect(compact(ws, '2026-03-17').warnings).toEqual([]);
   });
@@ -60,40 +74,50 @@ describe('faults: hand edits', () => {
     appendFileSync(join(ws.memoryDir, '2026-03-16.md'), '\n## late [project]\n- late input\n');
     const r = compact(ws, '2026-03-18');
     expect(ws.read('memory/daily/2026-03-16.md')).toBe(edited);
-    expect(r.attention.join('\n')).toContain('memory/daily/2026-03-16.md: raw log 2026-03-16.md changed after this fixed node was edited by hand; not rewritten');
+    expect(r.attention.join('\n')).toContain(
+      'memory/daily/2026-03-16.md: raw log 2026-03-16.md changed after this fixed node was edited by hand; not rewritten',
+    );
     const status = JSON.parse(runCli(['status', '--json', '--now', '2026-03-18', '--dir', ws.root]).stdout);
     expect(status.handEdits.current).toContainEqual({ node: 'memory/daily/2026-03-16.md', status: 'fixed' });
   });
 
-  it('loses no hand edit over days of edits to every kind of node', () => {
-    const days = scale(14, 60);
-    const ws = makeWorkspace({}, { timeZone: 'UTC', compaction: { graceDays: 2 } });
-    let seed = 17;
-    const rand = (n: number) => (seed = (seed * 1103515245 + 12345) % 2 ** 31) % n;
-    const edits: { rel: string; marker: string }[] = [];
-    let date = '2026-03-02';
-    for (let d = 0; d < days; d++) {
-      ws.write(`memory/${date}.md`, rawLog(date, { [`work ${d} [project]`]: [`did task ${d}`, `decided detail ${d}`] }));
-      if (d % 3 === 1) appendFileSync(join(ws.memoryDir, `${addDays(date as never, -1)}.md`), `\n## late ${d} [project]\n- late note ${d}\n`);
-      expect(compact(ws, date).code).toBe(0);
-      // Edit two nodes of any level and status, as a person would.
-      const nodes = ws.files('memory').filter((f) => /^memory\/(daily|weekly|monthly)\/|^memory\/ROOT\.md$/.test(f)).map((f) => f.slice('memory/'.length));
-      for (let k = 0; k < 2 && nodes.length; k++) {
-        const rel = nodes[rand(nodes.length)]!;
-        const marker = `HAND-EDIT-${d}-${k}`;
-        edit(ws, rel, `- ${marker}`);
-        edits.push({ rel, marker });
+  it(
+    'loses no hand edit over days of edits to every kind of node',
+    () => {
+      const days = scale(14, 60);
+      const ws = makeWorkspace({}, { timeZone: 'UTC', compaction: { graceDays: 2 } });
+      let seed = 17;
+      const rand = (n: number) => (seed = (seed * 1103515245 + 12345) % 2 ** 31) % n;
+      const edits: { rel: string; marker: string }[] = [];
+      let date = '2026-03-02';
+      for (let d = 0; d < days; d++) {
+        ws.write(`memory/${date}.md`, rawLog(date, { [`work ${d} [project]`]: [`did task ${d}`, `decided detail ${d}`] }));
+        if (d % 3 === 1)
+          appendFileSync(join(ws.memoryDir, `${addDays(date as never, -1)}.md`), `\n## late ${d} [project]\n- late note ${d}\n`);
+        expect(compact(ws, date).code).toBe(0);
+        // Edit two nodes of any level and status, as a person would.
+        const nodes = ws
+          .files('memory')
+          .filter((f) => /^memory\/(daily|weekly|monthly)\/|^memory\/ROOT\.md$/.test(f))
+          .map((f) => f.slice('memory/'.length));
+        for (let k = 0; k < 2 && nodes.length; k++) {
+          const rel = nodes[rand(nodes.length)]!;
+          const marker = `HAND-EDIT-${d}-${k}`;
+          edit(ws, rel, `- ${marker}`);
+          edits.push({ rel, marker });
+        }
+        date = addDays(date as never, 1);
       }
-      date = addDays(date as never, 1);
-    }
-    expect(compact(ws, date).code).toBe(0);
-    const savedCopies = ws.files('memory/edits');
-    const lost = edits.filter(({ rel, marker }) => {
-      if (ws.read(`memory/${rel}`).includes(marker)) return false;
-      const base = `memory/edits/${rel.replace(/\.md$/, '')}.edited-`;
-      return !savedCopies.some((f) => f.startsWith(base) && readFileSync(join(ws.root, f), 'utf8').includes(marker));
-    });
-    figure('hand edits', { days, edits: edits.length, savedCopies: savedCopies.length, lost: lost.length });
-    expect(lost).toEqual([]);
-  }, scale(120_000, 600_000));
+      expect(compact(ws, date).code).toBe(0);
+      const savedCopies = ws.files('memory/edits');
+      const lost = edits.filter(({ rel, marker }) => {
+        if (ws.read(`memory/${rel}`).includes(marker)) return false;
+        const base = `memory/edits/${rel.replace(/\.md$/, '')}.edited-`;
+        return !savedCopies.some((f) => f.startsWith(base) && readFileSync(join(ws.root, f), 'utf8').includes(marker));
+      });
+      figure('hand edits', { days, edits: edits.length, savedCopies: savedCopies.length, lost: lost.length });
+      expect(lost).toEqual([]);
+    },
+    scale(120_000, 600_000),
+  );
 });

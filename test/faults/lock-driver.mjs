@@ -16,14 +16,18 @@ while (Date.now() < Number(at)) {
   /* spin */
 }
 try {
-  await withAppendLock(ws, async () => {
-    appendFileSync(trace, `enter ${id}\n`);
-    const until = Date.now() + Number(holdMs);
-    while (Date.now() < until) {
-      /* hold the lock, busy, like an append does */
-    }
-    appendFileSync(trace, `exit ${id}\n`);
-  }, 20_000);
+  await withAppendLock(
+    ws,
+    async () => {
+      appendFileSync(trace, `enter ${id}\n`);
+      const until = Date.now() + Number(holdMs);
+      while (Date.now() < until) {
+        /* hold the lock, busy, like an append does */
+      }
+      appendFileSync(trace, `exit ${id}\n`);
+    },
+    20_000,
+  );
 } catch (err) {
   appendFileSync(trace, `failed ${id} ${err instanceof Error ? err.message : String(err)}\n`);
 }

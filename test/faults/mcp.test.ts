@@ -20,7 +20,12 @@ describe('faults: the MCP server', () => {
   it('answers `get` on a FIFO inside memory/ with an error, and keeps answering', async () => {
     const ws = makeWorkspace({ 'memory/2026-03-15.md': rawLog('2026-03-15', { 'fifo day [project]': ['a regular log'] }) });
     execFileSync('mkfifo', [join(ws.memoryDir, '2026-03-14.md')]);
-    const transport = new StdioClientTransport({ command: process.execPath, args: [CLI, 'mcp', '--dir', ws.root, '--now', '2026-03-15'], env: { ...process.env, HIPO_NOW: '' } as Record<string, string>, stderr: 'pipe' });
+    const transport = new StdioClientTransport({
+      command: process.execPath,
+      args: [CLI, 'mcp', '--dir', ws.root, '--now', '2026-03-15'],
+      env: { ...process.env, HIPO_NOW: '' } as Record<string, string>,
+      stderr: 'pipe',
+    });
     const client = new Client({ name: 'faults', version: '1.0.0' });
     await client.connect(transport);
     cleanup.push(() => client.close());
@@ -36,7 +41,10 @@ describe('faults: the MCP server', () => {
 
   it('answers an oversized request and a line that is not JSON with errors, and keeps answering', async () => {
     const ws = makeWorkspace({ 'memory/2026-03-15.md': rawLog('2026-03-15', { 'big [project]': ['a regular log'] }) });
-    const child = spawn(process.execPath, [CLI, 'mcp', '--dir', ws.root, '--now', '2026-03-15'], { env: { ...process.env, HIPO_NOW: '' }, stdio: ['pipe', 'pipe', 'pipe'] });
+    const child = spawn(process.execPath, [CLI, 'mcp', '--dir', ws.root, '--now', '2026-03-15'], {
+      env: { ...process.env, HIPO_NOW: '' },
+      stdio: ['pipe', 'pipe', 'pipe'],
+    });
     cleanup.push(() => void child.kill());
     const replies = new Map<unknown, Record<string, unknown>>();
     let out = '';
@@ -52,7 +60,9 @@ describe('faults: the MCP server', () => {
     let exited = false;
     const exit = new Promise<void>((resolve) => child.on('exit', () => resolve()));
     void exit.then(() => (exited = true));
-    child.stdin.on('error', () => { /* the server went away: the reply check says so */ });
+    child.stdin.on('error', () => {
+      /* the server went away: the reply check says so */
+    });
     const send = (o: unknown): boolean => child.stdin.write(`${JSON.stringify(o)}\n`);
     const reply = async (id: unknown, ms = 15_000): Promise<Record<string, unknown>> => {
       const end = Date.now() + ms;
@@ -62,11 +72,21 @@ describe('faults: the MCP server', () => {
       }
       return replies.get(id)!;
     };
-    send({ jsonrpc: '2.0', id: 1, method: 'initialize', params: { protocolVersion: '2025-06-18', capabilities: {}, clientInfo: { name: 'faults', version: '1' } } });
+    send({
+      jsonrpc: '2.0',
+      id: 1,
+      method: 'initialize',
+      params: { protocolVersion: '2025-06-18', capabilities: {}, clientInfo: { name: 'faults', version: '1' } },
+    });
     expect(await reply(1)).toHaveProperty('result');
     send({ jsonrpc: '2.0', method: 'notifications/initialized' });
     // 12 MB in one line: over the SDK's 10 MB buffer and hipo's own limit.
-    const huge = { jsonrpc: '2.0', id: 2, method: 'tools/call', params: { name: 'log', arguments: { text: 'x'.repeat(12 * 1024 * 1024) } } };
+    const huge = {
+      jsonrpc: '2.0',
+      id: 2,
+      method: 'tools/call',
+      params: { name: 'log', arguments: { text: 'x'.repeat(12 * 1024 * 1024) } },
+    };
     await Promise.race([new Promise<void>((resolve) => (send(huge) ? resolve() : child.stdin.once('drain', () => resolve()))), exit]);
     const tooBig = await reply(2);
     expect(tooBig.error).toMatchObject({ code: -32600, message: expect.stringMatching(/request of \d+ bytes is over hipo's limit/) });

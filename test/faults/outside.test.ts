@@ -40,7 +40,10 @@ describe('faults: links and special files', () => {
     symlinkSync(join(ws.memoryDir, 'archive', '2026-03-12.md'), join(ws.memoryDir, '2026-03-12.md'));
     const r = runCli(['compact', '--catch-up', '--now', '2026-03-20', '--json', '--dir', ws.root]);
     expect(r.code).toBe(0);
-    expect(JSON.parse(r.stdout).problems).toContainEqual({ file: 'memory/2026-03-10.md', message: 'skipped: a link to outside the memory folder' });
+    expect(JSON.parse(r.stdout).problems).toContainEqual({
+      file: 'memory/2026-03-10.md',
+      message: 'skipped: a link to outside the memory folder',
+    });
     expect(ws.read('memory/daily/2026-03-12.md')).toContain('INSIDE-LINKED day');
     expect(ws.exists('memory/daily/2026-03-10.md')).toBe(false);
     const idx = runCli(['index', '--json', '--dir', ws.root]);
@@ -48,13 +51,19 @@ describe('faults: links and special files', () => {
     expect(JSON.parse(idx.stdout).warnings).toContain('memory/2026-03-10.md: skipped: a link to outside memory');
     const found = JSON.parse(runCli(['search', OUTSIDE, '--mode', 'bm25', '--json', '--dir', ws.root]).stdout);
     expect(found.hits).toEqual([]);
-    for (const cmd of [['context', '--budget', '4000'], ['recall', 'what came from another folder elsewhere']]) {
+    for (const cmd of [
+      ['context', '--budget', '4000'],
+      ['recall', 'what came from another folder elsewhere'],
+    ]) {
       const c = runCli([...cmd, '--now', '2026-03-12', '--dir', ws.root]);
       expect(c.code).toBe(0);
       expect(c.stdout).not.toContain(OUTSIDE);
     }
     expect(filesHolding(ws, OUTSIDE)).toEqual([]);
-    expect(JSON.parse(runCli(['status', '--json', '--now', '2026-03-20', '--dir', ws.root]).stdout).warnings).toContainEqual({ file: 'memory/2026-03-10.md', message: 'skipped: a link to outside the memory folder' });
+    expect(JSON.parse(runCli(['status', '--json', '--now', '2026-03-20', '--dir', ws.root]).stdout).warnings).toContainEqual({
+      file: 'memory/2026-03-10.md',
+      message: 'skipped: a link to outside the memory folder',
+    });
   });
 
   it('writes no node through a memory/daily link that leaves memory/', () => {
@@ -64,8 +73,13 @@ describe('faults: links and special files', () => {
     const r = runCli(['compact', '--catch-up', '--now', '2026-03-20', '--json', '--dir', ws.root]);
     expect(readdirSync(out)).toEqual([]);
     const result = JSON.parse(r.stdout);
-    expect(result.problems).toContainEqual({ file: 'memory/daily', message: expect.stringContaining('a link to a folder outside the memory folder') });
-    expect(result.errors).toContainEqual(expect.stringMatching(/memory\/daily\/2026-03-11\.md: memory\/daily: a link to outside the memory folder/));
+    expect(result.problems).toContainEqual({
+      file: 'memory/daily',
+      message: expect.stringContaining('a link to a folder outside the memory folder'),
+    });
+    expect(result.errors).toContainEqual(
+      expect.stringMatching(/memory\/daily\/2026-03-11\.md: memory\/daily: a link to outside the memory folder/),
+    );
     expect(r.code).toBe(1);
   });
 
@@ -78,10 +92,19 @@ describe('faults: links and special files', () => {
     const logged = runCli(['log', '--now', '2026-03-15', '--dir', ws.root, 'a note that must stay inside']);
     expect(logged.code).not.toBe(0);
     expect(logged.stderr).toContain('memory/2026-03-15.md: a link to outside the memory folder');
-    const t = new TranscriptWriter('9d8c7b6a-5f4e-4d3c-8b2a-1f0e9d8c7b6a', '2026-03-15T09:00:00.000Z').user('captured turn').assistant('ok').writeTo(join(ws.root, 's.jsonl'));
-    expect(runCli(['hook', 'Stop', '--dir', ws.root], { input: hookJson('Stop', { session_id: '9d8c7b6a-5f4e-4d3c-8b2a-1f0e9d8c7b6a', cwd: ws.root, transcript_path: t }) }).code).toBe(0);
+    const t = new TranscriptWriter('9d8c7b6a-5f4e-4d3c-8b2a-1f0e9d8c7b6a', '2026-03-15T09:00:00.000Z')
+      .user('captured turn')
+      .assistant('ok')
+      .writeTo(join(ws.root, 's.jsonl'));
+    expect(
+      runCli(['hook', 'Stop', '--dir', ws.root], {
+        input: hookJson('Stop', { session_id: '9d8c7b6a-5f4e-4d3c-8b2a-1f0e9d8c7b6a', cwd: ws.root, transcript_path: t }),
+      }).code,
+    ).toBe(0);
     expect(readFileSync(target, 'utf8')).toBe('before\n');
-    expect(JSON.parse(runCli(['status', '--json', '--dir', ws.root]).stdout).hookErrors[0].message).toContain('a link to outside the memory folder');
+    expect(JSON.parse(runCli(['status', '--json', '--dir', ws.root]).stdout).hookErrors[0].message).toContain(
+      'a link to outside the memory folder',
+    );
   });
 
   it('never blocks on a FIFO named like a raw log or a node', () => {
@@ -90,7 +113,13 @@ describe('faults: links and special files', () => {
     mkdirSync(join(ws.memoryDir, 'daily'));
     execFileSync('mkfifo', [join(ws.memoryDir, 'daily', '2026-03-13.md')]);
     const opts = { timeoutMs: 20_000 };
-    for (const args of [['compact', '--catch-up', '--now', '2026-03-13'], ['index'], ['context', '--now', '2026-03-13'], ['recall', 'ordinary', '--now', '2026-03-13'], ['status']]) {
+    for (const args of [
+      ['compact', '--catch-up', '--now', '2026-03-13'],
+      ['index'],
+      ['context', '--now', '2026-03-13'],
+      ['recall', 'ordinary', '--now', '2026-03-13'],
+      ['status'],
+    ]) {
       const r = runCli([...args, '--dir', ws.root], opts);
       expect({ args, code: r.code }).toEqual({ args, code: 0 });
     }

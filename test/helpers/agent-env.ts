@@ -57,7 +57,13 @@ export function agentEnv(opts: { claude?: boolean } = {}): AgentEnv {
   return {
     env: { HOME: home, USERPROFILE: home, PATH: path, HIPO_COMMAND: '' },
     home,
-    claudeCalls: () => (existsSync(join(bin, 'calls.jsonl')) ? readFileSync(join(bin, 'calls.jsonl'), 'utf8').trim().split('\n').map((l) => JSON.parse(l)) : []),
+    claudeCalls: () =>
+      existsSync(join(bin, 'calls.jsonl'))
+        ? readFileSync(join(bin, 'calls.jsonl'), 'utf8')
+            .trim()
+            .split('\n')
+            .map((l) => JSON.parse(l))
+        : [],
     claudeServers: () => (existsSync(join(bin, 'servers.json')) ? JSON.parse(readFileSync(join(bin, 'servers.json'), 'utf8')) : {}),
   };
 }

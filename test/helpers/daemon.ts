@@ -25,7 +25,11 @@ export interface DaemonProcess {
 }
 
 export function startDaemon(dir: string, env: NodeJS.ProcessEnv = {}): DaemonProcess {
-  const child = spawn(process.execPath, [CLI, 'daemon', '--log-json', '--dir', dir], { cwd: REPO, env: { ...process.env, HIPO_NOW: '', ...env }, stdio: ['ignore', 'pipe', 'pipe'] });
+  const child = spawn(process.execPath, [CLI, 'daemon', '--log-json', '--dir', dir], {
+    cwd: REPO,
+    env: { ...process.env, HIPO_NOW: '', ...env },
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
   const logs: LogLine[] = [];
   let raw = '';
   let buf = '';
@@ -51,7 +55,9 @@ export function startDaemon(dir: string, env: NodeJS.ProcessEnv = {}): DaemonPro
       }
     }
   });
-  const exited = new Promise<{ code: number | null; signal: NodeJS.Signals | null }>((resolve) => child.on('exit', (code, signal) => resolve({ code, signal })));
+  const exited = new Promise<{ code: number | null; signal: NodeJS.Signals | null }>((resolve) =>
+    child.on('exit', (code, signal) => resolve({ code, signal })),
+  );
   return {
     child,
     logs,
@@ -62,7 +68,13 @@ export function startDaemon(dir: string, env: NodeJS.ProcessEnv = {}): DaemonPro
       if (seen) return Promise.resolve(seen);
       return new Promise((resolve, reject) => {
         const t = setTimeout(() => reject(new Error(`timed out waiting for ${what}; log:\n${raw}`)), timeoutMs);
-        waiters.push({ pred, resolve: (l) => { clearTimeout(t); resolve(l); } });
+        waiters.push({
+          pred,
+          resolve: (l) => {
+            clearTimeout(t);
+            resolve(l);
+          },
+        });
       });
     },
     async until(check, timeoutMs = 20_000, what = 'condition') {

@@ -26,7 +26,10 @@ function sectionAt(path: string, ls: readonly string[], line: number): string {
 
 /** The text a summary line repeats: no list marker, checkbox or origin label. */
 function quoted(line: string): string {
-  return line.replace(/^\s*[-*+]\s+(?:\[[ xX]\]\s+)?/, '').replace(/^(?:\d{2}-\d{2}|W\d{2}) · /, '').trim();
+  return line
+    .replace(/^\s*[-*+]\s+(?:\[[ xX]\]\s+)?/, '')
+    .replace(/^(?:\d{2}-\d{2}|W\d{2}) · /, '')
+    .trim();
 }
 
 /** The raw sections each hit shows, by content. `memoryDir` is workspace-relative, e.g. `memory`. */

@@ -4,5 +4,7 @@ import { resolve } from 'node:path';
 
 export default function setup(): void {
   const root = resolve(import.meta.dirname, '..', '..');
-  execFileSync(process.execPath, [resolve(root, 'node_modules', 'typescript', 'bin', 'tsc'), '-p', resolve(root, 'tsconfig.json')], { stdio: 'inherit' });
+  execFileSync(process.execPath, [resolve(root, 'node_modules', 'typescript', 'bin', 'tsc'), '-p', resolve(root, 'tsconfig.json')], {
+    stdio: 'inherit',
+  });
 }

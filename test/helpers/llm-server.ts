@@ -5,7 +5,7 @@
 // the node that was written.
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import type { Socket } from 'node:net';
-import { afterEach } from "vitest";
+import { afterEach } from 'vitest';
 
 export interface RecordedRequest {
   path: string;
@@ -49,7 +49,10 @@ export interface FakeLlm {
   kill(): Promise<void>;
 }
 
-export function completion(content: string, opts: { finishReason?: string; promptTokens?: number; completionTokens?: number; model?: string } = {}): Reply {
+export function completion(
+  content: string,
+  opts: { finishReason?: string; promptTokens?: number; completionTokens?: number; model?: string } = {},
+): Reply {
   return {
     json: {
       id: 'chatcmpl-test',
@@ -57,7 +60,11 @@ export function completion(content: string, opts: { finishReason?: string; promp
       created: 1_700_000_000,
       model: opts.model ?? 'test-model',
       choices: [{ index: 0, message: { role: 'assistant', content }, finish_reason: opts.finishReason ?? 'stop' }],
-      usage: { prompt_tokens: opts.promptTokens ?? 1000, completion_tokens: opts.completionTokens ?? 200, total_tokens: (opts.promptTokens ?? 1000) + (opts.completionTokens ?? 200) },
+      usage: {
+        prompt_tokens: opts.promptTokens ?? 1000,
+        completion_tokens: opts.completionTokens ?? 200,
+        total_tokens: (opts.promptTokens ?? 1000) + (opts.completionTokens ?? 200),
+      },
     },
   };
 }
@@ -76,7 +83,16 @@ export function requestedNode(req: RecordedRequest): string | null {
 /** A valid summary that echoes the request: the first words of every source line that has some. */
 export function echoSummary(req: RecordedRequest): string {
   if (isRootRequest(req)) {
-    return ['## Active Context', '- model active context line', '', '## Recent Patterns', '- model pattern line', '', '## Historical Summary', '- model history line'].join('\n');
+    return [
+      '## Active Context',
+      '- model active context line',
+      '',
+      '## Recent Patterns',
+      '- model pattern line',
+      '',
+      '## Historical Summary',
+      '- model history line',
+    ].join('\n');
   }
   const user = req.body.messages[1]?.content ?? '';
   const facts = user
@@ -84,7 +100,14 @@ export function echoSummary(req: RecordedRequest): string {
     .filter((l) => /^(?:[-*] |User: )/.test(l))
     .slice(0, 30)
     .map((l) => `- ${l.replace(/^(?:[-*] |User: )/, '').slice(0, 160)}`);
-  return ['## Topics', '- echo [project]: model, summary', '', '## Highlights', `- model summary of ${requestedNode(req) ?? 'a node'}`, ...facts].join('\n');
+  return [
+    '## Topics',
+    '- echo [project]: model, summary',
+    '',
+    '## Highlights',
+    `- model summary of ${requestedNode(req) ?? 'a node'}`,
+    ...facts,
+  ].join('\n');
 }
 
 const servers: FakeLlm[] = [];

@@ -16,7 +16,10 @@ export function loadReportingEnv(): NodeJS.ProcessEnv {
     const dir = mkdtempSync(join(tmpdir(), 'hipo-loaded-'));
     hook = join(dir, 'hook.mjs');
     const loader = `export async function load(url, context, next) { if (url.startsWith('file:')) process._rawDebug(${JSON.stringify(MARK)} + url); return next(url, context); }`;
-    writeFileSync(hook, `import { register } from 'node:module';\nregister('data:text/javascript,' + encodeURIComponent(${JSON.stringify(loader)}));\n`);
+    writeFileSync(
+      hook,
+      `import { register } from 'node:module';\nregister('data:text/javascript,' + encodeURIComponent(${JSON.stringify(loader)}));\n`,
+    );
   }
   return { NODE_OPTIONS: `--import=${hook}` };
 }

@@ -9,14 +9,30 @@ export class TranscriptWriter {
   private clock: number;
   readonly lines: string[] = [];
 
-  constructor(readonly sessionId: string, start = '2026-03-15T09:00:00.000Z', readonly cwd = '/home/dev/project') {
+  constructor(
+    readonly sessionId: string,
+    start = '2026-03-15T09:00:00.000Z',
+    readonly cwd = '/home/dev/project',
+  ) {
     this.clock = Date.parse(start);
   }
 
   private base(type: string, extra: Record<string, unknown> = {}): Record<string, unknown> {
     const uuid = `${this.sessionId.slice(0, 8)}-0000-4000-8000-${String(++this.n).padStart(12, '0')}`;
     this.clock += 7_000;
-    const o = { parentUuid: this.parent, isSidechain: false, userType: 'external', cwd: this.cwd, sessionId: this.sessionId, version: '2.1.3', gitBranch: 'main', type, uuid, timestamp: new Date(this.clock).toISOString(), ...extra };
+    const o = {
+      parentUuid: this.parent,
+      isSidechain: false,
+      userType: 'external',
+      cwd: this.cwd,
+      sessionId: this.sessionId,
+      version: '2.1.3',
+      gitBranch: 'main',
+      type,
+      uuid,
+      timestamp: new Date(this.clock).toISOString(),
+      ...extra,
+    };
     if (!extra.isSidechain) this.parent = uuid;
     return o;
   }
@@ -45,7 +61,15 @@ export class TranscriptWriter {
 
   private assistantLine(content: unknown[], extra: Record<string, unknown> = {}): Record<string, unknown> {
     return this.base('assistant', {
-      message: { id: `msg_${this.n}`, type: 'message', role: 'assistant', model: 'claude-sonnet-4-5', content, stop_reason: null, usage: { input_tokens: 10, output_tokens: 20 } },
+      message: {
+        id: `msg_${this.n}`,
+        type: 'message',
+        role: 'assistant',
+        model: 'claude-sonnet-4-5',
+        content,
+        stop_reason: null,
+        usage: { input_tokens: 10, output_tokens: 20 },
+      },
       requestId: `req_${this.n}`,
       ...extra,
     });
@@ -64,7 +88,12 @@ export class TranscriptWriter {
   tool(name: string, input: Record<string, unknown>, result = 'ok', isError = false): this {
     const id = `toolu_${String(this.n + 1).padStart(6, '0')}`;
     this.push(this.assistantLine([{ type: 'tool_use', id, name, input }]));
-    this.push(this.base('user', { message: { role: 'user', content: [{ type: 'tool_result', tool_use_id: id, content: result, is_error: isError }] }, toolUseResult: { stdout: result } }));
+    this.push(
+      this.base('user', {
+        message: { role: 'user', content: [{ type: 'tool_result', tool_use_id: id, content: result, is_error: isError }] },
+        toolUseResult: { stdout: result },
+      }),
+    );
     return this;
   }
 
@@ -80,7 +109,13 @@ export class TranscriptWriter {
   }
 
   compactSummary(text: string): this {
-    this.push(this.base('system', { subtype: 'compact_boundary', content: 'Conversation compacted', compactMetadata: { trigger: 'auto', preTokens: 150000 } }));
+    this.push(
+      this.base('system', {
+        subtype: 'compact_boundary',
+        content: 'Conversation compacted',
+        compactMetadata: { trigger: 'auto', preTokens: 150000 },
+      }),
+    );
     this.push(this.base('user', { isCompactSummary: true, isVisibleInTranscriptOnly: true, message: { role: 'user', content: text } }));
     return this;
   }
@@ -106,7 +141,13 @@ export class TranscriptWriter {
 
   /** Appends the lines added since `from` (by index) to the file. */
   appendTo(path: string, from: number): void {
-    appendFileSync(path, this.lines.slice(from).map((l) => `${l}\n`).join(''));
+    appendFileSync(
+      path,
+      this.lines
+        .slice(from)
+        .map((l) => `${l}\n`)
+        .join(''),
+    );
   }
 }
 

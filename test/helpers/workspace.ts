@@ -28,7 +28,10 @@ export interface TestWorkspace extends Workspace {
 }
 
 /** A fresh workspace with `files` (paths relative to it) and a config pinning the time zone. */
-export function makeWorkspace(files: Record<string, string | Uint8Array> = {}, config: Record<string, unknown> = { timeZone: 'UTC' }): TestWorkspace {
+export function makeWorkspace(
+  files: Record<string, string | Uint8Array> = {},
+  config: Record<string, unknown> = { timeZone: 'UTC' },
+): TestWorkspace {
   const root = mkdtempSync(join(tmpdir(), 'hipo-test-'));
   made.push(root);
   mkdirSync(join(root, 'memory'), { recursive: true });
@@ -70,7 +73,14 @@ export function makeWorkspace(files: Record<string, string | Uint8Array> = {}, c
       return out.sort();
     },
     hashes(sub = '') {
-      return Object.fromEntries(api.files(sub).map((f) => [f, createHash('sha256').update(readFileSync(join(root, f))).digest('hex')]));
+      return Object.fromEntries(
+        api.files(sub).map((f) => [
+          f,
+          createHash('sha256')
+            .update(readFileSync(join(root, f)))
+            .digest('hex'),
+        ]),
+      );
     },
   };
   for (const [rel, content] of Object.entries(files)) api.write(rel, content);

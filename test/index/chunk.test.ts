@@ -29,7 +29,9 @@ describe('chunking a raw log', () => {
       [['2026-03-15', 'Preferences [user]'], 7, 8],
       [['2026-03-15', 'Notes'], 10, 14],
     ]);
-    expect(chunks[0]!.text).toBe('## Auth refactor [project]\n- decided to move sessions into redis\n- rollback plan: keep the cookie path');
+    expect(chunks[0]!.text).toBe(
+      '## Auth refactor [project]\n- decided to move sessions into redis\n- rollback plan: keep the cookie path',
+    );
   });
 
   it('carries the type tag of the heading, and none for untagged sections', () => {
@@ -37,7 +39,7 @@ describe('chunking a raw log', () => {
     expect(chunks.map((c) => c.type)).toEqual(['project', 'user', null]);
   });
 
-  it('takes a [user] section whole as the user\'s facts', () => {
+  it("takes a [user] section whole as the user's facts", () => {
     const { chunks } = chunkDocument(log, opts);
     expect(chunks[1]!.facts).toBe(chunks[1]!.text);
     expect(chunks[0]!.facts).toBe('');
@@ -91,7 +93,17 @@ describe('chunking long sections', () => {
 
 describe('chunking nodes and other markdown', () => {
   it('skips frontmatter but reports file line numbers', () => {
-    const node = ['---', 'type: daily', 'status: fixed', '---', '', '# Daily Summary: 2026-03-15 (Sun)', '', '## Key Decisions', '- moved sessions to redis'].join('\n');
+    const node = [
+      '---',
+      'type: daily',
+      'status: fixed',
+      '---',
+      '',
+      '# Daily Summary: 2026-03-15 (Sun)',
+      '',
+      '## Key Decisions',
+      '- moved sessions to redis',
+    ].join('\n');
     const doc = chunkDocument(node, opts);
     expect(doc.frontmatter).toMatchObject({ status: 'fixed' });
     expect(doc.chunks).toHaveLength(1);
@@ -99,11 +111,12 @@ describe('chunking nodes and other markdown', () => {
   });
 
   it('types summary sections by what they hold', () => {
-    const node = '# Weekly\n\n## User Facts\n- lives in Lisbon\n\n## Feedback\n- keep commits small\n\n## References\n- https://example.com\n';
+    const node =
+      '# Weekly\n\n## User Facts\n- lives in Lisbon\n\n## Feedback\n- keep commits small\n\n## References\n- https://example.com\n';
     expect(chunkDocument(node, opts).chunks.map((c) => c.type)).toEqual(['user', 'feedback', 'reference']);
   });
 
-  it('keeps text before the first heading and a title\'s own text', () => {
+  it("keeps text before the first heading and a title's own text", () => {
     const doc = chunkDocument('intro words\n\n# Title\ntitle text\n\n## A\na text', opts);
     expect(doc.chunks.map((c) => c.text)).toEqual(['intro words', '# Title\ntitle text', '## A\na text']);
   });

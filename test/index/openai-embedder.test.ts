@@ -51,21 +51,37 @@ async function embeddingServer(seen: Seen[]): Promise<string> {
       return;
     }
     const parsed = JSON.parse(body) as { model: string; input: string[]; encoding_format?: string };
-    seen.push({ model: parsed.model, inputs: parsed.input, encodingFormat: parsed.encoding_format, authorization: req.headers.authorization });
+    seen.push({
+      model: parsed.model,
+      inputs: parsed.input,
+      encodingFormat: parsed.encoding_format,
+      authorization: req.headers.authorization,
+    });
     res.writeHead(200, { 'content-type': 'application/json' });
-    res.end(JSON.stringify({ object: 'list', model: parsed.model, data: parsed.input.map((t, index) => ({ object: 'embedding', index, embedding: bagOfWords(t) })), usage: { prompt_tokens: 1, total_tokens: 1 } }));
+    res.end(
+      JSON.stringify({
+        object: 'list',
+        model: parsed.model,
+        data: parsed.input.map((t, index) => ({ object: 'embedding', index, embedding: bagOfWords(t) })),
+        usage: { prompt_tokens: 1, total_tokens: 1 },
+      }),
+    );
   });
 }
 
 const FILES = {
-  'memory/2026-03-09.md': '# 2026-03-09\n\n## Pets\n- the cat scratches the sofa\n\n## Billing\n- invoices go out monthly\n\n## Garden\n- tomatoes need water\n',
+  'memory/2026-03-09.md':
+    '# 2026-03-09\n\n## Pets\n- the cat scratches the sofa\n\n## Billing\n- invoices go out monthly\n\n## Garden\n- tomatoes need water\n',
 };
 
 describe('an OpenAI-compatible embeddings endpoint', () => {
   it('embeds in batches, asking for floats, and vector search uses it', async () => {
     const seen: Seen[] = [];
     const url = await embeddingServer(seen);
-    const ws = makeWorkspace(FILES, { timeZone: 'UTC', search: { embedder: 'openai', openai: { baseUrl: url, model: 'test-embed', batchSize: 2 } } });
+    const ws = makeWorkspace(FILES, {
+      timeZone: 'UTC',
+      search: { embedder: 'openai', openai: { baseUrl: url, model: 'test-embed', batchSize: 2 } },
+    });
     const index = indexOf(ws);
     expect(index.embedder?.id).toBe(`openai:test-embed@${url}`);
     const r = await updateIndex(index);
@@ -80,7 +96,10 @@ describe('an OpenAI-compatible embeddings endpoint', () => {
   it('takes base URL, model and key from HIPO_EMBED_* over the config', async () => {
     const seen: Seen[] = [];
     const url = await embeddingServer(seen);
-    const ws = makeWorkspace(FILES, { timeZone: 'UTC', search: { embedder: 'wink', openai: { baseUrl: 'http://127.0.0.1:9/v1', model: 'from-config' } } });
+    const ws = makeWorkspace(FILES, {
+      timeZone: 'UTC',
+      search: { embedder: 'wink', openai: { baseUrl: 'http://127.0.0.1:9/v1', model: 'from-config' } },
+    });
     const index = indexOf(ws, { env: { HIPO_EMBED_BASE_URL: url, HIPO_EMBED_MODEL: 'from-env', HIPO_EMBED_API_KEY: 'sk-test-key' } });
     await updateIndex(index);
     expect(seen.length).toBeGreaterThan(0);
@@ -117,7 +136,9 @@ describe('an OpenAI-compatible embeddings endpoint', () => {
   it('refuses empty vectors instead of storing them', async () => {
     const url = await serve((_req, body, res) => {
       const n = (JSON.parse(body) as { input: string[] }).input.length;
-      res.writeHead(200, { 'content-type': 'application/json' }).end(JSON.stringify({ data: Array.from({ length: n }, (_, index) => ({ index, embedding: [] })) }));
+      res
+        .writeHead(200, { 'content-type': 'application/json' })
+        .end(JSON.stringify({ data: Array.from({ length: n }, (_, index) => ({ index, embedding: [] })) }));
     });
     const e = new OpenAiEmbedder({ baseUrl: url, model: 'm', apiKey: '', batchSize: 8, timeoutMs: 2000 });
     await expect(e.embed(['a', 'b'])).rejects.toThrow(/returned empty or uneven vectors/);

@@ -42,7 +42,8 @@ function tree(extra: Record<string, string> = {}) {
       'memory/2026-03-15.md': RAW,
       'memory/2026-03-16.md': '# 2026-03-16\n\n## Deploy [project]\n- shipped the billing webhook retry\n',
       'memory/daily/2026-03-15.md': DAILY,
-      'memory/weekly/2026-W11.md': '---\ntype: weekly\nstatus: tentative\n---\n\n# 2026-W11\n\n## Topics\n- auth refactor [project]: redis, sessions\n',
+      'memory/weekly/2026-W11.md':
+        '---\ntype: weekly\nstatus: tentative\n---\n\n# 2026-W11\n\n## Topics\n- auth refactor [project]: redis, sessions\n',
       'memory/monthly/2026-03.md': '---\ntype: monthly\nstatus: tentative\n---\n\n# 2026-03\n\n## Highlights\n- auth moved to redis\n',
       'memory/ROOT.md': '# ROOT\n\n## Active Context\n- auth refactor\n',
       'memory/notes.md': '# Loose notes\nsome text about kubernetes\n',
@@ -70,14 +71,22 @@ describe('building the index', () => {
       { path: 'memory/notes.md', level: 'other', period_start: null, period_end: null, status: null },
       { path: 'memory/weekly/2026-W11.md', level: 'weekly', period_start: '2026-03-09', period_end: '2026-03-15', status: 'tentative' },
     ]);
-    const chunks = index.db.prepare("SELECT c.heading_path, c.type, c.line_start, c.line_end FROM chunks c JOIN files f ON f.id = c.file_id WHERE f.path = 'memory/2026-03-15.md' ORDER BY c.line_start").all();
+    const chunks = index.db
+      .prepare(
+        "SELECT c.heading_path, c.type, c.line_start, c.line_end FROM chunks c JOIN files f ON f.id = c.file_id WHERE f.path = 'memory/2026-03-15.md' ORDER BY c.line_start",
+      )
+      .all();
     expect(chunks).toEqual([
       { heading_path: '["2026-03-15","Auth refactor [project]"]', type: 'project', line_start: 3, line_end: 5 },
       { heading_path: '["2026-03-15","Preferences [user]"]', type: 'user', line_start: 7, line_end: 8 },
       { heading_path: '["2026-03-15","Garden"]', type: null, line_start: 10, line_end: 11 },
     ]);
     // Summary-node chunks get negative ids, source chunks positive ones.
-    const signs = index.db.prepare('SELECT f.level, min(c.id) AS lo, max(c.id) AS hi FROM chunks c JOIN files f ON f.id = c.file_id GROUP BY f.level ORDER BY f.level').all() as { level: string; lo: number; hi: number }[];
+    const signs = index.db
+      .prepare(
+        'SELECT f.level, min(c.id) AS lo, max(c.id) AS hi FROM chunks c JOIN files f ON f.id = c.file_id GROUP BY f.level ORDER BY f.level',
+      )
+      .all() as { level: string; lo: number; hi: number }[];
     for (const s of signs) {
       if (['daily', 'weekly', 'monthly', 'root'].includes(s.level)) expect(s.hi).toBeLessThan(0);
       else expect(s.lo).toBeGreaterThan(0);
@@ -128,7 +137,16 @@ describe('incremental updates', () => {
     embedder.texts.length = 0;
     index = indexOf(ws, { embedder });
     const second = await updateIndex(index);
-    expect(second).toMatchObject({ changed: 1, added: 0, removed: 0, unchanged: 7, chunksAdded: 1, chunksRemoved: 1, chunksKept: 2, embedded: 1 });
+    expect(second).toMatchObject({
+      changed: 1,
+      added: 0,
+      removed: 0,
+      unchanged: 7,
+      chunksAdded: 1,
+      chunksRemoved: 1,
+      chunksKept: 2,
+      embedded: 1,
+    });
     expect(embedder.texts).toHaveLength(1);
     expect(embedder.texts[0]).toContain('basil');
 
@@ -160,7 +178,9 @@ describe('incremental updates', () => {
     const r = await updateIndex(index);
     expect(r).toMatchObject({ removed: 1, chunksRemoved: 1 });
     expect((await search(index, 'billing webhook', { mode: 'hybrid' })).hits.filter((h) => h.path === 'memory/2026-03-16.md')).toEqual([]);
-    expect(index.db.prepare('SELECT count(*) AS n FROM chunk_vec').get()).toEqual(index.db.prepare('SELECT count(*) AS n FROM chunks').get());
+    expect(index.db.prepare('SELECT count(*) AS n FROM chunk_vec').get()).toEqual(
+      index.db.prepare('SELECT count(*) AS n FROM chunks').get(),
+    );
   });
 
   it('follows a renamed file without embedding it again', async () => {
@@ -200,7 +220,8 @@ describe('incremental updates', () => {
     const before = await Promise.all(queries.map((q) => search(index, q, { mode: 'hybrid' })));
     await updateIndex(index, { rebuild: true });
     const after = await Promise.all(queries.map((q) => search(index, q, { mode: 'hybrid' })));
-    const strip = (rs: typeof before) => rs.map((r) => r.hits.map(({ path, lines, score, scores, snippet, sources }) => ({ path, lines, score, scores, snippet, sources })));
+    const strip = (rs: typeof before) =>
+      rs.map((r) => r.hits.map(({ path, lines, score, scores, snippet, sources }) => ({ path, lines, score, scores, snippet, sources })));
     expect(strip(after)).toEqual(strip(before));
     expect(before.every((r) => r.hits.length > 0)).toBe(true);
   });
@@ -233,7 +254,10 @@ describe('a damaged or foreign index file', () => {
 describe('what gets listed', () => {
   it('follows links to files inside the folder walked, not out of it nor to folders (a link loop ends), and skips hidden folders', async () => {
     const { symlinkSync } = await import('node:fs');
-    const ws = tree({ 'memory/.drafts/secret-plan.md': '# Plan\n\n## Draft\n- not for the index\n', 'memory/archive/old-notes.md': '# Old\nsome text\n' });
+    const ws = tree({
+      'memory/.drafts/secret-plan.md': '# Plan\n\n## Draft\n- not for the index\n',
+      'memory/archive/old-notes.md': '# Old\nsome text\n',
+    });
     symlinkSync(ws.memoryDir, join(ws.memoryDir, 'loop'));
     symlinkSync(join(ws.memoryDir, 'archive', 'old-notes.md'), join(ws.memoryDir, 'notes-link.md'));
     symlinkSync(join(ws.root, 'knowledge', 'auth.md'), join(ws.memoryDir, 'auth-link.md'));

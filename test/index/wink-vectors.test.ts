@@ -15,7 +15,9 @@ function vectors(words: string[], dims: number, seed: number): WordVectors {
 }
 
 const cosine = (a: Float32Array, b: Float32Array): number => {
-  let ab = 0, aa = 0, bb = 0;
+  let ab = 0,
+    aa = 0,
+    bb = 0;
   for (let i = 0; i < a.length; i++) {
     ab += a[i]! * b[i]!;
     aa += a[i]! ** 2;

@@ -32,13 +32,38 @@ describe('the npm package', () => {
 
   it.skipIf(npmMissing)('packs no sources, tests, benchmarks, source maps or example memory (skipped: npm not found)', () => {
     const files = packList();
-    expect(files).toEqual(expect.arrayContaining(['LICENSE', 'README.md', 'package.json', 'dist/cli.js', 'plugin/claude-code/bin/hipo', 'plugin/claude-code/hooks/hooks.json', 'plugin/claude-code/.mcp.json', '.claude-plugin/marketplace.json', 'skills/hipo-recall/SKILL.md', 'templates/daily.md']));
-    expect(files.filter((f) => /^(src|test|bench|scripts|\.ci|memory|docs)\/|\.map$|^tsconfig|^vitest|^hipo\.config\.json$/.test(f))).toEqual([]);
+    expect(files).toEqual(
+      expect.arrayContaining([
+        'LICENSE',
+        'README.md',
+        'package.json',
+        'dist/cli.js',
+        'plugin/claude-code/bin/hipo',
+        'plugin/claude-code/hooks/hooks.json',
+        'plugin/claude-code/.mcp.json',
+        '.claude-plugin/marketplace.json',
+        'skills/hipo-recall/SKILL.md',
+        'templates/daily.md',
+      ]),
+    );
+    expect(
+      files.filter((f) => /^(src|test|bench|scripts|\.ci|memory|docs)\/|\.map$|^tsconfig|^vitest|^hipo\.config\.json$/.test(f)),
+    ).toEqual([]);
   });
 
-  it.skipIf(npmMissing || !existsSync(join(REPO, 'dist', 'vectors', 'wink-sg-100d.bin')))('packs the built word vectors with their licence notice and the tokenizer tables (skipped: npm missing or not built)', () => {
-    const files = packList();
-    expect(files).toEqual(expect.arrayContaining(['dist/vectors/wink-sg-100d.bin', 'dist/vectors/NOTICE.md', 'dist/tokenizers/cl100k_base.bin', 'dist/tokenizers/o200k_base.bin']));
-    expect(readFileSync(join(REPO, 'dist', 'vectors', 'NOTICE.md'), 'utf8')).toContain('The MIT License');
-  });
+  it.skipIf(npmMissing || !existsSync(join(REPO, 'dist', 'vectors', 'wink-sg-100d.bin')))(
+    'packs the built word vectors with their licence notice and the tokenizer tables (skipped: npm missing or not built)',
+    () => {
+      const files = packList();
+      expect(files).toEqual(
+        expect.arrayContaining([
+          'dist/vectors/wink-sg-100d.bin',
+          'dist/vectors/NOTICE.md',
+          'dist/tokenizers/cl100k_base.bin',
+          'dist/tokenizers/o200k_base.bin',
+        ]),
+      );
+      expect(readFileSync(join(REPO, 'dist', 'vectors', 'NOTICE.md'), 'utf8')).toContain('The MIT License');
+    },
+  );
 });

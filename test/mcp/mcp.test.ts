@@ -15,7 +15,12 @@ afterEach(async () => {
 });
 
 async function connect(dir: string): Promise<Client> {
-  const transport = new StdioClientTransport({ command: process.execPath, args: [CLI, 'mcp', '--dir', dir, '--now', '2026-03-15'], env: { ...process.env, HIPO_NOW: '' } as Record<string, string>, stderr: 'pipe' });
+  const transport = new StdioClientTransport({
+    command: process.execPath,
+    args: [CLI, 'mcp', '--dir', dir, '--now', '2026-03-15'],
+    env: { ...process.env, HIPO_NOW: '' } as Record<string, string>,
+    stderr: 'pipe',
+  });
   const client = new Client({ name: 'hipo-test', version: '1.0.0' });
   await client.connect(transport);
   clients.push(client);
@@ -41,13 +46,22 @@ describe('hipo mcp', () => {
   it('logs an entry, reads it back with get, shows it in context and status', async () => {
     const ws = makeWorkspace();
     const client = await connect(ws.root);
-    const logged = await client.callTool({ name: 'log', arguments: { text: 'sessions live in Postgres, not Redis; token ghp_abcdefghijklmnopqrstuvwxyz0123456789', type: 'project', topic: 'session storage' } });
+    const logged = await client.callTool({
+      name: 'log',
+      arguments: {
+        text: 'sessions live in Postgres, not Redis; token ghp_abcdefghijklmnopqrstuvwxyz0123456789',
+        type: 'project',
+        topic: 'session storage',
+      },
+    });
     expect(text(logged)).toContain('appended to memory/2026-03-15.md: ## session storage [project]');
     const raw = ws.read('memory/2026-03-15.md');
     expect(raw).toContain('- sessions live in Postgres, not Redis; token [REDACTED:github-token]');
 
     const got = await client.callTool({ name: 'get', arguments: { path: 'memory/2026-03-15.md:3:2' } });
-    expect(text(got)).toMatch(/^memory\/2026-03-15\.md lines 3-4 of 5\n {4}3 {2}## session storage \[project\] · \d\d:\d\d\n {4}4 {2}- sessions live in Postgres/);
+    expect(text(got)).toMatch(
+      /^memory\/2026-03-15\.md lines 3-4 of 5\n {4}3 {2}## session storage \[project\] · \d\d:\d\d\n {4}4 {2}- sessions live in Postgres/,
+    );
     const outside = await client.callTool({ name: 'get', arguments: { path: '../hipo.config.json' } });
     expect((outside as Text).isError).toBe(true);
     expect(text(outside)).toContain('outside the memory folder');
@@ -66,9 +80,14 @@ describe('hipo mcp', () => {
     const request = { query: 'which database should the cache use', mode: 'bm25', limit: 3 };
     expect(text(await client.callTool({ name: 'search', arguments: request }))).not.toContain('memory/2026-03-15.md');
     const also = await client.callTool({ name: 'search', arguments: { ...request, also: ['where sessions live'] } });
-    expect(text(also)).toMatch(/^hipo search "which database should the cache use" · bm25 · \d+ results?[^\n]*\n {2}also query: where sessions live\n/);
+    expect(text(also)).toMatch(
+      /^hipo search "which database should the cache use" · bm25 · \d+ results?[^\n]*\n {2}also query: where sessions live\n/,
+    );
     expect(text(also)).toContain('memory/2026-03-15.md:3-4');
-    const recallAlso = await client.callTool({ name: 'recall', arguments: { question: 'which database should the cache use', also: ['where sessions live'], budget: 300 } });
+    const recallAlso = await client.callTool({
+      name: 'recall',
+      arguments: { question: 'which database should the cache use', also: ['where sessions live'], budget: 300 },
+    });
     expect((recallAlso as Text).isError).toBeFalsy();
     expect(text(recallAlso)).toContain('sessions live in Postgres');
     const badDate = await client.callTool({ name: 'search', arguments: { query: 'x', since: 'yesterday' } });
@@ -81,8 +100,10 @@ describe('hipo mcp', () => {
 
   it('gives a fact its summaries repeat once, naming where else it appears, in search and recall', async () => {
     const ws = makeWorkspace({
-      'memory/2026-03-10.md': '# 2026-03-10\n\n## session storage [project]\n- sessions live in Postgres, not Redis, because failover matters\n',
-      'memory/daily/2026-03-10.md': '---\ntype: daily\nstatus: fixed\n---\n\n# Daily Summary: 2026-03-10\n\n## Key Decisions\n- session storage: sessions live in Postgres, not Redis, because failover matters\n',
+      'memory/2026-03-10.md':
+        '# 2026-03-10\n\n## session storage [project]\n- sessions live in Postgres, not Redis, because failover matters\n',
+      'memory/daily/2026-03-10.md':
+        '---\ntype: daily\nstatus: fixed\n---\n\n# Daily Summary: 2026-03-10\n\n## Key Decisions\n- session storage: sessions live in Postgres, not Redis, because failover matters\n',
     });
     const client = await connect(ws.root);
     const found = text(await client.callTool({ name: 'search', arguments: { query: 'where do sessions live', mode: 'bm25' } }));
@@ -104,9 +125,18 @@ describe('hipo mcp', () => {
 
   it("expands a search through the workspace's model when asked (expand: true)", async () => {
     const llm = await startFakeLlm(() => completion('lex: postgres sessions'));
-    const ws = makeWorkspace({ 'memory/2026-03-14.md': '# 2026-03-14\n\n## session storage [project]\n- sessions live in Postgres, not Redis\n', 'memory/ROOT.md': '# ROOT\n\n## Topics Index\n- session storage [project]: postgres\n' }, { timeZone: 'UTC', llm: { baseUrl: llm.url, model: 'test-model' } });
+    const ws = makeWorkspace(
+      {
+        'memory/2026-03-14.md': '# 2026-03-14\n\n## session storage [project]\n- sessions live in Postgres, not Redis\n',
+        'memory/ROOT.md': '# ROOT\n\n## Topics Index\n- session storage [project]: postgres\n',
+      },
+      { timeZone: 'UTC', llm: { baseUrl: llm.url, model: 'test-model' } },
+    );
     const client = await connect(ws.root);
-    const r = await client.callTool({ name: 'search', arguments: { query: 'which database should the cache use', mode: 'bm25', expand: true } });
+    const r = await client.callTool({
+      name: 'search',
+      arguments: { query: 'which database should the cache use', mode: 'bm25', expand: true },
+    });
     expect(text(r)).toContain('  also lex: postgres sessions\n');
     expect(text(r)).toContain('memory/2026-03-14.md:3-4');
     expect(llm.requests[0]!.body.messages[1]!.content).toContain('- session storage [project]: postgres');
@@ -117,17 +147,38 @@ describe('hipo mcp: structured results, resources, errors', () => {
   const structured = (r: unknown): Record<string, any> => (r as { structuredContent: Record<string, any> }).structuredContent;
 
   it('declares an output schema for every tool and returns structuredContent that fits it beside the text', async () => {
-    const ws = makeWorkspace({ 'memory/2026-03-14.md': '# 2026-03-14\n\n## session storage [project]\n- sessions live in Postgres, not Redis\n' });
+    const ws = makeWorkspace({
+      'memory/2026-03-14.md': '# 2026-03-14\n\n## session storage [project]\n- sessions live in Postgres, not Redis\n',
+    });
     const client = await connect(ws.root);
     const { tools } = await client.listTools();
     for (const t of tools) expect(t.outputSchema?.type, t.name).toBe('object');
     // The SDK's client checks structuredContent against the declared schema on every call.
     const found = await client.callTool({ name: 'search', arguments: { query: 'postgres sessions', mode: 'bm25' } });
-    expect(structured(found).hits[0]).toMatchObject({ path: 'memory/2026-03-14.md', lines: { start: 3, end: 4 }, heading: 'session storage [project]', level: 'raw', type: 'project' });
+    expect(structured(found).hits[0]).toMatchObject({
+      path: 'memory/2026-03-14.md',
+      lines: { start: 3, end: 4 },
+      heading: 'session storage [project]',
+      level: 'raw',
+      type: 'project',
+    });
     const got = structured(await client.callTool({ name: 'get', arguments: { path: '2026-03-14.md:3:2' } }));
-    expect(got).toEqual({ path: 'memory/2026-03-14.md', from: 3, to: 4, total: 4, lines: [{ n: 3, text: '## session storage [project]' }, { n: 4, text: '- sessions live in Postgres, not Redis' }] });
+    expect(got).toEqual({
+      path: 'memory/2026-03-14.md',
+      from: 3,
+      to: 4,
+      total: 4,
+      lines: [
+        { n: 3, text: '## session storage [project]' },
+        { n: 4, text: '- sessions live in Postgres, not Redis' },
+      ],
+    });
     const logged = structured(await client.callTool({ name: 'log', arguments: { text: 'cache in Redis', topic: 'cache' } }));
-    expect(logged).toMatchObject({ file: 'memory/2026-03-15.md', heading: expect.stringMatching(/^## cache \[project\] · \d\d:\d\d$/), redacted: 0 });
+    expect(logged).toMatchObject({
+      file: 'memory/2026-03-15.md',
+      heading: expect.stringMatching(/^## cache \[project\] · \d\d:\d\d$/),
+      redacted: 0,
+    });
     const recalled = structured(await client.callTool({ name: 'recall', arguments: { question: 'where do sessions live?', budget: 300 } }));
     expect(recalled.passages[0]).toMatchObject({ path: 'memory/2026-03-14.md', from: 3 });
     const ctx = structured(await client.callTool({ name: 'context', arguments: { budget: 400 } }));
@@ -146,13 +197,23 @@ describe('hipo mcp: structured results, resources, errors', () => {
   });
 
   it('lists ROOT.md and the nodes as resources and reads them; nothing outside the tree', async () => {
-    const ws = makeWorkspace({ 'memory/2026-03-09.md': '# 2026-03-09\n\n## deploys [project]\n- deploys move to Fridays\n', 'memory/2026-03-14.md': '# 2026-03-14\n\n## billing [project]\n- invoices go out on the 3rd\n' });
+    const ws = makeWorkspace({
+      'memory/2026-03-09.md': '# 2026-03-09\n\n## deploys [project]\n- deploys move to Fridays\n',
+      'memory/2026-03-14.md': '# 2026-03-14\n\n## billing [project]\n- invoices go out on the 3rd\n',
+    });
     expect(runCli(['compact', '--catch-up', '--dir', ws.root, '--now', '2026-03-15']).code).toBe(0);
     const client = await connect(ws.root);
     const { resources } = await client.listResources();
     const uris = resources.map((r) => r.uri);
     expect(uris[0]).toBe('hipo://memory/ROOT.md');
-    expect(uris).toEqual(expect.arrayContaining(['hipo://memory/daily/2026-03-14.md', 'hipo://memory/daily/2026-03-09.md', 'hipo://memory/weekly/2026-W11.md', 'hipo://memory/monthly/2026-03.md']));
+    expect(uris).toEqual(
+      expect.arrayContaining([
+        'hipo://memory/daily/2026-03-14.md',
+        'hipo://memory/daily/2026-03-09.md',
+        'hipo://memory/weekly/2026-W11.md',
+        'hipo://memory/monthly/2026-03.md',
+      ]),
+    );
     expect(uris.indexOf('hipo://memory/daily/2026-03-14.md')).toBeLessThan(uris.indexOf('hipo://memory/daily/2026-03-09.md'));
     const daily = await client.readResource({ uri: 'hipo://memory/daily/2026-03-14.md' });
     expect(daily.contents[0]).toMatchObject({ mimeType: 'text/markdown', text: ws.read('memory/daily/2026-03-14.md') });
@@ -165,13 +226,20 @@ describe('hipo mcp: structured results, resources, errors', () => {
   it('starts where there is no workspace and answers every tool with the reason', async () => {
     const dir = makeWorkspace({}, null as unknown as Record<string, unknown>).root;
     rmSync(join(dir, 'memory'), { recursive: true });
-    const transport = new StdioClientTransport({ command: process.execPath, args: [CLI, 'mcp'], cwd: dir, env: { ...process.env, HIPO_NOW: '' } as Record<string, string>, stderr: 'pipe' });
+    const transport = new StdioClientTransport({
+      command: process.execPath,
+      args: [CLI, 'mcp'],
+      cwd: dir,
+      env: { ...process.env, HIPO_NOW: '' } as Record<string, string>,
+      stderr: 'pipe',
+    });
     const client = new Client({ name: 'hipo-test', version: '1.0.0' });
     await client.connect(transport);
     clients.push(client);
     expect((await client.listTools()).tools).toHaveLength(6);
     for (const name of ['status', 'context', 'search', 'get', 'log', 'recall']) {
-      const args = { search: { query: 'x' }, get: { path: 'ROOT.md' }, log: { text: 'x' }, recall: { question: 'x' } }[name as 'search'] ?? {};
+      const args =
+        { search: { query: 'x' }, get: { path: 'ROOT.md' }, log: { text: 'x' }, recall: { question: 'x' } }[name as 'search'] ?? {};
       const r = await client.callTool({ name, arguments: args });
       expect((r as Text).isError, name).toBe(true);
       expect(text(r), name).toContain(`no hipo workspace in ${dir} or any folder above it`);

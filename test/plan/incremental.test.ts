@@ -51,9 +51,29 @@ function apply(sim: Sim, plan: CyclePlan, today: LocalDate, rnd: () => number, f
     }
     const p = a.period;
     const sourceHash =
-      p.level === 'daily' ? sim.raws.get(p.date)!.hash : p.level === 'root' ? rootSourceHash(today, a.children.filter((m) => sim.nodes.has(nodeKey(m))), sim.nodes) : childrenHash(a.children, sim.nodes);
+      p.level === 'daily'
+        ? sim.raws.get(p.date)!.hash
+        : p.level === 'root'
+          ? rootSourceHash(
+              today,
+              a.children.filter((m) => sim.nodes.has(nodeKey(m))),
+              sim.nodes,
+            )
+          : childrenHash(a.children, sim.nodes);
     const body = `b${Math.floor(rnd() * 3)}`;
-    setNode(sim, { period: p, relPath: nodeRelPath(p), stamp, status: a.status, sourceHash, recordedBodyHash: body, bodyHash: body, bodyLines: 1, summarizer, topics: [], problem: null });
+    setNode(sim, {
+      period: p,
+      relPath: nodeRelPath(p),
+      stamp,
+      status: a.status,
+      sourceHash,
+      recordedBodyHash: body,
+      bodyHash: body,
+      bodyLines: 1,
+      summarizer,
+      topics: [],
+      problem: null,
+    });
   }
 }
 
@@ -104,9 +124,22 @@ describe('Planner across the cycles of a run', () => {
       const start = addDays('2025-11-24' as LocalDate, Math.floor(rnd() * 40));
       const span = 20 + Math.floor(rnd() * 120);
       const sim = newSim(start, span, rnd);
-      const limits: Record<NodeLevel, number> = { daily: 1 + Math.floor(rnd() * 2), weekly: 1 + Math.floor(rnd() * 2), monthly: 1, root: rnd() < 0.1 ? 0 : 1 };
+      const limits: Record<NodeLevel, number> = {
+        daily: 1 + Math.floor(rnd() * 2),
+        weekly: 1 + Math.floor(rnd() * 2),
+        monthly: 1,
+        root: rnd() < 0.1 ? 0 : 1,
+      };
       // Some runs have a model: extractive nodes are then due for model passes.
-      const llm = trial % 4 === 3 ? { levels: new Set<NodeLevel>(['daily', 'weekly', 'monthly', 'root']), upgrade: true, resummarize: false, failed: new Map<NodeKey, string>() } : undefined;
+      const llm =
+        trial % 4 === 3
+          ? {
+              levels: new Set<NodeLevel>(['daily', 'weekly', 'monthly', 'root']),
+              upgrade: true,
+              resummarize: false,
+              failed: new Map<NodeKey, string>(),
+            }
+          : undefined;
       const opts: PlanOptions = { limits, graceDays: 7, ...(llm ? { llm } : {}) };
       let today = addDays(start, span + Math.floor(rnd() * 40) - 20);
       const planner = new Planner();

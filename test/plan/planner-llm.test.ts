@@ -8,11 +8,15 @@ import { scanTree, StampCache } from '../../src/tree/scan.js';
 import { configOf, makeWorkspace } from '../helpers/workspace.js';
 
 const CONFIG = { timeZone: 'UTC', compaction: { thresholds: { daily: 3, weekly: 3, monthly: 3 } } };
-const log = (date: string, words: string) => `# ${date}\n\n## Work [project]\n- decided ${words}\n- shipped ${words}\n- fixed ${words}\n- learned ${words}\n- measured ${words}\n`;
+const log = (date: string, words: string) =>
+  `# ${date}\n\n## Work [project]\n- decided ${words}\n- shipped ${words}\n- fixed ${words}\n- learned ${words}\n- measured ${words}\n`;
 
 /** A tree written by the extractive summarizer (no model): every node above threshold says `extractive`. */
 async function extractiveTree(now: string) {
-  const ws = makeWorkspace({ 'memory/2026-03-10.md': log('2026-03-10', 'alpha'), 'memory/2026-03-11.md': log('2026-03-11', 'beta') }, CONFIG);
+  const ws = makeWorkspace(
+    { 'memory/2026-03-10.md': log('2026-03-10', 'alpha'), 'memory/2026-03-11.md': log('2026-03-11', 'beta') },
+    CONFIG,
+  );
   await compact(ws, configOf(ws), { now, catchUp: true, env: {} });
   return ws;
 }
@@ -20,7 +24,14 @@ async function extractiveTree(now: string) {
 function plan(ws: ReturnType<typeof makeWorkspace>, today: string, llm?: Partial<LlmPlanOptions>) {
   const { snapshot } = scanTree(ws, StampCache.empty());
   const opts: PlanOptions = { limits: { daily: 1, weekly: 1, monthly: 1, root: 1 }, graceDays: 7 };
-  if (llm) opts.llm = { levels: new Set<NodeLevel>(['daily', 'weekly', 'monthly', 'root']), upgrade: true, resummarize: false, failed: new Map(), ...llm };
+  if (llm)
+    opts.llm = {
+      levels: new Set<NodeLevel>(['daily', 'weekly', 'monthly', 'root']),
+      upgrade: true,
+      resummarize: false,
+      failed: new Map(),
+      ...llm,
+    };
   return planCycle(snapshot, today as never, opts);
 }
 
@@ -38,12 +49,18 @@ describe('model passes', () => {
       'regenerate ROOT.md → tentative',
     ]);
     // With the days done (here: not the model's to write), each level's own pass shows.
-    expect(summary(plan(ws, '2026-03-11', { levels: new Set<NodeLevel>(['monthly', 'root']) }))).toEqual(['resummarize monthly/2026-03.md → tentative', 'regenerate ROOT.md → tentative']);
+    expect(summary(plan(ws, '2026-03-11', { levels: new Set<NodeLevel>(['monthly', 'root']) }))).toEqual([
+      'resummarize monthly/2026-03.md → tentative',
+      'regenerate ROOT.md → tentative',
+    ]);
     expect(summary(plan(ws, '2026-03-11', { levels: new Set<NodeLevel>(['root']) }))).toEqual(['resummarize ROOT.md → tentative']);
   });
 
   it('keeps to the per-cycle limits, most recent first, and leaves the rest for later cycles', async () => {
-    const ws = makeWorkspace({ 'memory/2026-03-10.md': log('2026-03-10', 'alpha'), 'memory/2026-03-11.md': log('2026-03-11', 'beta') }, { ...CONFIG, compaction: { ...CONFIG.compaction, graceDays: 30 } });
+    const ws = makeWorkspace(
+      { 'memory/2026-03-10.md': log('2026-03-10', 'alpha'), 'memory/2026-03-11.md': log('2026-03-11', 'beta') },
+      { ...CONFIG, compaction: { ...CONFIG.compaction, graceDays: 30 } },
+    );
     await compact(ws, configOf(ws), { now: '2026-03-10', env: {} });
     await compact(ws, configOf(ws), { now: '2026-03-11', catchUp: true, env: {} });
     // Both days are extractive; 03-10 is fixed by now and gets no pass without --resummarize.
@@ -64,20 +81,27 @@ describe('model passes', () => {
   it('plans nothing while the endpoint backs off, for levels the model does not write, or for inputs it failed on', async () => {
     const ws = await extractiveTree('2026-03-11');
     expect(plan(ws, '2026-03-11', { upgrade: false }).actions).toEqual([]);
-    expect(summary(plan(ws, '2026-03-11', { levels: new Set<NodeLevel>(['weekly']) }))[0]).toBe('resummarize weekly/2026-W11.md → tentative');
+    expect(summary(plan(ws, '2026-03-11', { levels: new Set<NodeLevel>(['weekly']) }))[0]).toBe(
+      'resummarize weekly/2026-W11.md → tentative',
+    );
     const { snapshot } = scanTree(ws, StampCache.empty());
     const daily = snapshot.nodes.get('daily:2026-03-11')!;
     const failed = new Map([['daily:2026-03-11', daily.sourceHash!]]);
     expect(summary(plan(ws, '2026-03-11', { failed })).some((l) => l.includes('daily/'))).toBe(false);
     // A changed input is a new chance.
-    expect(summary(plan(ws, '2026-03-11', { failed: new Map([['daily:2026-03-11', 'older-input']]) }))).toContain('resummarize daily/2026-03-11.md → tentative');
+    expect(summary(plan(ws, '2026-03-11', { failed: new Map([['daily:2026-03-11', 'older-input']]) }))).toContain(
+      'resummarize daily/2026-03-11.md → tentative',
+    );
   });
 
   it('never passes a node edited by hand, a copy, or a node a model already wrote', async () => {
     const ws = await extractiveTree('2026-03-11');
     const f = 'memory/daily/2026-03-11.md';
     ws.write(f, `${ws.read(f)}\n- my own note\n`);
-    ws.write('memory/weekly/2026-W11.md', ws.read('memory/weekly/2026-W11.md').replace('summarizer: extractive', 'summarizer: "llm:some-model"'));
+    ws.write(
+      'memory/weekly/2026-W11.md',
+      ws.read('memory/weekly/2026-W11.md').replace('summarizer: extractive', 'summarizer: "llm:some-model"'),
+    );
     const lines = summary(plan(ws, '2026-03-11', {}));
     expect(lines.some((l) => l.includes('daily/2026-03-11'))).toBe(false);
     // The weekly's own source changed (a child edited by hand): it is regenerated, not "passed".

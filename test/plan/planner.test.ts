@@ -8,11 +8,34 @@ import { childrenHash, planCycle } from '../../src/plan/planner.js';
 
 const opts = { limits: { daily: 1, weekly: 1, monthly: 1, root: 1 }, graceDays: 7 };
 const stamp = { size: 1, mtimeMs: 1 };
-const raw = (date: string, hash = `h-${date}`): RawLogInfo => ({ date: date as LocalDate, relPath: `${date}.md`, stamp, hash, lines: 10, usable: true, note: null });
-const daily = (date: string, status: NodeStatus | null, sourceHash: string | null, extra: Partial<NodeInfo> = {}): NodeInfo => ({
-  period: { level: 'daily', date: date as LocalDate }, relPath: `daily/${date}.md`, stamp, status, sourceHash, recordedBodyHash: `b-${date}`, bodyHash: `b-${date}`, bodyLines: 10, summarizer: 'copy', topics: [], problem: null, ...extra,
+const raw = (date: string, hash = `h-${date}`): RawLogInfo => ({
+  date: date as LocalDate,
+  relPath: `${date}.md`,
+  stamp,
+  hash,
+  lines: 10,
+  usable: true,
+  note: null,
 });
-const snap = (raws: RawLogInfo[], nodes: NodeInfo[]): TreeSnapshot => ({ raws: new Map(raws.map((r) => [r.date, r])), nodes: new Map(nodes.map((n) => [nodeKey(n.period), n])), problems: [] });
+const daily = (date: string, status: NodeStatus | null, sourceHash: string | null, extra: Partial<NodeInfo> = {}): NodeInfo => ({
+  period: { level: 'daily', date: date as LocalDate },
+  relPath: `daily/${date}.md`,
+  stamp,
+  status,
+  sourceHash,
+  recordedBodyHash: `b-${date}`,
+  bodyHash: `b-${date}`,
+  bodyLines: 10,
+  summarizer: 'copy',
+  topics: [],
+  problem: null,
+  ...extra,
+});
+const snap = (raws: RawLogInfo[], nodes: NodeInfo[]): TreeSnapshot => ({
+  raws: new Map(raws.map((r) => [r.date, r])),
+  nodes: new Map(nodes.map((n) => [nodeKey(n.period), n])),
+  problems: [],
+});
 const deepFreeze = <T>(o: T): T => {
   if (o && typeof o === 'object') {
     Object.freeze(o);
@@ -47,13 +70,24 @@ describe('planCycle', () => {
   it('amends a fixed node for a late entry, but only flags it when it was edited by hand', () => {
     const late = planCycle(snap([raw('2026-06-01', 'new')], [daily('2026-06-01', 'fixed', 'old')]), '2026-06-20' as LocalDate, opts);
     expect(late.actions[0]).toMatchObject({ kind: 'amend', status: 'fixed' });
-    const edited = planCycle(snap([raw('2026-06-01', 'new')], [daily('2026-06-01', 'fixed', 'old', { bodyHash: 'edited' })]), '2026-06-20' as LocalDate, opts);
+    const edited = planCycle(
+      snap([raw('2026-06-01', 'new')], [daily('2026-06-01', 'fixed', 'old', { bodyHash: 'edited' })]),
+      '2026-06-20' as LocalDate,
+      opts,
+    );
     expect(edited.actions.filter((a) => a.period.level === 'daily')).toEqual([]);
-    expect(edited.attention[0]).toMatchObject({ relPath: 'daily/2026-06-01.md', message: expect.stringMatching(/edited by hand; not rewritten/) });
+    expect(edited.attention[0]).toMatchObject({
+      relPath: 'daily/2026-06-01.md',
+      message: expect.stringMatching(/edited by hand; not rewritten/),
+    });
   });
 
   it('keeps a fixed node it cannot verify (written by another tool) as it is', () => {
-    const p = planCycle(snap([raw('2026-06-01')], [daily('2026-06-01', 'fixed', null, { recordedBodyHash: null })]), '2026-06-20' as LocalDate, opts);
+    const p = planCycle(
+      snap([raw('2026-06-01')], [daily('2026-06-01', 'fixed', null, { recordedBodyHash: null })]),
+      '2026-06-20' as LocalDate,
+      opts,
+    );
     expect(p.actions.filter((a) => a.period.level === 'daily')).toEqual([]);
   });
 
@@ -61,7 +95,12 @@ describe('planCycle', () => {
     const week: Period = { level: 'weekly', week: '2026-W23' as never };
     const days = ['2026-06-01', '2026-06-02'];
     const nodes = [daily('2026-06-01', 'fixed', 'h-2026-06-01')];
-    const weekly: NodeInfo = { ...daily('x', 'tentative', null), period: week, relPath: nodeRelPath(week), sourceHash: childrenHash([{ level: 'daily', date: '2026-06-01' as LocalDate }], new Map(nodes.map((n) => [nodeKey(n.period), n]))) };
+    const weekly: NodeInfo = {
+      ...daily('x', 'tentative', null),
+      period: week,
+      relPath: nodeRelPath(week),
+      sourceHash: childrenHash([{ level: 'daily', date: '2026-06-01' as LocalDate }], new Map(nodes.map((n) => [nodeKey(n.period), n]))),
+    };
     // 2026-06-02 has a raw log but no daily node yet, and the limit lets no other daily through.
     const s = snap([...days.map((d) => raw(d)), raw('2026-06-25')], [...nodes, weekly]);
     const p = planCycle(s, '2026-06-30' as LocalDate, opts);
@@ -88,6 +127,9 @@ describe('planCycle', () => {
     // A late raw log for a day of that week: the day comes first, the week waits for it.
     const late = planCycle(snap([...raws, raw('2026-06-03')], [d1, d2, weekly]), '2026-06-30' as LocalDate, opts);
     expect(late.actions.map((a) => a.relPath)).toContain('daily/2026-06-03.md');
-    expect(late.actions.find((a) => a.relPath === 'weekly/2026-W23.md')?.kind ?? late.deferred.find((d) => d.relPath === 'weekly/2026-W23.md')?.kind).toBe('amend');
+    expect(
+      late.actions.find((a) => a.relPath === 'weekly/2026-W23.md')?.kind ??
+        late.deferred.find((d) => d.relPath === 'weekly/2026-W23.md')?.kind,
+    ).toBe('amend');
   });
 });

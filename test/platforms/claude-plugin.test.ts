@@ -17,9 +17,57 @@ const json = (rel: string) => JSON.parse(readFileSync(join(ROOT, rel), 'utf8'));
 const pkg = JSON.parse(readFileSync(join(REPO, 'package.json'), 'utf8'));
 
 // Documented: plugin.json fields; hook events; a component path starts with "./" and stays inside.
-const MANIFEST_FIELDS = ['name', 'version', 'description', 'author', 'homepage', 'repository', 'license', 'keywords', 'commands', 'agents', 'skills', 'hooks', 'mcpServers', 'outputStyles', 'lspServers', 'userConfig', 'channels'];
-const HOOK_EVENTS = ['PreToolUse', 'PostToolUse', 'PostToolUseFailure', 'PermissionRequest', 'Notification', 'UserPromptSubmit', 'Stop', 'SubagentStart', 'SubagentStop', 'PreCompact', 'PostCompact', 'SessionStart', 'SessionEnd'];
-const SKILL_FIELDS = ['name', 'description', 'when_to_use', 'license', 'compatibility', 'metadata', 'allowed-tools', 'disable-model-invocation', 'user-invocable', 'argument-hint', 'model', 'context', 'agent', 'hooks', 'paths'];
+const MANIFEST_FIELDS = [
+  'name',
+  'version',
+  'description',
+  'author',
+  'homepage',
+  'repository',
+  'license',
+  'keywords',
+  'commands',
+  'agents',
+  'skills',
+  'hooks',
+  'mcpServers',
+  'outputStyles',
+  'lspServers',
+  'userConfig',
+  'channels',
+];
+const HOOK_EVENTS = [
+  'PreToolUse',
+  'PostToolUse',
+  'PostToolUseFailure',
+  'PermissionRequest',
+  'Notification',
+  'UserPromptSubmit',
+  'Stop',
+  'SubagentStart',
+  'SubagentStop',
+  'PreCompact',
+  'PostCompact',
+  'SessionStart',
+  'SessionEnd',
+];
+const SKILL_FIELDS = [
+  'name',
+  'description',
+  'when_to_use',
+  'license',
+  'compatibility',
+  'metadata',
+  'allowed-tools',
+  'disable-model-invocation',
+  'user-invocable',
+  'argument-hint',
+  'model',
+  'context',
+  'agent',
+  'hooks',
+  'paths',
+];
 
 const temps: string[] = [];
 const clients: Client[] = [];
@@ -32,9 +80,20 @@ function expand(s: string, root: string): string {
   return s.replaceAll('${CLAUDE_PLUGIN_ROOT}', root);
 }
 
-function runHook(root: string, event: string, input: object, path = process.env.PATH!): { status: number | null; stdout: string; stderr: string } {
-  const group = (JSON.parse(readFileSync(join(root, 'hooks', 'hooks.json'), 'utf8')).hooks[event] as { hooks: { command: string }[] }[])[0]!;
-  const r = spawnSync('/bin/sh', ['-c', expand(group.hooks[0]!.command, root)], { input: JSON.stringify(input), encoding: 'utf8', env: { ...process.env, PATH: path, CLAUDE_PLUGIN_ROOT: root, HIPO_NOW: '2026-03-15' } });
+function runHook(
+  root: string,
+  event: string,
+  input: object,
+  path = process.env.PATH!,
+): { status: number | null; stdout: string; stderr: string } {
+  const group = (
+    JSON.parse(readFileSync(join(root, 'hooks', 'hooks.json'), 'utf8')).hooks[event] as { hooks: { command: string }[] }[]
+  )[0]!;
+  const r = spawnSync('/bin/sh', ['-c', expand(group.hooks[0]!.command, root)], {
+    input: JSON.stringify(input),
+    encoding: 'utf8',
+    env: { ...process.env, PATH: path, CLAUDE_PLUGIN_ROOT: root, HIPO_NOW: '2026-03-15' },
+  });
   return { status: r.status, stdout: r.stdout, stderr: r.stderr };
 }
 
@@ -82,7 +141,10 @@ describe('Claude Code plugin layout', () => {
     for (const name of names) {
       const text = readFileSync(join(ROOT, 'skills', name, 'SKILL.md'), 'utf8');
       const fm = /^---\n([\s\S]*?)\n---\n/.exec(text)![1]!;
-      const keys = fm.split('\n').filter((l) => /^\S/.test(l)).map((l) => l.split(':')[0]!);
+      const keys = fm
+        .split('\n')
+        .filter((l) => /^\S/.test(l))
+        .map((l) => l.split(':')[0]!);
       for (const k of keys) expect(SKILL_FIELDS, `${name}: ${k}`).toContain(k);
       expect(fm).toMatch(new RegExp(`^name: ${name}$`, 'm'));
       expect(name).toMatch(/^[a-z0-9-]{1,64}$/);
@@ -106,7 +168,10 @@ describe('Claude Code plugin layout', () => {
 
 describe('Claude Code plugin at work', () => {
   it('in place: hooks run the package CLI and find the workspace from the session folder', () => {
-    const ws = makeWorkspace({ 'memory/2026-03-14.md': '# 2026-03-14\n\n## deploys [project]\n- deploys move to Fridays\n', 'app/src/x.ts': '' });
+    const ws = makeWorkspace({
+      'memory/2026-03-14.md': '# 2026-03-14\n\n## deploys [project]\n- deploys move to Fridays\n',
+      'app/src/x.ts': '',
+    });
     const r = runHook(ROOT, 'SessionStart', { session_id: 'p1', source: 'startup', cwd: join(ws.root, 'app', 'src') });
     expect(r.status).toBe(0);
     const out = JSON.parse(r.stdout).hookSpecificOutput;
@@ -135,7 +200,13 @@ describe('Claude Code plugin at work', () => {
 
     // The MCP server as .mcp.json starts it, through the SDK's client.
     const server = JSON.parse(readFileSync(join(copy, '.mcp.json'), 'utf8')).mcpServers.hipo;
-    const transport = new StdioClientTransport({ command: server.command === 'node' ? process.execPath : server.command, args: server.args.map((a: string) => expand(a, copy)), cwd: ws.root, env: { ...process.env, PATH: `${bin}:${bare}`, HIPO_NOW: '2026-03-15' } as Record<string, string>, stderr: 'pipe' });
+    const transport = new StdioClientTransport({
+      command: server.command === 'node' ? process.execPath : server.command,
+      args: server.args.map((a: string) => expand(a, copy)),
+      cwd: ws.root,
+      env: { ...process.env, PATH: `${bin}:${bare}`, HIPO_NOW: '2026-03-15' } as Record<string, string>,
+      stderr: 'pipe',
+    });
     const client = new Client({ name: 'plugin-test', version: '1.0.0' });
     await client.connect(transport);
     clients.push(client);

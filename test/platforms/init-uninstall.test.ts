@@ -82,14 +82,23 @@ describe('hipo init --platform claude-code (local scope) / hipo uninstall', () =
     expect(settings.hooks.SessionStart.at(-1).matcher).toBe('startup|resume|clear|compact');
     for (const s of SKILLS) {
       const skill = ws.read(`.claude/skills/${s}/SKILL.md`);
-      expect(skill).toMatch(new RegExp(`^---\\nname: ${s}\\ndescription: .+\\nallowed-tools: Bash\\(.+ (log|status|recall|context):\\*\\).*\\nmetadata:\\n  generator: hipo\\n---\\n`));
+      expect(skill).toMatch(
+        new RegExp(
+          `^---\\nname: ${s}\\ndescription: .+\\nallowed-tools: Bash\\(.+ (log|status|recall|context):\\*\\).*\\nmetadata:\\n  generator: hipo\\n---\\n`,
+        ),
+      );
       expect(skill).not.toContain('{{');
     }
     // Nothing installed names the project: moving or cloning it keeps the hooks working.
     for (const f of Object.keys(userFiles(ws))) expect(ws.read(f)).not.toContain(ws.root);
     expect(ws.exists('.claude/hipo-install.json')).toBe(true);
     expect(ws.read('.claude/settings.json')).toBe('{"model": "sonnet"}\n');
-    expect(a.claudeCalls()).toEqual([{ args: ['mcp', 'add', '--scope', 'local', 'hipo', '--', process.execPath, expect.stringMatching(/dist\/cli\.js$/), 'mcp'], cwd: ws.root }]);
+    expect(a.claudeCalls()).toEqual([
+      {
+        args: ['mcp', 'add', '--scope', 'local', 'hipo', '--', process.execPath, expect.stringMatching(/dist\/cli\.js$/), 'mcp'],
+        cwd: ws.root,
+      },
+    ]);
 
     // The installed hook finds the workspace from the session's folder, a subfolder here.
     const start = settings.hooks.SessionStart.at(-1).hooks[0].command as string;
@@ -115,7 +124,7 @@ describe('hipo init --platform claude-code (local scope) / hipo uninstall', () =
     expect(runCli(['uninstall', ws.root], { env: a.env }).stdout).toContain("nothing of hipo's installed");
   });
 
-  it('uninstalls after .hipo/ is deleted, and from hipo\'s entries alone when its record is gone too', () => {
+  it("uninstalls after .hipo/ is deleted, and from hipo's entries alone when its record is gone too", () => {
     const a = agentEnv();
     const ws = makeWorkspace();
     const r = runCli(['init', ws.root, '--platform', 'claude-code'], { env: a.env });
@@ -137,12 +146,29 @@ describe('hipo init --platform claude-code (local scope) / hipo uninstall', () =
     expect(filesUnder(join(ws.root, '.claude'))).toEqual([]);
   });
 
-  it("takes over an install of hipo 0.1 (record in .hipo/install, hooks with --dir) without doubling its hooks", () => {
+  it('takes over an install of hipo 0.1 (record in .hipo/install, hooks with --dir) without doubling its hooks', () => {
     const a = agentEnv();
     const ws = makeWorkspace({ '.claude/settings.local.json': '{"model": "opus"}\n' });
     const old = { type: 'command', command: `/usr/local/bin/hipo hook Stop --dir ${ws.root}`, timeout: 15 };
     ws.write('.claude/settings.local.json', `${JSON.stringify({ model: 'opus', hooks: { Stop: [{ hooks: [old] }] } }, null, 2)}\n`);
-    ws.write('.hipo/install/claude-code.json', JSON.stringify({ version: 1, platform: 'claude-code', installedAt: '', command: '/usr/local/bin/hipo', files: [], dirs: [], json: [{ path: '.claude/settings.local.json', original: Buffer.from('{"model": "opus"}\n').toString('base64'), added: { Stop: [{ hooks: [old] }] } }] }));
+    ws.write(
+      '.hipo/install/claude-code.json',
+      JSON.stringify({
+        version: 1,
+        platform: 'claude-code',
+        installedAt: '',
+        command: '/usr/local/bin/hipo',
+        files: [],
+        dirs: [],
+        json: [
+          {
+            path: '.claude/settings.local.json',
+            original: Buffer.from('{"model": "opus"}\n').toString('base64'),
+            added: { Stop: [{ hooks: [old] }] },
+          },
+        ],
+      }),
+    );
     expect(runCli(['init', ws.root, '--platform', 'claude-code'], { env: a.env }).code).toBe(0);
     const stop = JSON.parse(ws.read('.claude/settings.local.json')).hooks.Stop;
     expect(stop).toHaveLength(1);
@@ -194,7 +220,10 @@ describe('claude-code project and user scopes', () => {
     expect(runCli(['init', ws.root, '--platform', 'claude-code', '--scope', 'project'], { env: a.env }).code).toBe(0);
     const settings = JSON.parse(ws.read('.claude/settings.json'));
     for (const event of EVENTS) expect(settings.hooks[event][0].hooks[0].command).toBe(`hipo hook ${event}`);
-    expect(JSON.parse(ws.read('.mcp.json')).mcpServers).toEqual({ github: { command: 'gh-mcp' }, hipo: { type: 'stdio', command: 'hipo', args: ['mcp'] } });
+    expect(JSON.parse(ws.read('.mcp.json')).mcpServers).toEqual({
+      github: { command: 'gh-mcp' },
+      hipo: { type: 'stdio', command: 'hipo', args: ['mcp'] },
+    });
     expect(ws.read('.claude/skills/hipo-recall/SKILL.md')).toContain('allowed-tools: Bash(hipo recall:*), Bash(hipo search:*)');
     expect(ws.exists('.claude/settings.local.json')).toBe(false);
     expect(a.claudeCalls()).toEqual([]);
@@ -214,14 +243,20 @@ describe('claude-code project and user scopes', () => {
     expect(r.code).toBe(0);
     expect(r.stdout).toContain(`(user scope in ${a.home})`);
     expect(Object.keys(userFiles(ws))).toEqual([]);
-    expect(filesUnder(join(a.home, '.claude'))).toEqual(['hipo-install.json', 'settings.json', ...SKILLS.map((s) => `skills/${s}/SKILL.md`)]);
+    expect(filesUnder(join(a.home, '.claude'))).toEqual([
+      'hipo-install.json',
+      'settings.json',
+      ...SKILLS.map((s) => `skills/${s}/SKILL.md`),
+    ]);
     expect(a.claudeServers()).toHaveProperty('user:hipo');
     // In another project, without a workspace, the user-level hook does nothing.
     const hook = JSON.parse(readFileSync(join(a.home, '.claude', 'settings.json'), 'utf8')).hooks.SessionStart[0].hooks[0].command;
     const elsewhere = join(a.home, 'other-project');
     mkdirSync(elsewhere);
     expect(runHook(hook, { session_id: 'x', source: 'startup', cwd: elsewhere }, a.env)).toEqual({ status: 0, stdout: '' });
-    expect(JSON.parse(runHook(hook, { session_id: 'y', source: 'startup', cwd: ws.root }, a.env).stdout).hookSpecificOutput.hookEventName).toBe('SessionStart');
+    expect(
+      JSON.parse(runHook(hook, { session_id: 'y', source: 'startup', cwd: ws.root }, a.env).stdout).hookSpecificOutput.hookEventName,
+    ).toBe('SessionStart');
 
     expect(runCli(['uninstall', ws.root], { env: a.env }).stdout).toContain("nothing of hipo's installed"); // user scope only when named
     const u = runCli(['uninstall', '--scope', 'user', '--dir', ws.root], { env: a.env });
@@ -270,7 +305,10 @@ describe('other platforms', () => {
     expect(JSON.parse(ws.read('.opencode/opencode.json')).mcp.hipo.command.at(-1)).toBe('mcp');
     // OpenCode adds a $schema to every config file it loads: the file hipo created still goes.
     const cfg = JSON.parse(ws.read('.opencode/opencode.json'));
-    writeFileSync(join(ws.root, '.opencode/opencode.json'), JSON.stringify({ $schema: 'https://opencode.ai/config.json', ...cfg }, null, 2));
+    writeFileSync(
+      join(ws.root, '.opencode/opencode.json'),
+      JSON.stringify({ $schema: 'https://opencode.ai/config.json', ...cfg }, null, 2),
+    );
     runCli(['uninstall', ws.root], { env: a.env });
     expect(ws.exists('.opencode')).toBe(false);
   });
@@ -282,8 +320,14 @@ describe('other platforms', () => {
     const key = 'ghp_Zx81Kq0LmW3vNa7Pt5Rb2Yc9Hd4Fg6Js1Ue8';
     const at = Date.parse('2026-03-15T10:00:00Z');
     const data = [
-      { info: { id: 'msg_1', sessionID: 'ses_7', role: 'user', time: { created: at } }, parts: [{ type: 'text', text: `push with my token ${key} please` }] },
-      { info: { id: 'msg_2', sessionID: 'ses_7', role: 'assistant', time: { created: at + 5000 } }, parts: [{ type: 'text', text: 'Pushed the branch.' }] },
+      {
+        info: { id: 'msg_1', sessionID: 'ses_7', role: 'user', time: { created: at } },
+        parts: [{ type: 'text', text: `push with my token ${key} please` }],
+      },
+      {
+        info: { id: 'msg_2', sessionID: 'ses_7', role: 'assistant', time: { created: at + 5000 } },
+        parts: [{ type: 'text', text: 'Pushed the branch.' }],
+      },
     ];
     const hooks = await mod.HipoMemory({ client: { session: { messages: async () => ({ data }) } }, directory: ws.root });
     await hooks.event({ event: { type: 'session.idle', properties: { sessionID: 'ses_7' } } });
@@ -298,8 +342,14 @@ describe('other platforms', () => {
     const ws = makeWorkspace();
     expect(runCli(['init', ws.root, '--platform', 'opencode'], { env: a.env }).code).toBe(0);
     const mod = await import(`${join(ws.root, '.opencode/plugins/hipo.js')}?t=${Date.now()}`);
-    const message = (role: string, id: string, text: string) => ({ info: { id, role, sessionID: 'ses_2', time: { created: Date.parse('2026-03-15T10:00:00Z') } }, parts: [{ type: 'text', text }] });
-    const data = [message('user', 'msg_1', 'My key is ghp_R7t2Kx9mQ4vB8nL3pZ6wY1sH5jD0fG2aC4eE, keep it safe'), message('assistant', 'msg_2', 'Kept.')];
+    const message = (role: string, id: string, text: string) => ({
+      info: { id, role, sessionID: 'ses_2', time: { created: Date.parse('2026-03-15T10:00:00Z') } },
+      parts: [{ type: 'text', text }],
+    });
+    const data = [
+      message('user', 'msg_1', 'My key is ghp_R7t2Kx9mQ4vB8nL3pZ6wY1sH5jD0fG2aC4eE, keep it safe'),
+      message('assistant', 'msg_2', 'Kept.'),
+    ];
     const hooks = await mod.HipoMemory({ client: { session: { messages: async () => ({ data }) } }, directory: ws.root });
     await hooks.event({ event: { type: 'session.idle', properties: { sessionID: 'ses_2' } } });
     const log = ws.read('memory/2026-03-15.md');
@@ -318,7 +368,11 @@ describe('other platforms', () => {
     cpSync(ws.root, moved, { recursive: true });
     try {
       const handler = (await import(join(moved, 'hooks/hipo-memory/handler.js'))).default;
-      const event = { type: 'agent', action: 'bootstrap', context: { bootstrapFiles: [] as { name: string; content: string; path: string }[] } };
+      const event = {
+        type: 'agent',
+        action: 'bootstrap',
+        context: { bootstrapFiles: [] as { name: string; content: string; path: string }[] },
+      };
       await handler(event);
       expect(event.context.bootstrapFiles[0]!.name).toBe('HIPO_MEMORY.md');
       expect(event.context.bootstrapFiles[0]!.content).toMatch(/^# Memory context/);

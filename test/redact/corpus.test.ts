@@ -33,7 +33,8 @@ describe('the secret corpus', () => {
   it('loses nothing to its keyword prefilters: the same as every rule run over every whole text', () => {
     const exhaustive = new Redactor([], { exhaustive: true });
     const all = SECRETS.map((s) => `## ${s.format}\n${s.text}\n`).join('\n');
-    for (const text of [...SECRETS.map((s) => s.text), ...LOOKALIKES, all]) expect(r.find(text), text.slice(0, 80)).toEqual(exhaustive.find(text));
+    for (const text of [...SECRETS.map((s) => s.text), ...LOOKALIKES, all])
+      expect(r.find(text), text.slice(0, 80)).toEqual(exhaustive.find(text));
   });
 
   it('leaves at most 2 % of the look-alikes changed', () => {
@@ -52,8 +53,12 @@ describe('the secret corpus', () => {
   it('keeps keys and line shapes: only the value is replaced', () => {
     expect(r.redact('API_KEY=sk-proj-Zq81mWv3LxT0aPb6NcE2dRf5GhJ7kYs9').text).toBe('API_KEY=[REDACTED:openai-key]');
     expect(r.redact('JWT_SECRET=b8Qz3LmX0pW7vR2tY6nK9cJ4hG1fD5sA').text).toBe('JWT_SECRET=[REDACTED:secret]');
-    expect(r.redact('db at postgres://admin:Xy7kq2Lm9@db:5432/app').text).toBe('db at postgres://admin:[REDACTED:url-password]@db:5432/app');
-    expect(r.redact('alerts: https://hooks.slack.com/services/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').text).toBe('alerts: https://hooks.slack.com/services/[REDACTED:slack-webhook]');
+    expect(r.redact('db at postgres://admin:Xy7kq2Lm9@db:5432/app').text).toBe(
+      'db at postgres://admin:[REDACTED:url-password]@db:5432/app',
+    );
+    expect(r.redact('alerts: https://hooks.slack.com/services/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').text).toBe(
+      'alerts: https://hooks.slack.com/services/[REDACTED:slack-webhook]',
+    );
   });
 });
 

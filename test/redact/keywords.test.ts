@@ -15,7 +15,25 @@ function generator(seed: number): () => number {
 }
 
 const WORDS = ['pass', 'password', 'sk-', 'sk-ant-', 'key', 'apikey', '://', 'xoxb-', 'q~'];
-const PIECES = ['Pass', 'word', 'SK-', 'ant-', 'KEY', 'api', ':', '//', 'xox', 'b-', 'Q~', ' ', '\n', 'é', 'aB3+/=_.-', 'x'.repeat(30), 'Zq8vN2rT5wLx0aPb6NcE2dRf5GhJ7kYs9mWq'];
+const PIECES = [
+  'Pass',
+  'word',
+  'SK-',
+  'ant-',
+  'KEY',
+  'api',
+  ':',
+  '//',
+  'xox',
+  'b-',
+  'Q~',
+  ' ',
+  '\n',
+  'é',
+  'aB3+/=_.-',
+  'x'.repeat(30),
+  'Zq8vN2rT5wLx0aPb6NcE2dRf5GhJ7kYs9mWq',
+];
 
 function randomText(next: () => number, pieces: number): string {
   let s = '';

@@ -28,11 +28,17 @@ function leaks(text: string): string[] {
   }).map((s) => s.format);
 }
 
-const bullet = (text: string): string => text.split('\n').map((l, i) => (i === 0 ? `- ${l}` : `  ${l}`)).join('\n');
+const bullet = (text: string): string =>
+  text
+    .split('\n')
+    .map((l, i) => (i === 0 ? `- ${l}` : `  ${l}`))
+    .join('\n');
 
 /** Three days of raw logs holding the corpus: typed entries above the summary threshold, a short day, a conversation. */
 function rawLogs(): Record<string, string> {
-  const entries = SECRETS.map((s, i) => `## ${s.format} [${i % 2 ? 'reference' : 'project'}]\n${bullet(s.text)}\n- checked by Dana on the ops rota\n`);
+  const entries = SECRETS.map(
+    (s, i) => `## ${s.format} [${i % 2 ? 'reference' : 'project'}]\n${bullet(s.text)}\n- checked by Dana on the ops rota\n`,
+  );
   const filler = Array.from({ length: 60 }, (_, i) => `- routine note ${i}: rebuilt the staging cache and reran the smoke tests`);
   const chat = SECRETS.map((s) => `User: for ${s.format}, keep this: ${s.text}\nAssistant: Stored it for ${s.format}.`);
   return {
@@ -49,7 +55,8 @@ function transcript(): TranscriptWriter {
     t.user(`Remember the ${s.format}: ${s.text}`);
     t.assistant(`Saved. The ${s.format} is noted.`);
   }
-  for (const s of SECRETS.filter((x) => !x.text.includes('\n')).slice(0, 20)) t.tool('Bash', { command: `echo '${s.text}' >> notes.txt`, description: 'note it' });
+  for (const s of SECRETS.filter((x) => !x.text.includes('\n')).slice(0, 20))
+    t.tool('Bash', { command: `echo '${s.text}' >> notes.txt`, description: 'note it' });
   return t;
 }
 
@@ -66,11 +73,23 @@ async function cli(ws: TestWorkspace, args: string[], input?: string, env: NodeJ
 }
 
 async function mcpOutputs(ws: TestWorkspace): Promise<Record<string, string>> {
-  const transport = new StdioClientTransport({ command: process.execPath, args: [CLI, 'mcp', '--dir', ws.root, '--now', NOW], env: { ...process.env, HIPO_NOW: '' } as Record<string, string>, stderr: 'pipe' });
+  const transport = new StdioClientTransport({
+    command: process.execPath,
+    args: [CLI, 'mcp', '--dir', ws.root, '--now', NOW],
+    env: { ...process.env, HIPO_NOW: '' } as Record<string, string>,
+    stderr: 'pipe',
+  });
   const client = new Client({ name: 'hipo-redaction-test', version: '1.0.0' });
   await client.connect(transport);
   // The text and every string of the structured result (each string as it is, not JSON-escaped).
-  const strings = (v: unknown): string[] => (typeof v === 'string' ? [v] : Array.isArray(v) ? v.flatMap(strings) : v && typeof v === 'object' ? Object.entries(v).flatMap(([k, x]) => [k, ...strings(x)]) : []);
+  const strings = (v: unknown): string[] =>
+    typeof v === 'string'
+      ? [v]
+      : Array.isArray(v)
+        ? v.flatMap(strings)
+        : v && typeof v === 'object'
+          ? Object.entries(v).flatMap(([k, x]) => [k, ...strings(x)])
+          : [];
   const structured: Record<string, string> = {};
   let calls = 0;
   const text = (r: unknown): string => {
@@ -80,11 +99,16 @@ async function mcpOutputs(ws: TestWorkspace): Promise<Record<string, string>> {
   };
   try {
     const out: Record<string, string> = {};
-    out.search = text(await client.callTool({ name: 'search', arguments: { query: 'key token password secret webhook private', limit: 100 } }));
-    out.recall = text(await client.callTool({ name: 'recall', arguments: { question: 'which keys, tokens and passwords did we keep?', budget: 50_000 } }));
+    out.search = text(
+      await client.callTool({ name: 'search', arguments: { query: 'key token password secret webhook private', limit: 100 } }),
+    );
+    out.recall = text(
+      await client.callTool({ name: 'recall', arguments: { question: 'which keys, tokens and passwords did we keep?', budget: 50_000 } }),
+    );
     out.context = text(await client.callTool({ name: 'context', arguments: { budget: 50_000 } }));
     out.status = text(await client.callTool({ name: 'status', arguments: {} }));
-    for (const day of RAW_DAYS) out[`get ${day}`] = text(await client.callTool({ name: 'get', arguments: { path: `${day}.md`, lines: 2000 } }));
+    for (const day of RAW_DAYS)
+      out[`get ${day}`] = text(await client.callTool({ name: 'get', arguments: { path: `${day}.md`, lines: 2000 } }));
     out['get daily'] = text(await client.callTool({ name: 'get', arguments: { path: 'daily/2026-06-01.md', lines: 2000 } }));
     out['get ROOT'] = text(await client.callTool({ name: 'get', arguments: { path: 'ROOT.md', lines: 2000 } }));
     out.log = text(await client.callTool({ name: 'log', arguments: { text: `staging ${SECRETS[0]!.text}` } }));
@@ -123,7 +147,11 @@ async function captureAndRestore(ws: TestWorkspace): Promise<Record<string, stri
   const path = transcript().writeTo(join(ws.root, 'session.jsonl'));
   const fields = { session_id: SESSION, cwd: ws.root, transcript_path: path };
   const out: Record<string, string> = {};
-  const prompt = await cli(ws, ['hook', 'UserPromptSubmit'], hookJson('UserPromptSubmit', { ...fields, prompt: `and the ${SECRETS[2]!.format}: ${SECRETS[2]!.text}` }));
+  const prompt = await cli(
+    ws,
+    ['hook', 'UserPromptSubmit'],
+    hookJson('UserPromptSubmit', { ...fields, prompt: `and the ${SECRETS[2]!.format}: ${SECRETS[2]!.text}` }),
+  );
   const stop = await cli(ws, ['hook', 'Stop'], hookJson('Stop', { ...fields, stop_hook_active: false }));
   const start = await cli(ws, ['hook', 'SessionStart'], hookJson('SessionStart', { ...fields, source: 'compact' }));
   for (const [name, r] of Object.entries({ prompt, stop, start })) {
@@ -152,7 +180,17 @@ describe('no planted secret leaves hipo', () => {
     }, 240_000);
 
     it('writes every level of the tree and an index from the planted logs', () => {
-      for (const rel of ['memory/daily/2026-06-01.md', 'memory/daily/2026-06-02.md', 'memory/daily/2026-06-03.md', 'memory/weekly/2026-W23.md', 'memory/monthly/2026-06.md', 'memory/ROOT.md', '.hipo/index.db', '.hipo/journal.jsonl']) expect(Object.keys(written)).toContain(rel);
+      for (const rel of [
+        'memory/daily/2026-06-01.md',
+        'memory/daily/2026-06-02.md',
+        'memory/daily/2026-06-03.md',
+        'memory/weekly/2026-W23.md',
+        'memory/monthly/2026-06.md',
+        'memory/ROOT.md',
+        '.hipo/index.db',
+        '.hipo/journal.jsonl',
+      ])
+        expect(Object.keys(written)).toContain(rel);
       expect(written['memory/daily/2026-06-01.md']).toMatch(/summarizer: "?extractive/);
       // The captured transcript went to today's raw log, redacted; the session state is kept.
       expect(written[`memory/${NOW}.md`]).toContain('[REDACTED:');
@@ -160,7 +198,9 @@ describe('no planted secret leaves hipo', () => {
     });
 
     it('nodes, ROOT, the captured raw log and everything under .hipo/ hold no secret', () => {
-      const found = Object.entries(written).map(([f, text]) => [f, leaks(text)] as const).filter(([, l]) => l.length);
+      const found = Object.entries(written)
+        .map(([f, text]) => [f, leaks(text)] as const)
+        .filter(([, l]) => l.length);
       expect(found).toEqual([]);
     });
 
@@ -181,7 +221,7 @@ describe('no planted secret leaves hipo', () => {
       expect(outputs['mcp get 2026-06-01']).toContain('[REDACTED:');
     });
 
-    it('hooks print no secret, and get keeps the raw log\'s line numbers', () => {
+    it("hooks print no secret, and get keeps the raw log's line numbers", () => {
       for (const name of ['hook prompt', 'hook stop', 'hook start']) expect(leaks(outputs[name]!), name).toEqual([]);
       expect(outputs['hook start']).toContain('hookSpecificOutput');
       const lines = planted.split('\n');
@@ -199,9 +239,17 @@ describe('no planted secret leaves hipo', () => {
       llm = await startFakeLlm((req) => {
         if (req.path.endsWith('/embeddings')) {
           const input = (req.body as unknown as { input: string[] }).input;
-          return { json: { object: 'list', model: 'embed', data: input.map((_, index) => ({ object: 'embedding', index, embedding: [1, index % 7, 0.5, 0.25] })), usage: { prompt_tokens: 1, total_tokens: 1 } } };
+          return {
+            json: {
+              object: 'list',
+              model: 'embed',
+              data: input.map((_, index) => ({ object: 'embedding', index, embedding: [1, index % 7, 0.5, 0.25] })),
+              usage: { prompt_tokens: 1, total_tokens: 1 },
+            },
+          };
         }
-        if (req.body.messages[0]?.content.includes('search queries')) return completion('lex: aws key rotation\nvec: the password for the router');
+        if (req.body.messages[0]?.content.includes('search queries'))
+          return completion('lex: aws key rotation\nvec: the password for the router');
         return completion(echoSummary(req));
       });
       const ws = makeWorkspace(rawLogs(), {
@@ -222,7 +270,9 @@ describe('no planted secret leaves hipo', () => {
 
     it('the model wrote the nodes above the threshold, and embeddings and an expansion were asked for', () => {
       expect(written['memory/daily/2026-06-01.md']).toMatch(/summarizer: "?llm:test-model/);
-      expect(llm.requests.some((r) => r.path.endsWith('/chat/completions') && r.raw.includes('Sources of the daily node 2026-06-01'))).toBe(true);
+      expect(llm.requests.some((r) => r.path.endsWith('/chat/completions') && r.raw.includes('Sources of the daily node 2026-06-01'))).toBe(
+        true,
+      );
       expect(llm.requests.some((r) => r.path.endsWith('/embeddings'))).toBe(true);
       expect(llm.requests.some((r) => r.raw.includes('search queries'))).toBe(true);
     });
@@ -236,7 +286,9 @@ describe('no planted secret leaves hipo', () => {
 
     it('nodes, the model cache, the journal and the rest of .hipo/ hold no secret; nor do the outputs', () => {
       expect(Object.keys(written).filter((f) => f.startsWith('.hipo/llm-cache/')).length).toBeGreaterThan(0);
-      const found = Object.entries(written).map(([f, text]) => [f, leaks(text)] as const).filter(([, l]) => l.length);
+      const found = Object.entries(written)
+        .map(([f, text]) => [f, leaks(text)] as const)
+        .filter(([, l]) => l.length);
       expect(found).toEqual([]);
       for (const [name, text] of Object.entries(outputs)) expect(leaks(text), name).toEqual([]);
     });

@@ -11,12 +11,21 @@ const PEM = [
   'NhAAAAAwEAAQAAAYEAyQ7Kh1YpSd0bHk2xq8TJm1pUwN3mXhVnZzYc8bqOQxE4lQkq9ZaF',
   '-----END OPENSSH PRIVATE KEY-----',
 ].join('\n');
-const RSA = ['-----BEGIN RSA PRIVATE KEY-----', 'MIIEpAIBAAKCAQEA0Z3VS5JJcds3xfn/ygWyF8PbnGy0AHB7MhgHcTz6sE2I2yPB', 'aNcTZ7VnY2J0u0p1lC3bT0w9dGlYfrvWb7lBpNRzP4kEfsGRxAb0ia8k0Y5M6OKD', '-----END RSA PRIVATE KEY-----'].join('\n');
+const RSA = [
+  '-----BEGIN RSA PRIVATE KEY-----',
+  'MIIEpAIBAAKCAQEA0Z3VS5JJcds3xfn/ygWyF8PbnGy0AHB7MhgHcTz6sE2I2yPB',
+  'aNcTZ7VnY2J0u0p1lC3bT0w9dGlYfrvWb7lBpNRzP4kEfsGRxAb0ia8k0Y5M6OKD',
+  '-----END RSA PRIVATE KEY-----',
+].join('\n');
 
 /** [text containing a secret, the secret itself, context that must survive] */
 const SECRETS: [string, string, string][] = [
   ['deploy key is AKIAIOSFODNN7EXAMPLE for prod', 'AKIAIOSFODNN7EXAMPLE', 'deploy key is'],
-  ['aws_secret_access_key = wJalrXUtnFEMI/K7MDENG/bPxRfiCYEXAMPLEKEY', 'wJalrXUtnFEMI/K7MDENG/bPxRfiCYEXAMPLEKEY', 'aws_secret_access_key ='],
+  [
+    'aws_secret_access_key = wJalrXUtnFEMI/K7MDENG/bPxRfiCYEXAMPLEKEY',
+    'wJalrXUtnFEMI/K7MDENG/bPxRfiCYEXAMPLEKEY',
+    'aws_secret_access_key =',
+  ],
   ['OPENAI_API_KEY=sk-proj-abc123DEF456ghi789JKL012mno345', 'sk-proj-abc123DEF456ghi789JKL012mno345', 'OPENAI_API_KEY='],
   ['anthropic: sk-ant-api03-AbCdEf0123456789AbCdEf0123456789', 'sk-ant-api03-AbCdEf0123456789AbCdEf0123456789', 'anthropic:'],
   ['stripe live key sk_live_4eC39HqLyjWDarjtT1zdp7dc in billing', 'sk_live_4eC39HqLyjWDarjtT1zdp7dc', 'stripe live key'],
@@ -24,7 +33,11 @@ const SECRETS: [string, string, string][] = [
   ['gitlab glpat-AbCdEfGhIjKlMnOpQrSt works', 'glpat-AbCdEfGhIjKlMnOpQrSt', 'gitlab'],
   ['github ghp_16C7e42F292c6912E7710c838347Ae178B4a pushed', 'ghp_16C7e42F292c6912E7710c838347Ae178B4a', 'github'],
   ['maps key AIzaSyA1234567890abcdefghijklmnopqrstuv here', 'AIzaSyA1234567890abcdefghijklmnopqrstuv', 'maps key'],
-  ['session eyJhbGciOiJIUzI1NiJ9.eyJzdWIiOiIxMjM0NTY3ODkwIn0.dozjgNryP4J3jVmNHl0w5N_XgL0n3I9PlFUP0THsR8U expired', 'eyJhbGciOiJIUzI1NiJ9.eyJzdWIiOiIxMjM0NTY3ODkwIn0.dozjgNryP4J3jVmNHl0w5N_XgL0n3I9PlFUP0THsR8U', 'expired'],
+  [
+    'session eyJhbGciOiJIUzI1NiJ9.eyJzdWIiOiIxMjM0NTY3ODkwIn0.dozjgNryP4J3jVmNHl0w5N_XgL0n3I9PlFUP0THsR8U expired',
+    'eyJhbGciOiJIUzI1NiJ9.eyJzdWIiOiIxMjM0NTY3ODkwIn0.dozjgNryP4J3jVmNHl0w5N_XgL0n3I9PlFUP0THsR8U',
+    'expired',
+  ],
   ['db at postgres://admin:s3cr3tPass@db.example.com:5432/app', 's3cr3tPass', 'postgres://admin:'],
   ['mongo mongodb+srv://svc:Zx9!pw@cluster0.example.net/db', 'Zx9!pw', 'cluster0.example.net'],
   ['the password: hunter2 for the staging box', 'hunter2', 'for the staging box'],

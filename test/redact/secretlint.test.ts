@@ -14,7 +14,10 @@ const config: SecretLintCoreConfig = { rules: [{ id: PRESET_ID, rule: preset, ru
 const TEXTS = [...SECRETS.map((s) => s.text), ...LOOKALIKES, SECRETS.map((s) => s.text).join('\n\n')];
 
 async function core(text: string): Promise<string[]> {
-  const result = await lintSource({ source: { content: text, filePath: 'memory.md', ext: '.md', contentType: 'text' }, options: { config, noPhysicFilePath: true } });
+  const result = await lintSource({
+    source: { content: text, filePath: 'memory.md', ext: '.md', contentType: 'text' },
+    options: { config, noPhysicFilePath: true },
+  });
   return result.messages.map((m) => `${m.ruleId} ${m.messageId} ${m.range[0]}-${m.range[1]}`);
 }
 
@@ -64,10 +67,11 @@ describe('secretlint rules run synchronously', () => {
 
 describe('what of a finding is replaced', () => {
   const rules = new SecretlintRules();
-  const spans = (text: string): string[] => rules.run(text).map((f) => {
-    const v = valueSpan(text, f);
-    return `${v.kind}: ${text.slice(v.start, v.end)}`;
-  });
+  const spans = (text: string): string[] =>
+    rules.run(text).map((f) => {
+      const v = valueSpan(text, f);
+      return `${v.kind}: ${text.slice(v.start, v.end)}`;
+    });
 
   it('the value the rule names, where the reported range starts at the key name', () => {
     const secret = SECRETS.find((s) => s.format === 'aws secret with its name')!.secret;

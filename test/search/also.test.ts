@@ -15,8 +15,10 @@ const headings = (r: SearchResult): string[] => r.hits.map((h) => h.heading);
 // The request below shares no word with the Pets entry it depends on.
 const REQUEST = 'recommend a vacuum cleaner for a house with lots of long shedding hair on the carpet';
 const TREE = {
-  'memory/2026-05-04.md': '# 2026-05-04\n\n## Pets [user]\n- my golden retriever Biscuit turned three\n\n## Cleaning\n- the carpet vacuum cleaner broke, long hair jammed the brush\n',
-  'memory/2026-05-11.md': '# 2026-05-11\n\n## Groceries\n- bought rice and long beans\n\n## Old pets\n- my golden retriever puppy pictures from the breeder\n',
+  'memory/2026-05-04.md':
+    '# 2026-05-04\n\n## Pets [user]\n- my golden retriever Biscuit turned three\n\n## Cleaning\n- the carpet vacuum cleaner broke, long hair jammed the brush\n',
+  'memory/2026-05-11.md':
+    '# 2026-05-11\n\n## Groceries\n- bought rice and long beans\n\n## Old pets\n- my golden retriever puppy pictures from the breeder\n',
   'memory/2026-05-18.md': '# 2026-05-18\n\n## Work [project]\n- deployed the billing service\n',
 };
 
@@ -31,20 +33,32 @@ describe('extra queries (also)', () => {
   it('finds the fact a request depends on when an extra query names it', async () => {
     const plain = await search(index, REQUEST, { mode: 'bm25', filters: { levels: ['raw'] } });
     expect(headings(plain)).not.toContain('Pets [user]');
-    const r = await search(index, REQUEST, { mode: 'bm25', filters: { levels: ['raw'] }, also: [{ kind: 'lex', text: 'dog breed golden retriever' }] });
+    const r = await search(index, REQUEST, {
+      mode: 'bm25',
+      filters: { levels: ['raw'] },
+      also: [{ kind: 'lex', text: 'dog breed golden retriever' }],
+    });
     expect(headings(r)).toContain('Pets [user]');
     expect(r.also).toEqual([{ kind: 'lex', text: 'dog breed golden retriever' }]);
   });
 
   it("weighs the query's own ranking double against a model's extra query", async () => {
-    const r = await search(index, 'vacuum cleaner', { mode: 'bm25', filters: { levels: ['raw'] }, also: [{ kind: 'lex', text: 'golden retriever' }] });
+    const r = await search(index, 'vacuum cleaner', {
+      mode: 'bm25',
+      filters: { levels: ['raw'] },
+      also: [{ kind: 'lex', text: 'golden retriever' }],
+    });
     // Both lists' first places: the query's (Cleaning) scores 2/(k+1), the extra's 1/(k+1).
     expect(headings(r).slice(0, 2)).toEqual(['Cleaning', 'Pets [user]']);
     expect(r.hits[0]!.score).toBeCloseTo(2 * r.hits[1]!.score, 6);
   });
 
   it("weighs an agent's rephrasing as much as the query", async () => {
-    const r = await search(index, 'vacuum cleaner', { mode: 'bm25', filters: { levels: ['raw'] }, also: rephrasings(['golden retriever']) });
+    const r = await search(index, 'vacuum cleaner', {
+      mode: 'bm25',
+      filters: { levels: ['raw'] },
+      also: rephrasings(['golden retriever']),
+    });
     expect(r.hits[0]!.score).toBeCloseTo(r.hits[1]!.score, 6);
   });
 
@@ -56,10 +70,18 @@ describe('extra queries (also)', () => {
   });
 
   it('keeps the filters and the -excluded words of the query for extra queries', async () => {
-    const r = await search(index, 'vacuum -puppy', { mode: 'bm25', also: [{ kind: 'lex', text: 'golden retriever' }], filters: { levels: ['raw'], until: '2026-05-10' } });
+    const r = await search(index, 'vacuum -puppy', {
+      mode: 'bm25',
+      also: [{ kind: 'lex', text: 'golden retriever' }],
+      filters: { levels: ['raw'], until: '2026-05-10' },
+    });
     expect(headings(r)).toContain('Pets [user]');
     expect(headings(r)).not.toContain('Old pets'); // after --until, and holds -puppy
-    const ex = await search(index, 'vacuum -puppy', { mode: 'bm25', also: [{ kind: 'lex', text: 'golden retriever' }], filters: { levels: ['raw'] } });
+    const ex = await search(index, 'vacuum -puppy', {
+      mode: 'bm25',
+      also: [{ kind: 'lex', text: 'golden retriever' }],
+      filters: { levels: ['raw'] },
+    });
     expect(headings(ex)).not.toContain('Old pets');
   });
 
@@ -73,7 +95,10 @@ describe('extra queries (also)', () => {
   });
 
   it('ignores empty extra queries and runs at most eight', async () => {
-    const also = [{ kind: 'lex' as const, text: '  ' }, ...Array.from({ length: 12 }, (_, i) => ({ kind: 'lex' as const, text: `word${i}` }))];
+    const also = [
+      { kind: 'lex' as const, text: '  ' },
+      ...Array.from({ length: 12 }, (_, i) => ({ kind: 'lex' as const, text: `word${i}` })),
+    ];
     const r = await search(index, 'billing', { mode: 'bm25', also });
     expect(r.also.map((x) => x.text)).toEqual(Array.from({ length: 8 }, (_, i) => `word${i}`));
     expect(headings(r)[0]).toBe('Work [project]');

@@ -7,12 +7,16 @@ import { expandQuery, extraQueries, parseExpansions } from '../../src/search/exp
 import { completion, startFakeLlm } from '../helpers/llm-server.js';
 import { makeWorkspace } from '../helpers/workspace.js';
 
-const ROOT = '---\ntype: root\n---\n\n# ROOT\n\n## Topics Index\n- pets [user]: golden retriever Biscuit (2026-05-04)\n- billing [project]: nightly cron (2026-05-18)\n';
+const ROOT =
+  '---\ntype: root\n---\n\n# ROOT\n\n## Topics Index\n- pets [user]: golden retriever Biscuit (2026-05-04)\n- billing [project]: nightly cron (2026-05-18)\n';
 const REQUEST = 'recommend a vacuum for a house with lots of long shedding hair';
 const ANSWER = 'lex: golden retriever Biscuit dog\nvec: my dog Biscuit sheds a lot';
 
 function workspace(llm: { url: string } | null, extra: Record<string, unknown> = {}) {
-  return makeWorkspace({ 'memory/ROOT.md': ROOT }, { timeZone: 'UTC', ...(llm ? { llm: { baseUrl: llm.url, model: 'test-model' } } : {}), ...extra });
+  return makeWorkspace(
+    { 'memory/ROOT.md': ROOT },
+    { timeZone: 'UTC', ...(llm ? { llm: { baseUrl: llm.url, model: 'test-model' } } : {}), ...extra },
+  );
 }
 
 describe('parseExpansions', () => {
@@ -26,7 +30,9 @@ describe('parseExpansions', () => {
   });
 
   it("skips a reasoning model's thinking", () => {
-    expect(parseExpansions('<think>\nlex: maybe cats?\n</think>\nlex: golden retriever', 'q', 4)).toEqual([{ kind: 'lex', text: 'golden retriever' }]);
+    expect(parseExpansions('<think>\nlex: maybe cats?\n</think>\nlex: golden retriever', 'q', 4)).toEqual([
+      { kind: 'lex', text: 'golden retriever' },
+    ]);
     expect(parseExpansions('<think>lex: cut off mid-thought', 'q', 4)).toEqual([]);
   });
 
@@ -43,7 +49,15 @@ describe('expandQuery', () => {
     const llm = await startFakeLlm(() => completion(ANSWER));
     const ws = workspace(llm);
     const x = await expandQuery(ws, loadConfig(ws.root).config, REQUEST, { env: {} });
-    expect(x).toEqual({ also: [{ kind: 'lex', text: 'golden retriever Biscuit dog' }, { kind: 'vec', text: 'my dog Biscuit sheds a lot' }], warning: null, cached: false, model: 'test-model' });
+    expect(x).toEqual({
+      also: [
+        { kind: 'lex', text: 'golden retriever Biscuit dog' },
+        { kind: 'vec', text: 'my dog Biscuit sheds a lot' },
+      ],
+      warning: null,
+      cached: false,
+      model: 'test-model',
+    });
     expect(llm.requests).toHaveLength(1);
     const sent = llm.requests[0]!.body;
     expect(sent.model).toBe('test-model');
@@ -89,7 +103,9 @@ describe('expandQuery', () => {
     const llm = await startFakeLlm(() => completion('I cannot help with that.'));
     const ws = workspace(llm);
     const { config } = loadConfig(ws.root);
-    expect((await expandQuery(ws, config, REQUEST, { env: {} })).warning).toBe('query expansion skipped: test-model wrote no "lex:" or "vec:" line');
+    expect((await expandQuery(ws, config, REQUEST, { env: {} })).warning).toBe(
+      'query expansion skipped: test-model wrote no "lex:" or "vec:" line',
+    );
     await expandQuery(ws, config, REQUEST, { env: {} });
     expect(llm.requests).toHaveLength(2);
   });
@@ -103,7 +119,9 @@ describe('expandQuery', () => {
   it('takes the endpoint from HIPO_LLM_* like summaries do', async () => {
     const llm = await startFakeLlm(() => completion(ANSWER));
     const ws = workspace(null);
-    const x = await expandQuery(ws, loadConfig(ws.root).config, REQUEST, { env: { HIPO_LLM_BASE_URL: llm.url, HIPO_LLM_MODEL: 'env-model' } });
+    const x = await expandQuery(ws, loadConfig(ws.root).config, REQUEST, {
+      env: { HIPO_LLM_BASE_URL: llm.url, HIPO_LLM_MODEL: 'env-model' },
+    });
     expect(x.warning).toBeNull();
     expect(llm.requests[0]!.body.model).toBe('env-model');
   });
@@ -118,7 +136,11 @@ describe('extraQueries', () => {
     expect(off.also.map((x) => x.kind)).toEqual(['query']);
     expect(llm.requests).toHaveLength(0);
     const on = await extraQueries(ws, config, REQUEST, { also: ['my dog'], expand: true, env: {} });
-    expect(on.also.map((x) => `${x.kind}: ${x.text}`)).toEqual(['query: my dog', 'lex: golden retriever Biscuit dog', 'vec: my dog Biscuit sheds a lot']);
+    expect(on.also.map((x) => `${x.kind}: ${x.text}`)).toEqual([
+      'query: my dog',
+      'lex: golden retriever Biscuit dog',
+      'vec: my dog Biscuit sheds a lot',
+    ]);
     expect(on.expansion).toEqual({ model: 'test-model', cached: false });
   });
 

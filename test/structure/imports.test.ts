@@ -8,14 +8,36 @@ import { describe, expect, it } from 'vitest';
 import { REPO } from '../helpers/workspace.js';
 
 const PIPELINE = [
-  'time', 'fs', 'text', 'redact', 'config', 'tree', 'plan', 'write', 'summarize', 'compose', 'cycle',
-  'capture', 'index', 'search', 'context', 'platforms', 'setup', 'daemon', 'status', 'hooks', 'mcp', 'cli',
+  'time',
+  'fs',
+  'text',
+  'redact',
+  'config',
+  'tree',
+  'plan',
+  'write',
+  'summarize',
+  'compose',
+  'cycle',
+  'capture',
+  'index',
+  'search',
+  'context',
+  'platforms',
+  'setup',
+  'daemon',
+  'status',
+  'hooks',
+  'mcp',
+  'cli',
 ] as const;
 
 const SRC = join(REPO, 'src');
 
 function sourceFiles(dir: string): string[] {
-  return readdirSync(dir, { withFileTypes: true }).flatMap((e) => (e.isDirectory() ? sourceFiles(join(dir, e.name)) : e.name.endsWith('.ts') ? [join(dir, e.name)] : []));
+  return readdirSync(dir, { withFileTypes: true }).flatMap((e) =>
+    e.isDirectory() ? sourceFiles(join(dir, e.name)) : e.name.endsWith('.ts') ? [join(dir, e.name)] : [],
+  );
 }
 
 /** `src/index/embed/wink.ts` → `index`; a file directly in src/ is the executable's: `cli`. */
@@ -37,13 +59,17 @@ function imports(): { from: string; to: string; file: string; spec: string }[] {
 
 describe('the folders of src/', () => {
   it('are all in the pipeline order', () => {
-    const folders = readdirSync(SRC, { withFileTypes: true }).filter((e) => e.isDirectory()).map((e) => e.name);
+    const folders = readdirSync(SRC, { withFileTypes: true })
+      .filter((e) => e.isDirectory())
+      .map((e) => e.name);
     expect(folders.filter((f) => !(PIPELINE as readonly string[]).includes(f))).toEqual([]);
   });
 
   it('import only from their own folder or one before it', () => {
     const rank = (f: string): number => (PIPELINE as readonly string[]).indexOf(f);
-    const upward = imports().filter((i) => rank(i.to) > rank(i.from)).map((i) => `${i.file} → ${i.spec}`);
+    const upward = imports()
+      .filter((i) => rank(i.to) > rank(i.from))
+      .map((i) => `${i.file} → ${i.spec}`);
     expect(upward).toEqual([]);
   });
 

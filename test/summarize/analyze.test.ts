@@ -9,15 +9,27 @@ const day = (date: string, sections: Record<string, string[]>): SourceDoc => ({
   label: date,
   path: `memory/daily/${date}.md`,
   level: 'daily',
-  text: Object.entries(sections).map(([h, items]) => `## ${h}\n${items.map((i) => `- ${i}`).join('\n')}\n`).join('\n'),
+  text: Object.entries(sections)
+    .map(([h, items]) => `## ${h}\n${items.map((i) => `- ${i}`).join('\n')}\n`)
+    .join('\n'),
   firstLine: 7,
 });
 
-const view = (a: Analysis) => a.entries.map((e) => ({ heading: e.heading, topic: a.topicOf.get(e) ?? null, text: a.textOf.get(e), tf: [...a.tfOf.get(e)!], idf: a.stats.idf('limiter') }));
+const view = (a: Analysis) =>
+  a.entries.map((e) => ({
+    heading: e.heading,
+    topic: a.topicOf.get(e) ?? null,
+    text: a.textOf.get(e),
+    tf: [...a.tfOf.get(e)!],
+    idf: a.stats.idf('limiter'),
+  }));
 
 describe('analyzeSources in a resident process', () => {
   keepSourceAnalyses();
-  const monday = day('2026-03-09', { 'rate limiter [project]': ['decided: token bucket, 100 req/s per key'], 'scratch [project]': ['temporary: delete later'] });
+  const monday = day('2026-03-09', {
+    'rate limiter [project]': ['decided: token bucket, 100 req/s per key'],
+    'scratch [project]': ['temporary: delete later'],
+  });
   const tuesday = day('2026-03-10', { 'rate limiter [project]': ['shipped the limiter behind a flag'] });
   const rules = new ExclusionRules();
 
@@ -27,14 +39,26 @@ describe('analyzeSources in a resident process', () => {
     const reused = analyzeSources([{ ...monday }, changed], rules);
     // What a process that never saw these sources computes (another first line: not cached;
     // the view leaves line numbers out).
-    const fresh = analyzeSources([{ ...monday, firstLine: 8 }, { ...changed, firstLine: 8 }], rules);
+    const fresh = analyzeSources(
+      [
+        { ...monday, firstLine: 8 },
+        { ...changed, firstLine: 8 },
+      ],
+      rules,
+    );
     expect(view(reused)).toEqual(view(fresh));
-    expect(reused.entries.map((e) => e.items.map((i) => i.text))).toContainEqual(['shipped the limiter behind a flag', 'rolled back: p99 doubled']);
+    expect(reused.entries.map((e) => e.items.map((i) => i.text))).toContainEqual([
+      'shipped the limiter behind a flag',
+      'rolled back: p99 doubled',
+    ]);
   });
 
   it('does not reuse parts across different exclusion rules', () => {
     const plain = analyzeSources([day('2026-03-11', { 'db [project]': ['migrated to postgres', 'draft idea (scratchpad)'] })], rules);
-    const strict = analyzeSources([day('2026-03-11', { 'db [project]': ['migrated to postgres', 'draft idea (scratchpad)'] })], new ExclusionRules(['scratchpad']));
+    const strict = analyzeSources(
+      [day('2026-03-11', { 'db [project]': ['migrated to postgres', 'draft idea (scratchpad)'] })],
+      new ExclusionRules(['scratchpad']),
+    );
     expect(plain.entries.flatMap((e) => e.items.map((i) => i.text))).toContain('draft idea (scratchpad)');
     expect(strict.entries.flatMap((e) => e.items.map((i) => i.text))).not.toContain('draft idea (scratchpad)');
   });

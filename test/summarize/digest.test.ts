@@ -5,13 +5,19 @@ import { factDigest } from '../../src/summarize/facts/digest.js';
 
 describe('factDigest', () => {
   it.each([
-    ['I recently got a new Orthopedic Memory Foam dog bed for my golden retriever, Max, about three weeks ago from Petco', 'Orthopedic Memory Foam, my golden retriever, Max, three weeks, Petco'],
+    [
+      'I recently got a new Orthopedic Memory Foam dog bed for my golden retriever, Max, about three weeks ago from Petco',
+      'Orthopedic Memory Foam, my golden retriever, Max, three weeks, Petco',
+    ],
     ['I just got a new phone case for my Samsung Galaxy S22 from Case-Mate for $30', 'Samsung Galaxy S22, Case-Mate, $30'],
-    ['I sold 15 jars of my homemade jam at the Homemade and Handmade Market on May 29th, earning $225.', '15 jars, my homemade jam, Homemade and Handmade Market, May 29th, $225'],
+    [
+      'I sold 15 jars of my homemade jam at the Homemade and Handmade Market on May 29th, earning $225.',
+      '15 jars, my homemade jam, Homemade and Handmade Market, May 29th, $225',
+    ],
     ['I finally beat my record in Ticket to Ride', 'my record, Ticket to Ride'],
     ['I just finished "The Seven Husbands of Evelyn Hugo" last week', '"The Seven Husbands of Evelyn Hugo"'],
     ['My commute is 45 minutes each way', 'My commute, 45 minutes'],
-    ['I completed my Master\'s in Data Science with a GPA of 3.8', "Master's, Data Science, GPA, 3.8"],
+    ["I completed my Master's in Data Science with a GPA of 3.8", "Master's, Data Science, GPA, 3.8"],
   ])('%s', (text, digest) => {
     expect(factDigest(text)).toBe(digest);
   });

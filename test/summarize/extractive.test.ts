@@ -5,7 +5,8 @@ import { parseHeading } from '../../src/summarize/entries.js';
 import { cycle, node } from '../helpers/tree.js';
 import { makeWorkspace } from '../helpers/workspace.js';
 
-const filler = (n: number) => Array.from({ length: n }, (_, i) => `- checked build ${i} of the ingest pipeline on runner ${i % 7}`).join('\n');
+const filler = (n: number) =>
+  Array.from({ length: n }, (_, i) => `- checked build ${i} of the ingest pipeline on runner ${i % 7}`).join('\n');
 
 const BIG_DAY = `# 2026-06-01
 
@@ -55,7 +56,9 @@ describe('extractive daily summary (above the 200-line threshold)', () => {
 
     expect(section('User Facts')).toContain('home: I live in Seoul and work KST hours');
     expect(section('User Facts')).toContain('identity: My name is Dana; I prefer short answers');
-    expect(section('Feedback')).toContain('test doubles: rule: no mocks in integration tests | why: a mocked database hid a broken migration last quarter | how to apply: use a real SQLite file in a temp dir');
+    expect(section('Feedback')).toContain(
+      'test doubles: rule: no mocks in integration tests | why: a mocked database hid a broken migration last quarter | how to apply: use a real SQLite file in a temp dir',
+    );
     expect(section('References')).toContain('https://sqlite.org/fts5.html — FTS5 tokenizers and bm25()');
     expect(section('References')).not.toContain('surrounding chatter');
     expect(section('Key Decisions')).toContain('decided to use FTS5 instead of MiniSearch');
@@ -72,7 +75,9 @@ describe('extractive daily summary (above the 200-line threshold)', () => {
     expect(body).not.toContain('나중에 삭제할 내용');
 
     // Topics with type tags, in frontmatter and in the body.
-    expect(daily.data.topics).toEqual(expect.arrayContaining(['timezone [user]', 'test doubles [feedback]', 'sqlite docs [reference]', 'ingest pipeline [project]']));
+    expect(daily.data.topics).toEqual(
+      expect.arrayContaining(['timezone [user]', 'test doubles [feedback]', 'sqlite docs [reference]', 'ingest pipeline [project]']),
+    );
     expect(section('Topics')).toMatch(/- ingest pipeline \[project\]: .+/);
     expect(body.split('\n').length).toBeLessThan(200);
   });
@@ -83,13 +88,16 @@ describe('extractive daily summary (above the 200-line threshold)', () => {
     await cycle(ws, '2026-06-03');
     const daily = node(ws, 'daily/2026-06-03.md');
     expect(daily.data.summarizer).toBe('copy');
-    expect(daily.body).toBe('\n# 2026-06-03\n\nSources: [raw log](../2026-06-03.md) · Up: [2026-W23](../weekly/2026-W23.md) · [2026-06](../monthly/2026-06.md) · [ROOT](../ROOT.md)\n\n## Topics\n- lunch [user]: vegetarian\n\n## lunch [user]\n- I am vegetarian\n\n```sh\nrm -rf build\n```\n');
+    expect(daily.body).toBe(
+      '\n# 2026-06-03\n\nSources: [raw log](../2026-06-03.md) · Up: [2026-W23](../weekly/2026-W23.md) · [2026-06](../monthly/2026-06.md) · [ROOT](../ROOT.md)\n\n## Topics\n- lunch [user]: vegetarian\n\n## lunch [user]\n- I am vegetarian\n\n```sh\nrm -rf build\n```\n',
+    );
   });
 });
 
 describe('extractive weekly summary (above the 300-line threshold)', () => {
   it('labels lines with their day and keeps every user fact', async () => {
-    const day = (date: string, fact: string) => `# ${date}\n\n## about me [user]\n- ${fact}\n\n## work [project]\n- decided on ${date} to rename the parser\n${filler(180)}\n`;
+    const day = (date: string, fact: string) =>
+      `# ${date}\n\n## about me [user]\n- ${fact}\n\n## work [project]\n- decided on ${date} to rename the parser\n${filler(180)}\n`;
     const ws = makeWorkspace({
       'memory/2026-06-01.md': day('2026-06-01', 'I moved to Lisbon'),
       'memory/2026-06-02.md': day('2026-06-02', 'My dog is called Miso'),
@@ -108,10 +116,21 @@ describe('extractive weekly summary (above the 300-line threshold)', () => {
 describe('typed and found user facts', () => {
   it('keeps every typed user fact at every level, while facts found in conversations are capped', async () => {
     // Each day: one typed fact, and two hundred sessions in which the user tells something.
-    const chat = (date: string) => Array.from({ length: 200 }, (_, i) => `## Session ${i + 1}\n\nUser: By the way, I bought ${i + 2} ${['jars', 'boxes', 'bags', 'crates'][i % 4]} of ${['honey', 'tea', 'rice', 'beans', 'figs'][i % 5]} at the ${date} market stall ${i}.\nAssistant: Nice purchase.\n`).join('\n');
+    const chat = (date: string) =>
+      Array.from(
+        { length: 200 },
+        (_, i) =>
+          `## Session ${i + 1}\n\nUser: By the way, I bought ${i + 2} ${['jars', 'boxes', 'bags', 'crates'][i % 4]} of ${['honey', 'tea', 'rice', 'beans', 'figs'][i % 5]} at the ${date} market stall ${i}.\nAssistant: Nice purchase.\n`,
+      ).join('\n');
     const day = (date: string, fact: string) => `# ${date}\n\n## about me [user]\n- ${fact}\n\n${chat(date)}`;
     const files: Record<string, string> = {};
-    const typed = ['I live in Porto', 'My daughter is called Ines', 'I am allergic to shellfish', 'I play the cello', 'I drive a 2014 Volvo'];
+    const typed = [
+      'I live in Porto',
+      'My daughter is called Ines',
+      'I am allergic to shellfish',
+      'I play the cello',
+      'I drive a 2014 Volvo',
+    ];
     typed.forEach((fact, i) => (files[`memory/2026-06-0${i + 1}.md`] = day(`2026-06-0${i + 1}`, fact)));
     const ws = makeWorkspace(files);
     await cycle(ws, '2026-07-15', { catchUp: true });
@@ -144,8 +163,14 @@ describe('headings', () => {
 
 describe('captured conversations', () => {
   it('names a capture section by what was said, not by its heading metadata', async () => {
-    const turns = Array.from({ length: 3 }, (_, i) => `User: the kafka consumer lag keeps growing on partition ${i}\nAssistant: raise max.poll.records and check the consumer group rebalance`).join('\n\n');
-    const ws = makeWorkspace({ 'memory/2026-06-01.md': `# 2026-06-01\n\n## Conversation [project] · 14:05 · session 3f2a9c1b\n\n${turns}\n` });
+    const turns = Array.from(
+      { length: 3 },
+      (_, i) =>
+        `User: the kafka consumer lag keeps growing on partition ${i}\nAssistant: raise max.poll.records and check the consumer group rebalance`,
+    ).join('\n\n');
+    const ws = makeWorkspace({
+      'memory/2026-06-01.md': `# 2026-06-01\n\n## Conversation [project] · 14:05 · session 3f2a9c1b\n\n${turns}\n`,
+    });
     await cycle(ws, '2026-06-02');
     const topics = node(ws, 'daily/2026-06-01.md').body.split('## Topics\n')[1]!.split('\n\n')[0]!;
     expect(topics).toMatch(/kafka|consumer/);

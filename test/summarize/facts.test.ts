@@ -18,7 +18,10 @@ const rules = new ExclusionRules();
 const entries = (body: string, label = '2026-06-01'): Entry[] => collectEntries(label, body, rules);
 const factsOf = (body: string) => entries(body).flatMap((e) => factsOfEntry(e).map((f) => f.fact));
 const said = (turn: string): string[] => userStatements(turn).map((s) => s.text);
-const texts = (body: string, type: 'user' | 'feedback' | 'reference') => factsOf(body).filter((f) => f.type === type).map((f) => f.text);
+const texts = (body: string, type: 'user' | 'feedback' | 'reference') =>
+  factsOf(body)
+    .filter((f) => f.type === type)
+    .map((f) => f.text);
 
 const chat = (...turns: string[]): string => `# 2026-06-01\n\n## Session 4\nSession Date: 2026-06-01\n\n${turns.join('\n')}\n`;
 
@@ -38,7 +41,10 @@ describe('user facts in a transcript', () => {
   });
 
   it("never takes the assistant's words for a user fact", () => {
-    const body = chat('User: What collar should I buy?', 'Assistant: I recommend a leather collar. My favourite brand is Ruffwear and I have used it for years.');
+    const body = chat(
+      'User: What collar should I buy?',
+      'Assistant: I recommend a leather collar. My favourite brand is Ruffwear and I have used it for years.',
+    );
     expect(texts(body, 'user')).toEqual([]);
   });
 
@@ -49,38 +55,55 @@ describe('user facts in a transcript', () => {
       "I'm looking for some new shows to watch on HBO Max.",
       'Write me a cover letter for my application.',
       'I was wondering if my cat could eat tuna.',
-    ]) expect(said(turn)).toEqual([]);
+    ])
+      expect(said(turn)).toEqual([]);
   });
 
   it('quoted or pasted text is not the user speaking about themselves', () => {
     expect(said('Please proofread this: I was born in Ohio in 1950 and I moved to Texas when I was ten.')).toEqual([]);
     expect(said('Here is the paragraph from my novel: "I had three brothers and I never once saw the sea until I was forty."')).toEqual([]);
     // The user's own words around a short quoted title stay.
-    expect(said('I finally started "Game of Thrones" about a month ago.')).toEqual(['I finally started "Game of Thrones" about a month ago.']);
+    expect(said('I finally started "Game of Thrones" about a month ago.')).toEqual([
+      'I finally started "Game of Thrones" about a month ago.',
+    ]);
   });
 
   it('reactions and musings are not facts, the fact in the same sentence is', () => {
     expect(said("Thanks, that's really helpful! I'll try the Avocado Toast.")).toEqual([]);
     expect(said("I think I'm close to 1300 followers now.")).toEqual(["I'm close to 1300 followers now."]);
-    expect(said('Before the RAM upgrade to 16GB, I was getting around 6-7 hours of battery life.')).toEqual(['Before the RAM upgrade to 16GB, I was getting around 6-7 hours of battery life.']);
+    expect(said('Before the RAM upgrade to 16GB, I was getting around 6-7 hours of battery life.')).toEqual([
+      'Before the RAM upgrade to 16GB, I was getting around 6-7 hours of battery life.',
+    ]);
   });
 
   it('a short follow-on sentence with something specific continues the statement', () => {
-    expect(said("It's crazy how long it took for my asylum application to get approved. Over a year of uncertainty was really tough.")).toEqual([
-      "It's crazy how long it took for my asylum application to get approved. Over a year of uncertainty was really tough.",
-    ]);
+    expect(
+      said("It's crazy how long it took for my asylum application to get approved. Over a year of uncertainty was really tough."),
+    ).toEqual(["It's crazy how long it took for my asylum application to get approved. Over a year of uncertainty was really tough."]);
   });
 });
 
 describe('feedback in a transcript', () => {
   it('a standing instruction to the agent is a rule', () => {
-    for (const s of ['From now on, please answer in English.', "I'd like you to always keep answers short.", 'Please never use emojis in your answers.', 'I prefer short answers with the command first.', 'Always write dates as YYYY-MM-DD.']) {
+    for (const s of [
+      'From now on, please answer in English.',
+      "I'd like you to always keep answers short.",
+      'Please never use emojis in your answers.',
+      'I prefer short answers with the command first.',
+      'Always write dates as YYYY-MM-DD.',
+    ]) {
       expect(isStandingInstruction(s), s).toBe(true);
     }
   });
 
   it('a remark with "always" or "never" is no rule, nor is a one-off request', () => {
-    for (const s of ["You're always so helpful with your recommendations.", "I've never really designed anything before.", 'They will always be my best partners in life.', 'Please make the answer shorter.', 'Can you always answer in English?']) {
+    for (const s of [
+      "You're always so helpful with your recommendations.",
+      "I've never really designed anything before.",
+      'They will always be my best partners in life.',
+      'Please make the answer shorter.',
+      'Can you always answer in English?',
+    ]) {
       expect(isStandingInstruction(s), s).toBe(false);
     }
   });
@@ -113,7 +136,10 @@ describe('references in a transcript', () => {
   });
 
   it('reads a numbered list written as one paragraph', () => {
-    const body = chat('User: Language apps?', 'Assistant: 1. Duolingo - gamified lessons. 2. Rosetta Stone - immersion. 3. Memrise - mnemonics.');
+    const body = chat(
+      'User: Language apps?',
+      'Assistant: 1. Duolingo - gamified lessons. 2. Rosetta Stone - immersion. 3. Memrise - mnemonics.',
+    );
     expect(suggestedNames(entries(body)[0]!.items)).toEqual(['Duolingo', 'Rosetta Stone', 'Memrise']);
   });
 });
@@ -141,8 +167,15 @@ describe('typed logs', () => {
 `;
 
   it('a typed section gives facts of its type, whole', () => {
-    expect(texts(log, 'user')).toEqual(["I'm Mina, backend engineer at Lindenhof Labs", 'I prefer pnpm over npm', 'I prefer typst over headless Chrome for this', "The user's cat is called Luna"]);
-    expect(texts(log, 'feedback')).toEqual(['rule: write dates as YYYY-MM-DD | why: 11/12 was read two ways | how to apply: ISO dates everywhere']);
+    expect(texts(log, 'user')).toEqual([
+      "I'm Mina, backend engineer at Lindenhof Labs",
+      'I prefer pnpm over npm',
+      'I prefer typst over headless Chrome for this',
+      "The user's cat is called Luna",
+    ]);
+    expect(texts(log, 'feedback')).toEqual([
+      'rule: write dates as YYYY-MM-DD | why: 11/12 was read two ways | how to apply: ISO dates everywhere',
+    ]);
     expect(texts(log, 'reference')).toEqual(['https://wiki.example/runbooks — billing runbook']);
   });
 
@@ -151,7 +184,8 @@ describe('typed logs', () => {
   });
 
   it("reads a summary node's User Facts back with their kind and day", () => {
-    const weekly = '# Weekly Summary: 2026-W23\n\n## User Facts\n- 06-01 · pets: My dog is called Miso\n- 06-03 · I live in Lisbon\n\n## Feedback\n- 06-02 · rule: no mocks\n';
+    const weekly =
+      '# Weekly Summary: 2026-W23\n\n## User Facts\n- 06-01 · pets: My dog is called Miso\n- 06-03 · I live in Lisbon\n\n## Feedback\n- 06-02 · rule: no mocks\n';
     const found = entries(weekly, '2026-W23').flatMap((e) => factsOfEntry(e));
     expect(found.map((f) => [f.fact.type, f.fact.category, f.fact.text, f.origin])).toEqual([
       ['user', 'pets', 'My dog is called Miso', '06-01 · '],
@@ -193,10 +227,18 @@ describe('kinds, salience and slots', () => {
 });
 
 describe('facts over time', () => {
-  const dated = (text: string, lastSeen: string, days = 1): FactInfo => ({ ...userFact(text), type: 'user', lastSeen: lastSeen as LocalDate, days });
+  const dated = (text: string, lastSeen: string, days = 1): FactInfo => ({
+    ...userFact(text),
+    type: 'user',
+    lastSeen: lastSeen as LocalDate,
+    days,
+  });
 
   it('a changed fact shows the newer value, and the old one is gone', () => {
-    const merged = mergeFacts([[dated('My commute takes 45 minutes each way', '2026-04-02')], [dated('My commute takes 30 minutes now that I cycle', '2026-05-10')]]);
+    const merged = mergeFacts([
+      [dated('My commute takes 45 minutes each way', '2026-04-02')],
+      [dated('My commute takes 30 minutes now that I cycle', '2026-05-10')],
+    ]);
     expect(merged.map((f) => f.text)).toEqual(['My commute takes 30 minutes now that I cycle']);
   });
 
@@ -209,6 +251,9 @@ describe('facts over time', () => {
     const text = '# Weekly Summary: 2026-W01\n\n## User Facts\n- 12-30 · pets: My dog is called Miso\n- 01-02 · I live in Lisbon\n';
     const a = analyzeSources([{ label: '2026-W01', path: '', level: 'weekly', text, firstLine: 1 }], rules);
     const facts = nodeFacts(a, '2025-12-29' as LocalDate, '2026-01-04' as LocalDate);
-    expect(facts.map((f) => [f.text, f.lastSeen])).toEqual([['My dog is called Miso', '2025-12-30'], ['I live in Lisbon', '2026-01-02']]);
+    expect(facts.map((f) => [f.text, f.lastSeen])).toEqual([
+      ['My dog is called Miso', '2025-12-30'],
+      ['I live in Lisbon', '2026-01-02'],
+    ]);
   });
 });

@@ -25,7 +25,14 @@ function day(extra: string[]): SourceDoc {
 }
 
 const summarize = (extra: string[]): string =>
-  summarizer.summarizeSync({ level: 'daily', period: { level: 'daily', date: '2026-03-10' as LocalDate }, title: '2026-03-10', sources: [day(extra)], topics: [], today: '2026-03-11' as LocalDate });
+  summarizer.summarizeSync({
+    level: 'daily',
+    period: { level: 'daily', date: '2026-03-10' as LocalDate },
+    title: '2026-03-10',
+    sources: [day(extra)],
+    topics: [],
+    today: '2026-03-11' as LocalDate,
+  });
 
 describe('line shapes kept between cycles', () => {
   afterAll(() => keepLineShapes(0));

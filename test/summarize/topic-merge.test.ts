@@ -3,7 +3,13 @@ import { mergeTopics, TopicMerger, topTopicsByDays } from '../../src/summarize/t
 import type { TopicInfo } from '../../src/tree/topic.js';
 import type { LocalDate } from '../../src/time/calendar.js';
 
-const t = (name: string, lastSeen: string, keywords: string[], type: TopicInfo['type'] = 'project', days = 1): TopicInfo => ({ name, type, lastSeen: lastSeen as LocalDate, days, keywords });
+const t = (name: string, lastSeen: string, keywords: string[], type: TopicInfo['type'] = 'project', days = 1): TopicInfo => ({
+  name,
+  type,
+  lastSeen: lastSeen as LocalDate,
+  days,
+  keywords,
+});
 
 const months: TopicInfo[][] = [
   [t('parser', '2026-01-20', ['yaml', 'remark']), t('deploy', '2026-01-05', ['ci'])],
@@ -39,10 +45,20 @@ describe('merging topics', () => {
     for (let trial = 0; trial < 50; trial++) {
       const lists = Array.from({ length: 1 + rand(12) }, (_, m) => {
         const names = [...new Set(Array.from({ length: rand(15) }, () => `${words[rand(10)]} ${words[rand(10)]}`))];
-        return names.map((name) => t(name, `2026-${String(1 + (m % 12)).padStart(2, '0')}-1${rand(10)}`, Array.from({ length: rand(6) }, () => words[rand(10)]!), 'project', 1 + rand(9)));
+        return names.map((name) =>
+          t(
+            name,
+            `2026-${String(1 + (m % 12)).padStart(2, '0')}-1${rand(10)}`,
+            Array.from({ length: rand(6) }, () => words[rand(10)]!),
+            'project',
+            1 + rand(9),
+          ),
+        );
       });
       for (const n of [1, 2, 4, 6]) {
-        const full = mergeTopics(lists, Number.MAX_SAFE_INTEGER).sort((a, b) => b.days - a.days || a.name.localeCompare(b.name)).slice(0, n);
+        const full = mergeTopics(lists, Number.MAX_SAFE_INTEGER)
+          .sort((a, b) => b.days - a.days || a.name.localeCompare(b.name))
+          .slice(0, n);
         expect(topTopicsByDays(lists, n)).toEqual(full.map((x) => ({ name: x.name, keywords: x.keywords })));
       }
     }

@@ -8,31 +8,68 @@ import { cycle } from '../helpers/tree.js';
 import { makeWorkspace } from '../helpers/workspace.js';
 
 /** Names that must never appear as topics (seen in ROOT.md before topic naming was fixed). */
-const BAD_NAMES = ['continue', 'week', 'offering', 'x1', 'x2', 'formula', 'heard', 'order', 'watching', 'teach', 'games', 'display', 'br', 'tasks', 'family', 'part', 'help', 'thanks', 'recommendations', 'today', 'great tips', 'a3', 'abc123def', 'redacted', 'really', 'watched'];
+const BAD_NAMES = [
+  'continue',
+  'week',
+  'offering',
+  'x1',
+  'x2',
+  'formula',
+  'heard',
+  'order',
+  'watching',
+  'teach',
+  'games',
+  'display',
+  'br',
+  'tasks',
+  'family',
+  'part',
+  'help',
+  'thanks',
+  'recommendations',
+  'today',
+  'great tips',
+  'a3',
+  'abc123def',
+  'redacted',
+  'really',
+  'watched',
+];
 
 describe('topic names', () => {
   it.each(BAD_NAMES)('"%s" names no topic', (name) => {
     expect(isTopicName(name)).toBe(false);
   });
 
-  it.each(['golden retriever', 'road bike', 'tokyo', 'bbq sauce', 'data science', 'neon tetras', 'hiking', 'knitting', 'ford mustang gt'])('"%s" does', (name) => {
-    expect(isTopicName(name)).toBe(true);
-  });
+  it.each(['golden retriever', 'road bike', 'tokyo', 'bbq sauce', 'data science', 'neon tetras', 'hiking', 'knitting', 'ford mustang gt'])(
+    '"%s" does',
+    (name) => {
+      expect(isTopicName(name)).toBe(true);
+    },
+  );
 
   it('prefers a multi-word or capitalised name to a common single word', () => {
     const stats = new TermStats();
     for (const d of ['the cake was fine', 'more cake please', 'weekend plans', 'trip budget']) stats.addDocument(new Set(contentWords(d)));
-    expect(topicName('Can you continue? I want to plan a road trip to Yellowstone this week, we continue next week.', stats)).toMatch(/road trip|yellowstone/);
+    expect(topicName('Can you continue? I want to plan a road trip to Yellowstone this week, we continue next week.', stats)).toMatch(
+      /road trip|yellowstone/,
+    );
     expect(topicName('continue', stats)).toBeNull();
   });
 
   it('a tree of chat sessions has none of the bad names in its topics or ROOT, and no redaction tag as a keyword', async () => {
-    const session = (n: number, user: string, assistant: string): string => `## Session ${n}\nSession Date: 2026-06-0${1 + (n % 3)}\n\nUser: ${user}\nAssistant: ${assistant}\n`;
+    const session = (n: number, user: string, assistant: string): string =>
+      `## Session ${n}\nSession Date: 2026-06-0${1 + (n % 3)}\n\nUser: ${user}\nAssistant: ${assistant}\n`;
     const sessions = [
       session(1, 'continue', 'Sure, here is the rest of the story about the dragon.'),
       session(2, 'Can you help me plan my week? I have tennis on Tuesday and a dentist appointment.', 'Here is a plan for your week.'),
       session(3, 'What is x1 if x1 + x2 = 10 and x2 = 3?', 'x1 is 7.'),
-      session(4, 'My API key is sk-live-abcdefghijklmnopqrstuvwxyz123456, can you check why my Stripe webhook fails?', 'Check the signing secret.'),
+      session(
+        4,
+        'My API key is sk-live-abcdefghijklmnopqrstuvwxyz123456, can you check why my Stripe webhook fails?',
+        'Check the signing secret.',
+      ),
       session(5, 'I just adopted a golden retriever puppy named Max. Any crate training tips?', 'Crate training takes patience.'),
       session(6, 'Thanks, great tips! I heard that offering treats helps.', 'Yes, treats help.'),
       session(7, 'Write a formula for the players table in Excel.', '=SUM(B2:B10)'),
@@ -44,8 +81,12 @@ describe('topic names', () => {
     const keywords: string[] = [];
     for (const rel of ['memory/daily/2026-06-01.md', 'memory/weekly/2026-W23.md', 'memory/monthly/2026-06.md']) {
       const doc = splitFrontmatter(ws.read(rel));
-      for (const t of (doc.data!.topics as string[])) names.push(t.replace(/ \[\w+\]$/, ''));
-      for (const m of doc.body.split('## Topics\n')[1]!.split('\n## ')[0]!.matchAll(/^- [^:\n]+: (.*)$/gm)) keywords.push(...m[1]!.split(', '));
+      for (const t of doc.data!.topics as string[]) names.push(t.replace(/ \[\w+\]$/, ''));
+      for (const m of doc.body
+        .split('## Topics\n')[1]!
+        .split('\n## ')[0]!
+        .matchAll(/^- [^:\n]+: (.*)$/gm))
+        keywords.push(...m[1]!.split(', '));
     }
     const index = ws.read('memory/ROOT.md').split('## Topics Index\n')[1]!;
     for (const m of index.matchAll(/^- (.+?) \[/gm)) names.push(m[1]!);

@@ -21,7 +21,35 @@ const examples = readdirSync(join(REPO, 'memory'), { recursive: true, encoding: 
 
 /** Seeded random strings over characters that stress the pre-tokenizers and byte merging. */
 function randomTexts(n: number, seed: number): string[] {
-  const alphabet = [...'aeiou tnsrl\n\n\t  .,;:!?\'"()[]{}<>/\\-_=+*&^%$#@~`|0123456789', 'ß', 'é', 'ñ', 'Ж', 'я', '日', '本', '語', '한', '국', 'の', 'ア', '😀', '👍🏽', '\u00a0', '\u3000', '\u200b', "'s", "'LL", 'HTTP', 'https://', 'ing', 'tion', ' the', '<|endoftext|>', '\r\n'];
+  const alphabet = [
+    ...'aeiou tnsrl\n\n\t  .,;:!?\'"()[]{}<>/\\-_=+*&^%$#@~`|0123456789',
+    'ß',
+    'é',
+    'ñ',
+    'Ж',
+    'я',
+    '日',
+    '本',
+    '語',
+    '한',
+    '국',
+    'の',
+    'ア',
+    '😀',
+    '👍🏽',
+    '\u00a0',
+    '\u3000',
+    '\u200b',
+    "'s",
+    "'LL",
+    'HTTP',
+    'https://',
+    'ing',
+    'tion',
+    ' the',
+    '<|endoftext|>',
+    '\r\n',
+  ];
   let s = seed;
   const rand = (k: number): number => {
     s = (s * 1103515245 + 12345) % 2147483648;
@@ -71,7 +99,8 @@ describe('rank tables', () => {
   });
 
   it('ship with the build, and the built counter is the one hipo loads', async () => {
-    for (const name of ['cl100k_base', 'o200k_base'] as const) expect(existsSync(join(REPO, 'dist', 'tokenizers', `${name}.bin`)), `run npm run build: ${name}.bin`).toBe(true);
+    for (const name of ['cl100k_base', 'o200k_base'] as const)
+      expect(existsSync(join(REPO, 'dist', 'tokenizers', `${name}.bin`)), `run npm run build: ${name}.bin`).toBe(true);
     const tokens = (await import(join(REPO, 'dist', 'text', 'tokens.js'))) as typeof import('../../src/text/tokens.js');
     const count = await tokens.loadTokenCounter('cl100k_base');
     for (const text of examples.slice(0, 5)) expect(count(text)).toBe(library('cl100k_base')(text));

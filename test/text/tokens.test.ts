@@ -12,7 +12,39 @@ const exampleTexts = readdirSync(example, { recursive: true, encoding: 'utf8' })
 
 /** Line starts and ends a pre-tokenizer could treat specially, mixed at random (seeded). */
 function trickyTexts(n: number, seed: number): string[] {
-  const parts = ['\n', '\n\n', '\r\n', '  \n', '\t\n', ' ', '- ', '## ', 'word', "'s", "'ll", '42', '1234', '.', ').', '?!', '/', '/path', '//x', '#', '→ ', 'über', '日本語', '한국어', '😀', '\u00a0', '\u3000', '`code`', '**', '[x]', ':'];
+  const parts = [
+    '\n',
+    '\n\n',
+    '\r\n',
+    '  \n',
+    '\t\n',
+    ' ',
+    '- ',
+    '## ',
+    'word',
+    "'s",
+    "'ll",
+    '42',
+    '1234',
+    '.',
+    ').',
+    '?!',
+    '/',
+    '/path',
+    '//x',
+    '#',
+    '→ ',
+    'über',
+    '日本語',
+    '한국어',
+    '😀',
+    '\u00a0',
+    '\u3000',
+    '`code`',
+    '**',
+    '[x]',
+    ':',
+  ];
   let s = seed;
   const rand = (k: number): number => {
     s = (s * 1103515245 + 12345) % 2147483648;
@@ -30,7 +62,10 @@ describe('token counting', () => {
 
   it('counts exactly what counting the whole text counts (cl100k and o200k)', () => {
     const texts = [...exampleTexts, ...trickyTexts(400, 7)];
-    for (const [name, whole] of [['cl100k', cl100k], ['o200k', o200k]] as const) {
+    for (const [name, whole] of [
+      ['cl100k', cl100k],
+      ['o200k', o200k],
+    ] as const) {
       const pieced = rememberingCounter(whole);
       for (const t of texts) {
         const total = linePieces(t).reduce((n, p) => n + whole(p), 0);

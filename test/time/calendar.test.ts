@@ -2,8 +2,20 @@ import { execFileSync } from 'node:child_process';
 import { getISOWeek, getISOWeekYear } from 'date-fns';
 import { describe, expect, it } from 'vitest';
 import {
-  addDays, daysBetween, isoWeekOf, isoWeeksInYear, monthDates, parseIsoWeek, parseLocalDate,
-  todayIn, weekDates, weekdayName, weeksTouchingMonth, type IsoWeek, type LocalDate, type MonthId,
+  addDays,
+  daysBetween,
+  isoWeekOf,
+  isoWeeksInYear,
+  monthDates,
+  parseIsoWeek,
+  parseLocalDate,
+  todayIn,
+  weekDates,
+  weekdayName,
+  weeksTouchingMonth,
+  type IsoWeek,
+  type LocalDate,
+  type MonthId,
 } from '../../src/time/calendar.js';
 import { resolveClock } from '../../src/time/clock.js';
 
@@ -19,7 +31,15 @@ describe('ISO weeks', () => {
     expect(isoWeekOf(d('2026-12-31'))).toBe('2026-W53');
     expect(isoWeekOf(d('2027-01-01'))).toBe('2026-W53');
     expect(isoWeekOf(d('2027-01-03'))).toBe('2026-W53');
-    expect(weekDates('2026-W53' as IsoWeek)).toEqual(['2026-12-28', '2026-12-29', '2026-12-30', '2026-12-31', '2027-01-01', '2027-01-02', '2027-01-03']);
+    expect(weekDates('2026-W53' as IsoWeek)).toEqual([
+      '2026-12-28',
+      '2026-12-29',
+      '2026-12-30',
+      '2026-12-31',
+      '2027-01-01',
+      '2027-01-02',
+      '2027-01-03',
+    ]);
   });
 
   it('starts 2027 (which begins on a Friday) at W01 on Monday Jan 4, not W02 (pitfall 1)', () => {
@@ -88,7 +108,15 @@ describe('months and weeks that straddle them', () => {
   });
 
   it('keeps 2028-W18 (May 1-7) wholly in May (pitfall 2)', () => {
-    expect(weekDates('2028-W18' as IsoWeek)).toEqual(['2028-05-01', '2028-05-02', '2028-05-03', '2028-05-04', '2028-05-05', '2028-05-06', '2028-05-07']);
+    expect(weekDates('2028-W18' as IsoWeek)).toEqual([
+      '2028-05-01',
+      '2028-05-02',
+      '2028-05-03',
+      '2028-05-04',
+      '2028-05-05',
+      '2028-05-06',
+      '2028-05-07',
+    ]);
     expect(weeksTouchingMonth('2028-04' as MonthId)).not.toContain('2028-W18');
     expect(weeksTouchingMonth('2028-05' as MonthId)[0]).toBe('2028-W18');
   });
@@ -143,7 +171,11 @@ describe('time zones', () => {
 
 function gnuDateWeeks(): string[] | null {
   try {
-    const out = execFileSync('date', ['-f', '-', '+%F %G-W%V'], { input: Array.from({ length: 14 * 366 }, (_, i) => addDays(d('2015-01-01'), i)).join('\n'), encoding: 'utf8', stdio: ['pipe', 'pipe', 'ignore'] });
+    const out = execFileSync('date', ['-f', '-', '+%F %G-W%V'], {
+      input: Array.from({ length: 14 * 366 }, (_, i) => addDays(d('2015-01-01'), i)).join('\n'),
+      encoding: 'utf8',
+      stdio: ['pipe', 'pipe', 'ignore'],
+    });
     return out.trim().split('\n');
   } catch {
     return null;

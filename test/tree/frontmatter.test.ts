@@ -10,8 +10,16 @@ describe('frontmatter', () => {
       period: '2026-W11',
       dates: '2026-03-09 to 2026-03-15',
       'source-files': ['memory/daily/2026-03-09.md', 'memory/daily/2026-03-15.md'],
-      topics: ['auth [project]', 'dist = 120, thres: 16 # x [project]', '인증 [user]', "it's yes [feedback]", 'true', '0123', '- dash [reference]'],
-      'last-seen': { auth: '2026-03-14', 'key: with colon': '2026-03-10', yes: '2026-03-09', '인증': '2026-03-11' },
+      topics: [
+        'auth [project]',
+        'dist = 120, thres: 16 # x [project]',
+        '인증 [user]',
+        "it's yes [feedback]",
+        'true',
+        '0123',
+        '- dash [reference]',
+      ],
+      'last-seen': { auth: '2026-03-14', 'key: with colon': '2026-03-10', yes: '2026-03-09', 인증: '2026-03-11' },
       tokens: 2841,
     };
     const text = renderFrontmatter(data) + '\nbody\n';
@@ -49,10 +57,18 @@ describe('frontmatter', () => {
   });
 
   it('reads the topic syntaxes found in hipocampus folders', () => {
-    expect(fmList(splitFrontmatter('---\ntopics: auth [project], timezone [user], api-key [reference]\n---\n').data, 'topics')).toEqual(['auth [project]', 'timezone [user]', 'api-key [reference]']);
+    expect(fmList(splitFrontmatter('---\ntopics: auth [project], timezone [user], api-key [reference]\n---\n').data, 'topics')).toEqual([
+      'auth [project]',
+      'timezone [user]',
+      'api-key [reference]',
+    ]);
     expect(fmList(splitFrontmatter('---\ntopics: []\n---\n').data, 'topics')).toEqual([]);
     expect(fmList(splitFrontmatter('---\ntopics:\n  - auth [project]\n---\n').data, 'topics')).toEqual(['auth [project]']);
     expect(parseTopicTag('Auth')).toEqual({ name: 'auth', type: 'project' });
-    expect(parseTopicLine('- legal [reference, 45d, ?]: Civil Act §750, tort → knowledge/legal-750.md')).toEqual({ name: 'legal', type: 'reference', keywords: ['Civil Act §750', 'tort'] });
+    expect(parseTopicLine('- legal [reference, 45d, ?]: Civil Act §750, tort → knowledge/legal-750.md')).toEqual({
+      name: 'legal',
+      type: 'reference',
+      keywords: ['Civil Act §750', 'tort'],
+    });
   });
 });

@@ -15,7 +15,12 @@ interface Shape {
   code: string[];
 }
 
-const inline = (s: string) => s.replace(/\[([^\]]*)\]\([^)]*\)/g, '$1').replace(/[*_`~\\]/g, '').replace(/\s+/g, ' ').trim();
+const inline = (s: string) =>
+  s
+    .replace(/\[([^\]]*)\]\([^)]*\)/g, '$1')
+    .replace(/[*_`~\\]/g, '')
+    .replace(/\s+/g, ' ')
+    .trim();
 
 function remarkShape(text: string): Shape {
   const tree = unified().use(remarkParse).parse(text);
@@ -25,7 +30,8 @@ function remarkShape(text: string): Shape {
   for (const n of tree.children) {
     if (n.type === 'heading') headings.push(`${n.position!.start.line}:h${n.depth}:${inline(toString(n))}`);
     // Only fenced code matters (indented code can never hold a heading line anyway).
-    if (n.type === 'code' && /^\s{0,3}(```|~~~)/.test(text.split('\n')[n.position!.start.line - 1] ?? '')) code.push(`${n.position!.start.line}-${Math.min(last, n.position!.end.line)}`);
+    if (n.type === 'code' && /^\s{0,3}(```|~~~)/.test(text.split('\n')[n.position!.start.line - 1] ?? ''))
+      code.push(`${n.position!.start.line}-${Math.min(last, n.position!.end.line)}`);
   }
   return { headings, code };
 }
@@ -33,7 +39,9 @@ function remarkShape(text: string): Shape {
 function scannerShape(text: string): Shape {
   const blocks = scanBlocks(splitLines(text));
   return {
-    headings: blocks.filter((b) => b.kind === 'heading').map((b) => `${b.line}:h${(b as { depth: number }).depth}:${inline((b as { text: string }).text)}`),
+    headings: blocks
+      .filter((b) => b.kind === 'heading')
+      .map((b) => `${b.line}:h${(b as { depth: number }).depth}:${inline((b as { text: string }).text)}`),
     code: blocks.filter((b) => b.kind === 'code').map((b) => `${b.line}-${b.endLine}`),
   };
 }
@@ -48,8 +56,8 @@ const FIXTURES: Record<string, string> = {
   'closing hashes and empty headings': '## title ##\n#\n### keep # inside\n## trailing #hash\n',
   'lists and quotes': '- item one\n  continued\n- ## not top-level in lists\n> ## quoted heading\n\nplain\n## after\n',
   'paragraph then rule': 'para line\n\n---\n\n## next\n',
-  'crlf': '# t\r\n\r\n## a\r\n```\r\n## b\r\n```\r\n',
-  'tabs': '##\tTabbed heading\n\t## tab indented\n',
+  crlf: '# t\r\n\r\n## a\r\n```\r\n## b\r\n```\r\n',
+  tabs: '##\tTabbed heading\n\t## tab indented\n',
 };
 
 describe('block scanner agrees with remark', () => {
@@ -73,7 +81,10 @@ describe('sections', () => {
     const root = sectionTree(scanBlocks(splitLines(text)), 8);
     const day = root.children[0]!;
     expect(day.heading).toBe('Day');
-    expect(day.children.map((c) => [c.heading, c.line, c.endLine])).toEqual([['A [project]', 3, 6], ['B', 7, 8]]);
+    expect(day.children.map((c) => [c.heading, c.line, c.endLine])).toEqual([
+      ['A [project]', 3, 6],
+      ['B', 7, 8],
+    ]);
     expect(day.children[0]!.children[0]!.path).toEqual(['Day', 'A [project]', 'A.1']);
   });
 

@@ -45,7 +45,10 @@ describe('the lock file', () => {
       return judgeLock(readLockFile(file)!);
     };
     expect(judge({ pid: DEAD, host: me.host })).toMatchObject({ stale: true, why: expect.stringContaining('gone') });
-    expect(judge({ ...me, start: '1' })).toMatchObject({ stale: process.platform === 'linux', ...(process.platform === 'linux' ? { why: expect.stringContaining('another process') } : {}) });
+    expect(judge({ ...me, start: '1' })).toMatchObject({
+      stale: process.platform === 'linux',
+      ...(process.platform === 'linux' ? { why: expect.stringContaining('another process') } : {}),
+    });
     expect(judge({ ...me, boot: 'another-boot' })).toMatchObject({ stale: true, why: expect.stringContaining('restarted') });
     expect(judge({ ...me })).toEqual({ stale: false });
     expect(judge('', new Date(Date.now() - 5000))).toMatchObject({ stale: true, why: expect.stringContaining('empty') });

@@ -17,7 +17,9 @@ describe('templates', () => {
     });
     await cycle(ws, '2026-06-02');
     const body = node(ws, 'daily/2026-06-01.md').body;
-    expect(body).toMatch(/^\n# My day 2026-06-01 \(Mon\)\n\nSources: \[raw log\]\(\.\.\/2026-06-01\.md\) · Up: [^\n]*\n\n## Topics\n- parser \[project\]/);
+    expect(body).toMatch(
+      /^\n# My day 2026-06-01 \(Mon\)\n\nSources: \[raw log\]\(\.\.\/2026-06-01\.md\) · Up: [^\n]*\n\n## Topics\n- parser \[project\]/,
+    );
     expect(body).toMatch(/## Choices\n- parser: decided item \d+ for the parser/);
     expect(body).toMatch(/- parser \[project\]: decided, item\n/);
     expect(body).not.toContain('## Key Decisions');

@@ -6,7 +6,15 @@ import { CliError, EXIT } from '../exit.js';
 import type { CommandContext, Io } from '../context.js';
 import { progressSink } from '../progress.js';
 
-interface CompactOpts { dryRun?: boolean; catchUp?: boolean; resummarize?: boolean; now?: string; json?: boolean; verbose?: boolean; dir?: string }
+interface CompactOpts {
+  dryRun?: boolean;
+  catchUp?: boolean;
+  resummarize?: boolean;
+  now?: string;
+  json?: boolean;
+  verbose?: boolean;
+  dir?: string;
+}
 
 export function registerCompact(program: Command, { io, setRun }: CommandContext): void {
   program
@@ -15,27 +23,47 @@ export function registerCompact(program: Command, { io, setRun }: CommandContext
     .option('--dry-run', 'print the plan (what would be created, regenerated or fixed, and why) and write nothing')
     .option('--catch-up', 'run cycles until nothing is left to do (per-cycle limits apply to each cycle)')
     .option('--now <date>', 'treat this as today: YYYY-MM-DD, or an ISO-8601 instant (default: the clock, or HIPO_NOW)')
-    .option('--resummarize', 'also give fixed nodes with an extractive summary a pass by the configured model (costs calls; per-cycle limits apply)')
+    .option(
+      '--resummarize',
+      'also give fixed nodes with an extractive summary a pass by the configured model (costs calls; per-cycle limits apply)',
+    )
     .option('--json', 'print the plan or result as JSON')
     .option('--verbose', 'list every action of every cycle')
     .option(DIR_FLAGS, DIR_HELP)
-    .addHelpText('after', '\nWhen a daemon runs for the workspace, it runs the cycle (on the tree it already holds) and this prints its result.\nExit codes: 0 done, 1 a node could not be written, 2 bad usage/config or no memory folder, 3 another hipo holds the lock.')
+    .addHelpText(
+      'after',
+      '\nWhen a daemon runs for the workspace, it runs the cycle (on the tree it already holds) and this prints its result.\nExit codes: 0 done, 1 a node could not be written, 2 bad usage/config or no memory folder, 3 another hipo holds the lock.',
+    )
     .action((opts: CompactOpts) => {
       setRun(async () => {
         const { ws, config, configWarnings } = loadWorkspace(opts.dir, true);
         // One cycle, as the daemon runs them: it does the work when it reads the same clock.
         if (!opts.dryRun && !opts.catchUp && !opts.resummarize) {
           const { askDaemon, clockSource } = await import('../../daemon/ask.js');
-          const answer = await askDaemon<CompactAnswer>(ws, { op: 'compact', clock: clockSource(process.env, opts.now), json: !!opts.json, verbose: !!opts.verbose }, config.lockWaitMs);
+          const answer = await askDaemon<CompactAnswer>(
+            ws,
+            { op: 'compact', clock: clockSource(process.env, opts.now), json: !!opts.json, verbose: !!opts.verbose },
+            config.lockWaitMs,
+          );
           if (answer && !answer.ok) throw new CliError(`the daemon's cycle failed: ${answer.error}`, EXIT.failed);
           if (answer?.ok) return printDaemonAnswer(answer.result, io, opts, configWarnings, ws);
         }
         const { compact, ResummarizeWithoutModel } = await import('../../cycle/compaction.js');
-        const [{ indexFile }, { formatCompact, compactJson }] = await Promise.all([import('../../index/location.js'), import('../format.js')]);
+        const [{ indexFile }, { formatCompact, compactJson }] = await Promise.all([
+          import('../../index/location.js'),
+          import('../format.js'),
+        ]);
         const command = `compact${opts.dryRun ? ' --dry-run' : ''}${opts.resummarize ? ' --resummarize' : ''}`;
         // Work that runs past two seconds shows its progress on stderr (a bar on a terminal).
         const progress = progressSink(process.stderr, (l) => io.err(l), { plain: !opts.json, delayMs: 2000 });
-        const result = await compact(ws, config, { dryRun: !!opts.dryRun, catchUp: !!opts.catchUp, resummarize: !!opts.resummarize, now: opts.now, command, onProgress: (p) => progress.update(p) })
+        const result = await compact(ws, config, {
+          dryRun: !!opts.dryRun,
+          catchUp: !!opts.catchUp,
+          resummarize: !!opts.resummarize,
+          now: opts.now,
+          command,
+          onProgress: (p) => progress.update(p),
+        })
           .catch((err: unknown) => {
             throw err instanceof ResummarizeWithoutModel ? new CliError(err.message) : err;
           })
@@ -44,12 +72,27 @@ export function registerCompact(program: Command, { io, setRun }: CommandContext
         // search.autoIndex asks for it); a failure there is a warning, never the command's.
         const wantIndex = !result.dryRun && (existsSync(indexFile(ws)) || config.search.autoIndex);
         const indexProgress = progressSink(process.stderr, (l) => io.err(l), { plain: !opts.json, delayMs: 2000 });
-        const index = wantIndex ? await (await import('../../index/maintain.js')).keepIndexCurrent(ws, config, { onProgress: (p) => indexProgress.update(p) }) : { report: null, warnings: [] as string[] };
+        const index = wantIndex
+          ? await (await import('../../index/maintain.js')).keepIndexCurrent(ws, config, { onProgress: (p) => indexProgress.update(p) })
+          : { report: null, warnings: [] as string[] };
         indexProgress.done();
-        if (opts.json) io.out(JSON.stringify({ ...(compactJson(result, ws) as object), searchIndex: index.report ? { updated: true, ...index.report } : { updated: false, warnings: index.warnings } }, null, 2));
+        if (opts.json)
+          io.out(
+            JSON.stringify(
+              {
+                ...(compactJson(result, ws) as object),
+                searchIndex: index.report ? { updated: true, ...index.report } : { updated: false, warnings: index.warnings },
+              },
+              null,
+              2,
+            ),
+          );
         else {
           io.out(formatCompact(result, ws, { verbose: !!opts.verbose, configWarnings }));
-          if (index.report) io.out(`  search index: ${index.report.changed + index.report.added} file(s) reindexed, +${index.report.chunksAdded} −${index.report.chunksRemoved} chunks, ${index.report.embedded} embedded`);
+          if (index.report)
+            io.out(
+              `  search index: ${index.report.changed + index.report.added} file(s) reindexed, +${index.report.chunksAdded} −${index.report.chunksRemoved} chunks, ${index.report.embedded} embedded`,
+            );
           for (const w of index.warnings) io.out(`  warning: search index: ${w}`);
         }
         return result.errors.length ? EXIT.failed : EXIT.ok;
@@ -58,11 +101,20 @@ export function registerCompact(program: Command, { io, setRun }: CommandContext
 }
 
 /** Prints the daemon's cycle as this command prints its own. */
-async function printDaemonAnswer(a: CompactAnswer, io: Io, opts: CompactOpts, configWarnings: string[], ws: ReturnType<typeof loadWorkspace>['ws']): Promise<number> {
+async function printDaemonAnswer(
+  a: CompactAnswer,
+  io: Io,
+  opts: CompactOpts,
+  configWarnings: string[],
+  ws: ReturnType<typeof loadWorkspace>['ws'],
+): Promise<number> {
   const { formatCompact, compactJson } = await import('../format.js');
   const r = a.compact;
   // The daemon keeps its search index current itself, right after the cycle.
   if (opts.json) io.out(JSON.stringify({ ...(compactJson(r, ws) as object), searchIndex: { updated: false, byDaemon: true } }, null, 2));
-  else io.out(`${formatCompact(r, ws, { verbose: !!opts.verbose, configWarnings })}\n  run by the daemon (pid in .hipo/daemon.json), which updates the search index next`);
+  else
+    io.out(
+      `${formatCompact(r, ws, { verbose: !!opts.verbose, configWarnings })}\n  run by the daemon (pid in .hipo/daemon.json), which updates the search index next`,
+    );
   return r.errors.length ? EXIT.failed : EXIT.ok;
 }

@@ -9,7 +9,9 @@ import type { CommandContext } from '../context.js';
 export function registerContext(program: Command, { io, setRun }: CommandContext): void {
   program
     .command('context')
-    .description('Print the memory context pack: ROOT, then the latest monthly, weekly and daily nodes and the newest raw entries, under a token budget')
+    .description(
+      'Print the memory context pack: ROOT, then the latest monthly, weekly and daily nodes and the newest raw entries, under a token budget',
+    )
     .option('--budget <tokens>', 'token budget (default: agents.contextTokens in hipo.config.json)')
     .option('--query <text>', 'prefer the periods, sections and entries that mention these words')
     .option('--json', 'print the pack with tokens per level and what was left out')
@@ -19,10 +21,20 @@ export function registerContext(program: Command, { io, setRun }: CommandContext
       setRun(async () => {
         const { ws, config } = loadWorkspace(opts.dir, true);
         const budget = opts.budget === undefined ? config.agents.contextTokens : Number(opts.budget);
-        if (!Number.isInteger(budget) || budget < 100) throw new CliError(`--budget: "${opts.budget}" is not a whole number of tokens of at least 100`);
+        if (!Number.isInteger(budget) || budget < 100)
+          throw new CliError(`--budget: "${opts.budget}" is not a whole number of tokens of at least 100`);
         const clock = resolveClock(config.timeZone, opts.now);
         const count = await loadTokenCounter(config.compaction.tokenizer as TokenizerName);
-        const pack = buildPack({ memoryDir: ws.memoryDir, memoryName: ws.memoryName, today: clock.today, timeZone: config.timeZone, budget, unit: 'tokens', measure: count, ...(opts.query ? { query: opts.query } : {}) });
+        const pack = buildPack({
+          memoryDir: ws.memoryDir,
+          memoryName: ws.memoryName,
+          today: clock.today,
+          timeZone: config.timeZone,
+          budget,
+          unit: 'tokens',
+          measure: count,
+          ...(opts.query ? { query: opts.query } : {}),
+        });
         io.out(opts.json ? JSON.stringify(packJson(pack, ws.memoryName), null, 2) : pack.text);
         return EXIT.ok;
       });

@@ -12,11 +12,15 @@ export function registerDaemon(program: Command, { io, setRun }: CommandContext)
     .description('Run in the foreground: catch up, then compact on file changes and on a heartbeat')
     .option('--log-json', 'log one JSON object per line on stderr')
     .option(DIR_FLAGS, DIR_HELP)
-    .addHelpText('after', '\nStops cleanly on SIGINT or SIGTERM (finishes the write in progress, releases the lock, exits 0).\nExit codes: 0 stopped, 2 bad usage/config, 3 another daemon runs for this workspace.')
+    .addHelpText(
+      'after',
+      '\nStops cleanly on SIGINT or SIGTERM (finishes the write in progress, releases the lock, exits 0).\nExit codes: 0 stopped, 2 bad usage/config, 3 another daemon runs for this workspace.',
+    )
     .action((opts: { logJson?: boolean; dir?: string }) => {
       setRun(async () => {
         const { ws, config, configWarnings } = loadWorkspace(opts.dir, true);
-        if (!validate(config.daemon.heartbeat)) throw new CliError(`${ws.root}/hipo.config.json: "daemon.heartbeat" is not a cron expression: "${config.daemon.heartbeat}"`);
+        if (!validate(config.daemon.heartbeat))
+          throw new CliError(`${ws.root}/hipo.config.json: "daemon.heartbeat" is not a cron expression: "${config.daemon.heartbeat}"`);
         const log = createLog(!!opts.logJson, (l) => io.err(l));
         for (const w of configWarnings) log('warn', 'config', w);
         const daemon = new Daemon(ws, config, log);

@@ -7,12 +7,16 @@ export function registerHook(program: Command, { io, setRun }: CommandContext): 
   program
     .command('hook')
     .argument('<event>', `platform hook event: ${HOOK_EVENTS.join(', ')}`)
-    .description('Run as an agent platform hook: reads the hook JSON on stdin; capture events archive the transcript, SessionStart prints the memory context. Always exits 0.')
-    .option('--dir <path>', 'the workspace (default: the nearest one at or above the session\'s cwd from the hook input)')
+    .description(
+      'Run as an agent platform hook: reads the hook JSON on stdin; capture events archive the transcript, SessionStart prints the memory context. Always exits 0.',
+    )
+    .option('--dir <path>', "the workspace (default: the nearest one at or above the session's cwd from the hook input)")
     .option('--now <date>', 'treat this as today (YYYY-MM-DD or ISO instant)')
     .allowUnknownOption()
     .allowExcessArguments()
     .action((event: string, opts: { dir?: string; now?: string }) => {
-      setRun(() => hookEntry([event, ...(opts.dir ? ['--dir', opts.dir] : []), ...(opts.now ? ['--now', opts.now] : [])], (s) => io.out(s)));
+      setRun(() =>
+        hookEntry([event, ...(opts.dir ? ['--dir', opts.dir] : []), ...(opts.now ? ['--now', opts.now] : [])], (s) => io.out(s)),
+      );
     });
 }

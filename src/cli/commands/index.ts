@@ -22,7 +22,10 @@ interface IndexTotals {
 async function totals(index: SearchIndex): Promise<IndexTotals> {
   const { stmt } = await import('../../index/db.js');
   const { storedEmbedder } = await import('../../index/vectors.js');
-  const row = stmt(index.db, 'SELECT (SELECT count(*) FROM files) AS files, count(*) AS chunks, coalesce(sum(embedded = 1), 0) AS embedded FROM chunks').get() as { files: number; chunks: number; embedded: number };
+  const row = stmt(
+    index.db,
+    'SELECT (SELECT count(*) FROM files) AS files, count(*) AS chunks, coalesce(sum(embedded = 1), 0) AS embedded FROM chunks',
+  ).get() as { files: number; chunks: number; embedded: number };
   let bytes = 0;
   for (const suffix of ['', '-wal']) {
     try {
@@ -41,13 +44,21 @@ export function registerIndex(program: Command, { io, setRun }: CommandContext):
     .option('--rebuild', 'empty the index and index everything again')
     .option('--json', 'print what was done as JSON')
     .option(DIR_FLAGS, DIR_HELP)
-    .addHelpText('after', '\nOnly changed files are read, only new chunks are embedded. Exit codes: 0 done, 1 some chunks could not be embedded, 2 bad usage/config or no memory folder.')
+    .addHelpText(
+      'after',
+      '\nOnly changed files are read, only new chunks are embedded. Exit codes: 0 done, 1 some chunks could not be embedded, 2 bad usage/config or no memory folder.',
+    )
     .action((opts: { rebuild?: boolean; json?: boolean; dir?: string }) => {
       setRun(async () => {
         const { ws, config, configWarnings } = loadWorkspace(opts.dir, true);
         const { withIndex } = await import('../../index/maintain.js');
         const progress = progressSink(process.stderr, (l) => io.err(l), { plain: !opts.json, delayMs: 0 });
-        const session = await withIndex(ws, config, { update: true, rebuild: !!opts.rebuild, onProgress: (p) => progress.update(p) }, (index) => totals(index));
+        const session = await withIndex(
+          ws,
+          config,
+          { update: true, rebuild: !!opts.rebuild, onProgress: (p) => progress.update(p) },
+          (index) => totals(index),
+        );
         progress.done();
         const report = session.report!;
         const warnings = [...configWarnings, ...session.warnings];
@@ -61,10 +72,16 @@ export function registerIndex(program: Command, { io, setRun }: CommandContext):
 
 function formatIndex(r: UpdateReport, t: IndexTotals, root: string, warnings: string[]): string {
   const n = (x: number): string => x.toLocaleString('en-US');
-  const lines = [`hipo index · ${relative(root, t.file) || t.file} · ${(t.bytes / 1024 / 1024).toFixed(1)} MB · ${(r.ms / 1000).toFixed(1)} s`];
-  lines.push(`  files   ${n(t.files)} (${n(r.added)} added, ${n(r.changed)} changed, ${n(r.removed)} removed, ${n(r.unchanged)} unchanged)`);
+  const lines = [
+    `hipo index · ${relative(root, t.file) || t.file} · ${(t.bytes / 1024 / 1024).toFixed(1)} MB · ${(r.ms / 1000).toFixed(1)} s`,
+  ];
+  lines.push(
+    `  files   ${n(t.files)} (${n(r.added)} added, ${n(r.changed)} changed, ${n(r.removed)} removed, ${n(r.unchanged)} unchanged)`,
+  );
   lines.push(`  chunks  ${n(t.chunks)} (+${n(r.chunksAdded)} −${n(r.chunksRemoved)}, ${n(r.chunksKept)} kept in changed files)`);
-  lines.push(`  vectors ${n(t.embedded)} (${t.embedder ?? 'no embedder'}; ${n(r.embedded)} new${r.pendingEmbeddings ? `, ${n(r.pendingEmbeddings)} waiting` : ''})`);
+  lines.push(
+    `  vectors ${n(t.embedded)} (${t.embedder ?? 'no embedder'}; ${n(r.embedded)} new${r.pendingEmbeddings ? `, ${n(r.pendingEmbeddings)} waiting` : ''})`,
+  );
   if (r.redacted) lines.push(`  secrets ${n(r.redacted)} redacted before indexing`);
   for (const w of warnings) lines.push(`  warning: ${w}`);
   return lines.join('\n');

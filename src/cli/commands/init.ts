@@ -9,7 +9,8 @@ import { DIR_FLAGS, workspaceRoot, type CommandContext } from '../context.js';
 
 /** `[dir]` or `--dir` (not both, unless they agree). */
 export function targetDir(positional: string | undefined, flag: string | undefined): string | undefined {
-  if (positional !== undefined && flag !== undefined && positional !== flag) throw new CliError(`two folders given ("${positional}" and --dir "${flag}"): give one`);
+  if (positional !== undefined && flag !== undefined && positional !== flag)
+    throw new CliError(`two folders given ("${positional}" and --dir "${flag}"): give one`);
   return positional ?? flag;
 }
 
@@ -17,10 +18,15 @@ export function registerInit(program: Command, { io, setRun }: CommandContext): 
   program
     .command('init')
     .argument('[dir]', 'workspace folder to set up (default: the workspace at or above the current folder, else the current folder)')
-    .description('Create memory/ and hipo.config.json in a workspace; never overwrites anything. With --platform, also install skills, hooks, the MCP server and session-start loading for an agent platform')
-    .option('--timezone <tz>', 'IANA time zone to record in the config (default: the system\'s)')
+    .description(
+      'Create memory/ and hipo.config.json in a workspace; never overwrites anything. With --platform, also install skills, hooks, the MCP server and session-start loading for an agent platform',
+    )
+    .option('--timezone <tz>', "IANA time zone to record in the config (default: the system's)")
     .option('--platform <name>', `agent platform to integrate: ${PLATFORMS.join(', ')} (idempotent; "hipo uninstall" removes it)`)
-    .option('--scope <scope>', `where the platform's hooks go: ${SCOPES.join(', ')} (claude-code: local = .claude/settings.local.json, project = .claude/settings.json and .mcp.json, user = ~/.claude/; default: the platform's first)`)
+    .option(
+      '--scope <scope>',
+      `where the platform's hooks go: ${SCOPES.join(', ')} (claude-code: local = .claude/settings.local.json, project = .claude/settings.json and .mcp.json, user = ~/.claude/; default: the platform's first)`,
+    )
     .option(DIR_FLAGS, 'the same as [dir]')
     .option('--json', 'print what was created as JSON')
     .action((dir: string | undefined, opts: { timezone?: string; platform?: string; scope?: string; dir?: string; json?: boolean }) => {

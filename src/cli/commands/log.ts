@@ -18,15 +18,20 @@ export function registerLog(program: Command, { io, setRun }: CommandContext): v
     .option(DIR_FLAGS, DIR_HELP)
     .action((words: string[], opts: { type: string; topic?: string; json?: boolean; now?: string; dir?: string }) => {
       setRun(async () => {
-        if (!(MEMORY_TYPES as readonly string[]).includes(opts.type)) throw new CliError(`--type: "${opts.type}" is not one of ${MEMORY_TYPES.join(', ')}`);
+        if (!(MEMORY_TYPES as readonly string[]).includes(opts.type))
+          throw new CliError(`--type: "${opts.type}" is not one of ${MEMORY_TYPES.join(', ')}`);
         const { ws, config } = loadWorkspace(opts.dir, true);
         let text = words.join(' ');
         if (text === '-') text = await readAll(process.stdin);
         if (!text.trim()) throw new CliError('nothing to log: the text is empty');
         const clock = resolveClock(config.timeZone, opts.now);
         const r = await appendTypedEntry(ws, config, clock, { type: opts.type as MemoryType, topic: opts.topic ?? null, text });
-        if (opts.json) io.out(JSON.stringify({ file: `${ws.memoryName}/${r.rel}`, heading: r.heading, bytes: r.bytes, redacted: r.redacted }, null, 2));
-        else io.out(`hipo log · appended to ${ws.memoryName}/${r.rel}: ${r.heading}${r.redacted ? ` (${r.redacted} secret${r.redacted === 1 ? '' : 's'} redacted)` : ''}`);
+        if (opts.json)
+          io.out(JSON.stringify({ file: `${ws.memoryName}/${r.rel}`, heading: r.heading, bytes: r.bytes, redacted: r.redacted }, null, 2));
+        else
+          io.out(
+            `hipo log · appended to ${ws.memoryName}/${r.rel}: ${r.heading}${r.redacted ? ` (${r.redacted} secret${r.redacted === 1 ? '' : 's'} redacted)` : ''}`,
+          );
         return EXIT.ok;
       });
     });

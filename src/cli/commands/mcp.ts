@@ -19,7 +19,9 @@ export function registerMcp(program: Command, { setRun }: CommandContext): void 
         let served: Served;
         try {
           const { ws, config } = loadWorkspace(opts.dir, true);
-          served = existsSync(ws.memoryDir) ? { env: { ws, config, ...(opts.now ? { now: opts.now } : {}) } } : { problem: `${ws.memoryDir}: no memory folder` };
+          served = existsSync(ws.memoryDir)
+            ? { env: { ws, config, ...(opts.now ? { now: opts.now } : {}) } }
+            : { problem: `${ws.memoryDir}: no memory folder` };
         } catch (err) {
           if (!(err instanceof CliError)) throw err;
           served = { problem: err.message };

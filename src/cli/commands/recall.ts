@@ -10,45 +10,70 @@ export function registerRecall(program: Command, { io, setRun }: CommandContext)
   program
     .command('recall')
     .argument('<question...>', 'what to look up')
-    .description("Find the passages of memory that answer a question: ROOT's Topics Index, then the nodes' topics and periods, then search; ranked, with file and line range, under a token budget")
+    .description(
+      "Find the passages of memory that answer a question: ROOT's Topics Index, then the nodes' topics and periods, then search; ranked, with file and line range, under a token budget",
+    )
     .option('--budget <tokens>', 'token budget (default: agents.contextTokens in hipo.config.json)')
-    .option('--also <text>', 'another wording, e.g. the fact the question depends on (repeatable)', (v: string, prev: string[] = []) => [...prev, v])
+    .option('--also <text>', 'another wording, e.g. the fact the question depends on (repeatable)', (v: string, prev: string[] = []) => [
+      ...prev,
+      v,
+    ])
     .option('--json', 'print topics, days and passages as JSON')
     .option('--no-search', 'skip the search index (topics, manifest and the matching days only)')
     .option('--no-update', 'search the index as it is, without bringing it up to date first')
     .option('--now <date>', 'treat this as today (YYYY-MM-DD or ISO instant)')
     .option(DIR_FLAGS, DIR_HELP)
-    .action((words: string[], opts: { budget?: string; also?: string[]; json?: boolean; search: boolean; update: boolean; now?: string; dir?: string }) => {
-      setRun(async () => {
-        const { ws, config } = loadWorkspace(opts.dir, true);
-        const question = words.join(' ').trim();
-        if (!question) throw new CliError('recall: the question is empty');
-        const budget = opts.budget === undefined ? config.agents.contextTokens : Number(opts.budget);
-        if (!Number.isInteger(budget) || budget < 100) throw new CliError(`--budget: "${opts.budget}" is not a whole number of tokens of at least 100`);
-        const clock = resolveClock(config.timeZone, opts.now);
-        const measure = await loadTokenCounter(config.compaction.tokenizer as TokenizerName);
-        const run = (search?: TreeSearch) => recall({ memoryDir: ws.memoryDir, today: clock.today, question, also: opts.also ?? [], budget, measure, ...(search ? { search } : {}) });
-        let r: Recall;
-        const warnings: string[] = [];
-        if (opts.search) {
-          // Loaded here: other commands need no database code.
-          const { withIndex } = await import('../../index/maintain.js');
-          const { indexTreeSearch } = await import('../../context/index-search.js');
-          try {
-            const s = await withIndex(ws, config, { update: opts.update }, (index) => run(indexTreeSearch(index, ws.memoryName, ws.memoryDir)));
-            r = s.result;
-            warnings.push(...s.warnings);
-          } catch (err) {
-            warnings.push(`search index not used: ${(err as Error).message}`);
-            r = await run();
+    .action(
+      (
+        words: string[],
+        opts: { budget?: string; also?: string[]; json?: boolean; search: boolean; update: boolean; now?: string; dir?: string },
+      ) => {
+        setRun(async () => {
+          const { ws, config } = loadWorkspace(opts.dir, true);
+          const question = words.join(' ').trim();
+          if (!question) throw new CliError('recall: the question is empty');
+          const budget = opts.budget === undefined ? config.agents.contextTokens : Number(opts.budget);
+          if (!Number.isInteger(budget) || budget < 100)
+            throw new CliError(`--budget: "${opts.budget}" is not a whole number of tokens of at least 100`);
+          const clock = resolveClock(config.timeZone, opts.now);
+          const measure = await loadTokenCounter(config.compaction.tokenizer as TokenizerName);
+          const run = (search?: TreeSearch) =>
+            recall({
+              memoryDir: ws.memoryDir,
+              today: clock.today,
+              question,
+              also: opts.also ?? [],
+              budget,
+              measure,
+              ...(search ? { search } : {}),
+            });
+          let r: Recall;
+          const warnings: string[] = [];
+          if (opts.search) {
+            // Loaded here: other commands need no database code.
+            const { withIndex } = await import('../../index/maintain.js');
+            const { indexTreeSearch } = await import('../../context/index-search.js');
+            try {
+              const s = await withIndex(ws, config, { update: opts.update }, (index) =>
+                run(indexTreeSearch(index, ws.memoryName, ws.memoryDir)),
+              );
+              r = s.result;
+              warnings.push(...s.warnings);
+            } catch (err) {
+              warnings.push(`search index not used: ${(err as Error).message}`);
+              r = await run();
+            }
+          } else r = await run();
+          if (opts.json)
+            io.out(
+              JSON.stringify({ ...r, passages: r.passages.map((p) => ({ ...p, path: `${ws.memoryName}/${p.path}` })), warnings }, null, 2),
+            );
+          else {
+            io.out(renderRecall(r, ws.memoryName));
+            for (const w of warnings) io.err(`hipo: warning: ${w}`);
           }
-        } else r = await run();
-        if (opts.json) io.out(JSON.stringify({ ...r, passages: r.passages.map((p) => ({ ...p, path: `${ws.memoryName}/${p.path}` })), warnings }, null, 2));
-        else {
-          io.out(renderRecall(r, ws.memoryName));
-          for (const w of warnings) io.err(`hipo: warning: ${w}`);
-        }
-        return EXIT.ok;
-      });
-    });
+          return EXIT.ok;
+        });
+      },
+    );
 }

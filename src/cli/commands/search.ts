@@ -30,7 +30,10 @@ const collect = (value: string, previous: string[] = []): string[] => [...previo
 
 function listOption<T extends string>(value: string | undefined, allowed: readonly T[], flag: string): T[] | undefined {
   if (value === undefined) return undefined;
-  const items = value.split(',').map((s) => s.trim().toLowerCase()).filter(Boolean);
+  const items = value
+    .split(',')
+    .map((s) => s.trim().toLowerCase())
+    .filter(Boolean);
   for (const item of items) if (!allowed.includes(item as T)) throw new CliError(`${flag}: "${item}" is not one of ${allowed.join(', ')}`);
   return items as T[];
 }
@@ -49,7 +52,8 @@ export function parseSearchFilters(opts: Pick<SearchOpts, 'level' | 'since' | 'u
     until: dateOption(opts.until, '--until'),
     types: listOption<MemoryType>(opts.type, MEMORY_TYPES, '--type'),
   };
-  if (filters.since && filters.until && filters.since > filters.until) throw new CliError(`--since ${filters.since} is after --until ${filters.until}`);
+  if (filters.since && filters.until && filters.since > filters.until)
+    throw new CliError(`--since ${filters.since} is after --until ${filters.until}`);
   return filters;
 }
 
@@ -64,13 +68,20 @@ export function registerSearch(program: Command, { io, setRun }: CommandContext)
     .option('--since <date>', 'only what covers this day or later (YYYY-MM-DD)')
     .option('--until <date>', 'only what covers this day or earlier (YYYY-MM-DD)')
     .option('--type <types>', `only entries of these memory types: ${MEMORY_TYPES.join(', ')}`)
-    .option('--also <text>', 'another wording, e.g. the fact the request depends on (repeatable): ranked like the query, at equal weight', collect)
+    .option(
+      '--also <text>',
+      'another wording, e.g. the fact the request depends on (repeatable): ranked like the query, at equal weight',
+      collect,
+    )
     .option('--expand', 'let the configured model (llm section) read ROOT.md and add queries for what the request depends on')
     .option('--no-expand', 'no model expansion, even if search.expand.enabled is set')
     .option('--json', 'print the results as JSON')
     .option('--no-update', 'search the index as it is, without bringing it up to date first')
     .option(DIR_FLAGS, DIR_HELP)
-    .addHelpText('after', '\nThe index (.hipo/index.db) is brought up to date before searching; it is built on first use.\nExit codes: 0 done (also when nothing matched), 2 bad usage/config or no memory folder.')
+    .addHelpText(
+      'after',
+      '\nThe index (.hipo/index.db) is brought up to date before searching; it is built on first use.\nExit codes: 0 done (also when nothing matched), 2 bad usage/config or no memory folder.',
+    )
     .action((words: string[], opts: SearchOpts) => {
       setRun(async () => {
         const query = words.join(' ').trim();
@@ -82,12 +93,18 @@ export function registerSearch(program: Command, { io, setRun }: CommandContext)
         const filters = parseSearchFilters(opts);
         const { ws, config, configWarnings } = loadWorkspace(opts.dir, true);
         const { extraQueries } = await import('../../search/expand.js');
-        const { also, warnings: expandWarnings, expansion } = await extraQueries(ws, config, query, { also: opts.also, expand: opts.expand });
+        const {
+          also,
+          warnings: expandWarnings,
+          expansion,
+        } = await extraQueries(ws, config, query, { also: opts.also, expand: opts.expand });
         // Loaded here, not at start-up: other commands need no database or embedder code.
         const { withIndex } = await import('../../index/maintain.js');
         const { search } = await import('../../search/search.js');
         const progress = progressSink(process.stderr, (l) => io.err(l), { plain: false, delayMs: 300 });
-        const session = await withIndex(ws, config, { update: opts.update, onProgress: (p) => progress.update(p) }, (index) => search(index, query, { mode, limit, filters, also }));
+        const session = await withIndex(ws, config, { update: opts.update, onProgress: (p) => progress.update(p) }, (index) =>
+          search(index, query, { mode, limit, filters, also }),
+        );
         progress.done();
         const warnings = [...configWarnings, ...expandWarnings, ...session.warnings, ...session.result.warnings];
         if (opts.json) io.out(JSON.stringify(searchJson(session.result, warnings, expansion), null, 2));
@@ -103,4 +120,3 @@ export function registerSearch(program: Command, { io, setRun }: CommandContext)
 function searchJson(r: SearchResult, warnings: string[], expansion: ExtraQueries['expansion']): unknown {
   return { query: r.query, also: r.also, mode: r.mode, ms: Math.round(r.ms * 10) / 10, hits: r.hits, warnings, expansion };
 }
-

@@ -32,7 +32,13 @@ function statusJson(r: StatusReport, configWarnings: string[]): unknown {
     raw: r.raw,
     nodes: r.nodes,
     pending: {
-      actions: r.next.actions.map((a) => ({ action: a.kind, node: a.relPath, period: periodId(a.period), status: a.status, reason: a.reason })),
+      actions: r.next.actions.map((a) => ({
+        action: a.kind,
+        node: a.relPath,
+        period: periodId(a.period),
+        status: a.status,
+        reason: a.reason,
+      })),
       deferred: r.next.deferred.map((d) => ({ action: d.kind, node: d.relPath, reason: d.reason })),
     },
     lastCycle: r.lastCycle,
@@ -52,37 +58,67 @@ function formatStatus(r: StatusReport, configWarnings: string[]): string {
   const n = (x: number): string => x.toLocaleString('en-US');
   const lines = [`hipo status · ${r.memoryDir} · today ${r.clock.today} (${r.clock.timeZone})`];
   const size = r.raw.bytes >= 1024 * 1024 ? `${(r.raw.bytes / 1024 / 1024).toFixed(1)} MB` : `${Math.ceil(r.raw.bytes / 1024)} KB`;
-  lines.push(`  raw logs: ${n(r.raw.files)} (${size}${r.raw.first ? `, ${r.raw.first} … ${r.raw.last}` : ''})${r.raw.unusable ? `, ${r.raw.unusable} unusable` : ''}`);
+  lines.push(
+    `  raw logs: ${n(r.raw.files)} (${size}${r.raw.first ? `, ${r.raw.first} … ${r.raw.last}` : ''})${r.raw.unusable ? `, ${r.raw.unusable} unusable` : ''}`,
+  );
   lines.push('  nodes       tentative     fixed    tokens');
   for (const l of NODE_LEVELS) {
     const s = r.nodes[l];
-    lines.push(`    ${l.padEnd(10)}${String(s.tentative).padStart(9)}${String(s.fixed).padStart(10)}${n(s.tokens).padStart(10)}${s.other ? `   (${s.other} without a valid status)` : ''}`);
+    lines.push(
+      `    ${l.padEnd(10)}${String(s.tentative).padStart(9)}${String(s.fixed).padStart(10)}${n(s.tokens).padStart(10)}${s.other ? `   (${s.other} without a valid status)` : ''}`,
+    );
   }
   const pending = r.next.actions.length + r.next.deferred.length;
   lines.push(pending ? `  pending: ${pending} (next cycle below)` : '  pending: nothing, the tree is current');
   if (pending) lines.push(...formatPlan(r.next, r.memoryName).map((l) => `  ${l}`));
   if (r.daemon) {
     const d = r.daemon;
-    lines.push(d.running ? `  daemon: running, pid ${d.pid} since ${d.since}, ${d.runs} run(s)` : `  daemon: not running (last: pid ${d.pid}, ${d.stoppedAt ? `stopped ${d.stoppedAt}` : 'did not stop cleanly'})`);
-    if (d.lastRun) lines.push(`    last run: ${d.lastRun.at} (${d.lastRun.reason}): ${d.lastRun.written} written, ${d.lastRun.errors.length} error(s)${d.lastRun.pending ? `, ${d.lastRun.pending} pending` : ''}`);
+    lines.push(
+      d.running
+        ? `  daemon: running, pid ${d.pid} since ${d.since}, ${d.runs} run(s)`
+        : `  daemon: not running (last: pid ${d.pid}, ${d.stoppedAt ? `stopped ${d.stoppedAt}` : 'did not stop cleanly'})`,
+    );
+    if (d.lastRun)
+      lines.push(
+        `    last run: ${d.lastRun.at} (${d.lastRun.reason}): ${d.lastRun.written} written, ${d.lastRun.errors.length} error(s)${d.lastRun.pending ? `, ${d.lastRun.pending} pending` : ''}`,
+      );
     if (d.indexedAt) lines.push(`    search index brought up to date: ${d.indexedAt}`);
     if (d.lastError) lines.push(`    last error: ${d.lastError.at}: ${d.lastError.message}`);
   } else lines.push('  daemon: not running');
   if (r.llm) {
     const l = r.llm;
-    lines.push(`  model: ${l.model} at ${l.baseUrl} (${l.levels.join(', ')})${l.backoff ? `; backing off until ${l.backoff.until}: ${l.backoff.reason}` : ''}${l.failedInputs ? `; ${l.failedInputs} node input(s) it could not summarize` : ''}${r.searchExpand ? '; it also expands search queries' : ''}`);
-  } else lines.push(`  model: none (extractive summaries; nothing leaves this machine)${r.searchExpand ? '; search.expand.enabled is set but has no model to ask' : ''}`);
-  lines.push(r.index ? `  search index: ${r.index.file} (${(r.index.bytes / 1024 / 1024).toFixed(1)} MB, embedder ${r.index.embedder})` : '  search index: none yet (hipo search or hipo index builds it)');
+    lines.push(
+      `  model: ${l.model} at ${l.baseUrl} (${l.levels.join(', ')})${l.backoff ? `; backing off until ${l.backoff.until}: ${l.backoff.reason}` : ''}${l.failedInputs ? `; ${l.failedInputs} node input(s) it could not summarize` : ''}${r.searchExpand ? '; it also expands search queries' : ''}`,
+    );
+  } else
+    lines.push(
+      `  model: none (extractive summaries; nothing leaves this machine)${r.searchExpand ? '; search.expand.enabled is set but has no model to ask' : ''}`,
+    );
+  lines.push(
+    r.index
+      ? `  search index: ${r.index.file} (${(r.index.bytes / 1024 / 1024).toFixed(1)} MB, embedder ${r.index.embedder})`
+      : '  search index: none yet (hipo search or hipo index builds it)',
+  );
   if (r.writer) lines.push(`  writer: pid ${r.writer.pid} (${r.writer.command}) since ${r.writer.since}`);
   if (r.lastCycle) {
     const c = r.lastCycle;
-    lines.push(`  last cycle: ${c.at} (${c.command}, today ${c.today}): ${c.actions} action(s), ${c.written} written, ${c.errors.length} error(s), ${c.ms} ms`);
+    lines.push(
+      `  last cycle: ${c.at} (${c.command}, today ${c.today}): ${c.actions} action(s), ${c.written} written, ${c.errors.length} error(s), ${c.ms} ms`,
+    );
   } else lines.push('  last cycle: none recorded');
   for (const e of r.recentErrors.slice(0, 5)) lines.push(`  error: ${e}`);
-  if (r.lastCapture) lines.push(`  last capture: ${r.lastCapture.at} (${r.lastCapture.event}, session ${r.lastCapture.session.slice(0, 8)}): ${r.lastCapture.turns} turn(s) → ${r.lastCapture.file ?? 'nothing new'}`);
-  for (const e of r.hookErrors) lines.push(`  hook error: ${e.at} ${e.event}${e.session ? ` (session ${e.session.slice(0, 8)})` : ''}: ${e.message}`);
-  for (const e of r.handEdits.current) lines.push(`  edited by hand: ${e.node} (kept as edited${e.status === 'tentative' ? '; if its sources change it is regenerated and this version saved under edits/' : ''})`);
-  for (const e of r.handEdits.saved) lines.push(`  edited by hand, then regenerated: ${e.node} (${e.at}); the edited version is ${e.savedTo}`);
+  if (r.lastCapture)
+    lines.push(
+      `  last capture: ${r.lastCapture.at} (${r.lastCapture.event}, session ${r.lastCapture.session.slice(0, 8)}): ${r.lastCapture.turns} turn(s) → ${r.lastCapture.file ?? 'nothing new'}`,
+    );
+  for (const e of r.hookErrors)
+    lines.push(`  hook error: ${e.at} ${e.event}${e.session ? ` (session ${e.session.slice(0, 8)})` : ''}: ${e.message}`);
+  for (const e of r.handEdits.current)
+    lines.push(
+      `  edited by hand: ${e.node} (kept as edited${e.status === 'tentative' ? '; if its sources change it is regenerated and this version saved under edits/' : ''})`,
+    );
+  for (const e of r.handEdits.saved)
+    lines.push(`  edited by hand, then regenerated: ${e.node} (${e.at}); the edited version is ${e.savedTo}`);
   for (const w of configWarnings) lines.push(`  warning: ${w}`);
   for (const w of r.warnings) lines.push(`  warning: ${w.file}: ${w.message}`);
   return lines.join('\n');

@@ -9,7 +9,9 @@ export function registerUninstall(program: Command, { io, setRun }: CommandConte
   program
     .command('uninstall')
     .argument('[dir]', 'workspace folder (default: the workspace at or above the current folder)')
-    .description('Remove exactly what "hipo init --platform" added (skills, hooks, plugin files, the MCP server); memory/ and hipo.config.json stay')
+    .description(
+      'Remove exactly what "hipo init --platform" added (skills, hooks, plugin files, the MCP server); memory/ and hipo.config.json stay',
+    )
     .option('--platform <name>', 'only this platform (default: every platform installed here)')
     .option('--scope <scope>', `only this scope: ${SCOPES.join(', ')} (default: the workspace's scopes; user only when named)`)
     .option(DIR_FLAGS, 'the same as [dir]')
@@ -17,7 +19,11 @@ export function registerUninstall(program: Command, { io, setRun }: CommandConte
     .action((dir: string | undefined, opts: { platform?: string; scope?: string; dir?: string; json?: boolean }) => {
       setRun(async () => {
         const root = workspaceRoot(targetDir(dir, opts.dir)).root;
-        const reports = uninstallAgentPlatforms(root, opts.platform ? parsePlatform(opts.platform) : null, opts.scope ? parseScope(opts.scope) : null);
+        const reports = uninstallAgentPlatforms(
+          root,
+          opts.platform ? parsePlatform(opts.platform) : null,
+          opts.scope ? parseScope(opts.scope) : null,
+        );
         if (opts.json) io.out(JSON.stringify(reports, null, 2));
         else if (reports.length === 0) io.out(`hipo uninstall · nothing of hipo's installed in ${root}`);
         else {

@@ -82,7 +82,9 @@ export class OpenAiEmbedder implements Embedder {
       throw this.explain(err);
     }
     if (!Array.isArray(data) || data.length !== sent.length) {
-      throw new EmbedderError(`embeddings endpoint ${this.where()} returned ${Array.isArray(data) ? data.length : 'no'} vectors for ${sent.length} inputs`);
+      throw new EmbedderError(
+        `embeddings endpoint ${this.where()} returned ${Array.isArray(data) ? data.length : 'no'} vectors for ${sent.length} inputs`,
+      );
     }
     const byIndex = [...data].sort((a, b) => a.index - b.index);
     const dims = byIndex[0]!.embedding?.length ?? 0;
@@ -101,12 +103,18 @@ export class OpenAiEmbedder implements Embedder {
     const where = this.where();
     const OpenAI = this.sdk;
     if (!OpenAI) return new EmbedderError(`embeddings endpoint ${where}: ${(err as Error)?.message ?? String(err)}`);
-    if (err instanceof OpenAI.APIConnectionTimeoutError) return new EmbedderError(`embeddings endpoint ${where} did not answer within ${this.opts.timeoutMs} ms`);
-    if (err instanceof OpenAI.APIConnectionError) return new EmbedderError(`cannot reach the embeddings endpoint ${where} (${rootCause(err)})`);
+    if (err instanceof OpenAI.APIConnectionTimeoutError)
+      return new EmbedderError(`embeddings endpoint ${where} did not answer within ${this.opts.timeoutMs} ms`);
+    if (err instanceof OpenAI.APIConnectionError)
+      return new EmbedderError(`cannot reach the embeddings endpoint ${where} (${rootCause(err)})`);
     if (err instanceof OpenAI.APIError) {
       const status = err.status;
-      if (status === 401 || status === 403) return new EmbedderError(`embeddings endpoint ${where} refused the API key (HTTP ${status}); set "search.openai.apiKey" or HIPO_EMBED_API_KEY`);
-      if (status === 404) return new EmbedderError(`embeddings endpoint ${where} has no model "${this.opts.model}" or no /embeddings route (HTTP 404)`);
+      if (status === 401 || status === 403)
+        return new EmbedderError(
+          `embeddings endpoint ${where} refused the API key (HTTP ${status}); set "search.openai.apiKey" or HIPO_EMBED_API_KEY`,
+        );
+      if (status === 404)
+        return new EmbedderError(`embeddings endpoint ${where} has no model "${this.opts.model}" or no /embeddings route (HTTP 404)`);
       return new EmbedderError(`embeddings endpoint ${where} answered HTTP ${status ?? '?'}: ${err.message.replace(/^\d{3}\s+/, '')}`);
     }
     return new EmbedderError(`embeddings endpoint ${where}: ${(err as Error)?.message ?? String(err)}`);

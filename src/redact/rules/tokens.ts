@@ -38,11 +38,13 @@ function looksLikeBase64Secret(s: string, at: Candidate): boolean {
  * The body of a prefixed key (after `sk-`, `sk-ant-api03-`) is random: letters and digits mixed,
  * not words joined by hyphens (`sk-1234-refactor-payment-module`, `sk-learn-compatible-wrapper`).
  */
-const randomBody = (prefix: RegExp) => (s: string): boolean => {
-  const body = s.replace(prefix, '');
-  const c = charClasses(body);
-  return !isPhraseLike(body) && c.digit && (c.lower || c.upper) && shannonEntropy(body) >= 3.5;
-};
+const randomBody =
+  (prefix: RegExp) =>
+  (s: string): boolean => {
+    const body = s.replace(prefix, '');
+    const c = charClasses(body);
+    return !isPhraseLike(body) && c.digit && (c.lower || c.upper) && shannonEntropy(body) >= 3.5;
+  };
 
 /** A Discord bot token's first part is a user id (digits) in base64. */
 function discordId(secret: string): boolean {
@@ -74,21 +76,55 @@ export const TOKEN_RULES: readonly ScannerRule[] = [
     regex: raw`(?<![A-Za-z0-9/+=_-])([A-Za-z0-9/+]{40})(?![A-Za-z0-9/+=_-])`,
     accept: looksLikeBase64Secret,
   },
-  { id: 'anthropic-key', keywords: ['sk-ant-'], regex: raw`${EDGE}(sk-ant-[A-Za-z0-9_-]{20,})`, accept: randomBody(/^sk-ant-(?:[a-z]+\d\d-)?/) },
-  { id: 'openai-key', keywords: ['sk-'], regex: raw`${EDGE}(sk-(?:proj-|svcacct-|admin-)?[A-Za-z0-9_-]{20,})`, accept: randomBody(/^sk-(?:proj-|svcacct-|admin-)?/) },
-  { id: 'stripe-key', keywords: ['sk_live', 'sk_test', 'sk_prod', 'rk_live', 'rk_test', 'rk_prod'], regex: raw`${EDGE}((?:sk|rk)_(?:live|test|prod)_[A-Za-z0-9]{10,})` },
+  {
+    id: 'anthropic-key',
+    keywords: ['sk-ant-'],
+    regex: raw`${EDGE}(sk-ant-[A-Za-z0-9_-]{20,})`,
+    accept: randomBody(/^sk-ant-(?:[a-z]+\d\d-)?/),
+  },
+  {
+    id: 'openai-key',
+    keywords: ['sk-'],
+    regex: raw`${EDGE}(sk-(?:proj-|svcacct-|admin-)?[A-Za-z0-9_-]{20,})`,
+    accept: randomBody(/^sk-(?:proj-|svcacct-|admin-)?/),
+  },
+  {
+    id: 'stripe-key',
+    keywords: ['sk_live', 'sk_test', 'sk_prod', 'rk_live', 'rk_test', 'rk_prod'],
+    regex: raw`${EDGE}((?:sk|rk)_(?:live|test|prod)_[A-Za-z0-9]{10,})`,
+  },
   { id: 'stripe-webhook-secret', keywords: ['whsec_'], regex: raw`${EDGE}(whsec_[A-Za-z0-9+/=]{24,})` },
-  { id: 'github-token', keywords: ['ghp_', 'gho_', 'ghu_', 'ghs_', 'ghr_', 'github_pat_'], regex: raw`(?<![A-Za-z0-9_])((?:ghp|gho|ghu|ghs|ghr)_[A-Za-z0-9]{30,}|github_pat_[A-Za-z0-9_]{30,})` },
+  {
+    id: 'github-token',
+    keywords: ['ghp_', 'gho_', 'ghu_', 'ghs_', 'ghr_', 'github_pat_'],
+    regex: raw`(?<![A-Za-z0-9_])((?:ghp|gho|ghu|ghs|ghr)_[A-Za-z0-9]{30,}|github_pat_[A-Za-z0-9_]{30,})`,
+  },
   {
     id: 'gitlab-token',
     keywords: ['glpat-', 'gldt-', 'glrt-', 'glptt-', 'glft-', 'glsoat-', 'glimt-', 'glagent-', 'glcbt-', 'gloas-'],
     regex: raw`${EDGE}((?:glpat|gldt|glrt|glptt|glft|glsoat|glimt|glagent|glcbt|gloas)-[A-Za-z0-9_.-]{20,})`,
   },
   { id: 'slack-token', keywords: ['xox', 'xapp-'], regex: raw`${EDGE}((?:xox[abposre]|xapp)-[A-Za-z0-9-]{10,})` },
-  { id: 'slack-webhook', keywords: ['hooks.slack.com'], regex: raw`hooks\.slack\.com/(?:services|workflows|triggers)/([A-Za-z0-9+/_-]{20,})` },
+  {
+    id: 'slack-webhook',
+    keywords: ['hooks.slack.com'],
+    regex: raw`hooks\.slack\.com/(?:services|workflows|triggers)/([A-Za-z0-9+/_-]{20,})`,
+  },
   { id: 'discord-webhook', keywords: ['discord'], regex: raw`discord(?:app)?\.com/api/webhooks/(\d{15,22}/[A-Za-z0-9_-]{30,})` },
-  { id: 'discord-bot-token', keywords: [], anchor: 'token', minLength: 59, regex: raw`(?<![A-Za-z0-9_.-])([MNO][A-Za-z0-9_-]{23,27}\.[A-Za-z0-9_-]{6}\.[A-Za-z0-9_-]{27,40})(?![A-Za-z0-9_-])`, accept: discordId },
-  { id: 'telegram-bot-token', keywords: [':aa'], anchor: 'line', regex: raw`(?:(?<=/bot)|(?<![A-Za-z0-9_:-]))(\d{8,10}:AA[A-Za-z0-9_-]{33})(?![A-Za-z0-9_-])` },
+  {
+    id: 'discord-bot-token',
+    keywords: [],
+    anchor: 'token',
+    minLength: 59,
+    regex: raw`(?<![A-Za-z0-9_.-])([MNO][A-Za-z0-9_-]{23,27}\.[A-Za-z0-9_-]{6}\.[A-Za-z0-9_-]{27,40})(?![A-Za-z0-9_-])`,
+    accept: discordId,
+  },
+  {
+    id: 'telegram-bot-token',
+    keywords: [':aa'],
+    anchor: 'line',
+    regex: raw`(?:(?<=/bot)|(?<![A-Za-z0-9_:-]))(\d{8,10}:AA[A-Za-z0-9_-]{33})(?![A-Za-z0-9_-])`,
+  },
   { id: 'google-api-key', keywords: ['aiza'], regex: raw`${EDGE}(AIza[0-9A-Za-z_-]{35})(?![A-Za-z0-9_-])` },
   { id: 'google-oauth-secret', keywords: ['gocspx-'], regex: raw`${EDGE}(GOCSPX-[A-Za-z0-9_-]{28})` },
   { id: 'new-relic-key', keywords: ['nrak-'], regex: raw`${EDGE}(NRAK-[A-Z0-9]{27})(?![A-Za-z0-9])` },
@@ -99,18 +135,36 @@ export const TOKEN_RULES: readonly ScannerRule[] = [
   { id: 'digitalocean-token', keywords: ['dop_v1_', 'doo_v1_', 'dor_v1_'], regex: raw`${EDGE}(do[por]_v1_[0-9a-f]{64})(?![A-Za-z0-9])` },
   // PyPI's API tokens are macaroons whose first bytes name pypi.org: base64 `AgEIcHlwaS5vcmc`.
   { id: 'pypi-token', keywords: ['pypi-ageichlwas5vcmc'], regex: raw`${EDGE}(pypi-AgEIcHlwaS5vcmc[A-Za-z0-9_-]{50,})` },
-  { id: 'doppler-token', keywords: ['dp.'], regex: raw`(?<![A-Za-z0-9_.-])(dp\.(?:pt|st|ct|sa|scim|audit)\.[A-Za-z0-9]{40,44})(?![A-Za-z0-9])` },
+  {
+    id: 'doppler-token',
+    keywords: ['dp.'],
+    regex: raw`(?<![A-Za-z0-9_.-])(dp\.(?:pt|st|ct|sa|scim|audit)\.[A-Za-z0-9]{40,44})(?![A-Za-z0-9])`,
+  },
   { id: 'postman-key', keywords: ['pmak-'], regex: raw`${EDGE}(PMAK-[0-9a-f]{24}-[0-9a-f]{34})(?![A-Za-z0-9])` },
   // age's X25519 identities: the prefix, then 58 characters of bech32's alphabet.
   { id: 'age-secret-key', keywords: ['age-secret-key-1'], regex: raw`(AGE-SECRET-KEY-1[02-9AC-HJ-NP-Z]{58})(?![A-Za-z0-9])` },
   { id: 'planetscale-token', keywords: ['pscale_'], regex: raw`${EDGE}(pscale_(?:tkn|pw|oauth)_[A-Za-z0-9_=.-]{32,64})` },
-  { id: 'square-token', keywords: ['sq0atp-', 'sq0csp-'], regex: raw`${EDGE}(sq0atp-[A-Za-z0-9_-]{22}|sq0csp-[A-Za-z0-9_-]{43})(?![A-Za-z0-9_-])` },
+  {
+    id: 'square-token',
+    keywords: ['sq0atp-', 'sq0csp-'],
+    regex: raw`${EDGE}(sq0atp-[A-Za-z0-9_-]{22}|sq0csp-[A-Za-z0-9_-]{43})(?![A-Za-z0-9_-])`,
+  },
   { id: 'square-token', keywords: ['eaaa'], regex: raw`${EDGE}(EAAA[A-Za-z0-9_-]{60})(?![A-Za-z0-9_-])` },
   // Meta (Facebook, Instagram) access tokens.
   { id: 'meta-access-token', keywords: ['eaa'], regex: raw`${EDGE}(EAA[A-Za-z0-9]{80,})` },
-  { id: 'alibaba-access-key', keywords: ['ltai'], regex: raw`${EDGE}(LTAI[A-Za-z0-9]{12,20})(?![A-Za-z0-9])`, accept: (s) => charClasses(s.slice(4)).digit },
+  {
+    id: 'alibaba-access-key',
+    keywords: ['ltai'],
+    regex: raw`${EDGE}(LTAI[A-Za-z0-9]{12,20})(?![A-Za-z0-9])`,
+    accept: (s) => charClasses(s.slice(4)).digit,
+  },
   // Azure AD (Entra) client secrets: three characters, a digit, `Q~`, then 31 to 34 more.
-  { id: 'azure-client-secret', keywords: ['q~'], anchor: 'line', regex: raw`(?<![A-Za-z0-9_~.-])([A-Za-z0-9_~.-]{3}\dQ~[A-Za-z0-9_~.-]{31,34})(?![A-Za-z0-9_~.-])` },
+  {
+    id: 'azure-client-secret',
+    keywords: ['q~'],
+    anchor: 'line',
+    regex: raw`(?<![A-Za-z0-9_~.-])([A-Za-z0-9_~.-]{3}\dQ~[A-Za-z0-9_~.-]{31,34})(?![A-Za-z0-9_~.-])`,
+  },
   // A Twilio API key's SID: `SK` and 32 hex digits, often pasted alone.
   { id: 'twilio-api-key', keywords: [], anchor: 'token', minLength: 34, regex: raw`(?<![A-Za-z0-9])(SK[0-9a-f]{32})(?![A-Za-z0-9])` },
 ];

@@ -29,68 +29,148 @@ const DAYS = 'monday tuesday wednesday thursday friday saturday sunday';
 const RULES: [Category, RegExp][] = [
   // What someone does for a living or studies, said outright, decides before the place or the
   // people it involves ("I work as a nurse at St. Mary Hospital" is about work, not health).
-  ['work', wordsRegex(anyOf(
-    "i(?:'ve| have)? work(?:ed)? (?:as|at|for|in)",
-    `my ${wordsOf('job boss manager employer career colleagues? co-?workers? degree major thesis')}`,
-    "i(?:'m| am) (?:a|an) [a-z]+ (?:at|for|by profession)",
-    'i graduated', "i(?:'m| am) studying", 'i study',
-  ))],
-  ['identity', wordsRegex(anyOf(
-    "my name(?:'s| is)", "i(?:'m| am) \\d{1,3}\\b", '\\d{1,3}[- ]years?[- ]old', 'i was born', 'my birthday',
-    'native (?:language|speaker)', 'my (?:first|native) language', 'nationality', "i(?:'m| am) (?:originally )?from",
-    'grew up in', 'my pronouns',
-  ))],
-  ['pets', wordsRegex(wordsOf(`
+  [
+    'work',
+    wordsRegex(
+      anyOf(
+        "i(?:'ve| have)? work(?:ed)? (?:as|at|for|in)",
+        `my ${wordsOf('job boss manager employer career colleagues? co-?workers? degree major thesis')}`,
+        "i(?:'m| am) (?:a|an) [a-z]+ (?:at|for|by profession)",
+        'i graduated',
+        "i(?:'m| am) studying",
+        'i study',
+      ),
+    ),
+  ],
+  [
+    'identity',
+    wordsRegex(
+      anyOf(
+        "my name(?:'s| is)",
+        "i(?:'m| am) \\d{1,3}\\b",
+        '\\d{1,3}[- ]years?[- ]old',
+        'i was born',
+        'my birthday',
+        'native (?:language|speaker)',
+        'my (?:first|native) language',
+        'nationality',
+        "i(?:'m| am) (?:originally )?from",
+        'grew up in',
+        'my pronouns',
+      ),
+    ),
+  ],
+  [
+    'pets',
+    wordsRegex(
+      wordsOf(`
     dogs? puppy puppies cats? kitten kitty pets? fish aquarium tank hamster guinea\\spig parrot budgie bird rabbit
-    bunny horse pony tortoise turtle lizard gecko snake ferret vet veterinarian leash litter`))],
-  ['people', wordsRegex(`(?:my|our) (?:${wordsOf('older younger little big best oldest youngest new late')}\\s)?${wordsOf(`
+    bunny horse pony tortoise turtle lizard gecko snake ferret vet veterinarian leash litter`),
+    ),
+  ],
+  [
+    'people',
+    wordsRegex(
+      `(?:my|our) (?:${wordsOf('older younger little big best oldest youngest new late')}\\s)?${wordsOf(`
     wife husband spouse partner boyfriend girlfriend fianc[ée]e? mom mum mother dad father parents? sister brother
     siblings? sons? daughters? kids? children child baby grandma grandmother grandpa grandfather grandparents? aunt
     uncle cousins? niece nephew friends? colleagues? co-?workers? boss manager team\\s?mates? roommates? neighbou?rs?
-    family in-laws? mother-in-law father-in-law twins? bestie`)}`)],
-  ['health', wordsRegex(wordsOf(`
+    family in-laws? mother-in-law father-in-law twins? bestie`)}`,
+    ),
+  ],
+  [
+    'health',
+    wordsRegex(
+      wordsOf(`
     doctor dentist therapist therapy allerg\\w* diet vegan vegetarian gluten lactose intoleran\\w* sleep\\w* insomnia
     anxiety depress\\w* medication meds prescription injur\\w* surgery physio\\w* blood\\spressure diabet\\w* cholesterol
     pregnan\\w* weight calorie\\w* symptoms? migraines? asthma knee back\\spain hospital diagnosed recovering
-    mental\\shealth`))],
-  ['work', wordsRegex(anyOf(
-    'i work(?:ed)?',
-    `my ${wordsOf(`job work role position career company team office boss manager employer business startup clients?
+    mental\\shealth`),
+    ),
+  ],
+  [
+    'work',
+    wordsRegex(
+      anyOf(
+        'i work(?:ed)?',
+        `my ${wordsOf(`job work role position career company team office boss manager employer business startup clients?
       colleagues? shift internship degree major thesis classes course studies school university college`)}`,
-    wordsOf(`job promot\\w+ hired interview\\w* salary degree graduat\\w+ university college school studying student
+        wordsOf(`job promot\\w+ hired interview\\w* salary degree graduat\\w+ university college school studying student
       course class(?:es)? certificat\\w+ internship thesis phd master'?s bachelor'?s professor teacher engineer developer
       designer manager nurse accountant lawyer consultant freelanc\\w+ coworkers? colleagues?`),
-  ))],
-  ['plans', wordsRegex(anyOf(
-    `i(?:'m| am) ${wordsOf('planning going\\sto about\\sto getting\\smarried moving starting taking attending hosting running organi[sz]ing')}`,
-    'i plan', "we(?:'re| are) (?:planning|going to|getting)",
-    `next ${wordsOf(`week month year weekend summer spring fall winter ${DAYS}`)}`,
-    'upcoming', 'this (?:weekend|summer|fall|winter|spring)',
-    wordsOf('birthday anniversary wedding appointment deadline reservation booked signed\\sup registered'),
-  ))],
-  ['home', wordsRegex(anyOf(
-    'i live', "i(?:'ve| have)? moved", 'we moved',
-    `my ${wordsOf('apartment flat house home place room bedroom kitchen living\\sroom garden backyard balcony neighbou?rhood city town street commute')}`,
-    wordsOf(`apartment neighbou?rhood hometown relocat\\w+ rent(?:ed|ing)? mortgage landlord trip travel\\w* visit\\w*
+      ),
+    ),
+  ],
+  [
+    'plans',
+    wordsRegex(
+      anyOf(
+        `i(?:'m| am) ${wordsOf('planning going\\sto about\\sto getting\\smarried moving starting taking attending hosting running organi[sz]ing')}`,
+        'i plan',
+        "we(?:'re| are) (?:planning|going to|getting)",
+        `next ${wordsOf(`week month year weekend summer spring fall winter ${DAYS}`)}`,
+        'upcoming',
+        'this (?:weekend|summer|fall|winter|spring)',
+        wordsOf('birthday anniversary wedding appointment deadline reservation booked signed\\sup registered'),
+      ),
+    ),
+  ],
+  [
+    'home',
+    wordsRegex(
+      anyOf(
+        'i live',
+        "i(?:'ve| have)? moved",
+        'we moved',
+        `my ${wordsOf('apartment flat house home place room bedroom kitchen living\\sroom garden backyard balcony neighbou?rhood city town street commute')}`,
+        wordsOf(`apartment neighbou?rhood hometown relocat\\w+ rent(?:ed|ing)? mortgage landlord trip travel\\w* visit\\w*
       vacation holiday flew flight hotel hostel stayed\\s(?:at|in) road\\strip abroad`),
-  ))],
-  ['possessions', wordsRegex(anyOf(
-    `i (?:just |recently |finally )?${wordsOf('bought purchased ordered got own have\\sowned received upgraded sold collect')}`,
-    `my ${wordsOf(`car bike bikes laptop computer pc phone camera watch tablet console guitar piano tv headphones collection
+      ),
+    ),
+  ],
+  [
+    'possessions',
+    wordsRegex(
+      anyOf(
+        `i (?:just |recently |finally )?${wordsOf('bought purchased ordered got own have\\sowned received upgraded sold collect')}`,
+        `my ${wordsOf(`car bike bikes laptop computer pc phone camera watch tablet console guitar piano tv headphones collection
       wardrobe shoes jacket bag ring necklace furniture couch sofa desk printer router truck motorcycle`)}`,
-    'collection of',
-  ))],
-  ['routines', wordsRegex(anyOf(
-    `every ${wordsOf(`day morning evening night week weekend month ${DAYS}`)}`,
-    'each (?:day|morning|week)', 'daily', 'weekly', 'usually', 'routine', 'habit', 'commute',
-    `on ${wordsOf('mondays tuesdays wednesdays thursdays fridays saturdays sundays weekends')}`,
-    'times a (?:day|week|month)', '(?:once|twice) a (?:day|week|month)',
-    `i(?:'ve| have) been ${wordsOf('doing going taking practicing running training playing using listening reading volunteering working\\sout')}`,
-  ))],
-  ['tastes', wordsRegex(anyOf(
-    'favou?rite', "i (?:really |absolutely )?(?:love|like|enjoy|prefer|adore|hate|dislike|can't stand|am into|'m into)",
-    "i(?:'m| am) (?:a (?:big |huge )?fan|obsessed|into)", 'fan of', 'my go-to', 'taste in',
-  ))],
+        'collection of',
+      ),
+    ),
+  ],
+  [
+    'routines',
+    wordsRegex(
+      anyOf(
+        `every ${wordsOf(`day morning evening night week weekend month ${DAYS}`)}`,
+        'each (?:day|morning|week)',
+        'daily',
+        'weekly',
+        'usually',
+        'routine',
+        'habit',
+        'commute',
+        `on ${wordsOf('mondays tuesdays wednesdays thursdays fridays saturdays sundays weekends')}`,
+        'times a (?:day|week|month)',
+        '(?:once|twice) a (?:day|week|month)',
+        `i(?:'ve| have) been ${wordsOf('doing going taking practicing running training playing using listening reading volunteering working\\sout')}`,
+      ),
+    ),
+  ],
+  [
+    'tastes',
+    wordsRegex(
+      anyOf(
+        'favou?rite',
+        "i (?:really |absolutely )?(?:love|like|enjoy|prefer|adore|hate|dislike|can't stand|am into|'m into)",
+        "i(?:'m| am) (?:a (?:big |huge )?fan|obsessed|into)",
+        'fan of',
+        'my go-to',
+        'taste in',
+      ),
+    ),
+  ],
 ];
 
 export function categoryOf(statement: string): Category {

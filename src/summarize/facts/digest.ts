@@ -10,12 +10,115 @@ import { isStopWord } from '../keywords.js';
 const TOKEN = /[\p{L}\p{N}$£€][\p{L}\p{N}'’.,:/$%&+-]*[\p{L}\p{N}%]|[\p{L}\p{N}]/gu;
 // Words that join two capitalised words into one name ("Ticket to Ride", "University of Illinois").
 const JOINERS = new Set(['of', 'the', 'and', 'to', 'de', 'la', 'du', 'von', 'van', '&']);
-const NUMBER_WORDS = new Set(['one', 'two', 'three', 'four', 'five', 'six', 'seven', 'eight', 'nine', 'ten', 'eleven', 'twelve', 'fifteen', 'twenty', 'thirty', 'forty', 'fifty', 'hundred', 'half', 'a couple', 'several']);
+const NUMBER_WORDS = new Set([
+  'one',
+  'two',
+  'three',
+  'four',
+  'five',
+  'six',
+  'seven',
+  'eight',
+  'nine',
+  'ten',
+  'eleven',
+  'twelve',
+  'fifteen',
+  'twenty',
+  'thirty',
+  'forty',
+  'fifty',
+  'hundred',
+  'half',
+  'a couple',
+  'several',
+]);
 // Capitalised at a sentence's start, never a name.
-const NOT_NAMES = new Set(['i', "i'm", "i've", "i'd", "i'll", 'my', 'our', 'we', 'it', "it's", 'this', 'that', 'these', 'those', 'the', 'a', 'an', 'and', 'but', 'so', 'also', 'just', 'oh', 'well', 'yes', 'no', 'hey', 'hi', 'thanks', 'btw', 'ok', 'okay', 'actually', 'anyway', 'speaking', 'by', 'back', 'recently', 'lately', 'today', 'yesterday', 'last', 'next', 'since', 'after', 'before', 'when', 'if', 'as', 'at', 'in', 'on', 'for', 'to', 'of', 'with', 'what', 'how', 'can', 'do', 'does', 'is', 'was', 'are']);
+const NOT_NAMES = new Set([
+  'i',
+  "i'm",
+  "i've",
+  "i'd",
+  "i'll",
+  'my',
+  'our',
+  'we',
+  'it',
+  "it's",
+  'this',
+  'that',
+  'these',
+  'those',
+  'the',
+  'a',
+  'an',
+  'and',
+  'but',
+  'so',
+  'also',
+  'just',
+  'oh',
+  'well',
+  'yes',
+  'no',
+  'hey',
+  'hi',
+  'thanks',
+  'btw',
+  'ok',
+  'okay',
+  'actually',
+  'anyway',
+  'speaking',
+  'by',
+  'back',
+  'recently',
+  'lately',
+  'today',
+  'yesterday',
+  'last',
+  'next',
+  'since',
+  'after',
+  'before',
+  'when',
+  'if',
+  'as',
+  'at',
+  'in',
+  'on',
+  'for',
+  'to',
+  'of',
+  'with',
+  'what',
+  'how',
+  'can',
+  'do',
+  'does',
+  'is',
+  'was',
+  'are',
+]);
 
 // After "my", words that name nothing on their own.
-const VAGUE = new Set(['old', 'new', 'own', 'current', 'first', 'last', 'favorite', 'favourite', 'little', 'big', 'whole', 'entire', 'total', 'recent', 'usual']);
+const VAGUE = new Set([
+  'old',
+  'new',
+  'own',
+  'current',
+  'first',
+  'last',
+  'favorite',
+  'favourite',
+  'little',
+  'big',
+  'whole',
+  'entire',
+  'total',
+  'recent',
+  'usual',
+]);
 
 interface Tok {
   text: string;
@@ -69,7 +172,14 @@ function spans(text: string): string[] {
     } else if (lower(t.text) === 'my') {
       // The user's own people and things: "my golden retriever", "my mom", "my home office".
       let j = i;
-      while (j - i < 2 && toks[j + 1] && adjacent(text, toks[j]!, toks[j + 1]!) && content(toks[j + 1]!.text) && !isCapital(toks[j + 1]!.text)) j++;
+      while (
+        j - i < 2 &&
+        toks[j + 1] &&
+        adjacent(text, toks[j]!, toks[j + 1]!) &&
+        content(toks[j + 1]!.text) &&
+        !isCapital(toks[j + 1]!.text)
+      )
+        j++;
       // "my old", "my own": a word that says nothing without the noun that follows.
       if (j > i && !(j === i + 1 && VAGUE.has(lower(toks[j]!.text)))) take(i, j);
       i = j;

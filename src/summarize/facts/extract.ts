@@ -26,24 +26,43 @@ function splitOrigin(text: string): { origin: string | undefined; rest: string }
   return m ? { origin: m[1]!, rest: text.slice(m[0].length) } : { origin: undefined, rest: text };
 }
 
-
 // A standing instruction: said to the agent, meant beyond this one answer. It is an order
 // ("Always answer in English", "Please don't use emojis from now on"), a wish addressed to the
 // agent ("I'd like you to keep answers short"), or a preference about answers ("I prefer code
 // first"); a remark that merely contains "always" ("you're always so helpful") is none.
-const ORDER = new RegExp(`^(?:please\\s+)?${wordsOf(`always never don't do\\snot stop avoid keep use write respond reply answer
-  format give include call\\sme remind\\sme make\\ssure only`)}\\b`, 'i');
-const DURABLE = wordsRegex(anyOf(
-  'from now on', 'going forward', 'in (?:the )?future', '(?:every|each) time', 'whenever', 'always', 'never', 'by default',
-  'in general', 'as a rule', 'for all (?:my|our|future)',
-  'in (?:all|every|any|your) (?:of )?(?:your )?(?:answers?|responses?|replies|messages)',
-));
-const WISH = new RegExp(`^${anyOf(
-  "i(?:'d| would)? (?:like|want|need|prefer) (?:you|it if you|that you)",
-  `(?:from now on|going forward|in (?:the )?future),?\\s+(?:please\\s+)?${wordsOf("you always never don't do\\snot use write answer respond reply keep call\\sme")}`,
-)}\\b`, 'i');
-const PREFERS_ANSWERS = new RegExp(`^i(?:'d| would)? prefer ${wordsOf(`short brief concise detailed longer shorter bullet code answers
-  responses replies explanations examples`)}\\b`, 'i');
+const ORDER = new RegExp(
+  `^(?:please\\s+)?${wordsOf(`always never don't do\\snot stop avoid keep use write respond reply answer
+  format give include call\\sme remind\\sme make\\ssure only`)}\\b`,
+  'i',
+);
+const DURABLE = wordsRegex(
+  anyOf(
+    'from now on',
+    'going forward',
+    'in (?:the )?future',
+    '(?:every|each) time',
+    'whenever',
+    'always',
+    'never',
+    'by default',
+    'in general',
+    'as a rule',
+    'for all (?:my|our|future)',
+    'in (?:all|every|any|your) (?:of )?(?:your )?(?:answers?|responses?|replies|messages)',
+  ),
+);
+const WISH = new RegExp(
+  `^${anyOf(
+    "i(?:'d| would)? (?:like|want|need|prefer) (?:you|it if you|that you)",
+    `(?:from now on|going forward|in (?:the )?future),?\\s+(?:please\\s+)?${wordsOf("you always never don't do\\snot use write answer respond reply keep call\\sme")}`,
+  )}\\b`,
+  'i',
+);
+const PREFERS_ANSWERS = new RegExp(
+  `^i(?:'d| would)? prefer ${wordsOf(`short brief concise detailed longer shorter bullet code answers
+  responses replies explanations examples`)}\\b`,
+  'i',
+);
 
 /** True for a user's sentence that tells the agent how to work from now on. */
 export function isStandingInstruction(sentence: string): boolean {
@@ -59,18 +78,22 @@ const LIST_HEAD = /^(?:\d{1,2}[.)]\s*)?(?:\*\*([^*]{2,60}?)\*\*|([A-Z][^:–—]
 const SUGGESTIONS_PER_ENTRY = 12;
 
 // List heads that name a step or a part of an answer, not a thing someone could go and get.
-const GENERIC_HEADS = new Set(`step tip note example option ingredient ingredients instruction instructions directions
+const GENERIC_HEADS = new Set(
+  `step tip note example option ingredient ingredients instruction instructions directions
   method tips notes examples options summary conclusion overview introduction benefit benefits pros cons cost price budget
   time timeline location day week phase part a an the for if when you your this these it consider check use try make get
   be do choose prepare apply add keep avoid look research examine consult start set find create build plan focus practice
-  learn take ask read visit join follow contact reach stay remember don't always never`.split(/\s+/));
+  learn take ask read visit join follow contact reach stay remember don't always never`.split(/\s+/),
+);
 
 const ABSTRACT = /(?:tion|sion|ity|ness|ment|ance|ence|ing|ship|ism|ics)$/i;
-const ADVICE_WORDS = new Set(`objective objectives platforms platform tactics tactic strategy strategies goal goals
+const ADVICE_WORDS = new Set(
+  `objective objectives platforms platform tactics tactic strategy strategies goal goals
   audience budget timeline overview conclusion summary materials equipment safety cost costs price prices location duration
   difficulty comfort style fit size color colour value research design quality features benefits tools resources rest
   hydration nutrition stretching recovery warmup practice patience support content format tone structure length themes
-  theme message purpose scope context background setting characters plot ending opening introduction`.split(/\s+/));
+  theme message purpose scope context background setting characters plot ending opening introduction`.split(/\s+/),
+);
 
 /** A list head that names something (a place, product, title, app), not a step of advice. */
 function isNameLike(head: string): boolean {

@@ -34,10 +34,14 @@ const CATEGORY_PREFIX = new RegExp(`^(${CATEGORIES.join('|')}):\\s+`);
 
 /** The words of a fact, for telling restatements apart from new facts. */
 function factKey(text: string): string {
-  return text.toLowerCase().replace(/[^\p{L}\p{N}]+/gu, ' ').trim();
+  return text
+    .toLowerCase()
+    .replace(/[^\p{L}\p{N}]+/gu, ' ')
+    .trim();
 }
 
-const POSSESSIVE_SLOT = /\bmy\s+((?:[a-z’'-]+\s+){0,2}?[a-z’'-]+)\s+(?:is|are|was|were|takes|took|costs|cost|has been|became|lives|weighs|turned)\b/i;
+const POSSESSIVE_SLOT =
+  /\bmy\s+((?:[a-z’'-]+\s+){0,2}?[a-z’'-]+)\s+(?:is|are|was|were|takes|took|costs|cost|has been|became|lives|weighs|turned)\b/i;
 const FIXED_SLOTS: [string, RegExp][] = [
   ['name', /\bmy name(?:'s| is)\b/i],
   ['age', /\bi(?:'m| am) \d{1,3}(?: years old)?\b|\bi turned \d{1,3}\b/i],
@@ -53,7 +57,11 @@ export function slotOf(text: string): string | null {
   if (!m) return null;
   // The head noun decides the slot ("my daily commute" and "my commute" are one slot); an
   // owner before 's stays ("my cat's name" is not "my name").
-  const words = m[1]!.toLowerCase().replace(/[’']s\b/g, ' ').split(/\s+/).filter(Boolean);
+  const words = m[1]!
+    .toLowerCase()
+    .replace(/[’']s\b/g, ' ')
+    .split(/\s+/)
+    .filter(Boolean);
   const head = words[words.length - 1]!;
   if (words.length > 1 && WEAK_HEADS.has(head)) return `${words[words.length - 2]} ${head}`;
   if (WEAK_HEADS.has(head)) return null;
@@ -61,7 +69,14 @@ export function slotOf(text: string): string | null {
 }
 
 export function userFact(text: string, raw = text, category?: Category): Fact {
-  return { type: 'user', category: category ?? categoryOf(text), text, salience: salience(text, raw), key: factKey(text), slot: slotOf(text) };
+  return {
+    type: 'user',
+    category: category ?? categoryOf(text),
+    text,
+    salience: salience(text, raw),
+    key: factKey(text),
+    slot: slotOf(text),
+  };
 }
 
 export function feedbackFact(text: string): Fact {

@@ -112,5 +112,8 @@ export function distinctFacts(ranked: readonly DatedFact[], enough: number): Dat
 /** Facts best first; ties by newest, then text, so the order is stable. */
 export function rankFacts(facts: readonly DatedFact[], today: LocalDate): DatedFact[] {
   const score = new Map(facts.map((f) => [f, profileScore(f, today)]));
-  return [...facts].sort((a, b) => score.get(b)! - score.get(a)! || (a.lastSeen < b.lastSeen ? 1 : a.lastSeen > b.lastSeen ? -1 : 0) || a.text.localeCompare(b.text));
+  return [...facts].sort(
+    (a, b) =>
+      score.get(b)! - score.get(a)! || (a.lastSeen < b.lastSeen ? 1 : a.lastSeen > b.lastSeen ? -1 : 0) || a.text.localeCompare(b.text),
+  );
 }

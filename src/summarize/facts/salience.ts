@@ -7,35 +7,57 @@ import { anyOf, wordsOf, wordsRegex } from './alternation.js';
 
 const NAME = /(?<=[^.!?]\s)(?:[A-Z][a-z'’]+(?:[-\s](?:[A-Z][a-z'’]+|of|de|la|the|\d+))*|[A-Z]{2,}[a-z]*\d*)\b/g;
 const NOT_NAMES = new Set(['I', 'I’m', "I'm", "I've", "I'd", "I'll", 'OK', 'AM', 'PM', 'Mr', 'Mrs', 'Ms', 'Dr']);
-const NUMBER_WORDS = wordsOf('one two three four five six seven eight nine ten eleven twelve fifteen twenty thirty forty fifty hundred dozen half');
-const NUMBER = new RegExp(anyOf(
-  '[$€£¥]\\s?\\d[\\d,.]*\\s?[kKmM]?',
-  '\\b\\d[\\d,.:/]*\\s?(?:%|percent|k\\b|am\\b|pm\\b|[a-z]{1,5}\\b)?',
-  `\\b${NUMBER_WORDS}\\s+(?!of\\b|or\\b|and\\b|to\\b|the\\b|a\\b)[a-z]{3,}`,
-), 'gi');
+const NUMBER_WORDS = wordsOf(
+  'one two three four five six seven eight nine ten eleven twelve fifteen twenty thirty forty fifty hundred dozen half',
+);
+const NUMBER = new RegExp(
+  anyOf(
+    '[$€£¥]\\s?\\d[\\d,.]*\\s?[kKmM]?',
+    '\\b\\d[\\d,.:/]*\\s?(?:%|percent|k\\b|am\\b|pm\\b|[a-z]{1,5}\\b)?',
+    `\\b${NUMBER_WORDS}\\s+(?!of\\b|or\\b|and\\b|to\\b|the\\b|a\\b)[a-z]{3,}`,
+  ),
+  'gi',
+);
 const QUOTED = /["“][^"”]{2,40}["”]/;
 // The speaker did, has, is: the stuff of a personal fact.
-const DID = wordsRegex(`(?:i|we)\\s+(?:${wordsOf('just recently finally actually also already even first')}\\s+)?${wordsOf(`
+const DID = wordsRegex(
+  `(?:i|we)\\s+(?:${wordsOf('just recently finally actually also already even first')}\\s+)?${wordsOf(`
   bought purchased got adopted visited moved started finished completed graduated joined attended ran ordered upgraded
   redeemed volunteered booked signed took made created built painted repainted assembled sold won received tried met went
   watched read saw learned learnt switched decided picked chose found lost quit retired married traveled travelled flew
   drove hiked cooked baked planted knitted wrote published launched organized organised hosted celebrated spent paid saved
   earned donated returned rescued named called set added installed downloaded subscribed renewed passed failed broke
-  fixed replaced repaired`)}`);
-const HAVE = new RegExp(anyOf(
-  `\\b(?:i|we)\\s*(?:'ve|have|had|'d)?\\s*${wordsOf(`been have has own owned live lived work worked study studied teach
+  fixed replaced repaired`)}`,
+);
+const HAVE = new RegExp(
+  anyOf(
+    `\\b(?:i|we)\\s*(?:'ve|have|had|'d)?\\s*${wordsOf(`been have has own owned live lived work worked study studied teach
     taught play played use used drive drove keep kept practice practise collect prefer love like enjoy hate speak
     grew\\sup was\\sborn`)}\\b`,
-  `\\b(?:i'm|i am|i was|we're|we are|we were)\\s+${wordsOf(`a an the from in at on into allergic vegan vegetarian married
+    `\\b(?:i'm|i am|i was|we're|we are|we were)\\s+${wordsOf(`a an the from in at on into allergic vegan vegetarian married
     single divorced pregnant retired based currently still now \\d`)}`,
-), 'i');
+  ),
+  'i',
+);
 const MY = /\b(?:my|our)\s+(?:[a-z'’-]+\s+){0,2}[a-z'’-]{3,}/i;
-const ASIDE = wordsRegex(anyOf(
-  'by the way', 'btw', 'actually', 'recently', 'just', 'ago', 'since', 'used to', 'fun fact', 'speaking of',
-  `last ${wordsOf('week month year weekend night monday tuesday wednesday thursday friday saturday sunday summer spring fall winter time')}`,
-  'for (?:the past |about |almost |over )?(?:\\w+ )?(?:years?|months?|weeks?)',
-));
-const VAGUE = /\b(?:something|anything|stuff|things|somewhere|some kind of|kind of|sort of|a bit|maybe|perhaps|probably|might|could|would|if i|whether)\b/i;
+const ASIDE = wordsRegex(
+  anyOf(
+    'by the way',
+    'btw',
+    'actually',
+    'recently',
+    'just',
+    'ago',
+    'since',
+    'used to',
+    'fun fact',
+    'speaking of',
+    `last ${wordsOf('week month year weekend night monday tuesday wednesday thursday friday saturday sunday summer spring fall winter time')}`,
+    'for (?:the past |about |almost |over )?(?:\\w+ )?(?:years?|months?|weeks?)',
+  ),
+);
+const VAGUE =
+  /\b(?:something|anything|stuff|things|somewhere|some kind of|kind of|sort of|a bit|maybe|perhaps|probably|might|could|would|if i|whether)\b/i;
 
 interface SalienceParts {
   names: number;

@@ -10,52 +10,112 @@ import { anyOf, wordsOf } from './alternation.js';
 const STATEMENT_MIN = 12;
 
 // Words that open a clause without saying anything (discourse markers, thanks, reactions).
-const DISCOURSE = new RegExp(`^(?:${anyOf(
-  "i was (?:just )?thinking (?:about|of) how", "i(?:'ve| have) been thinking (?:about|of) how", 'when', 'since', 'as for',
-  'i think', 'i guess', 'i suppose', 'i believe', 'i feel like', 'i realized', 'i realised', 'i remember', 'i noticed',
-  'i just wanted to (?:mention|say|add|share|let you know)', 'i wanted to (?:mention|say|add|share|let you know)',
-  'i should mention', 'i forgot to mention', 'as (?:we|i) (?:discussed|mentioned)(?: earlier| before)?',
-  'speaking of which', "speaking of (?:[\\w'-]+\\s?){1,4}", 'oh and', 'also,? by the way', 'by the way', 'fun fact',
-  'got it', 'i see', 'thank you',
-  wordsOf(`oh ah well so also and but anyway anyways actually btw plus yes yeah no ok okay hmm hey hi hello great thanks
+const DISCOURSE = new RegExp(
+  `^(?:${anyOf(
+    'i was (?:just )?thinking (?:about|of) how',
+    "i(?:'ve| have) been thinking (?:about|of) how",
+    'when',
+    'since',
+    'as for',
+    'i think',
+    'i guess',
+    'i suppose',
+    'i believe',
+    'i feel like',
+    'i realized',
+    'i realised',
+    'i remember',
+    'i noticed',
+    'i just wanted to (?:mention|say|add|share|let you know)',
+    'i wanted to (?:mention|say|add|share|let you know)',
+    'i should mention',
+    'i forgot to mention',
+    'as (?:we|i) (?:discussed|mentioned)(?: earlier| before)?',
+    'speaking of which',
+    "speaking of (?:[\\w'-]+\\s?){1,4}",
+    'oh and',
+    'also,? by the way',
+    'by the way',
+    'fun fact',
+    'got it',
+    'i see',
+    'thank you',
+    wordsOf(`oh ah well so also and but anyway anyways actually btw plus yes yeah no ok okay hmm hey hi hello great thanks
     perfect cool awesome interesting right sure honestly basically incidentally`),
-)}\\s*[,:;!.\\-–—]*\\s+)+`, 'i');
+  )}\\s*[,:;!.\\-–—]*\\s+)+`,
+  'i',
+);
 
 // A clause that asks for something or asks a question.
-const QUESTION = new RegExp(`^${wordsOf(`can could would will do does did is are was were what what's how why where when which
-  who whom whose should shall may might`)}\\b`, 'i');
-const REQUEST = new RegExp(`^${anyOf(
-  wordsOf(`please help tell give suggest recommend list explain describe write rewrite create generate make provide show find
+const QUESTION = new RegExp(
+  `^${wordsOf(`can could would will do does did is are was were what what's how why where when which
+  who whom whose should shall may might`)}\\b`,
+  'i',
+);
+const REQUEST = new RegExp(
+  `^${anyOf(
+    wordsOf(`please help tell give suggest recommend list explain describe write rewrite create generate make provide show find
     compare summari[sz]e translate edit draft compose design outline let's`),
-  'let me know', 'any (?:ideas?|tips?|suggestions?|advice|recommendations?|thoughts?)', 'is there', 'are there', 'if (?:so|not|you)',
-  'i need (?:help|some|you|to know|a list|advice|ideas|suggestions|recommendations)', 'i want (?:you|to know|some|a list|to learn more)',
-  "i(?:'d| would) (?:like|love) (?:you|to know|some|to learn|to get|to hear|to see|more)",
-  "i (?:was|am|'m) (?:wondering|curious|hoping)", 'i wonder',
-  "i(?:'m| am) (?:looking for|interested in (?:learning|finding|getting|knowing))", 'i have a (?:question|request)',
-  "i(?:'m| am) not sure (?:what|how|which|where|if|whether)", "i don't know (?:what|how|which|where|if|whether)", "i can't decide",
-)}\\b`, 'i');
+    'let me know',
+    'any (?:ideas?|tips?|suggestions?|advice|recommendations?|thoughts?)',
+    'is there',
+    'are there',
+    'if (?:so|not|you)',
+    'i need (?:help|some|you|to know|a list|advice|ideas|suggestions|recommendations)',
+    'i want (?:you|to know|some|a list|to learn more)',
+    "i(?:'d| would) (?:like|love) (?:you|to know|some|to learn|to get|to hear|to see|more)",
+    "i (?:was|am|'m) (?:wondering|curious|hoping)",
+    'i wonder',
+    "i(?:'m| am) (?:looking for|interested in (?:learning|finding|getting|knowing))",
+    'i have a (?:question|request)',
+    "i(?:'m| am) not sure (?:what|how|which|where|if|whether)",
+    "i don't know (?:what|how|which|where|if|whether)",
+    "i can't decide",
+  )}\\b`,
+  'i',
+);
 
 // A clause that reacts to the conversation rather than telling something.
-const REACTION = new RegExp(`^${anyOf(
-  "i(?:'m| am) (?:glad|excited|happy to|going to (?:try|check|look|give)|sure|not sure|thinking (?:of|about)|so excited|looking forward)",
-  "i(?:'ll| will) (?:try|check|look|keep|definitely|probably|make sure|consider|give|go ahead|go with|start|think)",
-  "i(?:'ll| will) (?:take (?:a look|your|that|those|these)|do (?:that|this|it)|use (?:that|this|it|those|these|your))",
-  "i (?:agree|understand|see|appreciate|totally|completely|hope|can't wait)",
-  "i (?:love|like) (?:that|this|the idea|these|those|your|it|how)", 'i really (?:like|love|appreciate)',
-  "i think (?:i'll|i will|that's|it's|this|that)",
-  "that(?:'s| is| was| sounds| makes| helps| seems)", 'this (?:is|sounds|helps|seems)', 'these (?:are|sound|seem)', 'sounds',
-  "it(?:'s| is) (?:great|good|helpful|interesting|important|a good|worth)", "you(?:'re| are) (?:right|welcome)",
-  'thanks', 'thank you', 'great', 'good', 'nice', 'wow', 'cool', 'perfect', 'awesome', 'for (?:example|instance)',
-)}\\b`, 'i');
+const REACTION = new RegExp(
+  `^${anyOf(
+    "i(?:'m| am) (?:glad|excited|happy to|going to (?:try|check|look|give)|sure|not sure|thinking (?:of|about)|so excited|looking forward)",
+    "i(?:'ll| will) (?:try|check|look|keep|definitely|probably|make sure|consider|give|go ahead|go with|start|think)",
+    "i(?:'ll| will) (?:take (?:a look|your|that|those|these)|do (?:that|this|it)|use (?:that|this|it|those|these|your))",
+    "i (?:agree|understand|see|appreciate|totally|completely|hope|can't wait)",
+    'i (?:love|like) (?:that|this|the idea|these|those|your|it|how)',
+    'i really (?:like|love|appreciate)',
+    "i think (?:i'll|i will|that's|it's|this|that)",
+    "that(?:'s| is| was| sounds| makes| helps| seems)",
+    'this (?:is|sounds|helps|seems)',
+    'these (?:are|sound|seem)',
+    'sounds',
+    "it(?:'s| is) (?:great|good|helpful|interesting|important|a good|worth)",
+    "you(?:'re| are) (?:right|welcome)",
+    'thanks',
+    'thank you',
+    'great',
+    'good',
+    'nice',
+    'wow',
+    'cool',
+    'perfect',
+    'awesome',
+    'for (?:example|instance)',
+  )}\\b`,
+  'i',
+);
 
 /** Words by which a clause is about the speaker. */
 const FIRST_PERSON = /\b(?:i|i'm|i've|i'd|i'll|im|ive|my|me|mine|myself|we|we're|we've|we'd|our|ours|us)\b/i;
 
 // Where a user starts pasting someone else's text ("Here is my draft:", "proofread this: ...").
-const PASTE_CUE = new RegExp(anyOf(
-  "\\b(?:here(?:'s| is| are)|below is|following is|this is)\\b[^.!?:]{0,60}:",
-  `\\b${wordsOf('proofread rewrite edit translate summari[sz]e review check improve paraphrase shorten correct')}\\b[^.!?:]{0,60}:`,
-) + '\\s*', 'i');
+const PASTE_CUE = new RegExp(
+  anyOf(
+    "\\b(?:here(?:'s| is| are)|below is|following is|this is)\\b[^.!?:]{0,60}:",
+    `\\b${wordsOf('proofread rewrite edit translate summari[sz]e review check improve paraphrase shorten correct')}\\b[^.!?:]{0,60}:`,
+  ) + '\\s*',
+  'i',
+);
 
 /** The part of a user turn that is the user's own words: what follows a paste cue is quoted. */
 function ownWords(turn: string): string {
@@ -89,15 +149,21 @@ function classifyClause(raw: string, first: boolean): Clause {
 }
 
 // Clause boundaries: commas and semicolons before a new clause, dashes, and "but/so/and" joins.
-const CLAUSE_SPLIT = new RegExp(anyOf(
-  `(?<=[,;:])\\s+(?=(?:${wordsOf('and but so which because since as although though while plus or where who then')} )?["“']?[a-z'’]+\\b)`,
-  '\\s+[-–—]\\s+',
-), 'i');
+const CLAUSE_SPLIT = new RegExp(
+  anyOf(
+    `(?<=[,;:])\\s+(?=(?:${wordsOf('and but so which because since as although though while plus or where who then')} )?["“']?[a-z'’]+\\b)`,
+    '\\s+[-–—]\\s+',
+  ),
+  'i',
+);
 
 /** A sentence cut into clauses, each marked by what it does. */
 function clauses(sentence: string): Clause[] {
   // A trailing question mark belongs to the last clause only: "I have a dog, any tips?"
-  return sentence.split(CLAUSE_SPLIT).filter((c) => c.trim() !== '').map((c, i) => classifyClause(c, i === 0));
+  return sentence
+    .split(CLAUSE_SPLIT)
+    .filter((c) => c.trim() !== '')
+    .map((c, i) => classifyClause(c, i === 0));
 }
 
 /**
@@ -138,12 +204,34 @@ function statementsIn(sentence: string): Statement[] {
   return out;
 }
 
-const COMMENT = new RegExp(`^(?:${wordsOf('and but so which that as because')} )?${anyOf(
-  'i think', 'i feel', 'i guess', "i(?:'m| am) (?:feeling|hoping|glad|happy|excited|not sure|pretty sure|trying to (?:figure|decide|find))",
-  "it(?:'s| has) been", 'it was', 'it seems', "it's", 'it is', "that's", 'that was', 'this is',
-  'which (?:was|is|has been|made|makes|means)', "i(?:'d| would) (?:like|love)", 'i want', 'i need', "i(?:'ll| will)",
-  "i(?:'m| was) wondering", 'i hope', "i can't wait", "i'm looking forward", 'i loved? it', 'i really (?:like|love|enjoy)ed?',
-)}\\b`, 'i');
+const COMMENT = new RegExp(
+  `^(?:${wordsOf('and but so which that as because')} )?${anyOf(
+    'i think',
+    'i feel',
+    'i guess',
+    "i(?:'m| am) (?:feeling|hoping|glad|happy|excited|not sure|pretty sure|trying to (?:figure|decide|find))",
+    "it(?:'s| has) been",
+    'it was',
+    'it seems',
+    "it's",
+    'it is',
+    "that's",
+    'that was',
+    'this is',
+    'which (?:was|is|has been|made|makes|means)',
+    "i(?:'d| would) (?:like|love)",
+    'i want',
+    'i need',
+    "i(?:'ll| will)",
+    "i(?:'m| was) wondering",
+    'i hope',
+    "i can't wait",
+    "i'm looking forward",
+    'i loved? it',
+    'i really (?:like|love|enjoy)ed?',
+  )}\\b`,
+  'i',
+);
 
 /** A clause that says how the speaker feels about what they said, with nothing specific in it. */
 function isComment(clause: string): boolean {
@@ -151,11 +239,21 @@ function isComment(clause: string): boolean {
   return COMMENT.test(t) && !/\d/.test(t) && !/\s[A-Z][a-z]/.test(t);
 }
 
-const PREAMBLE = new RegExp(`^${anyOf(
-  'i was (?:just |also )?thinking (?:about|of)', "i(?:'ve| have) been thinking (?:about|of)", 'i (?:just )?remember(?:ed)?(?: that)?',
-  'i realized(?: that)?', 'i just wanted to (?:mention|say|add|share|let you know)(?: that)?', 'i wanted to (?:mention|say|add|share)(?: that)?',
-  'including', 'especially since', 'especially', 'that(?=\\s+(?:i|we|my)\\b)',
-)}\\s+`, 'i');
+const PREAMBLE = new RegExp(
+  `^${anyOf(
+    'i was (?:just |also )?thinking (?:about|of)',
+    "i(?:'ve| have) been thinking (?:about|of)",
+    'i (?:just )?remember(?:ed)?(?: that)?',
+    'i realized(?: that)?',
+    'i just wanted to (?:mention|say|add|share|let you know)(?: that)?',
+    'i wanted to (?:mention|say|add|share)(?: that)?',
+    'including',
+    'especially since',
+    'especially',
+    'that(?=\\s+(?:i|we|my)\\b)',
+  )}\\s+`,
+  'i',
+);
 
 /** Discourse openers and dangling punctuation off; a statement reads as one clean clause run. */
 export function tidy(s: string): string {
@@ -172,12 +270,20 @@ export function tidy(s: string): string {
 
 // A sentence that goes on with the story just told: short, no question, no new subject of its
 // own, and something specific in it ("Over a year of uncertainty was really tough.").
-const NUMBER_OR_TIME = new RegExp(`\\b${wordsOf(`one two three four five six seven eight nine ten twelve twenty hundred
-  dozen half years? months? weeks? days? hours? minutes?`)}\\b`, 'i');
+const NUMBER_OR_TIME = new RegExp(
+  `\\b${wordsOf(`one two three four five six seven eight nine ten twelve twenty hundred
+  dozen half years? months? weeks? days? hours? minutes?`)}\\b`,
+  'i',
+);
 const SPECIFIC = { test: (s: string): boolean => /\d|\s[A-Z][a-z]/.test(s) || NUMBER_OR_TIME.test(s) };
 
 function continuesStory(sentence: string): boolean {
-  return sentence.length <= 100 && !sentence.endsWith('?') && SPECIFIC.test(sentence) && clauses(sentence).every((c) => c.kind === 'continuation');
+  return (
+    sentence.length <= 100 &&
+    !sentence.endsWith('?') &&
+    SPECIFIC.test(sentence) &&
+    clauses(sentence).every((c) => c.kind === 'continuation')
+  );
 }
 
 export interface TurnParts {

@@ -57,7 +57,13 @@ const realSleep: Sleep = (ms) => new Promise((r) => setTimeout(r, ms));
 
 /** The request body: hipo's fields, then `extraBody` (a null value removes a field). */
 export function requestBody(s: LlmSettings, messages: readonly ChatMessage[], maxOutputTokens: number): Record<string, unknown> {
-  const body: Record<string, unknown> = { model: s.model, messages, max_tokens: maxOutputTokens, temperature: s.temperature, stream: false };
+  const body: Record<string, unknown> = {
+    model: s.model,
+    messages,
+    max_tokens: maxOutputTokens,
+    temperature: s.temperature,
+    stream: false,
+  };
   for (const [k, v] of Object.entries(s.extraBody)) {
     if (v === null) delete body[k];
     else body[k] = v;
@@ -98,7 +104,9 @@ export async function openAiChatClient(s: LlmSettings, sleep: Sleep = realSleep)
     const deadline = new AbortController();
     const timer = setTimeout(() => deadline.abort(), s.timeoutMs);
     try {
-      const raw: unknown = await client.chat.completions.create(requestBody(s, messages, maxOutputTokens) as never, { signal: deadline.signal });
+      const raw: unknown = await client.chat.completions.create(requestBody(s, messages, maxOutputTokens) as never, {
+        signal: deadline.signal,
+      });
       return parseCompletion(raw, s.model, elapsed());
     } catch (err) {
       if (err instanceof LlmCallError) throw err;
@@ -114,7 +122,13 @@ export async function openAiChatClient(s: LlmSettings, sleep: Sleep = realSleep)
         const status = err.status;
         const detail = oneLine(err.message).replace(/^\d{3}\s*/, '');
         const scope: FailureScope = status === 400 || status === 413 || status === 422 ? 'input' : 'endpoint';
-        throw new LlmCallError(`HTTP ${status}${detail ? `: ${detail}` : ''}`, scope, elapsed(), retryAfterMs(err.headers as Headers | undefined), status);
+        throw new LlmCallError(
+          `HTTP ${status}${detail ? `: ${detail}` : ''}`,
+          scope,
+          elapsed(),
+          retryAfterMs(err.headers as Headers | undefined),
+          status,
+        );
       }
       throw new LlmCallError(`unreadable response (${oneLine(err instanceof Error ? err.message : String(err))})`, 'input', elapsed());
     } finally {
@@ -135,10 +149,23 @@ export async function openAiChatClient(s: LlmSettings, sleep: Sleep = realSleep)
           return { ...r, latencyMs: r.latencyMs + waited };
         } catch (err) {
           const e = err as LlmCallError;
-          const retryable = e.status === null ? /cannot reach/.test(e.message) : e.status === 429 || e.status === 408 || e.status === 409 || e.status >= 500;
+          const retryable =
+            e.status === null
+              ? /cannot reach/.test(e.message)
+              : e.status === 429 || e.status === 408 || e.status === 409 || e.status >= 500;
           if (!retryable || attempt >= s.maxRetries) throw withWait(e, waited);
           const wait = e.retryAfterMs ?? Math.min(250 * 2 ** attempt, 4000);
-          if (wait > s.maxRetryWaitMs) throw withWait(new LlmCallError(`${e.message}; the server asks to wait ${Math.ceil(wait / 1000)} s (more than llm.maxRetryWaitMs)`, 'endpoint', e.latencyMs, wait, e.status), waited);
+          if (wait > s.maxRetryWaitMs)
+            throw withWait(
+              new LlmCallError(
+                `${e.message}; the server asks to wait ${Math.ceil(wait / 1000)} s (more than llm.maxRetryWaitMs)`,
+                'endpoint',
+                e.latencyMs,
+                wait,
+                e.status,
+              ),
+              waited,
+            );
           await sleep(wait);
           waited += wait + e.latencyMs;
         }
@@ -157,14 +184,26 @@ function oneLine(s: string): string {
 
 /** The answer's text and usage; anything that is not a chat completion is an error. */
 function parseCompletion(raw: unknown, requested: string, latencyMs: number): ChatResponse {
-  const r = raw as { choices?: { message?: { content?: unknown }; finish_reason?: unknown }[]; usage?: { prompt_tokens?: unknown; completion_tokens?: unknown }; model?: unknown } | string | null;
+  const r = raw as
+    | {
+        choices?: { message?: { content?: unknown }; finish_reason?: unknown }[];
+        usage?: { prompt_tokens?: unknown; completion_tokens?: unknown };
+        model?: unknown;
+      }
+    | string
+    | null;
   if (r === null || typeof r !== 'object' || !Array.isArray(r.choices) || r.choices.length === 0) {
     const what = typeof r === 'string' ? `text: ${oneLine(r).slice(0, 80)}` : 'no choices';
     throw new LlmCallError(`unreadable response (not a chat completion: ${what})`, 'input', latencyMs);
   }
   const choice = r.choices[0]!;
   const content = choice.message?.content;
-  const text = typeof content === 'string' ? content : Array.isArray(content) ? content.map((p) => (typeof p === 'object' && p && 'text' in p ? String((p as { text: unknown }).text) : '')).join('') : '';
+  const text =
+    typeof content === 'string'
+      ? content
+      : Array.isArray(content)
+        ? content.map((p) => (typeof p === 'object' && p && 'text' in p ? String((p as { text: unknown }).text) : '')).join('')
+        : '';
   const num = (v: unknown): number | null => (typeof v === 'number' && Number.isFinite(v) ? v : null);
   return {
     text,

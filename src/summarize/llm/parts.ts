@@ -42,7 +42,13 @@ function rejoin(units: readonly SourceDoc[]): SourceDoc[] {
  * Packs units into parts of at most `budget` tokens (as counted unit by unit, plus `overhead`
  * per source in a part). Returns null when that takes more than `maxParts`.
  */
-export function packParts(units: readonly SourceDoc[], budget: number, count: CountTokens, overhead: number, maxParts: number): SourceDoc[][] | null {
+export function packParts(
+  units: readonly SourceDoc[],
+  budget: number,
+  count: CountTokens,
+  overhead: number,
+  maxParts: number,
+): SourceDoc[][] | null {
   const parts: SourceDoc[][] = [];
   let cur: SourceDoc[] = [];
   let used = 0;

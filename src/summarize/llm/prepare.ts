@@ -32,7 +32,10 @@ export function applyExclusions(text: string, rules: ExclusionRules): string {
     if (drop[i] || isStackTraceLine(line) || rules.isEphemeral(line)) continue;
     out.push(line);
   }
-  return out.join('\n').replace(/\n{3,}/g, '\n\n').trim();
+  return out
+    .join('\n')
+    .replace(/\n{3,}/g, '\n\n')
+    .trim();
 }
 
 const SPEAKER = /^\s*(?:\*\*)?(user|human|me|you|assistant|ai|claude|bot|gpt|codex|agent)(?:\*\*)?\s*:/i;
@@ -93,14 +96,20 @@ export interface Fitted {
  * Fits sources to `budget` tokens (as `render` lays them out). Returns them unchanged when
  * they fit.
  */
-export function fitSources(sources: readonly SourceDoc[], budget: number, count: CountTokens, render: (s: readonly SourceDoc[]) => string): Fitted {
+export function fitSources(
+  sources: readonly SourceDoc[],
+  budget: number,
+  count: CountTokens,
+  render: (s: readonly SourceDoc[]) => string,
+): Fitted {
   let current = [...sources];
   let tokens = count(render(current));
   if (tokens <= budget) return { sources: current, tokens, condensed: null };
   for (const cap of [1500, 700, 300, 120, 0]) {
     current = sources.map((s) => ({ ...s, text: capAssistantTurns(s.text, cap) }));
     tokens = count(render(current));
-    if (tokens <= budget) return { sources: current, tokens, condensed: cap ? `assistant answers cut to ~${cap} characters` : 'assistant answers left out' };
+    if (tokens <= budget)
+      return { sources: current, tokens, condensed: cap ? `assistant answers cut to ~${cap} characters` : 'assistant answers left out' };
   }
   // Still too long: every source keeps its share, from its start.
   const base = current;

@@ -74,17 +74,30 @@ export function buildNodeRequests(req: SummaryRequest, shape: NodeShape, t: Requ
     // Sources arrive redacted; the whole message is redacted again as it leaves, so nothing a
     // later edit to a prompt or template lets through can carry a secret out.
     const user = t.redactor.redact(renderSources(req.level, req.title, fitted.sources, part)).text;
-    return { messages: [{ role: 'system', content: system }, { role: 'user', content: user }], tokensIn: systemTokens + fitted.tokens, condensed: fitted.condensed, fitted };
+    return {
+      messages: [
+        { role: 'system', content: system },
+        { role: 'user', content: user },
+      ],
+      tokensIn: systemTokens + fitted.tokens,
+      condensed: fitted.condensed,
+      fitted,
+    };
   };
   const prepared = req.sources.map((s) => ({ ...s, text: applyExclusions(s.text, t.rules) }));
   const whole = build(prepared, null);
-  if (!whole.fitted.condensed?.startsWith('sources truncated') || t.maxParts <= 1) return { requests: [whole], tokensIn: whole.tokensIn, condensed: whole.condensed };
+  if (!whole.fitted.condensed?.startsWith('sources truncated') || t.maxParts <= 1)
+    return { requests: [whole], tokensIn: whole.tokensIn, condensed: whole.condensed };
 
   // Too large for one request even with answers cut short: parts, rather than losing the end.
   const inParts = (parts: SourceDoc[][], how: string): NodeRequests => {
     const requests = parts.map((p, i) => build(p, `part ${i + 1} of ${parts.length}`));
     const cut = requests.some((r) => r.condensed?.startsWith('sources truncated'));
-    return { requests, tokensIn: requests.reduce((n, r) => n + r.tokensIn, 0), condensed: `${parts.length} parts; ${how}${cut ? '; sources truncated to fit llm.maxInputTokens' : ''}` };
+    return {
+      requests,
+      tokensIn: requests.reduce((n, r) => n + r.tokensIn, 0),
+      condensed: `${parts.length} parts; ${how}${cut ? '; sources truncated to fit llm.maxInputTokens' : ''}`,
+    };
   };
   for (const cap of [300, 120, 0]) {
     const units = sourceUnits(prepared.map((s) => ({ ...s, text: capAssistantTurns(s.text, cap) })));

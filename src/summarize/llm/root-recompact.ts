@@ -67,7 +67,13 @@ export class RootRecompactor {
   ) {}
 
   private compose(input: RootRecompactInput, n: RootNarrative, kept: KeptRootSections): { body: string; tokens: number } {
-    const body = renderTemplate(input.template, { activeDays: String(input.config.activeContextDays), ...n, profile: kept.profile, rules: kept.rules, topics: kept.topics || '- (none yet)' });
+    const body = renderTemplate(input.template, {
+      activeDays: String(input.config.activeContextDays),
+      ...n,
+      profile: kept.profile,
+      rules: kept.rules,
+      topics: kept.topics || '- (none yet)',
+    });
     return { body, tokens: input.count(body) };
   }
 
@@ -96,12 +102,18 @@ export class RootRecompactor {
   request(input: RootRecompactInput): RootRequest | { skip: string } {
     const index = keptRootSections(input.extractive);
     const budget = this.budget(input, index);
-    if (budget < MIN_NARRATIVE_TOKENS) return { skip: `no room for a narrative under rootMaxTokens ${input.config.rootMaxTokens} (the Profile, Rules and Topics Index take the rest)` };
+    if (budget < MIN_NARRATIVE_TOKENS)
+      return {
+        skip: `no room for a narrative under rootMaxTokens ${input.config.rootMaxTokens} (the Profile, Rules and Topics Index take the rest)`,
+      };
     const current = input.existing ? parseNarrative(input.existing.body) : null;
     const built = parseNarrative(input.extractive);
     const narrative: RootNarrative | null = current?.ok ? current.value : built.ok ? built.value : null;
     const changed = this.changedMonths(input);
-    const sources = changed.map((m) => input.readMonthly(m)).filter((s): s is SourceDoc => s !== null).map((s) => ({ ...s, text: applyExclusions(s.text, this.rules) }));
+    const sources = changed
+      .map((m) => input.readMonthly(m))
+      .filter((s): s is SourceDoc => s !== null)
+      .map((s) => ({ ...s, text: applyExclusions(s.text, this.rules) }));
     const system = renderTemplate(this.prompts.get('root-recompact'), {
       today: input.today,
       maxTokens: String(budget),
@@ -116,7 +128,11 @@ export class RootRecompactor {
     ].join('\n\n');
     const tail = `Write the three sections now: \`## Active Context\`, \`## Recent Patterns\`, \`## Historical Summary\`, in at most ${budget} tokens together.`;
     const render = (s: readonly SourceDoc[]): string =>
-      [head, ...s.map((d) => `===== Changed monthly node ${d.label} (${d.path}) =====\n${d.text.trim()}\n===== end of ${d.label} =====`), tail].join('\n\n');
+      [
+        head,
+        ...s.map((d) => `===== Changed monthly node ${d.label} (${d.path}) =====\n${d.text.trim()}\n===== end of ${d.label} =====`),
+        tail,
+      ].join('\n\n');
     const room = Math.max(200, this.session.settings.maxInputTokens - input.count(system));
     const fitted = fitSources(sources, room, input.count, render);
     const messages: ChatMessage[] = [
@@ -134,16 +150,32 @@ export class RootRecompactor {
       const n = parseNarrative(input.existing!.body);
       if (n.ok) {
         const composed = this.compose(input, n.value, index);
-        if (composed.tokens <= input.config.rootMaxTokens) return { ok: true, ...composed, summarizer: input.existing!.summarizer ?? id, reused: true };
+        if (composed.tokens <= input.config.rootMaxTokens)
+          return { ok: true, ...composed, summarizer: input.existing!.summarizer ?? id, reused: true };
       }
     }
     let usage: SummaryUsage | undefined;
-    const addCall = (a: { model: string; tokensIn: number | null; tokensOut: number | null; latencyMs: number; text: string }, sent: number, cached: boolean): void => {
-      usage = addUsage(usage, cached ? { model: a.model, tokensIn: 0, tokensOut: 0, latencyMs: 0, cached: true } : { model: a.model, tokensIn: a.tokensIn ?? sent, tokensOut: a.tokensOut ?? input.count(a.text), latencyMs: a.latencyMs });
+    const addCall = (
+      a: { model: string; tokensIn: number | null; tokensOut: number | null; latencyMs: number; text: string },
+      sent: number,
+      cached: boolean,
+    ): void => {
+      usage = addUsage(
+        usage,
+        cached
+          ? { model: a.model, tokensIn: 0, tokensOut: 0, latencyMs: 0, cached: true }
+          : { model: a.model, tokensIn: a.tokensIn ?? sent, tokensOut: a.tokensOut ?? input.count(a.text), latencyMs: a.latencyMs },
+      );
     };
     const fail = (reason: string, latencyMs = 0, inputFault = true): RootRecompactResult => {
       if (!usage && latencyMs) usage = { model: s.model, tokensIn: 0, tokensOut: 0, latencyMs };
-      if (inputFault) this.session.state.recordFailedInput('root:root', { sourceHash: input.sourceHash, model: s.model, reason, at: new Date().toISOString() });
+      if (inputFault)
+        this.session.state.recordFailedInput('root:root', {
+          sourceHash: input.sourceHash,
+          model: s.model,
+          reason,
+          at: new Date().toISOString(),
+        });
       return { ok: false, reason: `llm: ${reason}`, ...(usage ? { usage } : {}) };
     };
     const req = this.request(input);
@@ -168,12 +200,18 @@ export class RootRecompactor {
         },
       ];
       const second = await this.session.ask(retry);
-      if (!second.ok) return fail(`over rootMaxTokens (${composed.tokens} > ${input.config.rootMaxTokens}) and the compress retry failed: ${second.reason}`, second.latencyMs, second.scope === 'input');
+      if (!second.ok)
+        return fail(
+          `over rootMaxTokens (${composed.tokens} > ${input.config.rootMaxTokens}) and the compress retry failed: ${second.reason}`,
+          second.latencyMs,
+          second.scope === 'input',
+        );
       addCall(second.answer, input.count(retry.map((m) => m.content).join('\n')), second.cached);
       const again = validateRootAnswer(second.answer.text, second.answer.finishReason);
       if (!again.ok) return fail(`invalid output on the compress retry: ${again.reason}`);
       composed = this.compose(input, again.value, index);
-      if (composed.tokens > input.config.rootMaxTokens) return fail(`ROOT.md still over rootMaxTokens after one compress retry (${composed.tokens} > ${input.config.rootMaxTokens})`);
+      if (composed.tokens > input.config.rootMaxTokens)
+        return fail(`ROOT.md still over rootMaxTokens after one compress retry (${composed.tokens} > ${input.config.rootMaxTokens})`);
     }
     this.session.state.clearFailedInput('root:root');
     this.session.state.recordRoot({ model: s.model, months: Object.fromEntries(input.months.map((m) => [m.month, m.bodyHash])) });

@@ -60,7 +60,12 @@ export class LlmSession {
     const off = this.unavailable();
     if (off) return { ok: false, reason: off, scope: 'skipped', latencyMs: 0 };
     if (this.callsThisCycle >= this.settings.maxCallsPerCycle) {
-      return { ok: false, reason: `per-cycle call limit reached (llm.maxCallsPerCycle ${this.settings.maxCallsPerCycle})`, scope: 'skipped', latencyMs: 0 };
+      return {
+        ok: false,
+        reason: `per-cycle call limit reached (llm.maxCallsPerCycle ${this.settings.maxCallsPerCycle})`,
+        scope: 'skipped',
+        latencyMs: 0,
+      };
     }
     this.callsThisCycle++;
     this.calls++;
@@ -73,7 +78,13 @@ export class LlmSession {
     } catch (err) {
       const e = err instanceof LlmCallError ? err : new LlmCallError(err instanceof Error ? err.message : String(err), 'endpoint', 0);
       if (e.scope === 'endpoint') {
-        const b = this.state.recordEndpointFailure(this.settings.baseUrl, e.message, this.now(), this.settings.backoffMinutes, e.retryAfterMs);
+        const b = this.state.recordEndpointFailure(
+          this.settings.baseUrl,
+          e.message,
+          this.now(),
+          this.settings.backoffMinutes,
+          e.retryAfterMs,
+        );
         this.off = `endpoint failed earlier in this run (${e.message})${b ? `; backing off until ${new Date(b.until).toISOString()}` : ''}`;
       }
       return { ok: false, reason: e.message, scope: e.scope, latencyMs: e.latencyMs };

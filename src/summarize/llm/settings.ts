@@ -34,7 +34,10 @@ export interface ResolvedLlm {
 
 const OFF = /^(?:off|none|false|0|no)$/i;
 
-export function resolveLlmSettings(config: Pick<HipoConfig, 'llm'> & Partial<Pick<HipoConfig, 'redactPatterns'>>, env: NodeJS.ProcessEnv): ResolvedLlm {
+export function resolveLlmSettings(
+  config: Pick<HipoConfig, 'llm'> & Partial<Pick<HipoConfig, 'redactPatterns'>>,
+  env: NodeJS.ProcessEnv,
+): ResolvedLlm {
   const c: LlmConfig = config.llm;
   const warnings: string[] = [];
   const envUrl = env.HIPO_LLM_BASE_URL?.trim();
@@ -57,7 +60,8 @@ export function resolveLlmSettings(config: Pick<HipoConfig, 'llm'> & Partial<Pic
   // The key comes only from HIPO_LLM_API_KEY or the variable the config names: never from
   // OPENAI_API_KEY by default, so a key for one provider is not sent to another's endpoint.
   const fromNamed = c.apiKeyEnv ? env[c.apiKeyEnv]?.trim() : undefined;
-  if (c.apiKeyEnv && !fromNamed && !env.HIPO_LLM_API_KEY) warnings.push(`llm: llm.apiKeyEnv names ${c.apiKeyEnv}, which is not set: calling ${baseUrl} without a key`);
+  if (c.apiKeyEnv && !fromNamed && !env.HIPO_LLM_API_KEY)
+    warnings.push(`llm: llm.apiKeyEnv names ${c.apiKeyEnv}, which is not set: calling ${baseUrl} without a key`);
   const apiKey = env.HIPO_LLM_API_KEY?.trim() || fromNamed || null;
   return {
     settings: {

@@ -49,14 +49,18 @@ interface StateFile {
 export class LlmState {
   private data: StateFile;
 
-  private constructor(private readonly ws: Workspace, data: StateFile) {
+  private constructor(
+    private readonly ws: Workspace,
+    data: StateFile,
+  ) {
     this.data = data;
   }
 
   static load(ws: Workspace): LlmState {
     try {
       const d = JSON.parse(readFileSync(join(ws.stateDir, FILE), 'utf8')) as StateFile;
-      if (d.version === 1 && typeof d.failed === 'object' && d.failed !== null) return new LlmState(ws, { version: 1, backoff: d.backoff ?? null, failed: d.failed, root: d.root ?? null });
+      if (d.version === 1 && typeof d.failed === 'object' && d.failed !== null)
+        return new LlmState(ws, { version: 1, backoff: d.backoff ?? null, failed: d.failed, root: d.root ?? null });
     } catch {
       /* none yet, or unreadable: start empty */
     }

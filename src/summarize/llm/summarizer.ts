@@ -25,9 +25,7 @@ export interface LlmTools {
   ephemeralMarkers: readonly string[];
 }
 
-export type LlmNodeOutcome =
-  | { ok: true; result: SummaryResult }
-  | { ok: false; reason: string; usage?: SummaryUsage };
+export type LlmNodeOutcome = { ok: true; result: SummaryResult } | { ok: false; reason: string; usage?: SummaryUsage };
 
 export class LlmNodeSummarizer {
   private count: CountTokens | null = null;
@@ -63,7 +61,8 @@ export class LlmNodeSummarizer {
     const key = nodeKey(req.period);
     const failedInput = (reason: string): void => {
       // The same input would get the same answer: not planned again until it changes.
-      if (req.sourceHash) this.session.state.recordFailedInput(key, { sourceHash: req.sourceHash, model: s.model, reason, at: new Date().toISOString() });
+      if (req.sourceHash)
+        this.session.state.recordFailedInput(key, { sourceHash: req.sourceHash, model: s.model, reason, at: new Date().toISOString() });
     };
     let usage: SummaryUsage | undefined;
     const answers: NodeAnswer[] = [];
@@ -73,11 +72,17 @@ export class LlmNodeSummarizer {
       if (!outcome.ok) {
         if (outcome.scope === 'input') failedInput(`${part}${outcome.reason}`);
         // A failed call is journaled with its latency; no tokens are counted (none were reported).
-        if (outcome.scope !== 'skipped') usage = addUsage(usage, { model: s.model, tokensIn: 0, tokensOut: 0, latencyMs: outcome.latencyMs });
+        if (outcome.scope !== 'skipped')
+          usage = addUsage(usage, { model: s.model, tokensIn: 0, tokensOut: 0, latencyMs: outcome.latencyMs });
         return { ok: false, reason: `llm: ${part}${outcome.reason}`, ...(usage ? { usage } : {}) };
       }
       const a = outcome.answer;
-      usage = addUsage(usage, outcome.cached ? { model: a.model, tokensIn: 0, tokensOut: 0, latencyMs: 0, cached: true } : { model: a.model, tokensIn: a.tokensIn ?? built.tokensIn, tokensOut: a.tokensOut ?? count(a.text), latencyMs: a.latencyMs });
+      usage = addUsage(
+        usage,
+        outcome.cached
+          ? { model: a.model, tokensIn: 0, tokensOut: 0, latencyMs: 0, cached: true }
+          : { model: a.model, tokensIn: a.tokensIn ?? built.tokensIn, tokensOut: a.tokensOut ?? count(a.text), latencyMs: a.latencyMs },
+      );
       const checked = checkNodeAnswer(a.text, a.finishReason, req.topics.length);
       if (!checked.ok) {
         failedInput(`${part}${checked.reason}`);
@@ -99,7 +104,13 @@ export class LlmNodeSummarizer {
 /** Usage of several calls for one node: tokens and latency summed; cached only if all were. */
 export function addUsage(a: SummaryUsage | undefined, b: SummaryUsage): SummaryUsage {
   if (!a) return b;
-  return { model: b.model, tokensIn: a.tokensIn + b.tokensIn, tokensOut: a.tokensOut + b.tokensOut, latencyMs: a.latencyMs + b.latencyMs, ...(a.cached && b.cached ? { cached: true } : {}) };
+  return {
+    model: b.model,
+    tokensIn: a.tokensIn + b.tokensIn,
+    tokensOut: a.tokensOut + b.tokensOut,
+    latencyMs: a.latencyMs + b.latencyMs,
+    ...(a.cached && b.cached ? { cached: true } : {}),
+  };
 }
 
 /** The model where it is configured and able, the extractive summarizer everywhere else. */

@@ -42,7 +42,9 @@ export function cleanAnswer(text: string): string {
  */
 function sections(text: string): { head: string[]; list: Section[] } {
   const lines = splitLines(text);
-  const headings = scanBlocks(lines).filter((b): b is Extract<ReturnType<typeof scanBlocks>[number], { kind: 'heading' }> => b.kind === 'heading');
+  const headings = scanBlocks(lines).filter(
+    (b): b is Extract<ReturnType<typeof scanBlocks>[number], { kind: 'heading' }> => b.kind === 'heading',
+  );
   const depths = new Set(headings.map((h) => h.depth));
   const depth = depths.has(2) || depths.size === 0 ? 2 : depths.has(3) ? 3 : Math.min(...depths);
   const h2 = new Map<number, string>();
@@ -120,9 +122,18 @@ export function composeNodeBody(answers: readonly NodeAnswer[], title: string, t
       }
     }
   }
-  const parts = [title, `## Topics\n${mergeTopicLines(topics, answers.flatMap((a) => a.topics))}`];
+  const parts = [
+    title,
+    `## Topics\n${mergeTopicLines(
+      topics,
+      answers.flatMap((a) => a.topics),
+    )}`,
+  ];
   for (const m of merged.values()) parts.push(`## ${m.heading}\n${m.lines.join('\n').trim()}`);
-  const body = `${parts.join('\n\n').replace(/\n{3,}/g, '\n\n').trim()}\n`;
+  const body = `${parts
+    .join('\n\n')
+    .replace(/\n{3,}/g, '\n\n')
+    .trim()}\n`;
   if (Buffer.byteLength(body) < MIN_BODY_BYTES) return { ok: false, reason: `answer too short (${Buffer.byteLength(body)} bytes)` };
   return { ok: true, value: body };
 }
@@ -136,7 +147,12 @@ function trimBlank(lines: readonly string[]): string[] {
 }
 
 /** One answer, checked and composed. */
-export function validateNodeAnswer(answer: string, finishReason: string | null, title: string, topics: readonly TopicInfo[]): Checked<string> {
+export function validateNodeAnswer(
+  answer: string,
+  finishReason: string | null,
+  title: string,
+  topics: readonly TopicInfo[],
+): Checked<string> {
   const checked = checkNodeAnswer(answer, finishReason, topics.length);
   return checked.ok ? composeNodeBody([checked.value], title, topics) : checked;
 }
@@ -149,9 +165,14 @@ function mergeTopicLines(topics: readonly TopicInfo[], model: readonly ModelTopi
     const cur = byName.get(m.name);
     byName.set(m.name, cur ? { ...cur, keywords: [...new Set([...cur.keywords, ...m.keywords])] } : m);
   }
-  const merged = topics.map((t) => ({ ...t, keywords: [...new Set([...(byName.get(t.name)?.keywords ?? []), ...t.keywords])].slice(0, 8) }));
+  const merged = topics.map((t) => ({
+    ...t,
+    keywords: [...new Set([...(byName.get(t.name)?.keywords ?? []), ...t.keywords])].slice(0, 8),
+  }));
   const known = new Set(topics.map((t) => t.name));
-  const extra = [...byName.values()].filter((m) => !known.has(m.name)).map((m) => `- ${m.name} [${m.type}]${m.keywords.length ? `: ${m.keywords.slice(0, 8).join(', ')}` : ''}`);
+  const extra = [...byName.values()]
+    .filter((m) => !known.has(m.name))
+    .map((m) => `- ${m.name} [${m.type}]${m.keywords.length ? `: ${m.keywords.slice(0, 8).join(', ')}` : ''}`);
   return [topicLines(merged), ...extra].filter(Boolean).join('\n');
 }
 

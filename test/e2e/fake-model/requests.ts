@@ -49,7 +49,10 @@ export function turns(r: ModelRequest): Turn[] {
   for (const m of list) {
     if (!isObj(m) || typeof m.role !== 'string') continue;
     if (r.wire === 'anthropic' && Array.isArray(m.content)) {
-      const text = m.content.filter((c) => isObj(c) && c.type === 'text').map(textOf).join('\n');
+      const text = m.content
+        .filter((c) => isObj(c) && c.type === 'text')
+        .map(textOf)
+        .join('\n');
       if (text) out.push({ role: m.role, text });
     } else out.push({ role: m.role, text: textOf(m.content) });
   }
@@ -58,11 +61,18 @@ export function turns(r: ModelRequest): Turn[] {
 
 /** The text of the user's messages. */
 export function userText(r: ModelRequest): string {
-  return turns(r).filter((t) => t.role === 'user').map((t) => t.text).join('\n');
+  return turns(r)
+    .filter((t) => t.role === 'user')
+    .map((t) => t.text)
+    .join('\n');
 }
 
 export function lastUserText(r: ModelRequest): string {
-  return turns(r).filter((t) => t.role === 'user').at(-1)?.text ?? '';
+  return (
+    turns(r)
+      .filter((t) => t.role === 'user')
+      .at(-1)?.text ?? ''
+  );
 }
 
 /** Names of the tools offered to the model. */
@@ -90,7 +100,8 @@ function resultsIn(r: ModelRequest, items: unknown[]): string[] {
     if (r.wire === 'anthropic') {
       for (const c of arr(m.content)) if (isObj(c) && c.type === 'tool_result') out.push(textOf(c.content));
     } else if (r.wire === 'responses') {
-      if (m.type === 'function_call_output' || m.type === 'custom_tool_call_output' || m.type === 'mcp_call_output') out.push(textOf(m.output));
+      if (m.type === 'function_call_output' || m.type === 'custom_tool_call_output' || m.type === 'mcp_call_output')
+        out.push(textOf(m.output));
     } else if (m.role === 'tool') out.push(textOf(m.content));
   }
   return out;

@@ -7,8 +7,16 @@ import type { Socket } from 'node:net';
 import { brotliDecompressSync, gunzipSync, inflateSync } from 'node:zlib';
 import type { ModelRequest } from './requests.js';
 import {
-  anthropicMessage, anthropicStream, chatCompletion, chatStream, responsesObject, responsesStream, sseText,
-  type Reply, type SseEvent, type Wire,
+  anthropicMessage,
+  anthropicStream,
+  chatCompletion,
+  chatStream,
+  responsesObject,
+  responsesStream,
+  sseText,
+  type Reply,
+  type SseEvent,
+  type Wire,
 } from './wire.js';
 
 export type Script = (req: ModelRequest) => Reply | null | undefined;
@@ -56,13 +64,31 @@ function send(res: ServerResponse, wire: Wire, stream: boolean, reply: Reply, bo
     return;
   }
   if (!stream) {
-    const json = wire === 'anthropic' ? anthropicMessage(reply, model) : wire === 'responses' ? responsesObject(reply, model) : chatCompletion(reply, model);
+    const json =
+      wire === 'anthropic'
+        ? anthropicMessage(reply, model)
+        : wire === 'responses'
+          ? responsesObject(reply, model)
+          : chatCompletion(reply, model);
     res.writeHead(200, { 'content-type': 'application/json', 'request-id': 'req_fake' }).end(JSON.stringify(json));
     return;
   }
-  const usage = typeof body.stream_options === 'object' && body.stream_options !== null && (body.stream_options as { include_usage?: boolean }).include_usage === true;
-  const events: SseEvent[] = wire === 'anthropic' ? anthropicStream(reply, model) : wire === 'responses' ? responsesStream(reply, model) : chatStream(reply, model, usage);
-  res.writeHead(200, { 'content-type': 'text/event-stream', 'cache-control': 'no-cache', connection: 'keep-alive', 'request-id': 'req_fake' });
+  const usage =
+    typeof body.stream_options === 'object' &&
+    body.stream_options !== null &&
+    (body.stream_options as { include_usage?: boolean }).include_usage === true;
+  const events: SseEvent[] =
+    wire === 'anthropic'
+      ? anthropicStream(reply, model)
+      : wire === 'responses'
+        ? responsesStream(reply, model)
+        : chatStream(reply, model, usage);
+  res.writeHead(200, {
+    'content-type': 'text/event-stream',
+    'cache-control': 'no-cache',
+    connection: 'keep-alive',
+    'request-id': 'req_fake',
+  });
   for (const chunk of sseText(events)) res.write(chunk);
   res.end();
 }
@@ -81,27 +107,54 @@ export async function startFakeModel(): Promise<FakeModel> {
       const kind = wireOf(method, path);
       if (kind === null) {
         unhandled.push(`${method} ${path}`);
-        res.writeHead(404, { 'content-type': 'application/json' }).end(JSON.stringify({ error: { type: 'not_found_error', message: `fake model server: no ${method} ${path}` } }));
+        res
+          .writeHead(404, { 'content-type': 'application/json' })
+          .end(JSON.stringify({ error: { type: 'not_found_error', message: `fake model server: no ${method} ${path}` } }));
         return;
       }
       if (kind === 'models') {
-        const data = MODEL_IDS.map((id) => ({ id, object: 'model', type: 'model', display_name: id, created: 1_750_000_000, created_at: '2026-01-01T00:00:00Z', owned_by: 'fake' }));
-        res.writeHead(200, { 'content-type': 'application/json' }).end(JSON.stringify({ object: 'list', data, has_more: false, first_id: data[0]!.id, last_id: data.at(-1)!.id }));
+        const data = MODEL_IDS.map((id) => ({
+          id,
+          object: 'model',
+          type: 'model',
+          display_name: id,
+          created: 1_750_000_000,
+          created_at: '2026-01-01T00:00:00Z',
+          owned_by: 'fake',
+        }));
+        res
+          .writeHead(200, { 'content-type': 'application/json' })
+          .end(JSON.stringify({ object: 'list', data, has_more: false, first_id: data[0]!.id, last_id: data.at(-1)!.id }));
         return;
       }
       let body: Record<string, unknown>;
       try {
-        body = JSON.parse(decode(Buffer.concat(chunks), req.headers['content-encoding'] as string | undefined).toString('utf8')) as Record<string, unknown>;
+        body = JSON.parse(decode(Buffer.concat(chunks), req.headers['content-encoding'] as string | undefined).toString('utf8')) as Record<
+          string,
+          unknown
+        >;
       } catch (err) {
         unhandled.push(`${method} ${path}: body is not JSON (${(err as Error).message})`);
-        res.writeHead(400, { 'content-type': 'application/json' }).end(JSON.stringify({ error: { type: 'invalid_request_error', message: 'body is not JSON' } }));
+        res
+          .writeHead(400, { 'content-type': 'application/json' })
+          .end(JSON.stringify({ error: { type: 'invalid_request_error', message: 'body is not JSON' } }));
         return;
       }
       if (kind === 'count') {
-        res.writeHead(200, { 'content-type': 'application/json' }).end(JSON.stringify({ input_tokens: Math.ceil(JSON.stringify(body).length / 4) }));
+        res
+          .writeHead(200, { 'content-type': 'application/json' })
+          .end(JSON.stringify({ input_tokens: Math.ceil(JSON.stringify(body).length / 4) }));
         return;
       }
-      const rec: ModelRequest = { n: requests.length + 1, wire: kind, path, headers: req.headers, body, stream: body.stream === true, at: Date.now() };
+      const rec: ModelRequest = {
+        n: requests.length + 1,
+        wire: kind,
+        path,
+        headers: req.headers,
+        body,
+        stream: body.stream === true,
+        at: Date.now(),
+      };
       requests.push(rec);
       let reply: Reply;
       try {

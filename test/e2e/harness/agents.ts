@@ -48,7 +48,13 @@ function atLeast(version: string, wanted: string): boolean {
 export function agentCli(platform: Platform): AgentCli {
   const p = PINS[platform];
   const dir = join(cacheDir(), dirName(p.package, p.version));
-  const base = { platform, package: p.package, version: p.version, label: `${platform} (${p.package} ${p.version})`, nodeDir: dirname(process.execPath) };
+  const base = {
+    platform,
+    package: p.package,
+    version: p.version,
+    label: `${platform} (${p.package} ${p.version})`,
+    nodeDir: dirname(process.execPath),
+  };
   const fail = (reason: string): AgentCli => ({ ...base, bin: null, reason });
   if (existsSync(`${dir}.failed`)) return fail(readFileSync(`${dir}.failed`, 'utf8').trim());
   const bin = join(dir, 'node_modules', '.bin', p.bin);
@@ -57,11 +63,19 @@ export function agentCli(platform: Platform): AgentCli {
   if (p.node && !atLeast(process.versions.node, p.node)) {
     const runtime = `node-${process.platform}-${process.arch}`;
     nodeDir = join(cacheDir(), dirName(runtime, p.runtime ?? ''), 'node_modules', runtime, 'bin');
-    if (!existsSync(join(nodeDir, 'node'))) return fail(`needs Node ${p.node} (this is ${process.version}); ${runtime}@${p.runtime} is not installed (npm run e2e installs it)`);
+    if (!existsSync(join(nodeDir, 'node')))
+      return fail(`needs Node ${p.node} (this is ${process.version}); ${runtime}@${p.runtime} is not installed (npm run e2e installs it)`);
   }
   // It has to start: print its version (a missing shared library or CPU feature shows here).
-  const r = spawnSync(bin, ['--version'], { encoding: 'utf8', timeout: 60_000, env: { PATH: `${nodeDir}:/usr/bin:/bin`, HOME: dir, TERM: 'dumb' } });
+  const r = spawnSync(bin, ['--version'], {
+    encoding: 'utf8',
+    timeout: 60_000,
+    env: { PATH: `${nodeDir}:/usr/bin:/bin`, HOME: dir, TERM: 'dumb' },
+  });
   const out = `${r.stdout ?? ''}${r.stderr ?? ''}`;
-  if (r.status !== 0 || !out.includes(p.version)) return fail(`${p.bin} --version did not print ${p.version} (exit ${r.status}${r.error ? `, ${r.error.message}` : ''}): ${out.trim().slice(0, 300)}`);
+  if (r.status !== 0 || !out.includes(p.version))
+    return fail(
+      `${p.bin} --version did not print ${p.version} (exit ${r.status}${r.error ? `, ${r.error.message}` : ''}): ${out.trim().slice(0, 300)}`,
+    );
   return { ...base, bin, nodeDir, reason: null };
 }

@@ -51,7 +51,10 @@ export interface JournalRecord {
 export function journal(sb: Sandbox): JournalRecord[] {
   const f = join(sb.project, '.hipo', 'journal.jsonl');
   if (!existsSync(f)) return [];
-  return readFileSync(f, 'utf8').split('\n').filter(Boolean).map((l) => JSON.parse(l) as JournalRecord);
+  return readFileSync(f, 'utf8')
+    .split('\n')
+    .filter(Boolean)
+    .map((l) => JSON.parse(l) as JournalRecord);
 }
 
 /** hipo's own account of what its hooks did: capture records and errors, for failure messages. */
@@ -65,7 +68,10 @@ export function expectEachPromptOnce(sb: Sandbox, prompts: string[]): void {
   const log = rawLog(sb);
   for (const p of prompts) {
     const n = log.split('\n').filter((l) => l.startsWith('User:') && l.includes(p)).length;
-    expect(n, `prompt "${p}" should be in today's raw log (${sb.today}.md) once, found ${n} times\n--- raw log\n${log}\n--- hooks\n${hookReport(sb)}`).toBe(1);
+    expect(
+      n,
+      `prompt "${p}" should be in today's raw log (${sb.today}.md) once, found ${n} times\n--- raw log\n${log}\n--- hooks\n${hookReport(sb)}`,
+    ).toBe(1);
   }
 }
 
@@ -74,7 +80,8 @@ export function expectNothingLeaked(sb: Sandbox, toolOutputMarks: string[] = [])
   const log = rawLog(sb);
   expect(log, `thinking reached the raw log\n${log}`).not.toContain(THINKING_MARK);
   for (const m of toolOutputMarks) expect(log, `tool output "${m}" reached the raw log\n${log}`).not.toContain(m);
-  const hipoFiles = (rel: string): boolean => !(rel === 'memory' || rel.startsWith('memory/') || rel === '.hipo' || rel.startsWith('.hipo/'));
+  const hipoFiles = (rel: string): boolean =>
+    !(rel === 'memory' || rel.startsWith('memory/') || rel === '.hipo' || rel.startsWith('.hipo/'));
   for (const [kind, secret] of Object.entries(SECRETS)) {
     const leaked = filesContaining(sb.project, secret, hipoFiles);
     expect(leaked, `the ${kind} key reached files hipo wrote`).toEqual([]);

@@ -34,7 +34,11 @@ export interface Sandbox {
   today: string;
   yesterday: string;
   env: NodeJS.ProcessEnv;
-  run(cmd: string, args: string[], opts?: { cwd?: string; env?: NodeJS.ProcessEnv; input?: string; timeoutMs?: number }): Promise<RunResult>;
+  run(
+    cmd: string,
+    args: string[],
+    opts?: { cwd?: string; env?: NodeJS.ProcessEnv; input?: string; timeoutMs?: number },
+  ): Promise<RunResult>;
   /** A long-running process (a gateway): its output so far, and a stop that kills its group. */
   start(cmd: string, args: string[], opts?: { env?: NodeJS.ProcessEnv }): Background;
   /** `hipo …` in the project, as the user types it. */
@@ -53,7 +57,11 @@ export function makeSandbox(cli: AgentCli): Sandbox {
   for (const d of [home, project, bin, tmp]) mkdirSync(d);
   // hipo runs with the Node its native module was built for, as an install under the user's own
   // Node would; the agent CLI may need a newer Node first on PATH (OpenClaw's Node 24).
-  writeFileSync(join(bin, 'hipo'), `#!/bin/sh\nexec ${JSON.stringify(process.execPath)} ${JSON.stringify(join(REPO, 'dist', 'cli.js'))} "$@"\n`, { mode: 0o755 });
+  writeFileSync(
+    join(bin, 'hipo'),
+    `#!/bin/sh\nexec ${JSON.stringify(process.execPath)} ${JSON.stringify(join(REPO, 'dist', 'cli.js'))} "$@"\n`,
+    { mode: 0o755 },
+  );
   if (cli.bin) symlinkSync(cli.bin, join(bin, cli.bin.split(sep).at(-1)!));
   const now = new Date();
   const today = isoDay(now);
@@ -73,7 +81,12 @@ export function makeSandbox(cli: AgentCli): Sandbox {
   const run: Sandbox['run'] = (cmd, args, opts = {}) =>
     new Promise((resolveRun) => {
       const t0 = performance.now();
-      const child = spawn(cmd, args, { cwd: opts.cwd ?? project, env: { ...env, ...opts.env }, detached: true, stdio: ['pipe', 'pipe', 'pipe'] });
+      const child = spawn(cmd, args, {
+        cwd: opts.cwd ?? project,
+        env: { ...env, ...opts.env },
+        detached: true,
+        stdio: ['pipe', 'pipe', 'pipe'],
+      });
       let stdout = '';
       let stderr = '';
       let timedOut = false;
@@ -140,7 +153,14 @@ export function makeSandbox(cli: AgentCli): Sandbox {
     };
   };
   return {
-    root, home, project, today, yesterday, env, run, start,
+    root,
+    home,
+    project,
+    today,
+    yesterday,
+    env,
+    run,
+    start,
     hipo: (args, opts = {}) => run(join(bin, 'hipo'), args, opts),
     cleanup: () => {
       if (!process.env.HIPO_E2E_KEEP) rmSync(root, { recursive: true, force: true });

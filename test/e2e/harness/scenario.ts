@@ -68,7 +68,8 @@ export interface Trees {
 }
 
 /** hipo's data by design (uninstall keeps it): the memory folder, its config and its cache. */
-const HIPO_DATA = (rel: string): boolean => rel === 'memory' || rel.startsWith('memory/') || rel === '.hipo' || rel.startsWith('.hipo/') || rel === 'hipo.config.json';
+const HIPO_DATA = (rel: string): boolean =>
+  rel === 'memory' || rel.startsWith('memory/') || rel === '.hipo' || rel.startsWith('.hipo/') || rel === 'hipo.config.json';
 
 export function trees(sb: Sandbox): Trees {
   return { project: snapshot(sb.project, HIPO_DATA), home: snapshot(sb.home) };
@@ -76,7 +77,10 @@ export function trees(sb: Sandbox): Trees {
 
 /** Where two snapshots of project and HOME differ, one line each, paths prefixed. */
 export function treeDiff(a: Trees, b: Trees): string[] {
-  return [...diffSnapshots(a.project, b.project).map((l) => l.replace(/^(\w+\s+)/, '$1project/')), ...diffSnapshots(a.home, b.home).map((l) => l.replace(/^(\w+\s+)/, '$1~/'))];
+  return [
+    ...diffSnapshots(a.project, b.project).map((l) => l.replace(/^(\w+\s+)/, '$1project/')),
+    ...diffSnapshots(a.home, b.home).map((l) => l.replace(/^(\w+\s+)/, '$1~/')),
+  ];
 }
 
 /**

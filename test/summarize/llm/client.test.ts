@@ -29,10 +29,18 @@ async function failure(p: Promise<unknown>): Promise<LlmCallError> {
 
 describe('chat client', () => {
   it('sends model, messages, max_tokens and temperature, and reads text, finish reason and usage', async () => {
-    const llm = await startFakeLlm(() => completion('## Topics\n- a [project]', { promptTokens: 321, completionTokens: 12, model: 'served-model' }));
+    const llm = await startFakeLlm(() =>
+      completion('## Topics\n- a [project]', { promptTokens: 321, completionTokens: 12, model: 'served-model' }),
+    );
     const client = await openAiChatClient(settings(llm.url, { temperature: 0.3 }));
     const r = await client.complete(messages, 777);
-    expect(r).toMatchObject({ text: '## Topics\n- a [project]', finishReason: 'stop', tokensIn: 321, tokensOut: 12, model: 'served-model' });
+    expect(r).toMatchObject({
+      text: '## Topics\n- a [project]',
+      finishReason: 'stop',
+      tokensIn: 321,
+      tokensOut: 12,
+      model: 'served-model',
+    });
     expect(llm.requests).toHaveLength(1);
     const req = llm.requests[0]!;
     expect(req.path).toBe('/v1/chat/completions');
@@ -41,7 +49,9 @@ describe('chat client', () => {
 
   it('merges llm.extraBody into the request, a null removing a field', async () => {
     const llm = await startFakeLlm(() => completion('ok'));
-    const client = await openAiChatClient(settings(llm.url, { extraBody: { temperature: null, max_completion_tokens: 500, chat_template_kwargs: { enable_thinking: false } } }));
+    const client = await openAiChatClient(
+      settings(llm.url, { extraBody: { temperature: null, max_completion_tokens: 500, chat_template_kwargs: { enable_thinking: false } } }),
+    );
     await client.complete(messages, 100);
     const body = llm.requests[0]!.body;
     expect(body).not.toHaveProperty('temperature');
@@ -86,7 +96,9 @@ describe('chat client', () => {
   });
 
   it('waits out a 429 with retry-after and then succeeds', async () => {
-    const llm = await startFakeLlm((_r, n) => (n === 1 ? { status: 429, headers: { 'retry-after': '1' }, json: { error: { message: 'slow down' } } } : completion('after the wait')));
+    const llm = await startFakeLlm((_r, n) =>
+      n === 1 ? { status: 429, headers: { 'retry-after': '1' }, json: { error: { message: 'slow down' } } } : completion('after the wait'),
+    );
     const r = await (await openAiChatClient(settings(llm.url))).complete(messages, 10);
     expect(r.text).toBe('after the wait');
     expect(llm.requests).toHaveLength(2);

@@ -9,7 +9,10 @@ const day = (n: number): SourceDoc => ({
   label: '2026-03-15',
   path: 'memory/2026-03-15.md',
   level: 'raw',
-  text: ['# 2026-03-15', ...Array.from({ length: n }, (_, i) => `## Session ${i + 1}\nUser: fact number ${i + 1} about my week\nAssistant: noted`)].join('\n'),
+  text: [
+    '# 2026-03-15',
+    ...Array.from({ length: n }, (_, i) => `## Session ${i + 1}\nUser: fact number ${i + 1} about my week\nAssistant: noted`),
+  ].join('\n'),
   firstLine: 1,
 });
 
@@ -41,9 +44,18 @@ describe('parts', () => {
   });
 
   it('merges the answers of the parts: same sections once, repeated lines once, topics together', () => {
-    const a = checkNodeAnswer('## Topics\n- week [user]: facts\n\n## User Facts\n- fact 1\n- fact 2', 'stop', 0) as { ok: true; value: NodeAnswer };
-    const b = checkNodeAnswer('## Topics\n- week [user]: sessions\n- pets [user]: cat\n\n## User Facts\n- fact 2\n- fact 3\n\n## Open Items\n- book the vet', 'stop', 0) as { ok: true; value: NodeAnswer };
+    const a = checkNodeAnswer('## Topics\n- week [user]: facts\n\n## User Facts\n- fact 1\n- fact 2', 'stop', 0) as {
+      ok: true;
+      value: NodeAnswer;
+    };
+    const b = checkNodeAnswer(
+      '## Topics\n- week [user]: sessions\n- pets [user]: cat\n\n## User Facts\n- fact 2\n- fact 3\n\n## Open Items\n- book the vet',
+      'stop',
+      0,
+    ) as { ok: true; value: NodeAnswer };
     const body = composeNodeBody([a.value, b.value], '# Daily Summary: 2026-03-15 (Sun)', []);
-    expect(body.ok && body.value).toBe('# Daily Summary: 2026-03-15 (Sun)\n\n## Topics\n- week [user]: facts, sessions\n- pets [user]: cat\n\n## User Facts\n- fact 1\n- fact 2\n- fact 3\n\n## Open Items\n- book the vet\n');
+    expect(body.ok && body.value).toBe(
+      '# Daily Summary: 2026-03-15 (Sun)\n\n## Topics\n- week [user]: facts, sessions\n- pets [user]: cat\n\n## User Facts\n- fact 1\n- fact 2\n- fact 3\n\n## Open Items\n- book the vet\n',
+    );
   });
 });

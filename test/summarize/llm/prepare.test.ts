@@ -38,7 +38,14 @@ describe('applyExclusions', () => {
 
 describe('fitting sources to the budget', () => {
   const transcript = (answerLines: number): string =>
-    ['## Session 1', 'User: I adopted a golden retriever named Max last week.', 'Assistant: Congratulations!', ...Array.from({ length: answerLines }, (_, i) => `- general advice number ${i} about puppies and training routines`), 'User: He is 12 weeks old.', 'Assistant: Great age.'].join('\n');
+    [
+      '## Session 1',
+      'User: I adopted a golden retriever named Max last week.',
+      'Assistant: Congratulations!',
+      ...Array.from({ length: answerLines }, (_, i) => `- general advice number ${i} about puppies and training routines`),
+      'User: He is 12 weeks old.',
+      'Assistant: Great age.',
+    ].join('\n');
 
   it('cuts assistant answers, never the user turns', () => {
     const out = capAssistantTurns(transcript(40), 120);

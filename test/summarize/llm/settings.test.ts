@@ -19,29 +19,49 @@ describe('resolveLlmSettings', () => {
 
   it('lets HIPO_LLM_* override the config, and HIPO_LLM_BASE_URL=off switch it off', () => {
     const env = { HIPO_LLM_BASE_URL: 'http://127.0.0.1:8080/v1', HIPO_LLM_MODEL: 'llama', HIPO_LLM_API_KEY: 'k-123' };
-    expect(resolveLlmSettings(defaultConfig(), env).settings).toMatchObject({ baseUrl: 'http://127.0.0.1:8080/v1', model: 'llama', apiKey: 'k-123' });
+    expect(resolveLlmSettings(defaultConfig(), env).settings).toMatchObject({
+      baseUrl: 'http://127.0.0.1:8080/v1',
+      model: 'llama',
+      apiKey: 'k-123',
+    });
     expect(resolveLlmSettings(withLlm({ baseUrl: 'http://127.0.0.1:1/v1', model: 'm' }), { HIPO_LLM_BASE_URL: 'off' }).settings).toBeNull();
   });
 
   it('takes the key only from HIPO_LLM_API_KEY or the variable llm.apiKeyEnv names, never OPENAI_API_KEY by default', () => {
     const cfg = withLlm({ baseUrl: 'https://api.example.com/v1', model: 'm' });
     expect(resolveLlmSettings(cfg, { OPENAI_API_KEY: 'sk-openai' }).settings!.apiKey).toBeNull();
-    expect(resolveLlmSettings(withLlm({ baseUrl: 'https://api.example.com/v1', model: 'm', apiKeyEnv: 'OPENAI_API_KEY' }), { OPENAI_API_KEY: 'sk-openai' }).settings!.apiKey).toBe('sk-openai');
+    expect(
+      resolveLlmSettings(withLlm({ baseUrl: 'https://api.example.com/v1', model: 'm', apiKeyEnv: 'OPENAI_API_KEY' }), {
+        OPENAI_API_KEY: 'sk-openai',
+      }).settings!.apiKey,
+    ).toBe('sk-openai');
     const missing = resolveLlmSettings(withLlm({ baseUrl: 'https://api.example.com/v1', model: 'm', apiKeyEnv: 'MY_KEY' }), {});
     expect(missing.settings!.apiKey).toBeNull();
     expect(missing.warnings[0]).toMatch(/MY_KEY, which is not set/);
   });
 
   it('warns and stays off when only half of an endpoint is given', () => {
-    expect(resolveLlmSettings(defaultConfig(), { HIPO_LLM_MODEL: 'llama' })).toMatchObject({ settings: null, warnings: [expect.stringMatching(/no base URL/)] });
-    expect(resolveLlmSettings(defaultConfig(), { HIPO_LLM_BASE_URL: 'http://127.0.0.1:1/v1' })).toMatchObject({ settings: null, warnings: [expect.stringMatching(/no model/)] });
-    expect(resolveLlmSettings(defaultConfig(), { HIPO_LLM_BASE_URL: 'localhost:1234', HIPO_LLM_MODEL: 'x' })).toMatchObject({ settings: null, warnings: [expect.stringMatching(/not an http/)] });
+    expect(resolveLlmSettings(defaultConfig(), { HIPO_LLM_MODEL: 'llama' })).toMatchObject({
+      settings: null,
+      warnings: [expect.stringMatching(/no base URL/)],
+    });
+    expect(resolveLlmSettings(defaultConfig(), { HIPO_LLM_BASE_URL: 'http://127.0.0.1:1/v1' })).toMatchObject({
+      settings: null,
+      warnings: [expect.stringMatching(/no model/)],
+    });
+    expect(resolveLlmSettings(defaultConfig(), { HIPO_LLM_BASE_URL: 'localhost:1234', HIPO_LLM_MODEL: 'x' })).toMatchObject({
+      settings: null,
+      warnings: [expect.stringMatching(/not an http/)],
+    });
   });
 });
 
 describe('the llm config section', () => {
   it('accepts free-form extraBody and names the file when a setting is wrong', () => {
-    const ok = makeWorkspace({}, { timeZone: 'UTC', llm: { baseUrl: 'http://127.0.0.1:1/v1', model: 'm', extraBody: { options: { num_ctx: 32768 } } } });
+    const ok = makeWorkspace(
+      {},
+      { timeZone: 'UTC', llm: { baseUrl: 'http://127.0.0.1:1/v1', model: 'm', extraBody: { options: { num_ctx: 32768 } } } },
+    );
     const loaded = loadConfig(ok.root);
     expect(loaded.warnings).toEqual([]);
     expect(loaded.config.llm.extraBody).toEqual({ options: { num_ctx: 32768 } });

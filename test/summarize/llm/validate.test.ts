@@ -12,7 +12,8 @@ const TITLE = '# Daily Summary: 2026-03-15 (Sun)';
 
 describe('validateNodeAnswer', () => {
   it('writes hipo title and topics over the model sections, merging sub-keywords', () => {
-    const answer = '## Topics\n- auth [project]: refresh-token, rotation\n- billing [project]: stripe\n\n## Key Decisions\n- auth: chose JWT with 15-min refresh';
+    const answer =
+      '## Topics\n- auth [project]: refresh-token, rotation\n- billing [project]: stripe\n\n## Key Decisions\n- auth: chose JWT with 15-min refresh';
     const r = validateNodeAnswer(answer, 'stop', TITLE, topics);
     expect(r.ok).toBe(true);
     expect(r.ok && r.value).toBe(
@@ -21,7 +22,8 @@ describe('validateNodeAnswer', () => {
   });
 
   it('strips frontmatter, the model title, a preamble, reasoning and a wrapping fence', () => {
-    const answer = '<think>Let me think about the log.</think>\n```markdown\nHere is the summary:\n---\ntype: daily\nstatus: fixed\n---\n# My Own Title\n\n## Topics\n- auth [project]\n\n## Highlights\n- shipped login\n```';
+    const answer =
+      '<think>Let me think about the log.</think>\n```markdown\nHere is the summary:\n---\ntype: daily\nstatus: fixed\n---\n# My Own Title\n\n## Topics\n- auth [project]\n\n## Highlights\n- shipped login\n```';
     const r = validateNodeAnswer(answer, 'stop', TITLE, topics);
     expect(r.ok).toBe(true);
     const body = r.ok ? r.value : '';
@@ -31,7 +33,8 @@ describe('validateNodeAnswer', () => {
   });
 
   it('drops code blocks and stack traces from the answer (exclusion rules hold for output)', () => {
-    const answer = '## Topics\n- auth [project]\n\n## Lessons Learned\n- null check before refresh\n```ts\nconst x = 1;\n```\n    at refresh (src/auth.ts:10:5)';
+    const answer =
+      '## Topics\n- auth [project]\n\n## Lessons Learned\n- null check before refresh\n```ts\nconst x = 1;\n```\n    at refresh (src/auth.ts:10:5)';
     const r = validateNodeAnswer(answer, 'stop', TITLE, topics);
     expect(r.ok && r.value).not.toMatch(/const x|auth\.ts:10/);
     expect(r.ok && r.value).toContain('- null check before refresh');
@@ -71,19 +74,32 @@ describe('validateNodeAnswer', () => {
 
 describe('ROOT narrative', () => {
   it('takes the three sections and ignores a Topics Index the model wrote anyway', () => {
-    const r = validateRootAnswer('## Active Context\n- a\n\n## Recent Patterns\n- b\n\n## Historical Summary\n- 2026-02: c\n\n## Topics Index\n- made up [project, 1d]', 'stop');
+    const r = validateRootAnswer(
+      '## Active Context\n- a\n\n## Recent Patterns\n- b\n\n## Historical Summary\n- 2026-02: c\n\n## Topics Index\n- made up [project, 1d]',
+      'stop',
+    );
     expect(r).toEqual({ ok: true, value: { active: '- a', patterns: '- b', history: '- 2026-02: c' } });
   });
 
   it('reads the sections of a ROOT.md body, headings with their window included', () => {
-    const r = parseNarrative('## Active Context (recent ~7 days)\n- a\n\n## Recent Patterns\n- b\n\n## Historical Summary\n- c\n\n## Topics Index\n- t [project, 0d]');
+    const r = parseNarrative(
+      '## Active Context (recent ~7 days)\n- a\n\n## Recent Patterns\n- b\n\n## Historical Summary\n- c\n\n## Topics Index\n- t [project, 0d]',
+    );
     expect(r.ok && r.value.active).toBe('- a');
   });
 
   it('refuses a missing or empty section, and a cut-off answer', () => {
-    expect(validateRootAnswer('## Active Context\n- a\n\n## Recent Patterns\n- b', 'stop')).toMatchObject({ ok: false, reason: 'no `## Historical Summary` section' });
-    expect(validateRootAnswer('## Active Context\n\n## Recent Patterns\n- b\n\n## Historical Summary\n- c', 'stop')).toMatchObject({ ok: false, reason: '`## Active Context` is empty' });
-    expect(validateRootAnswer('## Active Context\n- a\n\n## Recent Patterns\n- b\n\n## Historical Summary\n- c', 'length')).toMatchObject({ ok: false });
+    expect(validateRootAnswer('## Active Context\n- a\n\n## Recent Patterns\n- b', 'stop')).toMatchObject({
+      ok: false,
+      reason: 'no `## Historical Summary` section',
+    });
+    expect(validateRootAnswer('## Active Context\n\n## Recent Patterns\n- b\n\n## Historical Summary\n- c', 'stop')).toMatchObject({
+      ok: false,
+      reason: '`## Active Context` is empty',
+    });
+    expect(validateRootAnswer('## Active Context\n- a\n\n## Recent Patterns\n- b\n\n## Historical Summary\n- c', 'length')).toMatchObject({
+      ok: false,
+    });
   });
 });
 
