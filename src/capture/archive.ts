@@ -8,7 +8,7 @@ import type { Clock } from '../time/clock.js';
 import { zonedParts, type LocalDate } from '../time/calendar.js';
 import type { Workspace } from '../tree/layout.js';
 import { redactorFor } from '../redact/workspace.js';
-import { appendRawEntry, readRawRange, withAppendLock } from '../write/raw-append.js';
+import { appendRawEntry, entrySeparator, readRawRange, withAppendLock } from '../write/raw-append.js';
 import { renderTurn } from './render.js';
 import {
   loadSessionState,
@@ -223,10 +223,8 @@ function nextAppendOffset(ws: Workspace, date: LocalDate): number {
   try {
     size = statSync(file).size;
   } catch {
-    return Buffer.byteLength(`# ${date}\n\n`);
+    return Buffer.byteLength(entrySeparator(0, '', date));
   }
-  if (size === 0) return Buffer.byteLength(`# ${date}\n\n`);
-  const tail = readRawRange(ws, `${date}.md`, Math.max(0, size - 2), Math.min(2, size))?.toString('latin1') ?? '';
-  const sep = tail.endsWith('\n\n') ? 0 : tail.endsWith('\n') ? 1 : 2;
-  return size + sep;
+  const tail = size === 0 ? '' : (readRawRange(ws, `${date}.md`, Math.max(0, size - 2), Math.min(2, size))?.toString('latin1') ?? '');
+  return size + Buffer.byteLength(entrySeparator(size, tail, date));
 }

@@ -62,13 +62,21 @@ export interface Appended {
   bytes: number;
 }
 
-/** What must go before an entry so it starts a section: a title for a new file, blank lines. */
-function separator(fd: number, size: number, date: LocalDate): string {
+/**
+ * What must go before an entry so it starts a section: a title for a new file, else blank lines
+ * after the file's `tail` (its last two bytes). A file that is one newline needs nothing.
+ * Capture asks the same question to know where an append will land (capture/archive.ts).
+ */
+export function entrySeparator(size: number, tail: string, date: LocalDate): string {
   if (size === 0) return `# ${date}\n\n`;
+  return tail.endsWith('\n\n') || (size === 1 && tail === '\n') ? '' : tail.endsWith('\n') ? '\n' : '\n\n';
+}
+
+function separator(fd: number, size: number, date: LocalDate): string {
+  if (size === 0) return entrySeparator(0, '', date);
   const tail = Buffer.alloc(Math.min(2, size));
   readSync(fd, tail, 0, tail.length, size - tail.length);
-  const t = tail.toString('latin1');
-  return t.endsWith('\n\n') || (size === 1 && t === '\n') ? '' : t.endsWith('\n') ? '\n' : '\n\n';
+  return entrySeparator(size, tail.toString('latin1'), date);
 }
 
 /**

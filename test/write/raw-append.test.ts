@@ -1,0 +1,37 @@
+// Appending to a raw log: an entry always starts a section of its own, and capture knows where
+// an append lands by the same rule (entrySeparator), whatever the file ends with.
+import { readFileSync, statSync, writeFileSync } from 'node:fs';
+import { describe, expect, it } from 'vitest';
+import { appendRawEntry, entrySeparator } from '../../src/write/raw-append.js';
+import { makeWorkspace } from '../helpers/workspace.js';
+
+const date = '2026-03-02' as never;
+
+describe('entrySeparator', () => {
+  it.each([
+    [0, '', '# 2026-03-02\n\n'],
+    [1, '\n', ''],
+    [1, 'x', '\n\n'],
+    [5, 'x\n', '\n'],
+    [5, '\n\n', ''],
+    [5, 'ab', '\n\n'],
+  ])('a %i-byte file ending in %j takes %j', (size, tail, sep) => {
+    expect(entrySeparator(size, tail, date)).toBe(sep);
+  });
+
+  it('is what the append writes: the entry starts where size + separator says', () => {
+    for (const before of ['', '\n', 'x', '# 2026-03-02\n\n## a\n- b\n', '# 2026-03-02\n\n## a\n- b']) {
+      const ws = makeWorkspace();
+      const file = `${ws.memoryDir}/2026-03-02.md`;
+      if (before) writeFileSync(file, before);
+      const size = before ? statSync(file).size : 0;
+      const tail = Buffer.from(before)
+        .subarray(Math.max(0, size - 2))
+        .toString('latin1');
+      const expected = size + Buffer.byteLength(entrySeparator(size, tail, date));
+      const r = appendRawEntry(ws, date, '## note\n- hello\n');
+      expect(r.at, JSON.stringify(before)).toBe(expected);
+      expect(readFileSync(file, 'utf8').slice(r.at)).toBe('## note\n- hello\n');
+    }
+  });
+});
