@@ -21,7 +21,7 @@ const COMMANDS: Record<string, () => Promise<Register>> = {
   mcp: async () => (await import('./commands/mcp.js')).registerMcp,
   daemon: async () => (await import('./commands/daemon.js')).registerDaemon,
   search: async () => (await import('./commands/search.js')).registerSearch,
-  index: async () => (await import('./commands/index.js')).registerIndex,
+  index: async () => (await import('./commands/index-command.js')).registerIndex,
 };
 
 /** The program with `argv`'s command registered, or every command when argv names none. */

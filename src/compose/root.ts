@@ -53,6 +53,8 @@ export interface RootInput {
   template: string;
   rules: ExclusionRules;
   countTokens: CountTokens;
+  /** The merge of the older months' topics from the last build, when a resident owner keeps it. */
+  settledMonths?: SettledMonths;
 }
 
 export interface RootBuild {
@@ -70,7 +72,7 @@ const PRIORITY: readonly RootSection[] = ['profile', 'topics', 'active', 'rules'
 export function buildRoot(input: RootInput): RootBuild {
   const { today, config } = input;
   const facts = mergeFacts(input.months.map((m) => m.facts ?? []));
-  const topics = mergeMonths(input.months);
+  const topics = mergeMonths(input.months, input.settledMonths);
   const sections: Record<RootSection, SectionLines<any>> = {
     profile: profileSection(facts, today, input.linkFor),
     rules: rulesSection(facts, today, input.linkFor),
@@ -210,25 +212,32 @@ function recentPatterns(input: RootInput): string[] {
 // ---- what stays the same from one build to the next -------------------------------------
 // ROOT is rebuilt whenever a month's node changes, which is nearly always the latest one. A
 // resident process (the daemon) passes the same topic lists for the other months each time
-// (the same objects: unchanged nodes are not read again), so their merge is kept and resumed.
-// Keys are the lists' identities; a one-shot process just misses.
+// (the same objects: unchanged nodes are not read again), so their merge is kept and resumed,
+// in a SettledMonths its tree owns and passes in. Keys are the lists' identities; without one,
+// or after a change to an older month, the months are merged afresh.
 
 /** The months that usually still change: merged afresh every build. */
 const OPEN_MONTHS = 2;
-let settled: { lists: (readonly TopicInfo[])[]; merger: TopicMerger } | null = null;
 
-function mergeMonths(months: readonly RootMonth[]): TopicInfo[] {
+/** The merged topics of the months before the open ones, kept by its owner between builds. */
+export class SettledMonths {
+  lists: (readonly TopicInfo[])[] = [];
+  merger: TopicMerger = TopicMerger.empty();
+}
+
+function mergeMonths(months: readonly RootMonth[], kept: SettledMonths = new SettledMonths()): TopicInfo[] {
   const lists = months.map((m) => m.topics);
   const cut = Math.max(0, lists.length - OPEN_MONTHS);
-  const known = settled && settled.lists.length <= cut && settled.lists.every((l, i) => l === lists[i]) ? settled : null;
-  const base = known ?? { lists: [], merger: TopicMerger.empty() };
-  // A month that has settled since is added to the kept merge (the order of adding is kept).
-  for (let i = base.lists.length; i < cut; i++) {
-    base.merger.add(lists[i]!);
-    base.lists.push(lists[i]!);
+  if (!(kept.lists.length <= cut && kept.lists.every((l, i) => l === lists[i]))) {
+    kept.lists = [];
+    kept.merger = TopicMerger.empty();
   }
-  settled = base;
-  const merger = base.merger.copy();
+  // A month that has settled since is added to the kept merge (the order of adding is kept).
+  for (let i = kept.lists.length; i < cut; i++) {
+    kept.merger.add(lists[i]!);
+    kept.lists.push(lists[i]!);
+  }
+  const merger = kept.merger.copy();
   for (const l of lists.slice(cut)) merger.add(l);
   return merger.result(Number.MAX_SAFE_INTEGER);
 }

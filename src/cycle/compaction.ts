@@ -22,6 +22,7 @@ import { estimateModelCalls, type ModelCallPlan } from './llm-estimate.js';
 import { appendJournal, type CycleRecord, type JournalRecord } from './journal.js';
 import { acquireLock } from './lock.js';
 import { TreeState } from './tree-state.js';
+import type { SettledMonths } from '../compose/root.js';
 import { buildDaily, DailyPrefetch } from './prefetch.js';
 
 /** Below this many daily nodes to build, starting a worker costs more than it saves. */
@@ -57,6 +58,8 @@ export interface CompactOptions {
    * decides again only about the changed files (and what depends on them).
    */
   planner?: Planner;
+  /** ROOT's merge of the older months' topics from the previous run, for a resident process. */
+  settledMonths?: SettledMonths;
   /** Where HIPO_LLM_* overrides are read; default process.env. */
   env?: NodeJS.ProcessEnv;
   /** Progress of a run: actions done so far of an estimated total, and the node being worked on. */
@@ -174,7 +177,7 @@ export async function compact(ws: Workspace, config: HipoConfig, opts: CompactOp
     const { snapshot } = opts.known
       ? rescanTree(ws, cache, opts.known.tree, opts.known.changed, config.maxFileBytes)
       : scanTree(ws, cache, config.maxFileBytes);
-    const tree = new TreeState(snapshot, ws, cache, config.maxFileBytes);
+    const tree = new TreeState(snapshot, ws, cache, config.maxFileBytes, opts.settledMonths);
     const summarizer = opts.summarizer ?? choice.summarizer;
     if (resummarize) llm?.session.state.clearBackoff();
     const applied: Applied[] = [];

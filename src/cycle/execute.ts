@@ -99,7 +99,8 @@ export async function executePlan(plan: CyclePlan, tree: TreeState, ctx: ExecCon
   return out;
 }
 
-type Partial = Omit<Applied, 'record'> & {
+/** What applying one action did, before the executor stamps its record with the cycle, time and node. */
+type ActionOutcome = Omit<Applied, 'record'> & {
   record: Omit<ActionRecord, 'type' | 'cycle' | 'at' | 'node' | 'action' | 'reason' | 'ms'> & { action?: string };
 };
 
@@ -164,7 +165,7 @@ function backupForeign(tree: TreeState, relPath: string): void {
   copyFileSync(tree.abs(relPath), target);
 }
 
-function applyFix(action: NodeAction, tree: TreeState, failed: ReadonlySet<NodeKey>): Partial {
+function applyFix(action: NodeAction, tree: TreeState, failed: ReadonlySet<NodeKey>): ActionOutcome {
   if (!childrenSettled(action.children, tree, failed)) {
     return {
       record: { status: 'tentative', wrote: false, mode: 'status' },
@@ -180,7 +181,12 @@ function applyFix(action: NodeAction, tree: TreeState, failed: ReadonlySet<NodeK
   return { record: { status: 'fixed', wrote, mode: 'status' }, written: wrote ? action.relPath : null, error: null, warning: null };
 }
 
-async function applyGenerating(action: NodeAction, tree: TreeState, ctx: ExecContext, failed: ReadonlySet<NodeKey>): Promise<Partial> {
+async function applyGenerating(
+  action: NodeAction,
+  tree: TreeState,
+  ctx: ExecContext,
+  failed: ReadonlySet<NodeKey>,
+): Promise<ActionOutcome> {
   const { period } = action;
   const existing = tree.node(period);
   const today = ctx.clock.today;
@@ -334,10 +340,11 @@ export function extractiveRoot(
     template: ctx.templates.get('root'),
     rules: ctx.rules,
     countTokens,
+    settledMonths: tree.settledMonths,
   });
 }
 
-async function applyRoot(action: NodeAction, tree: TreeState, ctx: ExecContext): Promise<Partial> {
+async function applyRoot(action: NodeAction, tree: TreeState, ctx: ExecContext): Promise<ActionOutcome> {
   const today = ctx.clock.today;
   const cfg = ctx.config.compaction;
   const months = action.children.filter((m) => tree.node(m));

@@ -14,6 +14,7 @@ import type { FactInfo } from '../tree/fact.js';
 import { documentBody } from '../tree/frontmatter.js';
 import type { TreeChanges } from '../plan/planner.js';
 import { decodeText } from '../tree/text.js';
+import { SettledMonths } from '../compose/root.js';
 
 export class TreeState implements TreeSnapshot {
   readonly raws: Map<LocalDate, RawLogInfo>;
@@ -31,6 +32,8 @@ export class TreeState implements TreeSnapshot {
     private readonly cache: StampCache,
     /** Raw logs are read up to this many bytes (the `maxFileBytes` setting). */
     readonly maxFileBytes = DEFAULT_MAX_FILE_BYTES,
+    /** ROOT's merge of the older months' topics (compose/root.ts): the caller's, or this run's own. */
+    readonly settledMonths: SettledMonths = new SettledMonths(),
   ) {
     this.raws = new Map(snapshot.raws);
     this.nodes = new Map(snapshot.nodes);

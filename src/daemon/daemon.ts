@@ -24,6 +24,7 @@ import { clockSource, socketPath } from './ask.js';
 import { RequestServer } from './socket.js';
 import { answerRequest, type RequestHost, type RunOutcome } from './requests.js';
 import { Planner } from '../plan/planner.js';
+import { SettledMonths } from '../compose/root.js';
 
 export class DaemonRunning extends Error {}
 
@@ -74,6 +75,7 @@ export class Daemon {
   private readonly clock = clockSource(process.env);
   /** Kept between runs: a run caused by file changes plans only what they touched. */
   private readonly planner = new Planner();
+  private readonly settledMonths = new SettledMonths();
 
   constructor(
     private readonly ws: Workspace,
@@ -223,6 +225,7 @@ export class Daemon {
         known,
         saveCache: false,
         planner: this.planner,
+        settledMonths: this.settledMonths,
       });
       this.known = r.tree;
       const ms = Math.round(performance.now() - started);
