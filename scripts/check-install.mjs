@@ -116,6 +116,34 @@ try {
   );
   check(!existsSync(env.HIPO_CACHE_DIR) || readdirSync(env.HIPO_CACHE_DIR).length === 0, 'nothing was converted into the user cache');
 
+  // The package as a library: import it by name, as a program embedding hipo would.
+  const lib = spawnSync(
+    process.execPath,
+    [
+      '--input-type=module',
+      '-e',
+      `const { Hipo } = await import(${JSON.stringify(installed)} + '/dist/api/hipo.js'); const h = Hipo.open(${JSON.stringify(ws)}); const r = await h.search('golden retriever', { mode: 'bm25' }); console.log(r.hits[0]?.snippet.text ?? '');`,
+    ],
+    { encoding: 'utf8', env },
+  );
+  check(
+    lib.status === 0 && lib.stdout.includes('Golden Retriever'),
+    `the library API finds the dog (${(lib.stderr || '').trim().slice(-200)})`,
+  );
+  const byName = spawnSync(
+    process.execPath,
+    ['--input-type=module', '-e', "const m = await import('hipo'); console.log(typeof m.Hipo.open);"],
+    {
+      encoding: 'utf8',
+      env: { ...env, NODE_PATH: join(prefix, 'lib', 'node_modules') },
+      cwd: join(prefix, 'lib'),
+    },
+  );
+  check(
+    byName.status === 0 && byName.stdout.trim() === 'function',
+    `import('hipo') resolves to the library (${(byName.stderr || '').trim().slice(-200)})`,
+  );
+
   const setup = run(['init', '--platform', 'claude-code'], { cwd: ws });
   check(setup.status === 0, 'hipo init --platform claude-code');
   const settings = JSON.parse(readFileSync(join(ws, '.claude', 'settings.local.json'), 'utf8'));

@@ -27,6 +27,7 @@ const PIPELINE = [
   'setup',
   'daemon',
   'status',
+  'api',
   'hooks',
   'mcp',
   'cli',
