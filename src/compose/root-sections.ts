@@ -1,7 +1,7 @@
 // The lines of each ROOT.md section, ranked best first (the budget keeps a prefix of each
 // section, compose/budget.ts) and shown in an order a person reads easily.
 import { daysBetween, monthOf, type LocalDate } from '../time/calendar.js';
-import { FACT_CATEGORIES, type FactInfo } from '../tree/fact.js';
+import { FACT_CATEGORIES, type FactCategory, type FactInfo } from '../tree/fact.js';
 import type { MemoryType } from '../tree/layout.js';
 import type { TopicInfo } from '../tree/topic.js';
 import { CATEGORY_TITLES } from '../summarize/facts/category.js';
@@ -13,8 +13,8 @@ import { factDigest } from '../summarize/facts/digest.js';
 export interface SectionLines<T> {
   ranked: T[];
   line: (x: T) => string;
-  /** Extra lines a kept item brings with it the first time (a group's heading). */
-  header?: (x: T) => string | null;
+  /** Extra lines a kept item brings with it the first time (a group's heading, a month's label). */
+  header?: (x: T) => string | readonly string[] | null;
   show: (kept: T[]) => string[];
 }
 
@@ -28,13 +28,15 @@ function shortDate(d: LocalDate, today: LocalDate): string {
 const FACT_LINE_MAX = 200;
 /**
  * The most salient facts are shown as the user said them; every later one by its digest (the
- * names and amounts it holds, summarize/facts/digest.ts) on one `- Also:` line per category.
- * A sentence costs about six digests: ten sentences read well, and the digests then name
- * several times more of the user's life in the same room.
+ * names and amounts it holds, summarize/facts/digest.ts), on one `- Also in <month>:` line per
+ * category and month, newest month first: the month names the monthly node (and its days)
+ * that hold the sentence. A sentence costs about six digests: ten sentences read well, and the
+ * digests then name several times more of the user's life in the same room.
  */
 const PROFILE_SENTENCES = 10;
-export const ALSO_PREFIX = '- Also: ';
+export const ALSO_LINE = /^- Also(?: in (\d{4}-\d{2}))?: /;
 export const ALSO_SEPARATOR = ' · ';
+const alsoLine = (month: string, digests: readonly string[]): string => `- Also in ${month}: ${digests.join(ALSO_SEPARATOR)}`;
 
 export function profileSection(facts: readonly FactInfo[], today: LocalDate, linkFor: (d: LocalDate) => string): SectionLines<FactInfo> {
   // Only a budget's worth can be shown; a few hundred candidates are plenty.
@@ -52,22 +54,24 @@ export function profileSection(facts: readonly FactInfo[], today: LocalDate, lin
   // A fact that names nothing has no digest: past the sentences, it is not shown.
   const user = ranked.filter((f) => digests.get(f) !== '');
   const sentence = (f: FactInfo): string => `- ${clip(f.text, FACT_LINE_MAX)} ([${shortDate(f.lastSeen, today)}](${linkFor(f.lastSeen)}))`;
-  const digest = (f: FactInfo): string => `${digests.get(f)} (${shortDate(f.lastSeen, today)})`;
-  const line = (f: FactInfo): string => (digests.has(f) ? digest(f) : sentence(f));
-  const title = (f: FactInfo): string => `### ${CATEGORY_TITLES[f.category ?? 'other']}`;
+  const line = (f: FactInfo): string => digests.get(f) ?? sentence(f);
+  const category = (f: FactInfo): FactCategory => f.category ?? 'other';
+  const title = (f: FactInfo): string => `### ${CATEGORY_TITLES[category(f)]}`;
   return {
     ranked: user,
     line,
-    header: title,
+    // A digest's month label is paid once per category and month (its text makes it unique).
+    header: (f) => (digests.has(f) ? [title(f), `${alsoLine(monthOf(f.lastSeen), [])} ${category(f)}`] : title(f)),
     show: (kept) => {
       const out: string[] = [];
       for (const c of FACT_CATEGORIES) {
         // Best first within a category: a reader (and the context pack) takes the top lines.
-        const group = kept.filter((f) => (f.category ?? 'other') === c);
+        const group = kept.filter((f) => category(f) === c);
         if (!group.length) continue;
         out.push(title(group[0]!), ...group.filter((f) => !digests.has(f)).map(sentence));
-        const also = group.filter((f) => digests.has(f)).map(digest);
-        if (also.length) out.push(ALSO_PREFIX + also.join(ALSO_SEPARATOR));
+        const byMonth = new Map<string, string[]>();
+        for (const f of group) if (digests.has(f)) byMonth.set(monthOf(f.lastSeen), [...(byMonth.get(monthOf(f.lastSeen)) ?? []), digests.get(f)!]);
+        for (const m of [...byMonth.keys()].sort().reverse()) out.push(alsoLine(m, byMonth.get(m)!));
       }
       return out;
     },

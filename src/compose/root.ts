@@ -105,8 +105,8 @@ export function buildRoot(input: RootInput): RootBuild {
     const s = sections[name];
     const seen = new Set<string>();
     const costs = s.ranked.map((x) => {
-      const h = s.header?.(x) ?? null;
-      const extra = h && !seen.has(h) ? (seen.add(h), lineCost(h)) : 0;
+      let extra = 0;
+      for (const h of [s.header?.(x) ?? []].flat()) if (!seen.has(h)) extra += (seen.add(h), lineCost(h));
       return lineCost(s.line(x)) + extra;
     });
     return { name, costs, share: config.rootShares[name] };

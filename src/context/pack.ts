@@ -74,7 +74,7 @@ export interface Pack {
 }
 
 /** ROOT's Profile and Rules lead the pack: what the agent must know before anything else. */
-const PROFILE_SHARE = 0.6;
+const PROFILE_SHARE = 0.7;
 /** The rest of ROOT (Active Context, Topics Index, ...). */
 const ROOT_SHARE = 0.2;
 /** Shares of what is left after ROOT (and extra), by level, in the order they are filled. */

@@ -5,7 +5,9 @@
 // a small budget still covers every side of the user's life. Links become plain dates: an agent
 // reads the node by its date, and the characters are better spent on facts.
 import type { Measure } from './fit.js';
-import { ALSO_PREFIX, ALSO_SEPARATOR } from '../compose/root-sections.js';
+import { ALSO_LINE, ALSO_SEPARATOR } from '../compose/root-sections.js';
+
+const PACK_ALSO = '- Also: ';
 
 interface ProfileGroup {
   heading: string;
@@ -48,13 +50,9 @@ export function splitProfile(body: string): ProfileSections {
     else if (/^\s*[-*]\s/.test(line)) {
       if (!groups.length) groups.push({ heading: '', lines: [], also: [] });
       const g = groups[groups.length - 1]!;
-      if (line.startsWith(ALSO_PREFIX))
-        g.also.push(
-          ...line
-            .slice(ALSO_PREFIX.length)
-            .split(ALSO_SEPARATOR)
-            .map((d) => d.replace(/\s*\(\d{2}(?:\d{2}-\d{2})?-\d{2}\)$/, '')),
-        );
+      const also = ALSO_LINE.exec(line);
+      // The pack keeps a category's digests on one line, without their months.
+      if (also) g.also.push(...line.slice(also[0].length).split(ALSO_SEPARATOR));
       else g.lines.push(plainDates(line));
     }
   }
@@ -104,7 +102,7 @@ export function fitProfile(p: ProfileSections, allowance: number, m: Measure): P
       const isAlso = i >= g.lines.length;
       const c =
         m(items[pick]![i]!) +
-        (isAlso ? (i === g.lines.length ? m(ALSO_PREFIX) + 1 : m(ALSO_SEPARATOR)) : 1) +
+        (isAlso ? (i === g.lines.length ? m(PACK_ALSO) + 1 : m(ALSO_SEPARATOR)) : 1) +
         (i === 0 && g.heading ? m(g.heading) + 1 : 0);
       if (c > left) {
         full[pick] = true; // its next lines are not tried: a category keeps a prefix
@@ -117,7 +115,7 @@ export function fitProfile(p: ProfileSections, allowance: number, m: Measure): P
   const kept = p.groups.map((g, k) => {
     const lines = g.lines.slice(0, taken[k]);
     const also = g.also.slice(0, Math.max(0, taken[k]! - g.lines.length));
-    return also.length ? [...lines, ALSO_PREFIX + also.join(ALSO_SEPARATOR)] : lines;
+    return also.length ? [...lines, PACK_ALSO + also.join(ALSO_SEPARATOR)] : lines;
   });
   const out: string[] = [];
   const shown = taken.reduce((n, k) => n + k, 0);

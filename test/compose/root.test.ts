@@ -114,24 +114,23 @@ describe('ROOT.md', () => {
     ]);
   });
 
-  it('states the most salient facts as said, and names the later ones by their digest on an Also line', async () => {
+  it('states the most salient facts as said, and names the later ones by their digest, a line per month', async () => {
     const cap = (w: string): string => w[0]!.toUpperCase() + w.slice(1);
-    const facts = Array.from({ length: 14 }, (_, i) =>
-      fact(`My ${word(i, 1)} ${word(i, 2)} came from ${cap(word(i, 3))} for $${10 + i}`, i + 1),
-    );
+    // Fourteen facts, the older ones a month back: the four past the sentences fall in two months.
+    const facts = Array.from({ length: 14 }, (_, i) => fact(`My ${word(i, 1)} ${word(i, 2)} came from ${cap(word(i, 3))} for $${10 + i}`, i < 12 ? i + 1 : 40 + i));
     const r = await root([{ month: '2026-06', topics: [], facts }]);
     const profile = lines(section(r.body, 'Profile'));
-    const sentences = profile.filter((l) => !l.startsWith('- Also: '));
-    const also = profile.filter((l) => l.startsWith('- Also: '));
+    const sentences = profile.filter((l) => !l.startsWith('- Also'));
+    const also = profile.filter((l) => l.startsWith('- Also'));
     expect(sentences).toHaveLength(10);
-    expect(sentences.every((l) => /^- My \w+ \w+ came from \w+ for \$\d+ \(\[\d{2}-\d{2}\]\(daily\/2026-06-\d{2}\.md\)\)$/.test(l))).toBe(
-      true,
-    );
-    expect(also).toHaveLength(1);
-    // Four digests, each with its date: what is the user's, the name and the amount.
-    const digests = also[0]!.slice('- Also: '.length).split(' · ');
+    expect(
+      sentences.every((l) => /^- My \w+ \w+ came from \w+ for \$\d+ \(\[\d{2}-\d{2}\]\(daily\/2026-0[56]-\d{2}\.md\)\)$/.test(l)),
+    ).toBe(true);
+    // Newest month first; each digest names what is the user's, the name and the amount.
+    expect(also.map((l) => l.slice(0, '- Also in 2026-06: '.length))).toEqual(['- Also in 2026-06: ', '- Also in 2026-05: ']);
+    const digests = also.flatMap((l) => l.slice('- Also in 2026-06: '.length).split(' · '));
     expect(digests).toHaveLength(4);
-    for (const d of digests) expect(d).toMatch(/^My [a-z]+ [a-z]+, [A-Z][a-z]+, \$\d+ \(\d{2}-\d{2}\)$/);
+    for (const d of digests) expect(d).toMatch(/^My [a-z]+ [a-z]+, [A-Z][a-z]+, \$\d+$/);
     // Every fact is there once, as a sentence or a digest.
     const shown = new Set([...sentences, ...digests].map((l) => /\$(\d+)/.exec(l)![1]));
     expect(shown.size).toBe(14);

@@ -1,5 +1,5 @@
 // The pack's profile part: ROOT's Profile and Rules first, each category in proportion, the
-// digests of an `- Also:` line taken one by one (without their dates) as room allows.
+// digests of its `- Also in <month>:` lines taken one by one (without their months) as room allows.
 import { describe, expect, it } from 'vitest';
 import { fitProfile, splitProfile } from '../../src/context/profile-part.js';
 
@@ -7,9 +7,10 @@ const body = [
   '## Profile',
   '### Pets',
   '- My dog Max is a Golden Retriever ([05-21](daily/2026-05-21.md))',
-  '- Also: Lola, $50 (06-19) · Luna, Whiskas, Petco (06-02) · Acana, PetSmart, $70 (2025-12-29)',
+  '- Also in 2026-06: Lola, $50 · Luna, Whiskas, Petco',
+  '- Also in 2025-12: Acana, PetSmart, $70',
   '### Possessions',
-  '- Also: Samsung Galaxy S22, Case-Mate, $30 (05-29) · Sony WH-1000XM4 (05-25)',
+  '- Also in 2026-05: Samsung Galaxy S22, Case-Mate, $30 · Sony WH-1000XM4',
   '',
   '## Rules',
   '- write dates as YYYY-MM-DD ([06-27](daily/2026-06-27.md))',
@@ -20,7 +21,7 @@ const body = [
 const chars = (s: string): number => s.length;
 
 describe('the pack profile', () => {
-  it('splits an Also line into its digests and drops their dates and links', () => {
+  it('splits the Also lines into their digests and drops months, dates and links', () => {
     const p = splitProfile(body);
     expect(p.groups.map((g) => g.heading)).toEqual(['### Pets', '### Possessions']);
     expect(p.groups[0]!.lines).toEqual(['- My dog Max is a Golden Retriever (05-21)']);
