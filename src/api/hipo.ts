@@ -40,6 +40,8 @@ export interface SearchOptions {
   filters?: SearchFilters;
   /** Other wordings of what the query depends on (`--also`). */
   also?: string[];
+  /** Ask the configured model for more queries (`--expand`). */
+  expand?: boolean;
 }
 
 export interface SearchAnswer extends SearchResult {
@@ -70,6 +72,11 @@ export class Hipo {
     return new Hipo(ws, config, warnings, opts.now);
   }
 
+  /** A workspace already found and configured (the MCP server holds one for its lifetime). */
+  static at(workspace: Workspace, config: HipoConfig, opts: OpenOptions = {}): Hipo {
+    return new Hipo(workspace, config, [], opts.now);
+  }
+
   /** One compaction cycle (`catchUp`: until nothing is left), as `hipo compact`. */
   compact(opts: { catchUp?: boolean; dryRun?: boolean } = {}): Promise<CompactResult> {
     return compact(this.workspace, this.config, { ...opts, now: this.now, command: 'api compact' });
@@ -84,7 +91,7 @@ export class Hipo {
   /** Search over the whole tree, one hit per fact, as `hipo search --json`. */
   async search(query: string, opts: SearchOptions = {}): Promise<SearchAnswer> {
     if (!query.trim()) throw new HipoError('search: the query is empty');
-    const x = await extraQueries(this.workspace, this.config, query, { also: opts.also });
+    const x = await extraQueries(this.workspace, this.config, query, { also: opts.also, expand: opts.expand });
     const s = await withIndex(this.workspace, this.config, { update: true }, (index) =>
       search(index, query, { mode: opts.mode ?? 'hybrid', limit: opts.limit ?? 10, filters: opts.filters, also: x.also }),
     );

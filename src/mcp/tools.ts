@@ -2,22 +2,24 @@
 import { realpathSync, statSync } from 'node:fs';
 import { relative, resolve, sep } from 'node:path';
 import type { HipoConfig } from '../config/config.js';
-import { buildPack } from '../context/pack.js';
-import { recall, renderRecall, type TreeSearch } from '../context/recall.js';
+import type { Hipo } from '../api/hipo.js';
+import { renderRecall } from '../context/recall.js';
 import type { IndexLevel } from '../index/files.js';
 import type { SearchMode } from '../search/modes.js';
 import type { SectionRef } from '../search/search.js';
 import { parseLocalDate, type LocalDate } from '../time/calendar.js';
 import { readLineRange } from './read-lines.js';
-import { appendTypedEntry } from '../capture/log-entry.js';
-import { gatherStatus } from '../status/status.js';
-import { resolveClock } from '../time/clock.js';
 import type { MemoryType, Workspace } from '../tree/layout.js';
-import { loadTokenCounter, type TokenizerName } from '../text/tokens.js';
 import { redactKeepingLines } from '../redact/lines.js';
 import { redactorFor } from '../redact/workspace.js';
 
 export class ToolError extends Error {}
+
+/** The library's door to the workspace the server was started in (loaded on first use: the server starts fast). */
+async function hipoOf(env: ToolEnv): Promise<Hipo> {
+  const { Hipo } = await import('../api/hipo.js');
+  return Hipo.at(env.ws, env.config, { now: env.now });
+}
 
 /** A tool's answer: the text an agent reads, and the same facts as fields (`structuredContent`). */
 export interface ToolAnswer {
@@ -33,18 +35,7 @@ export interface ToolEnv {
 }
 
 export async function contextTool(env: ToolEnv, args: { budget?: number; query?: string }): Promise<ToolAnswer> {
-  const clock = resolveClock(env.config.timeZone, env.now);
-  const count = await loadTokenCounter(env.config.compaction.tokenizer as TokenizerName);
-  const pack = buildPack({
-    memoryDir: env.ws.memoryDir,
-    memoryName: env.ws.memoryName,
-    today: clock.today,
-    timeZone: env.config.timeZone,
-    budget: args.budget ?? env.config.agents.contextTokens,
-    unit: 'tokens',
-    measure: count,
-    ...(args.query ? { query: args.query } : {}),
-  });
+  const pack = await (await hipoOf(env)).context(args);
   return {
     text: pack.text,
     data: {
@@ -119,8 +110,7 @@ export function getTool(env: ToolEnv, args: { path: string; from?: number; lines
 
 export async function logTool(env: ToolEnv, args: { text: string; type?: MemoryType; topic?: string }): Promise<ToolAnswer> {
   if (!args.text.trim()) throw new ToolError('text is empty');
-  const clock = resolveClock(env.config.timeZone, env.now);
-  const r = await appendTypedEntry(env.ws, env.config, clock, { type: args.type ?? 'project', topic: args.topic ?? null, text: args.text });
+  const r = await (await hipoOf(env)).log(args.text, { type: args.type, topic: args.topic });
   const file = `${env.ws.memoryName}/${r.rel}`;
   return {
     text: `appended to ${file}: ${r.heading}${r.redacted ? ` (${r.redacted} secret(s) redacted)` : ''}`,
@@ -129,7 +119,7 @@ export async function logTool(env: ToolEnv, args: { text: string; type?: MemoryT
 }
 
 export async function statusTool(env: ToolEnv): Promise<ToolAnswer> {
-  const r = await gatherStatus(env.ws, env.config, env.now);
+  const r = await (await hipoOf(env)).status();
   const data = {
     memoryDir: r.memoryDir,
     today: r.clock.today,
@@ -147,27 +137,7 @@ export async function statusTool(env: ToolEnv): Promise<ToolAnswer> {
 
 export async function recallTool(env: ToolEnv, args: { question: string; budget?: number; also?: string[] }): Promise<ToolAnswer> {
   if (!args.question.trim()) throw new ToolError('question is empty');
-  const clock = resolveClock(env.config.timeZone, env.now);
-  const measure = await loadTokenCounter(env.config.compaction.tokenizer as TokenizerName);
-  const run = (search?: TreeSearch) =>
-    recall({
-      memoryDir: env.ws.memoryDir,
-      today: clock.today,
-      question: args.question,
-      also: args.also ?? [],
-      budget: args.budget ?? env.config.agents.contextTokens,
-      measure,
-      ...(search ? { search } : {}),
-    });
-  const { withIndex } = await import('../index/maintain.js');
-  const { indexTreeSearch } = await import('../context/index-search.js');
-  let r: Awaited<ReturnType<typeof run>>;
-  try {
-    r = (await withIndex(env.ws, env.config, { update: true }, (index) => run(indexTreeSearch(index, env.ws.memoryName, env.ws.memoryDir))))
-      .result;
-  } catch {
-    r = await run(); // no usable index: topics, manifest and the matching days still answer
-  }
+  const r = await (await hipoOf(env)).recall(args.question, { budget: args.budget, also: args.also });
   return {
     text: renderRecall(r, env.ws.memoryName),
     data: {
@@ -212,23 +182,23 @@ export async function searchTool(env: ToolEnv, args: SearchArgs): Promise<ToolAn
     return d;
   };
   const filters = { levels: args.levels, since: date(args.since, 'since'), until: date(args.until, 'until'), types: args.types };
-  const { withIndex } = await import('../index/maintain.js');
-  const { search } = await import('../search/search.js');
-  const { extraQueries } = await import('../search/expand.js');
   const { formatSearch } = await import('../search/format.js');
-  const x = await extraQueries(env.ws, env.config, args.query, { also: args.also, expand: args.expand });
-  const s = await withIndex(env.ws, env.config, { update: true }, (index) =>
-    search(index, args.query, { mode: args.mode ?? 'hybrid', limit: args.limit ?? 10, filters, also: x.also }),
-  );
-  const warnings = [...x.warnings, ...s.warnings, ...s.result.warnings];
+  const result = await (await hipoOf(env)).search(args.query, {
+    mode: args.mode,
+    limit: args.limit,
+    filters,
+    also: args.also,
+    expand: args.expand,
+  });
+  const warnings = result.warnings;
   const ref = (h: SectionRef) => ({ path: h.path, lines: h.lines, heading: h.heading, level: h.level, period: h.period, score: h.score });
   return {
-    text: formatSearch(s.result) + (warnings.length ? `\n\nwarnings:\n${warnings.map((w) => `- ${w}`).join('\n')}` : ''),
+    text: formatSearch(result) + (warnings.length ? `\n\nwarnings:\n${warnings.map((w) => `- ${w}`).join('\n')}` : ''),
     data: {
-      query: s.result.query,
-      mode: s.result.mode,
-      also: s.result.also.map(({ kind, text }) => ({ kind, text })),
-      hits: s.result.hits.map((h) => ({
+      query: result.query,
+      mode: result.mode,
+      also: result.also.map(({ kind, text }) => ({ kind, text })),
+      hits: result.hits.map((h) => ({
         ...ref(h),
         headingPath: h.headingPath,
         status: h.status,
