@@ -6,21 +6,8 @@
 //   root    — never fixed.
 // "Days passed since the period ended" counts whole days after its last day, so a week ending
 // Sunday 2026-03-15 is fixed from Monday 2026-03-23, and March 2026 from 2026-04-08.
-import { addDays, lastDayOfMonthId, lastDayOfWeek, type LocalDate } from '../time/calendar.js';
-import type { NodeStatus, Period } from '../tree/layout.js';
-
-function periodLastDay(p: Period): LocalDate | null {
-  switch (p.level) {
-    case 'daily':
-      return p.date;
-    case 'weekly':
-      return lastDayOfWeek(p.week);
-    case 'monthly':
-      return lastDayOfMonthId(p.month);
-    case 'root':
-      return null;
-  }
-}
+import { addDays, type LocalDate } from '../time/calendar.js';
+import { periodLastDay, type NodeStatus, type Period } from '../tree/layout.js';
 
 const fixableMemo = new Map<string, LocalDate | null>();
 

@@ -6,7 +6,16 @@
 //   memory/monthly/YYYY-MM.md     monthly node
 //   memory/ROOT.md                root node
 import { join, relative, resolve, sep } from 'node:path';
-import { parseIsoWeek, parseLocalDate, parseMonthId, type IsoWeek, type LocalDate, type MonthId } from '../time/calendar.js';
+import {
+  lastDayOfMonthId,
+  lastDayOfWeek,
+  parseIsoWeek,
+  parseLocalDate,
+  parseMonthId,
+  type IsoWeek,
+  type LocalDate,
+  type MonthId,
+} from '../time/calendar.js';
 
 export type NodeLevel = 'daily' | 'weekly' | 'monthly' | 'root';
 export type Level = 'raw' | NodeLevel;
@@ -114,4 +123,18 @@ export function workspaceAt(dir: string, memoryDir = 'memory'): Workspace {
   const root = resolve(dir);
   const abs = resolve(root, memoryDir);
   return { root, memoryDir: abs, memoryName: relative(root, abs).split(sep).join('/') || '.', stateDir: join(root, '.hipo') };
+}
+
+/** The last day a period covers (null for ROOT, which covers all of them). */
+export function periodLastDay(p: Period): LocalDate | null {
+  switch (p.level) {
+    case 'daily':
+      return p.date;
+    case 'weekly':
+      return lastDayOfWeek(p.week);
+    case 'monthly':
+      return lastDayOfMonthId(p.month);
+    case 'root':
+      return null;
+  }
 }

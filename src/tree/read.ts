@@ -1,8 +1,8 @@
 // Turning one file's contents into the record a cycle plans with. Pure: bytes in, record out.
-import { lastDayOfMonthId, lastDayOfWeek, parseLocalDate, type LocalDate } from '../time/calendar.js';
+import { parseLocalDate, type LocalDate } from '../time/calendar.js';
 import { contentHash } from './hash.js';
 import { fmList, fmMap, fmString, splitFrontmatter } from './frontmatter.js';
-import type { NodeStatus, Period } from './layout.js';
+import { periodLastDay, type NodeStatus, type Period } from './layout.js';
 import { scanBlocks, splitLines } from './markdown.js';
 import type { FileStamp, NodeInfo, RawLogInfo } from './snapshot.js';
 import { countLines, decodeText } from './text.js';
@@ -63,20 +63,6 @@ export function rawLogBody(text: string): { body: string; firstLine: number; not
   return { body: text.replace(/^\uFEFF/, ''), firstLine: 1, note: doc.error ? `${doc.error}; read as plain text` : null };
 }
 
-/** The last day a period covers, used as a topic's last-seen date when none is recorded. */
-function periodEnd(p: Period): LocalDate | null {
-  switch (p.level) {
-    case 'daily':
-      return p.date;
-    case 'weekly':
-      return lastDayOfWeek(p.week);
-    case 'monthly':
-      return lastDayOfMonthId(p.month);
-    case 'root':
-      return null;
-  }
-}
-
 export function readNode(period: Period, relPath: string, bytes: Uint8Array, stamp: FileStamp): NodeInfo {
   const base = { period, relPath, stamp };
   const decoded = decodeText(bytes);
@@ -119,7 +105,7 @@ function nodeTopics(period: Period, data: Record<string, unknown> | null, body: 
   const fm = data as Parameters<typeof fmList>[0];
   const lastSeen = fmMap(fm, 'last-seen');
   const mentionDays = fmMap(fm, 'mention-days');
-  const fallback = periodEnd(period);
+  const fallback = periodLastDay(period);
   const keywords = new Map<string, string[]>();
   for (const line of topicsSectionLines(body)) {
     const t = parseTopicLine(line);
