@@ -64,46 +64,49 @@ export class DenseScores implements ChunkScores {
   }
 
   top(n: number): number[] {
-    // A bounded min-heap over the array: O(size · log n) without sorting every score.
+    // A bounded heap over the array, the worst kept chunk at its root: O(size · log n) without
+    // sorting every score. Ties go to the lower id inside the heap too, so top(n) is the first n
+    // of one order whatever n is: a ranking reads the same pages at any depth.
     if (n <= 0) return [];
     const heapScore = new Float64Array(n);
     const heapId = new Int32Array(n);
+    const worse = (s1: number, i1: number, s2: number, i2: number): boolean => s1 < s2 || (s1 === s2 && i1 > i2);
     let len = 0;
     const vals = this.values;
     for (let i = 0; i < vals.length; i++) {
       const v = vals[i]!;
       if (!(v > 0)) continue;
-      if (len === n && v <= heapScore[0]!) continue;
+      if (len === n && v < heapScore[0]!) continue;
       const id = i + this.base;
+      if (len === n && !worse(heapScore[0]!, heapId[0]!, v, id)) continue;
       if (this.allow && !this.allow(id)) continue;
+      let k: number;
       if (len < n) {
         // Sift up.
-        let k = len++;
+        k = len++;
         while (k > 0) {
           const p = (k - 1) >> 1;
-          if (heapScore[p]! <= v) break;
+          if (!worse(v, id, heapScore[p]!, heapId[p]!)) break;
           heapScore[k] = heapScore[p]!;
           heapId[k] = heapId[p]!;
           k = p;
         }
-        heapScore[k] = v;
-        heapId[k] = id;
       } else {
-        // Replace the smallest and sift down.
-        let k = 0;
+        // Replace the worst and sift down.
+        k = 0;
         for (;;) {
           const l = 2 * k + 1;
           if (l >= len) break;
           const r = l + 1;
-          const c = r < len && heapScore[r]! < heapScore[l]! ? r : l;
-          if (heapScore[c]! >= v) break;
+          const c = r < len && worse(heapScore[r]!, heapId[r]!, heapScore[l]!, heapId[l]!) ? r : l;
+          if (!worse(heapScore[c]!, heapId[c]!, v, id)) break;
           heapScore[k] = heapScore[c]!;
           heapId[k] = heapId[c]!;
           k = c;
         }
-        heapScore[k] = v;
-        heapId[k] = id;
       }
+      heapScore[k] = v;
+      heapId[k] = id;
     }
     const out = Array.from({ length: len }, (_, i) => i);
     out.sort((a, b) => heapScore[b]! - heapScore[a]! || heapId[a]! - heapId[b]!);

@@ -105,7 +105,9 @@ function rankSections(
   // no section into the top `want` (its votes are at most its score), nor be there itself.
   let rawSeen = 0;
   const settled = (): boolean => fold !== null && fold.weight <= 1 && rawSeen >= want;
-  let list = scores.top(PAGE);
+  // Folded summary chunks add no section of their own, so a folding ranking reads several pages:
+  // the best chunks are picked once for them (the same order, so the same pages).
+  let list = scores.top(fold ? PAGE * 4 : PAGE);
   let start = 0;
   for (;;) {
     const page = list.slice(start, start + PAGE);
