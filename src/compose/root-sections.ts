@@ -70,7 +70,8 @@ export function profileSection(facts: readonly FactInfo[], today: LocalDate, lin
         if (!group.length) continue;
         out.push(title(group[0]!), ...group.filter((f) => !digests.has(f)).map(sentence));
         const byMonth = new Map<string, string[]>();
-        for (const f of group) if (digests.has(f)) byMonth.set(monthOf(f.lastSeen), [...(byMonth.get(monthOf(f.lastSeen)) ?? []), digests.get(f)!]);
+        for (const f of group)
+          if (digests.has(f)) byMonth.set(monthOf(f.lastSeen), [...(byMonth.get(monthOf(f.lastSeen)) ?? []), digests.get(f)!]);
         for (const m of [...byMonth.keys()].sort().reverse()) out.push(alsoLine(m, byMonth.get(m)!));
       }
       return out;

@@ -6,7 +6,7 @@
 // Pure: text in, chunks out.
 import { splitFrontmatter, type FrontmatterData } from '../tree/frontmatter.js';
 import { hashParts } from '../tree/hash.js';
-import { type MemoryType } from '../tree/layout.js';
+import type { MemoryType } from '../tree/layout.js';
 import { scanBlocks, sectionTree, splitLines, type Block, type Section } from '../tree/markdown.js';
 import { bucketOfTitle, parseHeading } from '../summarize/entries.js';
 import { userFactsByLine } from './facts.js';

@@ -1,6 +1,6 @@
 // Topics: the keywords a node is about, each with its memory type. Written in frontmatter as
 // `name [type]` and in a node's `## Topics` section as `- name [type]: sub-keywords`.
-import { type MemoryType } from './layout.js';
+import type { MemoryType } from './layout.js';
 import type { LocalDate } from '../time/calendar.js';
 
 export interface TopicRef {

@@ -117,7 +117,9 @@ describe('ROOT.md', () => {
   it('states the most salient facts as said, and names the later ones by their digest, a line per month', async () => {
     const cap = (w: string): string => w[0]!.toUpperCase() + w.slice(1);
     // Fourteen facts, the older ones a month back: the four past the sentences fall in two months.
-    const facts = Array.from({ length: 14 }, (_, i) => fact(`My ${word(i, 1)} ${word(i, 2)} came from ${cap(word(i, 3))} for $${10 + i}`, i < 12 ? i + 1 : 40 + i));
+    const facts = Array.from({ length: 14 }, (_, i) =>
+      fact(`My ${word(i, 1)} ${word(i, 2)} came from ${cap(word(i, 3))} for $${10 + i}`, i < 12 ? i + 1 : 40 + i),
+    );
     const r = await root([{ month: '2026-06', topics: [], facts }]);
     const profile = lines(section(r.body, 'Profile'));
     const sentences = profile.filter((l) => !l.startsWith('- Also'));
