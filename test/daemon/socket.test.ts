@@ -11,11 +11,14 @@ import { makeWorkspace, runCli, runCliAsync } from '../helpers/workspace.js';
 
 const start = daemonsForTests();
 
-/** `slow`: the watcher reports a change only after 3 s of quiet, so only the socket can see it sooner. */
+/**
+ * `slow`: the watcher reports a change only after 20 s of quiet, so only the socket can see it
+ * sooner (with room for a command that takes seconds to start on a loaded machine).
+ */
 function workspace(slow = false) {
   const ws = makeWorkspace(
     {},
-    slow ? { ...FAST_DAEMON, daemon: { ...FAST_DAEMON.daemon, debounceMs: 3000, writeFinishMs: 3000 } } : FAST_DAEMON,
+    slow ? { ...FAST_DAEMON, daemon: { ...FAST_DAEMON.daemon, debounceMs: 20_000, writeFinishMs: 20_000 } } : FAST_DAEMON,
   );
   for (const date of ['2026-06-01', '2026-06-02']) ws.write(`memory/${date}.md`, rawLog(date, { [`work ${date} [project]`]: ['started'] }));
   ws.write('now.txt', '2026-06-02');
