@@ -27,6 +27,13 @@ describe('factDigest', () => {
     expect(factDigest('Recently I moved; my old one was too small')).toBe('');
   });
 
+  it('gives no digest for a fact that only says when', () => {
+    expect(factDigest('It was on June 27th')).toBe('');
+    expect(factDigest('the 15th of March was great')).toBe('');
+    expect(factDigest('I paid $50 on Wednesday')).toBe('$50, Wednesday');
+    expect(factDigest('I got a Golden Retriever on May 12th')).toBe('Golden Retriever, May 12th');
+  });
+
   it('ends a name at punctuation: two names side by side stay two', () => {
     expect(factDigest('I visited Italy, Switzerland, and Germany')).toBe('Italy, Switzerland, Germany');
   });

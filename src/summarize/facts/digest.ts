@@ -199,5 +199,16 @@ function spans(text: string): string[] {
 
 /** The fact's digest, "" when it names nothing (then the fact is not worth a digest line). */
 export function factDigest(text: string): string {
-  return spans(text).join(', ');
+  const kept = spans(text);
+  // Dates and times alone ("June 27th", "5 pm") say when, not what: no digest.
+  return kept.every(isWhen) ? '' : kept.join(', ');
 }
+
+const MONTHS =
+  'january|february|march|april|may|june|july|august|september|october|november|december|jan|feb|mar|apr|jun|jul|aug|sep|sept|oct|nov|dec';
+const DAYS = 'monday|tuesday|wednesday|thursday|friday|saturday|sunday|mondays|tuesdays|wednesdays|thursdays|fridays|saturdays|sundays';
+const WHEN = new RegExp(
+  `^(?:(?:${MONTHS}|${DAYS})\\b[\\s\\d,thsndr]*|[\\d:.,/-]+\\s*(?:st|nd|rd|th|am|pm|a\\.m\\.|p\\.m\\.)?(?:\\s+(?:of\\s+)?(?:${MONTHS}))?)$`,
+  'i',
+);
+const isWhen = (span: string): boolean => WHEN.test(span.trim());
