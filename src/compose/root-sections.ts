@@ -27,18 +27,47 @@ function shortDate(d: LocalDate, today: LocalDate): string {
 
 const FACT_LINE_MAX = 200;
 /**
- * The most salient facts are shown as the user said them; every later one by its digest (the
- * names and amounts it holds, summarize/facts/digest.ts), on one `- Also in <month>:` line per
- * category and month, newest month first: the month names the monthly node (and its days)
- * that hold the sentence. A sentence costs about six digests: ten sentences read well, and the
- * digests then name several times more of the user's life in the same room.
+ * The most salient facts are shown as the user said them; when they do not all fit, every later
+ * one is shown by its digest (the names and amounts it holds, summarize/facts/digest.ts), on one
+ * `- Also in <month>:` line per category and month, newest month first: the month names the
+ * monthly node (and its days) that hold the sentence. A sentence costs about six digests, so
+ * sentences get a fifth of the profile's room (at least three of them): a small memory reads as
+ * sentences, a long history names several times more of the user's life as digests.
  */
-const PROFILE_SENTENCES = 10;
+const SENTENCE_PART = 0.2;
+const MIN_SENTENCES = 3;
 export const ALSO_LINE = /^- Also(?: in (\d{4}-\d{2}))?: /;
 export const ALSO_SEPARATOR = ' · ';
 const alsoLine = (month: string, digests: readonly string[]): string => `- Also in ${month}: ${digests.join(ALSO_SEPARATOR)}`;
 
-export function profileSection(facts: readonly FactInfo[], today: LocalDate, linkFor: (d: LocalDate) => string): SectionLines<FactInfo> {
+/** What the profile's lines may cost in all, and how a line is counted (ROOT's tokens). */
+export interface ProfileRoom {
+  allowance: number;
+  cost: (line: string) => number;
+}
+
+/** How many of the ranked facts are shown as sentences within `room`. */
+function sentenceCount(lines: readonly string[], room: ProfileRoom): number {
+  const costs: number[] = [];
+  let all = 0;
+  for (const l of lines) {
+    costs.push(room.cost(l));
+    all += costs.at(-1)!;
+    if (all > room.allowance) break;
+  }
+  if (all <= room.allowance) return lines.length;
+  let n = 0;
+  let spent = 0;
+  while (n < costs.length && (n < MIN_SENTENCES || spent + costs[n]! <= room.allowance * SENTENCE_PART)) spent += costs[n++]!;
+  return n;
+}
+
+export function profileSection(
+  facts: readonly FactInfo[],
+  today: LocalDate,
+  linkFor: (d: LocalDate) => string,
+  room: ProfileRoom,
+): SectionLines<FactInfo> {
   // Only a budget's worth can be shown; a few hundred candidates are plenty.
   const ranked = distinctFacts(
     rankFacts(
@@ -47,13 +76,14 @@ export function profileSection(facts: readonly FactInfo[], today: LocalDate, lin
     ),
     600,
   );
+  const sentence = (f: FactInfo): string => `- ${clip(f.text, FACT_LINE_MAX)} ([${shortDate(f.lastSeen, today)}](${linkFor(f.lastSeen)}))`;
+  const sentences = sentenceCount(ranked.map(sentence), room);
   const digests = new Map<FactInfo, string>();
   ranked.forEach((f, i) => {
-    if (i >= PROFILE_SENTENCES) digests.set(f, factDigest(f.text));
+    if (i >= sentences) digests.set(f, factDigest(f.text));
   });
   // A fact that names nothing has no digest: past the sentences, it is not shown.
   const user = ranked.filter((f) => digests.get(f) !== '');
-  const sentence = (f: FactInfo): string => `- ${clip(f.text, FACT_LINE_MAX)} ([${shortDate(f.lastSeen, today)}](${linkFor(f.lastSeen)}))`;
   const line = (f: FactInfo): string => digests.get(f) ?? sentence(f);
   const category = (f: FactInfo): FactCategory => f.category ?? 'other';
   const title = (f: FactInfo): string => `### ${CATEGORY_TITLES[category(f)]}`;

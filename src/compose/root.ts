@@ -10,7 +10,7 @@
 // stored last-seen dates, so ages are right on the day ROOT is written), the rest from the recent
 // daily nodes. The sections share `rootMaxTokens` by `rootShares` (compose/budget.ts): each keeps
 // its best lines within its share, and what one leaves unused goes to the others.
-import type { CompactionConfig, RootSection } from '../config/config.js';
+import { type CompactionConfig, ROOT_SECTIONS, type RootSection } from '../config/config.js';
 import type { LocalDate } from '../time/calendar.js';
 import type { FactInfo } from '../tree/fact.js';
 import type { MemoryType } from '../tree/layout.js';
@@ -73,8 +73,23 @@ export function buildRoot(input: RootInput): RootBuild {
   const { today, config } = input;
   const facts = mergeFacts(input.months.map((m) => m.facts ?? []));
   const topics = mergeMonths(input.months, input.settledMonths);
+  // A section the template has no place for takes no share.
+  const present = (name: RootSection): boolean => input.template.includes(`{{${name}}}`);
+  const lineCost = (line: string): number => input.countTokens(line) + 1;
+  const fill = (lines: Partial<Record<RootSection, string>>): string => {
+    const vars: Record<string, string> = { activeDays: String(config.activeContextDays) };
+    for (const name of ROOT_SECTIONS) {
+      // Profile and Rules are left out when empty; the spec's four sections say so.
+      vars[name] = lines[name] || (name === 'profile' || name === 'rules' ? '' : '- (none yet)');
+    }
+    return renderTemplate(input.template, vars);
+  };
+  const frame = input.countTokens(fill({}));
+  const shares = ROOT_SECTIONS.filter(present);
+  const shareSum = shares.reduce((a, n) => a + config.rootShares[n], 0) || 1;
+  const profileRoom = { allowance: ((config.rootMaxTokens - frame) * config.rootShares.profile) / shareSum, cost: lineCost };
   const sections: Record<RootSection, SectionLines<any>> = {
-    profile: profileSection(facts, today, input.linkFor),
+    profile: profileSection(facts, today, input.linkFor, profileRoom),
     rules: rulesSection(facts, today, input.linkFor),
     active: listSection(activeContext(input)),
     patterns: listSection(recentPatterns(input)),
@@ -86,21 +101,14 @@ export function buildRoot(input: RootInput): RootBuild {
       input.pointerFor,
     ),
   };
-  // A section the template has no place for takes no share.
-  const present = (name: RootSection): boolean => input.template.includes(`{{${name}}}`);
-  const lineCost = (line: string): number => input.countTokens(line) + 1;
   const render = (kept: Map<RootSection, number>): string => {
-    const vars: Record<string, string> = { activeDays: String(config.activeContextDays) };
+    const lines: Partial<Record<RootSection, string>> = {};
     for (const name of Object.keys(sections) as RootSection[]) {
       const s = sections[name];
-      const lines = s.show(s.ranked.slice(0, kept.get(name) ?? 0)).join('\n');
-      // Profile and Rules are left out when empty; the spec's four sections say so.
-      vars[name] = lines || (name === 'profile' || name === 'rules' ? '' : '- (none yet)');
+      lines[name] = s.show(s.ranked.slice(0, kept.get(name) ?? 0)).join('\n');
     }
-    return renderTemplate(input.template, vars);
+    return fill(lines);
   };
-  const none = new Map<RootSection, number>();
-  const frame = input.countTokens(render(none));
   const budgets = (Object.keys(sections) as RootSection[]).filter(present).map((name) => {
     const s = sections[name];
     const seen = new Set<string>();

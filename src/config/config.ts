@@ -35,7 +35,7 @@ export interface CompactionConfig {
   ephemeralMarkers: string[];
 }
 
-const ROOT_SECTIONS = ['profile', 'rules', 'active', 'patterns', 'history', 'topics'] as const;
+export const ROOT_SECTIONS = ['profile', 'rules', 'active', 'patterns', 'history', 'topics'] as const;
 export type RootSection = (typeof ROOT_SECTIONS)[number];
 export type RootShares = Record<RootSection, number>;
 

@@ -114,28 +114,43 @@ describe('ROOT.md', () => {
     ]);
   });
 
-  it('states the most salient facts as said, and names the later ones by their digest, a line per month', async () => {
+  it('states every fact as said while all of them fit in the profile share', async () => {
     const cap = (w: string): string => w[0]!.toUpperCase() + w.slice(1);
-    // Fourteen facts, the older ones a month back: the four past the sentences fall in two months.
     const facts = Array.from({ length: 14 }, (_, i) =>
-      fact(`My ${word(i, 1)} ${word(i, 2)} came from ${cap(word(i, 3))} for $${10 + i}`, i < 12 ? i + 1 : 40 + i),
+      fact(`My ${word(i, 1)} ${word(i, 2)} came from ${cap(word(i, 3))} for $${10 + i}`, i + 1),
     );
-    const r = await root([{ month: '2026-06', topics: [], facts }]);
+    const profile = lines(section((await root([{ month: '2026-06', topics: [], facts }])).body, 'Profile'));
+    expect(profile.filter((l) => l.startsWith('- Also'))).toEqual([]);
+    expect(profile).toHaveLength(14);
+  });
+
+  it('past what fits, states the most salient facts in a fifth of the share and names the rest by digest, a line per month', async () => {
+    const cap = (w: string): string => w[0]!.toUpperCase() + w.slice(1);
+    // Eighty facts, the oldest ten a month back: far more than the profile share of 2,000 tokens holds as sentences.
+    const facts = Array.from({ length: 80 }, (_, i) =>
+      fact(`My ${word(i, 1)} ${word(i, 2)} came from ${cap(word(i, 3))} for $${100 + i}`, i < 70 ? 1 + (i % 20) : 40 + (i % 10)),
+    );
+    const budget = 2000;
+    const r = await root([{ month: '2026-06', topics: [], facts }], {}, budget);
+    const countTokens = await loadTokenCounter('cl100k_base');
     const profile = lines(section(r.body, 'Profile'));
     const sentences = profile.filter((l) => !l.startsWith('- Also'));
     const also = profile.filter((l) => l.startsWith('- Also'));
-    expect(sentences).toHaveLength(10);
+    expect(sentences.length).toBeGreaterThanOrEqual(3);
+    // The profile's share is half of what the template leaves: sentences take at most a fifth.
+    expect(sentences.reduce((a, l) => a + countTokens(l) + 1, 0)).toBeLessThanOrEqual(0.2 * 0.5 * budget);
     expect(
       sentences.every((l) => /^- My \w+ \w+ came from \w+ for \$\d+ \(\[\d{2}-\d{2}\]\(daily\/2026-0[56]-\d{2}\.md\)\)$/.test(l)),
     ).toBe(true);
     // Newest month first; each digest names what is the user's, the name and the amount.
     expect(also.map((l) => l.slice(0, '- Also in 2026-06: '.length))).toEqual(['- Also in 2026-06: ', '- Also in 2026-05: ']);
     const digests = also.flatMap((l) => l.slice('- Also in 2026-06: '.length).split(' · '));
-    expect(digests).toHaveLength(4);
+    expect(digests.length).toBeGreaterThan(3 * sentences.length);
     for (const d of digests) expect(d).toMatch(/^My [a-z]+ [a-z]+, [A-Z][a-z]+, \$\d+$/);
-    // Every fact is there once, as a sentence or a digest.
-    const shown = new Set([...sentences, ...digests].map((l) => /\$(\d+)/.exec(l)![1]));
-    expect(shown.size).toBe(14);
+    // No fact twice, as a sentence and a digest.
+    const shown = [...sentences, ...digests].map((l) => /\$(\d+)/.exec(l)![1]);
+    expect(new Set(shown).size).toBe(shown.length);
+    expect(r.exact).toBeLessThanOrEqual(budget);
   });
 
   it('shows the newest value of a fact that changed, not the old one', async () => {
