@@ -12,7 +12,7 @@ import { join } from 'node:path';
 import { loadConfig } from '../../dist/config/config.js';
 import { compact } from '../../dist/cycle/compaction.js';
 import { workspaceAt } from '../../dist/tree/layout.js';
-import { StampCache } from '../../dist/tree/stamp-cache.js';
+import { StampCache } from '../../dist/state/stamp-cache.js';
 import { keepSourceAnalyses } from '../../dist/summarize/analyze.js';
 import { keepParsedFrontmatter } from '../../dist/tree/frontmatter.js';
 import * as planner_ from '../../dist/plan/planner.js';

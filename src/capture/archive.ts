@@ -8,7 +8,8 @@ import type { Clock } from '../time/clock.js';
 import { zonedParts, type LocalDate } from '../time/calendar.js';
 import type { Workspace } from '../tree/layout.js';
 import { redactorFor } from '../redact/workspace.js';
-import { appendRawEntry, entrySeparator, readRawRange, withAppendLock } from '../write/raw-append.js';
+import { appendRawEntry, entrySeparator, readRawRange } from '../write/raw-append.js';
+import { withAppendLock } from '../state/lock.js';
 import { renderTurn } from './render.js';
 import {
   loadSessionState,
@@ -19,7 +20,7 @@ import {
   shortSessionId,
   type ArchivedTurn,
   type SessionState,
-} from './session-state.js';
+} from '../state/sessions.js';
 import { readTail } from './tail.js';
 import { dropCompactionSummary, parseTranscriptLine, type TranscriptMessage } from './transcript.js';
 import { groupTurns, type Turn } from './turns.js';

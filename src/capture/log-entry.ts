@@ -7,7 +7,8 @@ import type { MemoryType, Workspace } from '../tree/layout.js';
 import { contentWords, TermStats } from '../summarize/keywords.js';
 import { topicName } from '../summarize/topic-name.js';
 import { redactorFor } from '../redact/workspace.js';
-import { appendRawEntry, withAppendLock } from '../write/raw-append.js';
+import { appendRawEntry } from '../write/raw-append.js';
+import { withAppendLock } from '../state/lock.js';
 import { renderLogEntry } from './render.js';
 
 export interface LogEntryInput {

@@ -72,7 +72,7 @@ export async function main(argv: string[], rawIo: Io = processIo): Promise<numbe
 /** The exit code of an error a command may throw, or null for a bug. (Loaded only on error.) */
 async function exitCodeOf(err: unknown): Promise<number | null> {
   const [{ LockBusy }, { MemoryDirMissing }, { ClockError }, { TemplateError }, { InitError }, { InstallError }] = await Promise.all([
-    import('../cycle/lock.js'),
+    import('../state/lock.js'),
     import('../tree/scan.js'),
     import('../time/clock.js'),
     import('../write/template.js'),

@@ -35,9 +35,10 @@ import {
   topicPointer,
   type NodeInputs,
 } from './inputs.js';
-import type { ActionRecord } from './journal.js';
+import type { ActionRecord } from '../state/journal.js';
 import type { TreeState } from './tree-state.js';
 import type { DailyPrefetch } from './prefetch.js';
+import { statePath } from '../state/dir.js';
 
 /** Never write a node shorter than this (spec guard). */
 const MIN_NODE_BYTES = 50;
@@ -159,7 +160,7 @@ function editKept(tree: TreeState, action: NodeAction, w: Written): { record: { 
 }
 
 function backupForeign(tree: TreeState, relPath: string): void {
-  const target = join(tree.ws.stateDir, 'backup', relPath);
+  const target = join(statePath(tree.ws, 'backup'), relPath);
   if (existsSync(target)) return;
   mkdirSync(dirname(target), { recursive: true });
   copyFileSync(tree.abs(relPath), target);

@@ -7,7 +7,7 @@ import { nodeKey, type NodeKey, type Period, type Workspace } from '../tree/layo
 import { cappedNote, DEFAULT_MAX_FILE_BYTES, readCapped, type CappedRead } from '../tree/capped.js';
 import { realInside, requireInside } from '../tree/inside.js';
 import { readNode, readRawLog } from '../tree/read.js';
-import type { StampCache } from '../tree/scan.js';
+import type { StampCache } from '../state/stamp-cache.js';
 import type { NodeInfo, Problem, RawLogInfo, TreeSnapshot } from '../tree/snapshot.js';
 import type { TopicInfo } from '../tree/topic.js';
 import type { FactInfo } from '../tree/fact.js';

@@ -4,14 +4,14 @@
 // the tree and loading the compaction code; when no daemon answers (none runs, the socket is
 // stale, the answer is late) it does the work itself. Kept small: the CLI loads it at start-up.
 import { connect } from 'node:net';
-import { join } from 'node:path';
+import { statePath } from '../state/dir.js';
 
 /** The longest socket path the platforms allow (104 bytes on macOS, 108 on Linux), with room. */
 const MAX_SOCKET_PATH = 100;
 
 /** Where the daemon listens, or null when the path is too long for a Unix socket. */
 export function socketPath(ws: { stateDir: string }): string | null {
-  const p = join(ws.stateDir, 'daemon.sock');
+  const p = statePath(ws, 'daemonSocket');
   return Buffer.byteLength(p) <= MAX_SOCKET_PATH ? p : null;
 }
 

@@ -8,13 +8,14 @@ import type { FSWatcher } from 'chokidar';
 import { createTask, type ScheduledTask } from 'node-cron';
 import type { HipoConfig } from '../config/config.js';
 import { compact } from '../cycle/compaction.js';
-import { acquireLock, LockBusy, type Lock } from '../cycle/lock.js';
+import { acquireLock, LockBusy, type Lock } from '../state/lock.js';
 import type { Workspace } from '../tree/layout.js';
-import { MemoryDirMissing, StampCache } from '../tree/scan.js';
+import { MemoryDirMissing } from '../tree/scan.js';
+import { StampCache } from '../state/stamp-cache.js';
 import type { TreeSnapshot } from '../tree/snapshot.js';
 import type { DaemonLog } from './log.js';
 import { CoalescingRunner } from './runner.js';
-import { writeDaemonState, type DaemonState } from './state.js';
+import { writeDaemonState, type DaemonState } from '../state/daemon.js';
 import { watchMemory } from './watcher.js';
 import { IndexKeeper } from './index-keeper.js';
 import { BACKLOG_NODES, workOffBacklog } from './backlog.js';
@@ -108,7 +109,7 @@ export class Daemon {
     // frontmatter is not parsed again either.)
     keepSourceAnalyses(Math.floor((this.config.daemon.cacheMB * 1024 * 1024) / HEAP_PER_SOURCE_CHAR));
     try {
-      this.lock = await acquireLock(this.ws, 'daemon', 0, 'daemon.lock');
+      this.lock = await acquireLock(this.ws, 'daemon', 0, 'daemonLock');
     } catch (err) {
       if (err instanceof LockBusy && err.owner)
         throw new DaemonRunning(

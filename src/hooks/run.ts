@@ -5,7 +5,7 @@
 import { existsSync } from 'node:fs';
 import { CAPTURE_EVENTS, type CaptureEvent } from '../capture/events.js';
 import { loadConfig } from '../config/config.js';
-import { appendJournal } from '../cycle/journal.js';
+import { appendJournal } from '../state/journal.js';
 import { resolveClock } from '../time/clock.js';
 import { workspaceAt, type Workspace } from '../tree/layout.js';
 import { hookWorkspace, parseHookInput, type HookInput } from './input.js';

@@ -7,8 +7,9 @@ import type { Clock } from '../time/clock.js';
 import type { Workspace } from '../tree/layout.js';
 import { buildPack, type ExtraSection, type Pack } from '../context/pack.js';
 import { overlap, queryTerms } from '../context/terms.js';
-import { loadSessionState, newSessionState, saveSessionState, shortSessionId, type SessionState } from '../capture/session-state.js';
-import { readRawRange, withAppendLock } from '../write/raw-append.js';
+import { loadSessionState, newSessionState, saveSessionState, shortSessionId, type SessionState } from '../state/sessions.js';
+import { readRawRange } from '../write/raw-append.js';
+import { withAppendLock } from '../state/lock.js';
 
 /** Candidate turns read back from the raw log (bounded reads by byte range). */
 const CANDIDATE_TURNS = 60;

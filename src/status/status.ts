@@ -2,23 +2,25 @@
 import { existsSync, readFileSync, statSync } from 'node:fs';
 import { join } from 'node:path';
 import type { HipoConfig } from '../config/config.js';
-import type { ActionRecord, CycleRecord } from '../cycle/journal.js';
-import { readJournalTail } from '../cycle/journal.js';
-import { lockHolder, type LockOwner } from '../cycle/lock.js';
+import type { ActionRecord, CycleRecord } from '../state/journal.js';
+import { readJournalTail } from '../state/journal.js';
+import { lockHolder, type LockOwner } from '../state/lock.js';
 import { planCycle } from '../plan/planner.js';
 import type { CyclePlan } from '../plan/plan.js';
 import { resolveClock, type Clock } from '../time/clock.js';
 import { splitFrontmatter } from '../tree/frontmatter.js';
 import { NODE_LEVELS, type NodeLevel, type Workspace } from '../tree/layout.js';
-import { scanTree, StampCache } from '../tree/scan.js';
+import { scanTree } from '../tree/scan.js';
+import { StampCache } from '../state/stamp-cache.js';
 import { isHandEdited, type Problem } from '../tree/snapshot.js';
-import { ensureStateDir } from '../tree/state-dir.js';
+import { ensureStateDir } from '../state/dir.js';
 import { decodeText } from '../tree/text.js';
 import { atomicWriteFile } from '../fs/atomic.js';
 import { loadTokenCounter, type TokenizerName } from '../text/tokens.js';
-import { readDaemonState, type DaemonState } from '../daemon/state.js';
+import { readDaemonState, type DaemonState } from '../state/daemon.js';
 import { resolveLlmSettings } from '../summarize/llm/settings.js';
-import { stateSummary, type BackoffView } from '../summarize/llm/state.js';
+import { stateSummary, type BackoffView } from '../state/llm.js';
+import { statePath } from '../state/dir.js';
 
 interface LevelStatus {
   tentative: number;
@@ -60,8 +62,6 @@ export interface StatusReport {
    */
   handEdits: { current: { node: string; status: string | null }[]; saved: { at: string; node: string; savedTo: string }[] };
 }
-
-const TOKENS_FILE = 'tokens.json';
 
 export async function gatherStatus(ws: Workspace, config: HipoConfig, now?: string): Promise<StatusReport> {
   const clock = resolveClock(config.timeZone, now);
@@ -111,7 +111,7 @@ export async function gatherStatus(ws: Workspace, config: HipoConfig, now?: stri
     cache.save(ws);
     try {
       ensureStateDir(ws);
-      atomicWriteFile(join(ws.stateDir, TOKENS_FILE), JSON.stringify(fresh), { durable: false });
+      atomicWriteFile(statePath(ws, 'tokens'), JSON.stringify(fresh), { durable: false });
     } catch {
       /* only a cache */
     }
@@ -152,7 +152,7 @@ export async function gatherStatus(ws: Workspace, config: HipoConfig, now?: stri
 }
 
 function indexStatus(ws: Workspace, config: HipoConfig): StatusReport['index'] {
-  const file = join(ws.stateDir, 'index.db');
+  const file = statePath(ws, 'index');
   if (!existsSync(file)) return null;
   let bytes = 0;
   for (const suffix of ['', '-wal']) {
@@ -167,7 +167,7 @@ function indexStatus(ws: Workspace, config: HipoConfig): StatusReport['index'] {
 
 function daemonStatus(ws: Workspace): (DaemonState & { running: boolean }) | null {
   const state = readDaemonState(ws);
-  const holder = lockHolder(ws, 'daemon.lock');
+  const holder = lockHolder(ws, 'daemonLock');
   if (!state && !holder) return null;
   const base: DaemonState = state ?? {
     pid: holder!.pid,
@@ -189,7 +189,7 @@ function modelStatus(ws: Workspace, config: HipoConfig): StatusReport['llm'] {
 
 function loadTokenCache(ws: Workspace): Record<string, { hash: string; tokens: number }> {
   try {
-    return JSON.parse(readFileSync(join(ws.stateDir, TOKENS_FILE), 'utf8')) as Record<string, { hash: string; tokens: number }>;
+    return JSON.parse(readFileSync(statePath(ws, 'tokens'), 'utf8')) as Record<string, { hash: string; tokens: number }>;
   } catch {
     return {};
   }

@@ -7,10 +7,7 @@ import { realInside } from './inside.js';
 import { classifyPath, nodeKey, type NodeKey, type Workspace } from './layout.js';
 import { cappedNote, DEFAULT_MAX_FILE_BYTES, readCapped, type CappedRead } from './capped.js';
 import { oversizedNode, readNode, readRawLog } from './read.js';
-import type { FileStamp, NodeInfo, Problem, RawLogInfo, TreeSnapshot } from './snapshot.js';
-import { StampCache, type Cached } from './stamp-cache.js';
-
-export { StampCache };
+import type { Cached, FileStamp, NodeInfo, Problem, RawLogInfo, ScanCache, TreeSnapshot } from './snapshot.js';
 
 export interface ScanResult {
   snapshot: TreeSnapshot;
@@ -54,7 +51,7 @@ function listMarkdown(ws: Workspace, prefix: string, problems: Problem[]): strin
 }
 
 /** Reads the tree's raw logs and nodes. Throws MemoryDirMissing when there is no tree. */
-export function scanTree(ws: Workspace, cache: StampCache, maxFileBytes = DEFAULT_MAX_FILE_BYTES): ScanResult {
+export function scanTree(ws: Workspace, cache: ScanCache, maxFileBytes = DEFAULT_MAX_FILE_BYTES): ScanResult {
   checkMemoryDir(ws);
   const problems: Problem[] = [];
   const raws = new Map<LocalDate, RawLogInfo>();
@@ -79,7 +76,7 @@ export function scanTree(ws: Workspace, cache: StampCache, maxFileBytes = DEFAUL
  */
 export function rescanTree(
   ws: Workspace,
-  cache: StampCache,
+  cache: ScanCache,
   previous: TreeSnapshot,
   changed: Iterable<string>,
   maxFileBytes = DEFAULT_MAX_FILE_BYTES,
@@ -127,7 +124,7 @@ function put(entry: Cached, raws: Map<LocalDate, RawLogInfo>, nodes: Map<NodeKey
  * when there is no such file; null when it is not part of the tree or could not be read (the
  * reason is added to `problems`).
  */
-function readEntry(ws: Workspace, rel: string, cache: StampCache, problems: Problem[], maxFileBytes: number): Cached | null | 'gone' {
+function readEntry(ws: Workspace, rel: string, cache: ScanCache, problems: Problem[], maxFileBytes: number): Cached | null | 'gone' {
   const what = classifyPath(rel);
   const shown = `${ws.memoryName}/${rel}`;
   if (what.kind === 'other') return null;

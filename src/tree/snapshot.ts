@@ -64,3 +64,18 @@ export interface TreeSnapshot {
   /** Files that were skipped or read with a caveat, each naming the file. */
   readonly problems: readonly Problem[];
 }
+
+/** One file's record as a scan reads it. */
+export type Cached = { kind: 'raw'; info: RawLogInfo } | { kind: 'node'; info: NodeInfo };
+
+/**
+ * What a scan asks of the records it keeps between runs (state/stamp-cache.ts keeps them in
+ * `.hipo/`; a test can pass an empty one): the record of a file version, and new ones.
+ */
+export interface ScanCache {
+  /** The record of `relPath` if it was taken from this exact file version, rebuilt for `what`. */
+  get(relPath: string, stamp: FileStamp, what: { date: LocalDate } | { period: Period }): Cached | undefined;
+  set(relPath: string, value: Cached): void;
+  /** Drops records of files that no longer exist. */
+  retain(live: ReadonlySet<string>): void;
+}

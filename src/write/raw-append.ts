@@ -1,8 +1,7 @@
 // The one sanctioned write to a raw log: appending an entry (captured turns, `hipo log`).
 // Never rewrites a byte that is there: the file is opened O_APPEND and each entry goes out in
-// one write. Appenders take a short per-workspace lock (`.hipo/append.lock`), separate from
-// the compaction lock, so a hook never waits for a compaction cycle and two hooks never
-// interleave their read-decide-append steps.
+// one write. The caller holds the append lock (state/lock.ts, `withAppendLock`), so two hooks
+// never interleave their read-decide-append steps.
 import {
   closeSync,
   constants,
@@ -16,43 +15,12 @@ import {
   unlinkSync,
   writeSync,
 } from 'node:fs';
-import { join } from 'node:path';
 import type { LocalDate } from '../time/calendar.js';
 import { rawRelPath, type Workspace } from '../tree/layout.js';
-import { ensureStateDir } from '../tree/state-dir.js';
+import { statePath } from '../state/dir.js';
 import { NotInsideMemory, openRegular, realInside, requireInside } from '../tree/inside.js';
-import { acquireFileLock, LockTimeout, type FileLock } from './lock-file.js';
-
-class AppendLockBusy extends Error {}
-
-/** Appends take well under a second; a holder on another host that stops renewing for this long is gone. */
-const APPEND_LEASE_MS = 30_000;
-
-/** Runs `fn` holding the workspace's append lock; waits up to `waitMs` for it. */
-export async function withAppendLock<T>(ws: Workspace, fn: (lock: FileLock) => T | Promise<T>, waitMs = 5000): Promise<T> {
-  ensureStateDir(ws);
-  const file = join(ws.stateDir, 'append.lock');
-  let lock: FileLock;
-  try {
-    lock = await acquireFileLock(file, {
-      command: 'append',
-      waitMs,
-      leaseMs: APPEND_LEASE_MS,
-      pollMs: (attempt) => Math.min(5 + attempt * 5, 50),
-    });
-  } catch (err) {
-    if (err instanceof LockTimeout)
-      throw new AppendLockBusy(
-        `${file}: another hipo process is appending (${err.holder ? `pid ${err.holder.pid}, ` : ''}waited ${waitMs} ms)`,
-      );
-    throw err;
-  }
-  try {
-    return await fn(lock);
-  } finally {
-    lock.release();
-  }
-}
+import type { FileLock } from '../state/lock-file.js';
+import { AppendLockBusy } from '../state/lock.js';
 
 export interface Appended {
   /** Memory-relative path: `2026-03-15.md`. */
@@ -85,8 +53,7 @@ function separator(fd: number, size: number, date: LocalDate): string {
  */
 export function appendRawEntry(ws: Workspace, date: LocalDate, entry: string, lock?: Pick<FileLock, 'held'>): Appended {
   // Held past its lease and taken over: another appender may be deciding on the same turns.
-  if (lock && !lock.held())
-    throw new AppendLockBusy(`${join(ws.stateDir, 'append.lock')}: the append lock was taken over; nothing appended`);
+  if (lock && !lock.held()) throw new AppendLockBusy(`${statePath(ws, 'appendLock')}: the append lock was taken over; nothing appended`);
   mkdirSync(ws.memoryDir, { recursive: true });
   const rel = rawRelPath(date);
   // Through a link only while it stays inside the memory folder; the real path is opened without

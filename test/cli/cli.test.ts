@@ -1,6 +1,6 @@
 // The hipo executable, run as a real child process.
 import { describe, expect, it } from 'vitest';
-import { acquireLock } from '../../src/cycle/lock.js';
+import { acquireLock } from '../../src/state/lock.js';
 import { rawLog } from '../helpers/tree.js';
 import { makeWorkspace, runCli } from '../helpers/workspace.js';
 

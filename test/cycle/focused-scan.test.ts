@@ -5,7 +5,7 @@ import { appendFileSync, rmSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { compact, type CompactResult } from '../../src/cycle/compaction.js';
-import { StampCache } from '../../src/tree/scan.js';
+import { StampCache } from '../../src/state/stamp-cache.js';
 import type { TreeSnapshot } from '../../src/tree/snapshot.js';
 import { nodeHashes, rawLog } from '../helpers/tree.js';
 import { configOf, makeWorkspace, type TestWorkspace } from '../helpers/workspace.js';

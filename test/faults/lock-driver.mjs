@@ -4,7 +4,7 @@
 // at once show up as an "enter" inside another's enter/exit pair.
 import { appendFileSync } from 'node:fs';
 import { workspaceAt } from '../../dist/tree/layout.js';
-import { withAppendLock } from '../../dist/write/raw-append.js';
+import { withAppendLock } from '../../dist/state/lock.js';
 
 const [root, trace, id, at, holdMs] = process.argv.slice(2);
 const ws = workspaceAt(root);

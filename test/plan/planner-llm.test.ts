@@ -4,7 +4,8 @@ import { describe, expect, it } from 'vitest';
 import { compact } from '../../src/cycle/compaction.js';
 import { planCycle, type LlmPlanOptions, type PlanOptions } from '../../src/plan/planner.js';
 import type { NodeLevel } from '../../src/tree/layout.js';
-import { scanTree, StampCache } from '../../src/tree/scan.js';
+import { scanTree } from '../../src/tree/scan.js';
+import { StampCache } from '../../src/state/stamp-cache.js';
 import { configOf, makeWorkspace } from '../helpers/workspace.js';
 
 const CONFIG = { timeZone: 'UTC', compaction: { thresholds: { daily: 3, weekly: 3, monthly: 3 } } };

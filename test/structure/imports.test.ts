@@ -14,6 +14,7 @@ const PIPELINE = [
   'redact',
   'config',
   'tree',
+  'state',
   'plan',
   'write',
   'summarize',
@@ -78,5 +79,21 @@ describe('the folders of src/', () => {
     const all = imports();
     expect(all.length).toBeGreaterThan(500);
     expect(all.some((i) => i.from === 'cli' && i.to === 'cycle')).toBe(true);
+  });
+});
+
+describe("the state folder's one owner", () => {
+  it('no file outside src/state/ names a file of .hipo/: it asks statePath', () => {
+    const naming = sourceFiles(SRC)
+      .filter((f) => folderOf(f) !== 'state')
+      .flatMap((f) =>
+        [...readFileSync(f, 'utf8').matchAll(/stateDir\s*,\s*['"`][^'"`]+/g)].map((m) => `${relative(REPO, f)}: ${m[0]}`),
+      );
+    expect(naming).toEqual([]);
+  });
+
+  it('sees the paths it checks (state/ itself joins onto stateDir)', () => {
+    const own = sourceFiles(join(SRC, 'state')).filter((f) => /join\(ws\.stateDir, /.test(readFileSync(f, 'utf8')));
+    expect(own.map((f) => relative(SRC, f))).toContain(join('state', 'dir.ts'));
   });
 });

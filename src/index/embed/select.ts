@@ -1,6 +1,3 @@
-// Which embedder a workspace uses: `search.embedder` in the config, with the HIPO_EMBED_*
-// environment variables overriding the endpoint settings (and choosing the endpoint when set).
-import { join } from 'node:path';
 import type { SearchConfig } from '../../config/config.js';
 import type { Workspace } from '../../tree/layout.js';
 import type { Embedder } from './embedder.js';
@@ -9,6 +6,7 @@ import { OpenAiEmbedder } from './openai.js';
 import { UseLiteEmbedder } from './use-lite.js';
 import { WinkEmbedder } from './wink.js';
 import { userCacheDir } from './wink-vectors.js';
+import { statePath } from '../../state/dir.js';
 
 type EmbedderName = 'wink' | 'use-lite' | 'openai' | 'none';
 
@@ -38,6 +36,6 @@ export function embedderFor(ws: Workspace, search: SearchConfig, env: NodeJS.Pro
     case 'openai':
       return new OpenAiEmbedder({ ...openai, redactor: workspaceRedactor(ws) });
     case 'wink':
-      return new WinkEmbedder({ cacheDirs: [userCacheDir(env), join(ws.stateDir, 'cache')] });
+      return new WinkEmbedder({ cacheDirs: [userCacheDir(env), statePath(ws, 'wordVectors')] });
   }
 }

@@ -6,15 +6,15 @@ import { existsSync, mkdirSync, readdirSync, readFileSync, statSync, unlinkSync,
 import { join } from 'node:path';
 import { hashParts } from '../../tree/hash.js';
 import type { Workspace } from '../../tree/layout.js';
-import { ensureStateDir } from '../../tree/state-dir.js';
+import { ensureStateDir } from '../../state/dir.js';
 import { atomicWriteFile } from '../../fs/atomic.js';
 import type { ChatMessage, ChatResponse } from './client.js';
 import { requestBody } from './client.js';
 import type { LlmSettings } from './settings.js';
 import { redactValue } from '../../redact/lines.js';
 import { workspaceRedactor } from '../../redact/workspace.js';
+import { statePath } from '../../state/dir.js';
 
-const DIR = 'llm-cache';
 /** Entries kept; the least recently used beyond this are deleted. */
 const MAX_ENTRIES = 4000;
 
@@ -33,7 +33,7 @@ export class AnswerCache {
   private pruned = false;
 
   constructor(private readonly ws: Workspace) {
-    this.dir = join(ws.stateDir, DIR);
+    this.dir = statePath(ws, 'llmCache');
   }
 
   /** Whether an answer is kept, without marking it used (for --dry-run). */

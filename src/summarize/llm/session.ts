@@ -9,7 +9,7 @@ import type { Workspace } from '../../tree/layout.js';
 import { AnswerCache, requestKey } from './cache.js';
 import { LlmCallError, openAiChatClient, type ChatClient, type ChatMessage, type ChatResponse, type FailureScope } from './client.js';
 import type { LlmSettings } from './settings.js';
-import { LlmState } from './state.js';
+import { LlmState } from '../../state/llm.js';
 
 export type AskOutcome =
   | { ok: true; answer: ChatResponse; cached: boolean }

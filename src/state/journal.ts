@@ -1,9 +1,8 @@
 // The journal: one JSON line per decision a cycle applied, and one per cycle, appended to
 // `.hipo/journal.jsonl`. `status` and the daemon read it; nothing needs it to read the tree.
 import { appendFileSync, closeSync, fstatSync, openSync, readSync, renameSync, statSync } from 'node:fs';
-import { join } from 'node:path';
 import type { Workspace } from '../tree/layout.js';
-import { ensureStateDir } from '../tree/state-dir.js';
+import { ensureStateDir, statePath } from './dir.js';
 import { redactValue } from '../redact/lines.js';
 import { workspaceRedactor } from '../redact/workspace.js';
 
@@ -51,7 +50,7 @@ export interface CycleRecord {
 export type JournalRecord = ActionRecord | CycleRecord | ({ type: string } & Record<string, unknown>);
 
 function journalPath(ws: Workspace): string {
-  return join(ws.stateDir, 'journal.jsonl');
+  return statePath(ws, 'journal');
 }
 
 /** Past this size the journal is rotated to `journal.1.jsonl` (one generation kept). */
@@ -62,7 +61,7 @@ export function appendJournal(ws: Workspace, records: readonly JournalRecord[]):
   ensureStateDir(ws);
   const file = journalPath(ws);
   try {
-    if (statSync(file).size > JOURNAL_ROTATE_BYTES) renameSync(file, join(ws.stateDir, 'journal.1.jsonl'));
+    if (statSync(file).size > JOURNAL_ROTATE_BYTES) renameSync(file, statePath(ws, 'journalRotated'));
   } catch {
     /* no journal yet */
   }

@@ -1,6 +1,6 @@
 import { writeFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
-import { acquireLock, LockBusy, lockPath } from '../../src/cycle/lock.js';
+import { acquireLock, LockBusy, lockPath } from '../../src/state/lock.js';
 import { cycle, rawLog } from '../helpers/tree.js';
 import { makeWorkspace, runCliAsync } from '../helpers/workspace.js';
 

@@ -3,27 +3,23 @@
 // (a 10-year tree has ~7,000 files; objects per record made loading it dominate a no-op run).
 // It is only a cache: a missing or corrupt one means a full read, never a wrong answer.
 import { readFileSync } from 'node:fs';
-import { join } from 'node:path';
 import type { LocalDate } from '../time/calendar.js';
-import type { MemoryType, NodeStatus, Period, Workspace } from './layout.js';
-import type { FileStamp, NodeInfo, RawLogInfo } from './snapshot.js';
-import type { TopicInfo } from './topic.js';
-import type { FactCategory, FactInfo } from './fact.js';
+import type { MemoryType, NodeStatus, Period, Workspace } from '../tree/layout.js';
+import type { Cached, FileStamp, ScanCache } from '../tree/snapshot.js';
+import type { TopicInfo } from '../tree/topic.js';
+import type { FactCategory, FactInfo } from '../tree/fact.js';
 import { atomicWriteFile } from '../fs/atomic.js';
-import { ensureStateDir } from './state-dir.js';
+import { ensureStateDir, statePath } from './dir.js';
 import { redactValue } from '../redact/lines.js';
 import { workspaceRedactor } from '../redact/workspace.js';
 
 const CACHE_VERSION = 7;
-const CACHE_FILE = 'tree-cache.json';
 /**
  * A record is trusted when the file's mtime is older than the moment the record was taken: any
  * later change moves the mtime past it. On a file system with whole-second mtimes a change within
  * the same second would not, so there the margin is two seconds.
  */
 const COARSE_MARGIN_MS = 2000;
-
-export type Cached = { kind: 'raw'; info: RawLogInfo } | { kind: 'node'; info: NodeInfo };
 
 type TopicTuple = [name: string, type: MemoryType, lastSeen: string, days: number, keywords: string[]];
 type FactTuple = [
@@ -59,7 +55,7 @@ interface CacheFile {
   entries: Record<string, Rec>;
 }
 
-export class StampCache {
+export class StampCache implements ScanCache {
   private dirty = false;
 
   private constructor(
@@ -73,7 +69,7 @@ export class StampCache {
 
   static load(ws: Workspace): StampCache {
     try {
-      const parsed = JSON.parse(readFileSync(join(ws.stateDir, CACHE_FILE), 'utf8')) as CacheFile;
+      const parsed = JSON.parse(readFileSync(statePath(ws, 'stamps'), 'utf8')) as CacheFile;
       if (parsed.version !== CACHE_VERSION || typeof parsed.entries !== 'object') return StampCache.empty();
       return new StampCache(new Map(Object.entries(parsed.entries)), true);
     } catch {
@@ -188,7 +184,7 @@ export class StampCache {
       ensureStateDir(ws);
       const file: CacheFile = { version: CACHE_VERSION, entries: Object.fromEntries(this.entries) };
       // Problems quote what they failed on (a YAML error shows the line): redacted.
-      atomicWriteFile(join(ws.stateDir, CACHE_FILE), JSON.stringify(redactValue(workspaceRedactor(ws), file)), { durable: false });
+      atomicWriteFile(statePath(ws, 'stamps'), JSON.stringify(redactValue(workspaceRedactor(ws), file)), { durable: false });
       this.dirty = false;
       this.loaded = true;
     } catch {

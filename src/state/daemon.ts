@@ -1,9 +1,8 @@
 // What a running daemon tells `hipo status`: `.hipo/daemon.json`, rewritten (atomically) after
 // every run. A record whose pid is dead describes a daemon that stopped or crashed.
 import { readFileSync } from 'node:fs';
-import { join } from 'node:path';
 import type { Workspace } from '../tree/layout.js';
-import { ensureStateDir } from '../tree/state-dir.js';
+import { ensureStateDir, statePath } from './dir.js';
 import { atomicWriteFile } from '../fs/atomic.js';
 import { redactValue } from '../redact/lines.js';
 import { workspaceRedactor } from '../redact/workspace.js';
@@ -33,7 +32,7 @@ export interface DaemonState {
 }
 
 function daemonStatePath(ws: Workspace): string {
-  return join(ws.stateDir, 'daemon.json');
+  return statePath(ws, 'daemon');
 }
 
 export function writeDaemonState(ws: Workspace, state: DaemonState): void {

@@ -2,7 +2,7 @@ import { mkdtempSync, readdirSync, utimesSync, writeFileSync } from 'node:fs';
 import { hostname, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { acquireFileLock, judgeLock, LockTimeout, mutexOf, readLockFile, takeOver, tryLock } from '../../src/write/lock-file.js';
+import { acquireFileLock, judgeLock, LockTimeout, mutexOf, readLockFile, takeOver, tryLock } from '../../src/state/lock-file.js';
 import { selfIdentity } from '../../src/fs/process-identity.js';
 
 const dir = () => mkdtempSync(join(tmpdir(), 'hipo-lockfile-'));

@@ -7,7 +7,7 @@ import { join } from 'node:path';
 import type { LocalDate } from '../time/calendar.js';
 import { parseLocalDate } from '../time/calendar.js';
 import type { Workspace } from '../tree/layout.js';
-import { ensureStateDir } from '../tree/state-dir.js';
+import { ensureStateDir, statePath } from './dir.js';
 import { atomicWriteFile } from '../fs/atomic.js';
 import { workspaceRedactor } from '../redact/workspace.js';
 
@@ -57,7 +57,7 @@ const KEPT_TURNS = 300;
 const KEPT_PROMPTS = 8;
 
 function sessionsDir(ws: Workspace): string {
-  return join(ws.stateDir, 'sessions');
+  return statePath(ws, 'sessions');
 }
 
 /** A file name for a session id: the id itself when it is tame, else a hash of it. */

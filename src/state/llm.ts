@@ -8,14 +8,12 @@
 //             from: while they are unchanged ROOT is re-dated without a call.
 // Deleting the file forgets all three; nothing breaks.
 import { readFileSync } from 'node:fs';
-import { join } from 'node:path';
-import type { NodeKey, Workspace } from '../../tree/layout.js';
-import { ensureStateDir } from '../../tree/state-dir.js';
-import { atomicWriteFile } from '../../fs/atomic.js';
-import { redactValue } from '../../redact/lines.js';
-import { workspaceRedactor } from '../../redact/workspace.js';
+import type { NodeKey, Workspace } from '../tree/layout.js';
+import { ensureStateDir, statePath } from './dir.js';
+import { atomicWriteFile } from '../fs/atomic.js';
+import { redactValue } from '../redact/lines.js';
+import { workspaceRedactor } from '../redact/workspace.js';
 
-const FILE = 'llm-state.json';
 const MAX_FACTOR = 64;
 
 export interface Backoff {
@@ -58,7 +56,7 @@ export class LlmState {
 
   static load(ws: Workspace): LlmState {
     try {
-      const d = JSON.parse(readFileSync(join(ws.stateDir, FILE), 'utf8')) as StateFile;
+      const d = JSON.parse(readFileSync(statePath(ws, 'llm'), 'utf8')) as StateFile;
       if (d.version === 1 && typeof d.failed === 'object' && d.failed !== null)
         return new LlmState(ws, { version: 1, backoff: d.backoff ?? null, failed: d.failed, root: d.root ?? null });
     } catch {
@@ -120,7 +118,7 @@ export class LlmState {
   private save(): void {
     try {
       ensureStateDir(this.ws);
-      atomicWriteFile(join(this.ws.stateDir, FILE), `${JSON.stringify(redactValue(workspaceRedactor(this.ws), this.data), null, 1)}\n`);
+      atomicWriteFile(statePath(this.ws, 'llm'), `${JSON.stringify(redactValue(workspaceRedactor(this.ws), this.data), null, 1)}\n`);
     } catch {
       /* a read-only state folder: the run still works, the next one knows less */
     }
