@@ -86,9 +86,7 @@ describe("the state folder's one owner", () => {
   it('no file outside src/state/ names a file of .hipo/: it asks statePath', () => {
     const naming = sourceFiles(SRC)
       .filter((f) => folderOf(f) !== 'state')
-      .flatMap((f) =>
-        [...readFileSync(f, 'utf8').matchAll(/stateDir\s*,\s*['"`][^'"`]+/g)].map((m) => `${relative(REPO, f)}: ${m[0]}`),
-      );
+      .flatMap((f) => [...readFileSync(f, 'utf8').matchAll(/stateDir\s*,\s*['"`][^'"`]+/g)].map((m) => `${relative(REPO, f)}: ${m[0]}`));
     expect(naming).toEqual([]);
   });
 
