@@ -1,12 +1,30 @@
 // Words and key phrases for the extractive summarizer: a tokenizer that keeps technical terms
-// whole (node.js, gpt-4, c++), a stop-word list, and TF-IDF over the sections being summarized.
+// whole (node.js, gpt-4, c++), its stop words, and TF-IDF over the sections being summarized.
+import { stopWords } from '../text/stopwords.js';
 
-const STOP = new Set(
-  `a about above after again against all almost also although always am among an and another any anybody anyone anything anyway anyways are aren't around as at back be became because become becomes been before being below between both but by can can't cannot could couldn't did didn't do does doesn't doing don't done down during each either else enough etc even ever every everyone everything few for from further get gets getting give given go goes going gone got gotten had hadn't has hasn't have haven't having he he'd he'll he's her here here's hers herself him himself his how how's however i i'd i'll i'm i've if in into is isn't it it's its itself just keep kind know last least less let let's like likely little lot lots made make makes making many may maybe me might mine more most mostly much must mustn't my myself need needs neither never new next no nobody none nor not nothing now of off often oh ok okay on once one ones only onto or other others otherwise ought our ours ourselves out over own per perhaps please put quite rather really right said same say says see seem seemed seems several shall shan't she she'd she'll she's should shouldn't since so some somebody someone something sometimes somewhat soon still such sure take than thank thanks that that's the their theirs them themselves then there there's these they they'd they'll they're they've thing things think this those though through thus to today too toward towards try trying two under until up upon us use used uses using very via want wants was wasn't way ways we we'd we'll we're we've well went were weren't what what's whatever when when's where where's whether which while who who's whom whose why why's will with within without won't would wouldn't yeah yes yet you you'd you'll you're you've your yours yourself yourselves
-able absolutely actually add added additionally already amazing another anything appreciate awesome based best better certainly consider could definitely different directly especially example examples feel find first fun glad good great happy help helpful here's hope idea ideas important including info information interested interesting look looking lot love mention mentioned nice note particular plan possible pretty provide question questions recommend recommendations related remember share similar specific start suggest suggestions sure tell tips totally wonderful work works working would wow user assistant session date`.split(
-    /\s+/,
-  ),
-);
+/**
+ * Besides the common list: contractions as this tokenizer keeps them (whole), more function
+ * words, and the filler of chat answers ("great tips", "happy to help", "user", "session") that
+ * would otherwise name topics.
+ */
+const STOP = stopWords(`
+absolutely add added additionally almost already although always amazing among another anybody
+anyways appreciate aren't assistant awesome back based became become becomes best better can't
+certainly consider couldn't date definitely didn't different directly doesn't don't done enough
+especially everyone everything example examples feel find first fun give given glad go goes gone
+good gotten great hadn't happy hasn't haven't he'd he'll he's helpful here's hope how's i'd i'll
+i'm i've idea ideas important including info information interested interesting isn't it's keep
+kind last least less let's likely little look looking love made make makes making many mention
+mentioned mine mostly mustn't neither never new next nice nobody none note nothing often oh ones
+onto otherwise ought particular per perhaps plan possible pretty provide put question questions
+quite rather recommend recommendations related remember right said say says see seem seemed seems
+session several shan't share she'd she'll she's shouldn't similar somebody someone something
+sometimes somewhat soon specific start suggest suggestions take that's there's they'd they'll
+they're they've thing things thus tips today totally toward towards try trying two use used user
+uses using wasn't way ways we'd we'll we're we've well went weren't what's when's where's who's
+why's within without won't wonderful work working works wouldn't wow yeah yes you'd you'll you're
+you've
+`);
 
 /** True for words that carry no topic: function words and chat filler. */
 export function isStopWord(w: string): boolean {

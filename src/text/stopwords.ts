@@ -1,36 +1,38 @@
-// English stop words: function words, the fragments the index's tokenizer leaves of contractions
-// ("don't" → don, t), and the request phrasing of questions put to an assistant ("can you help me
-// …", "I need", "tell me"). They are kept in the index but dropped from queries and word-vector
-// averages: they carry no topic, and in a plain-English question they are most of the words.
-const WORDS = `
-a about above after again against all also am an and any are aren as at
-be because been before being below between both but by
-can cannot could couldn
-d did didn do does doesn doing don down during
-each either etc even ever every
-few for from further
-get gets getting got
-had hadn has hasn have haven having he her here hers herself him himself his how however
-i if in into is isn it its itself
-just
-let ll
-m may me might mightn more most much must mustn my myself
-need needs no nor not now
-o of off on once one only or other others our ours ourselves out over own
-please
-re really
-s same shall shan she should shouldn since so some still such
-t than that the their theirs them themselves then there these they this those though through to too
-under until up upon us
-ve very via
-was wasn we were weren what whatever when where whether which while who whom whose why will with won would wouldn
-y yet you your yours yourself yourselves
-able actually anyone anything anyway around certain else going gonna hey hi hello like lot lots maybe
-okay ok sure thank thanks tell want wanted wants wanna wondering know think thought help helping
+// Stop words: English function words and the small talk of a chat, which carry no topic. One
+// list, used by everything that reads words: the summarizer's keywords and topic names, the
+// digests of facts, search queries and word-vector averages. A reader whose tokenizer or purpose
+// leaves more empty words adds them by name (`stopWords(extra)`), so each set says why it differs.
+const COMMON = `
+a able about above actually after again against all also am an and any anyone anything anyway are
+around as at be because been before being below between both but by can cannot could did do does
+doing down during each either else etc even ever every few for from further get gets getting going
+got had has have having he help her here hers herself him himself his how however i if in into is
+it its itself just know let like lot lots may maybe me might more most much must my myself need
+needs no nor not now of off ok okay on once one only or other others our ours ourselves out over
+own please really same shall she should since so some still such sure tell than thank thanks that
+the their theirs them themselves then there these they think this those though through to too under
+until up upon us very via want wants was we were what whatever when where whether which while who
+whom whose why will with would yet you your yours yourself yourselves
 `;
 
-const STOP = new Set(WORDS.split(/\s+/).filter(Boolean));
+/** The common list and `extra` (whitespace-separated words) as one set. */
+export function stopWords(extra = ''): ReadonlySet<string> {
+  return new Set(`${COMMON} ${extra}`.split(/\s+/).filter(Boolean));
+}
 
+/**
+ * What the search index's tokenizer leaves of contractions ("don't" → don, t), and the greetings
+ * and request phrasing of questions put to an assistant ("hey, I was wondering …"): kept in the
+ * index, dropped from queries and word-vector averages, where they are most of the words.
+ */
+const QUERY_EXTRA = `
+aren certain couldn d didn doesn don gonna hadn hasn haven hello helping hey hi isn ll m mightn
+mustn o re s shan shouldn t thought ve wanna wanted wasn weren won wondering wouldn y
+`;
+
+const QUERY_STOP = stopWords(QUERY_EXTRA);
+
+/** A stop word of a query (search, word-vector averages). */
 export function isStopWord(word: string): boolean {
-  return STOP.has(word);
+  return QUERY_STOP.has(word);
 }
