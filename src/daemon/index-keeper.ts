@@ -1,8 +1,8 @@
 // The daemon's search index: opened once and held for the daemon's life, brought up to date
 // after the runs that changed something (one incremental update per debounced batch). The
-// index is a cache: a file found damaged is deleted and rebuilt; an embeddings endpoint that
-// is down leaves chunks waiting for their vectors, and the next update retries them.
-import { rmSync } from 'node:fs';
+// index is a cache: a file found damaged is deleted and rebuilt (index/maintain.ts, as for the
+// commands); an embeddings endpoint that is down leaves chunks waiting for their vectors, and
+// the next update retries them.
 import type { HipoConfig } from '../config/config.js';
 import type { Workspace } from '../tree/layout.js';
 import type { SearchIndex } from '../index/search-index.js';
@@ -40,27 +40,16 @@ export class IndexKeeper {
 
   private async updateNow(warn: (message: string) => void): Promise<UpdateReport> {
     // Loaded on first use: the database and embedder code are not needed to watch files.
-    const [{ openIndex, indexFile }, { updateIndex }, { isCorruption }] = await Promise.all([
-      import('../index/search-index.js'),
-      import('../index/update.js'),
-      import('../index/db.js'),
-    ]);
-    for (let attempt = 0; ; attempt++) {
-      try {
-        if (!this.index) {
-          this.index = openIndex(this.ws, this.config);
-          for (const w of this.index.warnings) warn(w);
-          if (this.index.embedderProblem) warn(this.index.embedderProblem);
-        }
-        const report = await updateIndex(this.index);
-        for (const w of report.warnings) warn(w);
-        return report;
-      } catch (err) {
-        this.close();
-        if (attempt > 0 || !isCorruption(err)) throw err;
-        warn(`${indexFile(this.ws)}: rebuilding the search index because it is damaged (${(err as Error).message})`);
-        for (const suffix of ['', '-wal', '-shm']) rmSync(indexFile(this.ws) + suffix, { force: true });
-      }
+    const [{ withRebuild }, { updateIndex }] = await Promise.all([import('../index/maintain.js'), import('../index/update.js')]);
+    try {
+      const { index, result } = await withRebuild(this.ws, this.config, {}, this.index, warn, (index) => updateIndex(index));
+      this.index = index;
+      for (const w of result.warnings) warn(w);
+      return result;
+    } catch (err) {
+      // withRebuild closed it.
+      this.index = null;
+      throw err;
     }
   }
 

@@ -1,6 +1,7 @@
-// Keeping the index usable for the commands: open it, bring it up to date, and when the file
-// turns out to be damaged part-way (SQLite reports corruption on a page only when it reads it),
-// delete it, rebuild it and try once more. The index is a cache, so this loses nothing.
+// Keeping the index usable, for the commands and the daemon alike: open it, bring it up to
+// date, and when the file turns out to be damaged part-way (SQLite reports corruption on a page
+// only when it reads it), delete it, rebuild it and try once more. The index is a cache, so
+// this loses nothing.
 import { existsSync, rmSync } from 'node:fs';
 import type { HipoConfig } from '../config/config.js';
 import type { Workspace } from '../tree/layout.js';
@@ -15,6 +16,39 @@ export interface IndexSession<T> {
 }
 
 /**
+ * The one way an index is opened and kept usable: runs `step` on `held` (an index the caller
+ * keeps open) or on one opened now; when the file turns out damaged, closes it, deletes it and
+ * runs `step` once more on a new one, with a warning. On any failure the index is closed; on
+ * success it is returned open, for the caller to keep or close.
+ */
+export async function withRebuild<T>(
+  ws: Workspace,
+  config: HipoConfig,
+  opts: OpenOptions,
+  held: SearchIndex | null,
+  warn: (message: string) => void,
+  step: (index: SearchIndex) => Promise<T>,
+): Promise<{ index: SearchIndex; result: T }> {
+  for (let attempt = 0; ; attempt++) {
+    let index = held;
+    try {
+      if (!index) {
+        index = openIndex(ws, config, opts);
+        for (const w of index.warnings) warn(w);
+        if (index.embedderProblem) warn(index.embedderProblem);
+      }
+      return { index, result: await step(index) };
+    } catch (err) {
+      index?.close();
+      held = null;
+      if (attempt > 0 || !isCorruption(err)) throw err;
+      warn(`${indexFile(ws)}: rebuilding the search index because it is damaged (${(err as Error).message})`);
+      for (const suffix of ['', '-wal', '-shm']) rmSync(indexFile(ws) + suffix, { force: true });
+    }
+  }
+}
+
+/**
  * Opens the index, updates it (unless `update` is false) and runs `use` on it, closing it after.
  * A corrupt file found on the way is rebuilt once, with a warning.
  */
@@ -25,26 +59,20 @@ export async function withIndex<T>(
   use: (index: SearchIndex) => Promise<T>,
 ): Promise<IndexSession<T>> {
   const warnings: string[] = [];
-  for (let attempt = 0; ; attempt++) {
-    let index: SearchIndex | null = null;
-    try {
-      index = openIndex(ws, config, opts);
-      warnings.push(...index.warnings);
-      if (index.embedderProblem) warnings.push(index.embedderProblem);
+  const { index, result } = await withRebuild(
+    ws,
+    config,
+    opts,
+    null,
+    (w) => warnings.push(w),
+    async (index) => {
       const report = opts.update || index.created ? await updateIndex(index, opts) : null;
       if (report) warnings.push(...report.warnings);
-      const result = await use(index);
-      return { result, report, warnings };
-    } catch (err) {
-      if (attempt > 0 || !isCorruption(err)) throw err;
-      warnings.push(`${indexFile(ws)}: rebuilding the search index because it is damaged (${(err as Error).message})`);
-      index?.close();
-      index = null;
-      for (const suffix of ['', '-wal', '-shm']) rmSync(indexFile(ws) + suffix, { force: true });
-    } finally {
-      index?.close();
-    }
-  }
+      return { report, result: await use(index) };
+    },
+  );
+  index.close();
+  return { ...result, warnings };
 }
 
 /**

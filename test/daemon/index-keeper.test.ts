@@ -1,0 +1,48 @@
+// The daemon's index goes through the same rebuild loop as the commands (index/maintain.ts): a
+// file damaged under the index the daemon holds is deleted and rebuilt once, with a warning,
+// and the index it keeps open afterwards answers searches.
+import { closeSync, openSync, statSync, writeSync } from 'node:fs';
+import { describe, expect, it } from 'vitest';
+import { defaultConfig } from '../../src/config/config.js';
+import { IndexKeeper } from '../../src/daemon/index-keeper.js';
+import { indexFile } from '../../src/index/location.js';
+import { rawLog } from '../helpers/tree.js';
+import { makeWorkspace } from '../helpers/workspace.js';
+
+/** Overwrites every page after the first with garbage: SQLite finds out only when it reads one. */
+function damagePages(file: string): void {
+  const size = statSync(file).size;
+  const fd = openSync(file, 'r+');
+  try {
+    const junk = Buffer.alloc(size - 4096, 0xa5);
+    writeSync(fd, junk, 0, junk.length, 4096);
+  } finally {
+    closeSync(fd);
+  }
+}
+
+describe('the daemon index keeper', () => {
+  it('rebuilds a file damaged under the index it holds, with a warning, and keeps answering', async () => {
+    const ws = makeWorkspace();
+    ws.write('memory/2026-06-01.md', rawLog('2026-06-01', { 'kiln firing [project]': ['loaded the kiln with celadon bowls'] }));
+    const warnings: string[] = [];
+    const keeper = new IndexKeeper(ws, defaultConfig());
+    expect((await keeper.update((w) => warnings.push(w))).added).toBe(1);
+    expect(warnings).toEqual([]);
+    // The keeper holds the index open; the file is damaged under it (a disk fault, a bad copy).
+    const held = (keeper as unknown as { index: { db: { pragma(s: string): unknown } } }).index;
+    // Everything into the main file, and the connection's page cache dropped, so that the next
+    // read goes to the damaged pages.
+    held.db.pragma('wal_checkpoint(TRUNCATE)');
+    held.db.pragma('shrink_memory');
+    damagePages(indexFile(ws));
+    ws.write('memory/2026-06-02.md', rawLog('2026-06-02', { 'glaze test [project]': ['tried a tenmoku glaze'] }));
+    const report = await keeper.update((w) => warnings.push(w));
+    expect(warnings).toEqual([expect.stringMatching(/index\.db: rebuilding the search index because it is damaged/)]);
+    // Rebuilt from the tree: both days, from scratch.
+    expect(report.added).toBe(2);
+    const found = (await keeper.search('tenmoku', { mode: 'bm25' }, (w) => warnings.push(w))) as { hits: { path: string }[] };
+    expect(found.hits.map((h) => h.path)).toEqual(['memory/2026-06-02.md']);
+    keeper.close();
+  });
+});
