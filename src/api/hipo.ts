@@ -8,23 +8,25 @@
 //   await hipo.compact();
 //   const { hits } = await hipo.search('why did we move search to postgres');
 import { existsSync, statSync } from 'node:fs';
-import { appendTypedEntry, type LoggedEntry } from '../capture/log-entry.js';
+import type { LoggedEntry } from '../capture/log-entry.js';
 import { type HipoConfig, loadConfig } from '../config/config.js';
 import { findWorkspaceRoot } from '../config/workspace-root.js';
-import { indexTreeSearch } from '../context/index-search.js';
-import { buildPack, type Pack } from '../context/pack.js';
-import { type Recall, recall } from '../context/recall.js';
-import { type CompactResult, compact } from '../cycle/compaction.js';
-import { withIndex } from '../index/maintain.js';
-import type { UpdateReport } from '../index/update.js';
-import { extraQueries } from '../search/expand.js';
+import type { Pack } from '../context/pack.js';
+import type { Recall, TreeSearch } from '../context/recall.js';
+import type { CompactProgress, CompactResult } from '../cycle/compaction.js';
+import type { IndexTotals } from '../index/totals.js';
+import type { UpdateProgress, UpdateReport } from '../index/update.js';
+import type { ExtraQueries } from '../search/expand.js';
 import type { SearchFilters } from '../search/filters.js';
 import type { SearchMode } from '../search/modes.js';
-import { type SearchResult, search } from '../search/search.js';
-import { gatherStatus, type StatusReport } from '../status/status.js';
-import { loadTokenCounter, type TokenizerName } from '../text/tokens.js';
+import type { SearchResult } from '../search/search.js';
+import type { StatusReport } from '../status/status.js';
+import type { TokenizerName } from '../text/tokens.js';
 import { resolveClock } from '../time/clock.js';
 import { type MemoryType, type Workspace, workspaceAt } from '../tree/layout.js';
+
+// Each method loads the code it needs when first called: opening a workspace costs a config
+// read, and a command that logs one entry does not load the search index or the summarizers.
 
 /** A workspace that cannot be opened: the message names the folder and what is missing. */
 export class HipoError extends Error {}
@@ -32,6 +34,8 @@ export class HipoError extends Error {}
 export interface OpenOptions {
   /** "Today" for every method (`YYYY-MM-DD` or an ISO instant), as `--now`; default the clock. */
   now?: string;
+  /** Who calls, as the lock and the journal name a compaction (`api compact`); "" for the CLI. */
+  caller?: string;
 }
 
 export interface SearchOptions {
@@ -42,11 +46,36 @@ export interface SearchOptions {
   also?: string[];
   /** Ask the configured model for more queries (`--expand`). */
   expand?: boolean;
+  /** Bring the index up to date with the tree first (default true; `--no-update`). */
+  update?: boolean;
+  onProgress?: (p: UpdateProgress) => void;
 }
 
 export interface SearchAnswer extends SearchResult {
   /** Problems that did not stop the search (an embedder that is down, a rebuilt index). */
   warnings: string[];
+  /** The model's part, when it expanded the query. */
+  expansion: ExtraQueries['expansion'];
+}
+
+export interface RecallOptions {
+  budget?: number;
+  also?: string[];
+  /** Use the search index (default true); without it, the topics, nodes and matching days answer. */
+  search?: boolean;
+  /** Bring the index up to date with the tree first (default true). */
+  update?: boolean;
+}
+
+export interface RecallAnswer extends Recall {
+  /** Problems that did not stop the recall (an index that could not be used). */
+  warnings: string[];
+}
+
+export interface IndexAnswer {
+  report: UpdateReport;
+  warnings: string[];
+  totals: IndexTotals;
 }
 
 export class Hipo {
@@ -56,6 +85,7 @@ export class Hipo {
     /** Problems with hipo.config.json that did not stop it loading. */
     readonly configWarnings: string[],
     private readonly now: string | undefined,
+    private readonly caller: string,
   ) {}
 
   /**
@@ -69,41 +99,63 @@ export class Hipo {
     const { config, warnings } = loadConfig(root);
     const ws = workspaceAt(root, config.memoryDir);
     if (!existsSync(ws.memoryDir)) throw new HipoError(`${ws.memoryDir}: no memory folder`);
-    return new Hipo(ws, config, warnings, opts.now);
+    return new Hipo(ws, config, warnings, opts.now, opts.caller ?? 'api');
   }
 
   /** A workspace already found and configured (the MCP server holds one for its lifetime). */
   static at(workspace: Workspace, config: HipoConfig, opts: OpenOptions = {}): Hipo {
-    return new Hipo(workspace, config, [], opts.now);
+    return new Hipo(workspace, config, [], opts.now, opts.caller ?? 'api');
   }
 
   /** One compaction cycle (`catchUp`: until nothing is left), as `hipo compact`. */
-  compact(opts: { catchUp?: boolean; dryRun?: boolean } = {}): Promise<CompactResult> {
-    return compact(this.workspace, this.config, { ...opts, now: this.now, command: 'api compact' });
+  async compact(
+    opts: { catchUp?: boolean; dryRun?: boolean; resummarize?: boolean; onProgress?: (p: CompactProgress) => void } = {},
+  ): Promise<CompactResult> {
+    const { compact } = await import('../cycle/compaction.js');
+    const command = `${this.caller ? `${this.caller} ` : ''}compact${opts.dryRun ? ' --dry-run' : ''}${opts.resummarize ? ' --resummarize' : ''}`;
+    return compact(this.workspace, this.config, { ...opts, now: this.now, command });
+  }
+
+  /**
+   * After a compaction: brings the search index up to date with what was written, when there is
+   * one (or `search.autoIndex` asks for one). Never throws: a failure is a warning.
+   */
+  async keepIndexCurrent(
+    opts: { onProgress?: (p: UpdateProgress) => void } = {},
+  ): Promise<{ report: UpdateReport | null; warnings: string[] }> {
+    const { keepIndexCurrent } = await import('../index/maintain.js');
+    return keepIndexCurrent(this.workspace, this.config, opts);
   }
 
   /** Builds the search index, or brings it up to date with the tree, as `hipo index`. */
-  async index(): Promise<{ report: UpdateReport | null; warnings: string[] }> {
-    const s = await withIndex(this.workspace, this.config, { update: true }, async () => undefined);
-    return { report: s.report, warnings: s.warnings };
+  async index(opts: { rebuild?: boolean; onProgress?: (p: UpdateProgress) => void } = {}): Promise<IndexAnswer> {
+    const [{ withIndex }, { indexTotals }] = await Promise.all([import('../index/maintain.js'), import('../index/totals.js')]);
+    const s = await withIndex(this.workspace, this.config, { update: true, ...opts }, async (index) => indexTotals(index));
+    return { report: s.report!, warnings: s.warnings, totals: s.result };
   }
 
   /** Search over the whole tree, one hit per fact, as `hipo search --json`. */
   async search(query: string, opts: SearchOptions = {}): Promise<SearchAnswer> {
     if (!query.trim()) throw new HipoError('search: the query is empty');
+    const [{ extraQueries }, { withIndex }, { search }] = await Promise.all([
+      import('../search/expand.js'),
+      import('../index/maintain.js'),
+      import('../search/search.js'),
+    ]);
     const x = await extraQueries(this.workspace, this.config, query, { also: opts.also, expand: opts.expand });
-    const s = await withIndex(this.workspace, this.config, { update: true }, (index) =>
+    const s = await withIndex(this.workspace, this.config, { update: opts.update ?? true, onProgress: opts.onProgress }, (index) =>
       search(index, query, { mode: opts.mode ?? 'hybrid', limit: opts.limit ?? 10, filters: opts.filters, also: x.also }),
     );
-    return { ...s.result, warnings: [...x.warnings, ...s.warnings, ...s.result.warnings] };
+    return { ...s.result, warnings: [...x.warnings, ...s.warnings, ...s.result.warnings], expansion: x.expansion };
   }
 
   /** The passages that answer a question, within a token budget, as `hipo recall`. */
-  async recall(question: string, opts: { budget?: number; also?: string[] } = {}): Promise<Recall> {
+  async recall(question: string, opts: RecallOptions = {}): Promise<RecallAnswer> {
     if (!question.trim()) throw new HipoError('recall: the question is empty');
+    const [{ recall }, { loadTokenCounter }] = await Promise.all([import('../context/recall.js'), import('../text/tokens.js')]);
     const measure = await loadTokenCounter(this.config.compaction.tokenizer as TokenizerName);
     const ws = this.workspace;
-    const run = (tree?: ReturnType<typeof indexTreeSearch>): Promise<Recall> =>
+    const run = (tree?: TreeSearch): Promise<Recall> =>
       recall({
         memoryDir: ws.memoryDir,
         today: this.today(),
@@ -113,16 +165,22 @@ export class Hipo {
         measure,
         ...(tree ? { search: tree } : {}),
       });
+    if (opts.search === false) return { ...(await run()), warnings: [] };
+    const [{ withIndex }, { indexTreeSearch }] = await Promise.all([import('../index/maintain.js'), import('../context/index-search.js')]);
     try {
-      return (await withIndex(ws, this.config, { update: true }, (index) => run(indexTreeSearch(index, ws.memoryName, ws.memoryDir))))
-        .result;
-    } catch {
-      return run(); // no usable index: the topics, nodes and matching days still answer
+      const s = await withIndex(ws, this.config, { update: opts.update ?? true }, (index) =>
+        run(indexTreeSearch(index, ws.memoryName, ws.memoryDir)),
+      );
+      return { ...s.result, warnings: s.warnings };
+    } catch (err) {
+      // No usable index: the topics, nodes and matching days still answer.
+      return { ...(await run()), warnings: [`search index not used: ${(err as Error).message}`] };
     }
   }
 
   /** What an agent loads at session start: profile and rules, ROOT, then recent nodes, as `hipo context`. */
   async context(opts: { budget?: number; query?: string } = {}): Promise<Pack> {
+    const [{ buildPack }, { loadTokenCounter }] = await Promise.all([import('../context/pack.js'), import('../text/tokens.js')]);
     const measure = await loadTokenCounter(this.config.compaction.tokenizer as TokenizerName);
     return buildPack({
       memoryDir: this.workspace.memoryDir,
@@ -137,14 +195,16 @@ export class Hipo {
   }
 
   /** Appends an entry to today's raw log (redacted), as `hipo log`. */
-  log(text: string, opts: { type?: MemoryType; topic?: string } = {}): Promise<LoggedEntry> {
+  async log(text: string, opts: { type?: MemoryType; topic?: string } = {}): Promise<LoggedEntry> {
     if (!text.trim()) throw new HipoError('log: the text is empty');
+    const { appendTypedEntry } = await import('../capture/log-entry.js');
     const clock = resolveClock(this.config.timeZone, this.now);
     return appendTypedEntry(this.workspace, this.config, clock, { type: opts.type ?? 'project', topic: opts.topic ?? null, text });
   }
 
   /** The tree's state, the index, the daemon and the last runs, as `hipo status --json`. */
-  status(): Promise<StatusReport> {
+  async status(): Promise<StatusReport> {
+    const { gatherStatus } = await import('../status/status.js');
     return gatherStatus(this.workspace, this.config, this.now);
   }
 

@@ -21,7 +21,7 @@ import { redactKeepingLines } from '../redact/lines.js';
 import type { SearchIndex } from './search-index.js';
 import { deleteVector, insertVector, prepareVectorTable, readVector, storedEmbedder } from './vectors.js';
 
-interface UpdateProgress {
+export interface UpdateProgress {
   phase: 'files' | 'embed';
   done: number;
   total: number;

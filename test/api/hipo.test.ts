@@ -1,7 +1,7 @@
 // hipo as a library (src/api/hipo.ts): the bundled example memory, opened from a folder below the
 // workspace, compacted, indexed and searched through the package's own entry point, as an
 // embedding program would.
-import { cpSync, mkdirSync, readFileSync } from 'node:fs';
+import { cpSync, mkdirSync, readFileSync, rmSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { Hipo, HipoError } from '../../src/api/hipo.js';
@@ -49,6 +49,33 @@ describe('the library API', () => {
     const status = await hipo.status();
     expect(status.memoryDir).toBe(ws.memoryDir);
   }, 120_000);
+
+  it("takes the commands' options: the index as it is, recall without search, index totals", async () => {
+    const ws = makeWorkspace();
+    ws.write('memory/2026-03-09.md', '# 2026-03-09\n\n## Kiln [project]\n- loaded the kiln with celadon bowls\n');
+    const hipo = Hipo.open(ws.root, { now: '2026-03-10' });
+    const built = await hipo.index();
+    expect(built.report.added).toBe(1);
+    expect(built.totals.files).toBe(1);
+    expect(built.totals.file).toBe(join(ws.root, '.hipo', 'index.db'));
+
+    ws.write('memory/2026-03-10.md', '# 2026-03-10\n\n## Glaze [project]\n- tried a tenmoku glaze\n');
+    expect((await hipo.search('tenmoku', { mode: 'bm25', update: false })).hits).toEqual([]);
+    const fresh = await hipo.search('tenmoku', { mode: 'bm25' });
+    expect(fresh.hits.map((h) => h.path)).toEqual(['memory/2026-03-10.md']);
+    expect(fresh.expansion).toBeNull();
+
+    const offline = await hipo.recall('what glaze did I try', { search: false });
+    expect(offline.warnings).toEqual([]);
+    expect(offline.passages.map((p) => p.path)).toContain('2026-03-10.md');
+    // An index that cannot be opened at all (a folder where the file should be): recall still
+    // answers from the topics and days, and says why.
+    rmSync(join(ws.root, '.hipo', 'index.db'), { force: true });
+    mkdirSync(join(ws.root, '.hipo', 'index.db'));
+    const unusable = await hipo.recall('what glaze did I try');
+    expect(unusable.passages.map((p) => p.path)).toContain('2026-03-10.md');
+    expect(unusable.warnings).toEqual([expect.stringMatching(/^search index not used: /)]);
+  }, 60_000);
 
   it('says which folder has no workspace, and refuses empty queries', async () => {
     const ws = makeWorkspace({}, null as never);

@@ -1,5 +1,5 @@
 import type { Command } from 'commander';
-import { existsSync } from 'node:fs';
+import { Hipo } from '../../api/hipo.js';
 import type { CompactAnswer } from '../../daemon/requests.js';
 import { DIR_FLAGS, DIR_HELP, loadWorkspace } from '../context.js';
 import { CliError, EXIT } from '../exit.js';
@@ -48,33 +48,30 @@ export function registerCompact(program: Command, { io, setRun }: CommandContext
           if (answer && !answer.ok) throw new CliError(`the daemon's cycle failed: ${answer.error}`, EXIT.failed);
           if (answer?.ok) return printDaemonAnswer(answer.result, io, opts, configWarnings, ws);
         }
-        const { compact, ResummarizeWithoutModel } = await import('../../cycle/compaction.js');
-        const [{ indexFile }, { formatCompact, compactJson }] = await Promise.all([
-          import('../../index/location.js'),
+        const [{ ResummarizeWithoutModel }, { formatCompact, compactJson }] = await Promise.all([
+          import('../../cycle/compaction.js'),
           import('../format.js'),
         ]);
-        const command = `compact${opts.dryRun ? ' --dry-run' : ''}${opts.resummarize ? ' --resummarize' : ''}`;
+        const hipo = Hipo.at(ws, config, { now: opts.now, caller: '' });
         // Work that runs past two seconds shows its progress on stderr (a bar on a terminal).
         const progress = progressSink(process.stderr, (l) => io.err(l), { plain: !opts.json, delayMs: 2000 });
-        const result = await compact(ws, config, {
-          dryRun: !!opts.dryRun,
-          catchUp: !!opts.catchUp,
-          resummarize: !!opts.resummarize,
-          now: opts.now,
-          command,
-          onProgress: (p) => progress.update(p),
-        })
+        const result = await hipo
+          .compact({
+            dryRun: !!opts.dryRun,
+            catchUp: !!opts.catchUp,
+            resummarize: !!opts.resummarize,
+            onProgress: (p) => progress.update(p),
+          })
           .catch((err: unknown) => {
             throw err instanceof ResummarizeWithoutModel ? new CliError(err.message) : err;
           })
           .finally(() => progress.done());
         // Keep the search index current for what was written (only if there is one, or
         // search.autoIndex asks for it); a failure there is a warning, never the command's.
-        const wantIndex = !result.dryRun && (existsSync(indexFile(ws)) || config.search.autoIndex);
         const indexProgress = progressSink(process.stderr, (l) => io.err(l), { plain: !opts.json, delayMs: 2000 });
-        const index = wantIndex
-          ? await (await import('../../index/maintain.js')).keepIndexCurrent(ws, config, { onProgress: (p) => indexProgress.update(p) })
-          : { report: null, warnings: [] as string[] };
+        const index = result.dryRun
+          ? { report: null, warnings: [] as string[] }
+          : await hipo.keepIndexCurrent({ onProgress: (p) => indexProgress.update(p) });
         indexProgress.done();
         if (opts.json)
           io.out(

@@ -1,7 +1,6 @@
 import type { Command } from 'commander';
-import { buildPack, PACK_LEVELS, type Pack } from '../../context/pack.js';
-import { resolveClock } from '../../time/clock.js';
-import { loadTokenCounter, type TokenizerName } from '../../text/tokens.js';
+import { Hipo } from '../../api/hipo.js';
+import { PACK_LEVELS, type Pack } from '../../context/pack.js';
 import { DIR_FLAGS, DIR_HELP, loadWorkspace } from '../context.js';
 import { CliError, EXIT } from '../exit.js';
 import type { CommandContext } from '../context.js';
@@ -23,16 +22,8 @@ export function registerContext(program: Command, { io, setRun }: CommandContext
         const budget = opts.budget === undefined ? config.agents.contextTokens : Number(opts.budget);
         if (!Number.isInteger(budget) || budget < 100)
           throw new CliError(`--budget: "${opts.budget}" is not a whole number of tokens of at least 100`);
-        const clock = resolveClock(config.timeZone, opts.now);
-        const count = await loadTokenCounter(config.compaction.tokenizer as TokenizerName);
-        const pack = buildPack({
-          memoryDir: ws.memoryDir,
-          memoryName: ws.memoryName,
-          today: clock.today,
-          timeZone: config.timeZone,
+        const pack = await Hipo.at(ws, config, { now: opts.now, caller: '' }).context({
           budget,
-          unit: 'tokens',
-          measure: count,
           ...(opts.query ? { query: opts.query } : {}),
         });
         io.out(opts.json ? JSON.stringify(packJson(pack, ws.memoryName), null, 2) : pack.text);

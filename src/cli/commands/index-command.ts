@@ -1,41 +1,12 @@
-import { statSync } from 'node:fs';
 import { relative } from 'node:path';
 import type { Command } from 'commander';
-import type { SearchIndex } from '../../index/search-index.js';
+import { Hipo } from '../../api/hipo.js';
+import type { IndexTotals } from '../../index/totals.js';
 import type { UpdateReport } from '../../index/update.js';
 import { DIR_FLAGS, DIR_HELP, loadWorkspace } from '../context.js';
 import { EXIT } from '../exit.js';
 import type { CommandContext } from '../context.js';
 import { progressSink } from '../progress.js';
-
-interface IndexTotals {
-  file: string;
-  bytes: number;
-  files: number;
-  chunks: number;
-  embedded: number;
-  embedder: string | null;
-  /** An embedder is configured and loadable (so waiting chunks are a failure, not a choice). */
-  embedding: boolean;
-}
-
-async function totals(index: SearchIndex): Promise<IndexTotals> {
-  const { stmt } = await import('../../index/db.js');
-  const { storedEmbedder } = await import('../../index/vectors.js');
-  const row = stmt(
-    index.db,
-    'SELECT (SELECT count(*) FROM files) AS files, count(*) AS chunks, coalesce(sum(embedded = 1), 0) AS embedded FROM chunks',
-  ).get() as { files: number; chunks: number; embedded: number };
-  let bytes = 0;
-  for (const suffix of ['', '-wal']) {
-    try {
-      bytes += statSync(index.file + suffix).size;
-    } catch {
-      /* no WAL right now */
-    }
-  }
-  return { file: index.file, bytes, ...row, embedder: storedEmbedder(index.db)?.id ?? null, embedding: index.embedder !== null };
-}
 
 export function registerIndex(program: Command, { io, setRun }: CommandContext): void {
   program
@@ -51,18 +22,13 @@ export function registerIndex(program: Command, { io, setRun }: CommandContext):
     .action((opts: { rebuild?: boolean; json?: boolean; dir?: string }) => {
       setRun(async () => {
         const { ws, config, configWarnings } = loadWorkspace(opts.dir, true);
-        const { withIndex } = await import('../../index/maintain.js');
         const progress = progressSink(process.stderr, (l) => io.err(l), { plain: !opts.json, delayMs: 0 });
-        const session = await withIndex(
-          ws,
-          config,
-          { update: true, rebuild: !!opts.rebuild, onProgress: (p) => progress.update(p) },
-          (index) => totals(index),
-        );
-        progress.done();
-        const report = session.report!;
+        const session = await Hipo.at(ws, config, { caller: '' })
+          .index({ rebuild: !!opts.rebuild, onProgress: (p) => progress.update(p) })
+          .finally(() => progress.done());
+        const report = session.report;
         const warnings = [...configWarnings, ...session.warnings];
-        const t = session.result;
+        const t = session.totals;
         if (opts.json) io.out(JSON.stringify({ ...report, warnings, index: t }, null, 2));
         else io.out(formatIndex(report, t, ws.root, warnings));
         return report.pendingEmbeddings > 0 && t.embedding ? EXIT.failed : EXIT.ok;

@@ -1,7 +1,6 @@
 import type { Command } from 'commander';
-import { appendTypedEntry } from '../../capture/log-entry.js';
+import { Hipo } from '../../api/hipo.js';
 import { MEMORY_TYPES, type MemoryType } from '../../tree/layout.js';
-import { resolveClock } from '../../time/clock.js';
 import { DIR_FLAGS, DIR_HELP, loadWorkspace } from '../context.js';
 import { CliError, EXIT } from '../exit.js';
 import type { CommandContext } from '../context.js';
@@ -24,8 +23,10 @@ export function registerLog(program: Command, { io, setRun }: CommandContext): v
         let text = words.join(' ');
         if (text === '-') text = await readAll(process.stdin);
         if (!text.trim()) throw new CliError('nothing to log: the text is empty');
-        const clock = resolveClock(config.timeZone, opts.now);
-        const r = await appendTypedEntry(ws, config, clock, { type: opts.type as MemoryType, topic: opts.topic ?? null, text });
+        const r = await Hipo.at(ws, config, { now: opts.now, caller: '' }).log(text, {
+          type: opts.type as MemoryType,
+          ...(opts.topic !== undefined ? { topic: opts.topic } : {}),
+        });
         if (opts.json)
           io.out(JSON.stringify({ file: `${ws.memoryName}/${r.rel}`, heading: r.heading, bytes: r.bytes, redacted: r.redacted }, null, 2));
         else

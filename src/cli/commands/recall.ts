@@ -1,7 +1,6 @@
 import type { Command } from 'commander';
-import { recall, renderRecall, type Recall, type TreeSearch } from '../../context/recall.js';
-import { resolveClock } from '../../time/clock.js';
-import { loadTokenCounter, type TokenizerName } from '../../text/tokens.js';
+import { Hipo } from '../../api/hipo.js';
+import { renderRecall } from '../../context/recall.js';
 import { DIR_FLAGS, DIR_HELP, loadWorkspace } from '../context.js';
 import { CliError, EXIT } from '../exit.js';
 import type { CommandContext } from '../context.js';
@@ -35,35 +34,12 @@ export function registerRecall(program: Command, { io, setRun }: CommandContext)
           const budget = opts.budget === undefined ? config.agents.contextTokens : Number(opts.budget);
           if (!Number.isInteger(budget) || budget < 100)
             throw new CliError(`--budget: "${opts.budget}" is not a whole number of tokens of at least 100`);
-          const clock = resolveClock(config.timeZone, opts.now);
-          const measure = await loadTokenCounter(config.compaction.tokenizer as TokenizerName);
-          const run = (search?: TreeSearch) =>
-            recall({
-              memoryDir: ws.memoryDir,
-              today: clock.today,
-              question,
-              also: opts.also ?? [],
-              budget,
-              measure,
-              ...(search ? { search } : {}),
-            });
-          let r: Recall;
-          const warnings: string[] = [];
-          if (opts.search) {
-            // Loaded here: other commands need no database code.
-            const { withIndex } = await import('../../index/maintain.js');
-            const { indexTreeSearch } = await import('../../context/index-search.js');
-            try {
-              const s = await withIndex(ws, config, { update: opts.update }, (index) =>
-                run(indexTreeSearch(index, ws.memoryName, ws.memoryDir)),
-              );
-              r = s.result;
-              warnings.push(...s.warnings);
-            } catch (err) {
-              warnings.push(`search index not used: ${(err as Error).message}`);
-              r = await run();
-            }
-          } else r = await run();
+          const { warnings, ...r } = await Hipo.at(ws, config, { now: opts.now, caller: '' }).recall(question, {
+            budget,
+            also: opts.also ?? [],
+            search: opts.search,
+            update: opts.update,
+          });
           if (opts.json)
             io.out(
               JSON.stringify({ ...r, passages: r.passages.map((p) => ({ ...p, path: `${ws.memoryName}/${p.path}` })), warnings }, null, 2),

@@ -2,6 +2,7 @@ import type { Command } from 'commander';
 import { INDEX_LEVELS, type IndexLevel } from '../../index/files.js';
 import type { SearchResult } from '../../search/search.js';
 import { formatSearch } from '../../search/format.js';
+import { Hipo } from '../../api/hipo.js';
 import type { ExtraQueries } from '../../search/expand.js';
 import { SEARCH_MODES, type SearchMode } from '../../search/modes.js';
 import type { SearchFilters } from '../../search/filters.js';
@@ -92,24 +93,23 @@ export function registerSearch(program: Command, { io, setRun }: CommandContext)
         if (!Number.isInteger(limit) || limit < 1) throw new CliError(`--limit: "${opts.limit}" is not a whole number of at least 1`);
         const filters = parseSearchFilters(opts);
         const { ws, config, configWarnings } = loadWorkspace(opts.dir, true);
-        const { extraQueries } = await import('../../search/expand.js');
-        const {
-          also,
-          warnings: expandWarnings,
-          expansion,
-        } = await extraQueries(ws, config, query, { also: opts.also, expand: opts.expand });
-        // Loaded here, not at start-up: other commands need no database or embedder code.
-        const { withIndex } = await import('../../index/maintain.js');
-        const { search } = await import('../../search/search.js');
         const progress = progressSink(process.stderr, (l) => io.err(l), { plain: false, delayMs: 300 });
-        const session = await withIndex(ws, config, { update: opts.update, onProgress: (p) => progress.update(p) }, (index) =>
-          search(index, query, { mode, limit, filters, also }),
-        );
-        progress.done();
-        const warnings = [...configWarnings, ...expandWarnings, ...session.warnings, ...session.result.warnings];
-        if (opts.json) io.out(JSON.stringify(searchJson(session.result, warnings, expansion), null, 2));
+        // The search code loads here, not at start-up: other commands need no database or embedder.
+        const { expansion, ...result } = await Hipo.at(ws, config, { caller: '' })
+          .search(query, {
+            mode,
+            limit,
+            filters,
+            ...(opts.also ? { also: opts.also } : {}),
+            ...(opts.expand !== undefined ? { expand: opts.expand } : {}),
+            update: opts.update,
+            onProgress: (p) => progress.update(p),
+          })
+          .finally(() => progress.done());
+        const warnings = [...configWarnings, ...result.warnings];
+        if (opts.json) io.out(JSON.stringify(searchJson(result, warnings, expansion), null, 2));
         else {
-          io.out(formatSearch(session.result));
+          io.out(formatSearch(result));
           for (const w of warnings) io.err(`hipo: warning: ${w}`);
         }
         return EXIT.ok;

@@ -1,5 +1,6 @@
 import type { Command } from 'commander';
-import { gatherStatus, type StatusReport } from '../../status/status.js';
+import { Hipo } from '../../api/hipo.js';
+import type { StatusReport } from '../../status/status.js';
 import { NODE_LEVELS, periodId } from '../../tree/layout.js';
 import { DIR_FLAGS, DIR_HELP, loadWorkspace } from '../context.js';
 import { EXIT } from '../exit.js';
@@ -16,7 +17,7 @@ export function registerStatus(program: Command, { io, setRun }: CommandContext)
     .action((opts: { json?: boolean; now?: string; dir?: string }) => {
       setRun(async () => {
         const { ws, config, configWarnings } = loadWorkspace(opts.dir, true);
-        const r = await gatherStatus(ws, config, opts.now);
+        const r = await Hipo.at(ws, config, { now: opts.now, caller: '' }).status();
         io.out(opts.json ? JSON.stringify(statusJson(r, configWarnings), null, 2) : formatStatus(r, configWarnings));
         return EXIT.ok;
       });
