@@ -13,8 +13,7 @@ import { loadConfig } from '../../dist/config/config.js';
 import { compact } from '../../dist/cycle/compaction.js';
 import { workspaceAt } from '../../dist/tree/layout.js';
 import { StampCache } from '../../dist/state/stamp-cache.js';
-import { keepSourceAnalyses } from '../../dist/summarize/analyze.js';
-import { keepParsedFrontmatter } from '../../dist/tree/frontmatter.js';
+import { SummaryMemo } from '../../dist/summarize/memo.js';
 import * as planner_ from '../../dist/plan/planner.js';
 
 const [dir, now, ...flags] = process.argv.slice(2);
@@ -26,11 +25,11 @@ if (warm >= 0) {
   const n = Number(flags[warm + 1]);
   const rawLog = join(ws.memoryDir, flags[warm + 2]);
   const cache = StampCache.load(ws);
-  keepSourceAnalyses();
-  keepParsedFrontmatter();
+  // The summarizer's memo, kept between runs as the daemon keeps it.
+  const memo = new SummaryMemo();
   // Planner: kept between runs as the daemon keeps it (older builds have none to keep).
   const planner = planner_.Planner ? new planner_.Planner() : undefined;
-  let tree = (await compact(ws, config, { now, command: 'bench', cache, planner })).tree;
+  let tree = (await compact(ws, config, { now, command: 'bench', cache, planner, memo })).tree;
   const runs = [];
   let written = 0;
   const original = readFileSync(rawLog);
@@ -42,6 +41,7 @@ if (warm >= 0) {
       known: { tree, changed: [flags[warm + 2]] },
       saveCache: false,
       planner,
+      memo,
     });
     tree = r.tree;
     return r;

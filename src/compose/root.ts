@@ -27,6 +27,7 @@ import { renderTemplate } from '../write/template.js';
 import type { CountTokens } from '../text/tokens.js';
 import { allocate } from './budget.js';
 import { historySection, listSection, profileSection, rulesSection, topicsSection, type SectionLines } from './root-sections.js';
+import type { SummaryMemo } from '../summarize/memo.js';
 
 interface RootMonth {
   month: string;
@@ -52,6 +53,8 @@ export interface RootInput {
   config: CompactionConfig;
   template: string;
   rules: ExclusionRules;
+  /** A resident owner's memo of sources and lines (summarize/memo.ts). */
+  memo?: SummaryMemo | null;
   countTokens: CountTokens;
   /** The merge of the older months' topics from the last build, when a resident owner keeps it. */
   settledMonths?: SettledMonths;
@@ -140,7 +143,7 @@ export function buildRoot(input: RootInput): RootBuild {
 /** What is in progress, best first: open items and decisions of the recent days, newest first, then highlights. */
 function activeContext(input: RootInput): string[] {
   if (input.recentDailies.length === 0) return [];
-  const draft = buildDraft(analyzeSources(input.recentDailies, input.rules), 'weekly', true);
+  const draft = buildDraft(analyzeSources(input.recentDailies, input.rules, input.memo ?? null), 'weekly', true);
   // One line format: `05-29 · topic: text`, no type tags or emphasis from the highlights.
   const tidy = (l: string): string => `- ${clip(l.replace(/^(\d{2}-\d{2} · [^:[]*?) \[\w+\]:/, '$1:').replace(/\*\*|__/g, ''), 160)}`;
   // Open items and decisions first; then the highlights, a day at a time from the newest, so

@@ -25,6 +25,7 @@ import { acquireLock } from '../state/lock.js';
 import { TreeState } from './tree-state.js';
 import type { SettledMonths } from '../compose/root.js';
 import { buildDaily, DailyPrefetch } from './prefetch.js';
+import type { SummaryMemo } from '../summarize/memo.js';
 
 /** Below this many daily nodes to build, starting a worker costs more than it saves. */
 const PREFETCH_MIN_DAYS = 4;
@@ -61,6 +62,8 @@ export interface CompactOptions {
   planner?: Planner;
   /** ROOT's merge of the older months' topics from the previous run, for a resident process. */
   settledMonths?: SettledMonths;
+  /** The extractive summarizer's memo of sources and lines, kept by a resident owner (the daemon). */
+  memo?: SummaryMemo;
   /** Where HIPO_LLM_* overrides are read; default process.env. */
   env?: NodeJS.ProcessEnv;
   /** Progress of a run: actions done so far of an estimated total, and the node being worked on. */
@@ -124,7 +127,7 @@ export async function compact(ws: Workspace, config: HipoConfig, opts: CompactOp
   const templates = loadTemplates(ws.root);
   const rules = new ExclusionRules(config.compaction.ephemeralMarkers);
   const redactor = redactorFor(config.redactPatterns);
-  const choice = selectSummarizers(ws, config, templates, rules, redactor, opts.env ?? process.env);
+  const choice = selectSummarizers(ws, config, templates, rules, redactor, opts.env ?? process.env, opts.memo ?? null);
   const llm = opts.summarizer ? null : choice.llm;
   if (resummarize && !llm) throw new ResummarizeWithoutModel();
   const llmInfo = (): CompactResult['llm'] =>
@@ -215,6 +218,7 @@ export async function compact(ws: Workspace, config: HipoConfig, opts: CompactOp
           templates,
           redactor,
           rules,
+          memo: opts.memo ?? null,
           cycleId,
           llm,
           prefetch,

@@ -39,6 +39,7 @@ import type { ActionRecord } from '../state/journal.js';
 import type { TreeState } from './tree-state.js';
 import type { DailyPrefetch } from './prefetch.js';
 import { statePath } from '../state/dir.js';
+import type { SummaryMemo } from '../summarize/memo.js';
 
 /** Never write a node shorter than this (spec guard). */
 const MIN_NODE_BYTES = 50;
@@ -50,6 +51,8 @@ export interface ExecContext {
   templates: TemplateSet;
   redactor: Redactor;
   rules: ExclusionRules;
+  /** A resident owner's memo of sources and lines (summarize/memo.ts), or null. */
+  memo?: SummaryMemo | null;
   cycleId: string;
   /** The model's side (ROOT recompaction), when an endpoint is configured. */
   llm?: LlmRuntime | null;
@@ -201,7 +204,8 @@ async function applyGenerating(
     if (pre) {
       inputs = pre.inputs;
       prebuilt = pre.composed;
-    } else inputs = dailyInputsFrom(period.date, bytes, hash, tree.shown(rawRelPath(period.date)), ctx.redactor, ctx.rules);
+    } else
+      inputs = dailyInputsFrom(period.date, bytes, hash, tree.shown(rawRelPath(period.date)), ctx.redactor, ctx.rules, ctx.memo ?? null);
   } else inputs = parentInputs(action.children, tree, ctx.redactor);
   let status: NodeStatus = action.status;
   // A fixed node being amended stays fixed; a node becoming fixed needs every child settled.
@@ -311,7 +315,7 @@ function weeksOf(children: readonly Period[]): string[] {
 export function extractiveRoot(
   months: readonly Period[],
   tree: TreeState,
-  ctx: Pick<ExecContext, 'config' | 'clock' | 'redactor' | 'rules' | 'templates'>,
+  ctx: Pick<ExecContext, 'config' | 'clock' | 'redactor' | 'rules' | 'templates' | 'memo'>,
   countTokens: CountTokens,
 ): RootBuild {
   const today = ctx.clock.today;
@@ -330,7 +334,9 @@ export function extractiveRoot(
       month: periodId(m),
       topics: tree.topicsOf(m),
       facts:
-        m.level === 'monthly' ? tree.factsOf(m, (body, firstLine) => monthlyFacts(m.month, body, firstLine, ctx.redactor, ctx.rules)) : [],
+        m.level === 'monthly'
+          ? tree.factsOf(m, (body, firstLine) => monthlyFacts(m.month, body, firstLine, ctx.redactor, ctx.rules, ctx.memo ?? null))
+          : [],
     })),
     recentDailies: readSources(recent, tree, ctx.redactor),
     recentDayTopics,
@@ -340,6 +346,7 @@ export function extractiveRoot(
     config: cfg,
     template: ctx.templates.get('root'),
     rules: ctx.rules,
+    memo: ctx.memo ?? null,
     countTokens,
     settledMonths: tree.settledMonths,
   });

@@ -18,6 +18,7 @@ import type { Redactor } from '../redact/redactor.js';
 import type { SourceDoc } from '../summarize/summarizer.js';
 import { childLabel } from '../compose/body.js';
 import type { TreeState } from './tree-state.js';
+import type { SummaryMemo } from '../summarize/memo.js';
 
 class SourceUnreadable extends Error {
   constructor(
@@ -70,6 +71,7 @@ export function dailyInputsFrom(
   shownPath: string,
   redactor: Redactor,
   rules: ExclusionRules,
+  memo: SummaryMemo | null = null,
 ): NodeInputs {
   const decoded = decodeText(bytes);
   if (!decoded.ok) throw new SourceUnreadable(shownPath, decoded.reason);
@@ -83,7 +85,7 @@ export function dailyInputsFrom(
     sourceHash: hash,
     lines: countLines(body),
     bytes: Buffer.byteLength(body),
-    topics: dayTopics(analyzeSources(sources, rules), date, DAY_TOPIC_LIMIT),
+    topics: dayTopics(analyzeSources(sources, rules, memo), date, DAY_TOPIC_LIMIT),
     sourceFiles: [source.path],
     children: [],
   };
@@ -170,10 +172,17 @@ export function readSources(periods: readonly Period[], tree: TreeState, redacto
 }
 
 /** A monthly node's user and feedback facts, from its body (the profile is built from them). */
-export function monthlyFacts(month: MonthId, body: string, firstLine: number, redactor: Redactor, rules: ExclusionRules): FactInfo[] {
+export function monthlyFacts(
+  month: MonthId,
+  body: string,
+  firstLine: number,
+  redactor: Redactor,
+  rules: ExclusionRules,
+  memo: SummaryMemo | null = null,
+): FactInfo[] {
   const source: SourceDoc = { label: month, path: '', level: 'monthly', text: redactor.redact(blankNodeLinks(body)).text, firstLine };
   // Analysed on its own (not memoised with a node's sources): this runs once per monthly node.
-  return nodeFacts(analyzeSources([source], rules), `${month}-01` as LocalDate, lastDayOfMonthId(month));
+  return nodeFacts(analyzeSources([source], rules, memo), `${month}-01` as LocalDate, lastDayOfMonthId(month));
 }
 
 /** The node holding a day's detail, relative to ROOT.md: its daily node, else its month's. */

@@ -19,7 +19,7 @@ import { writeDaemonState, type DaemonState } from '../state/daemon.js';
 import { watchMemory } from './watcher.js';
 import { IndexKeeper } from './index-keeper.js';
 import { BACKLOG_NODES, workOffBacklog } from './backlog.js';
-import { keepSourceAnalyses, releaseSourceAnalyses } from '../summarize/analyze.js';
+import { SummaryMemo } from '../summarize/memo.js';
 import type { UpdateReport } from '../index/update.js';
 import { clockSource, socketPath } from './ask.js';
 import { RequestServer } from './socket.js';
@@ -77,6 +77,12 @@ export class Daemon {
   /** Kept between runs: a run caused by file changes plans only what they touched. */
   private readonly planner = new Planner();
   private readonly settledMonths = new SettledMonths();
+  /**
+   * Cycles follow each other in this process: what unchanged sources parse to is kept, within
+   * the configured budget. (Unchanged nodes' records are kept with the tree, so their
+   * frontmatter is not parsed again either.)
+   */
+  private readonly memo: SummaryMemo;
 
   constructor(
     private readonly ws: Workspace,
@@ -85,6 +91,7 @@ export class Daemon {
   ) {
     this.index = new IndexKeeper(ws, config);
     this.cache = StampCache.load(ws);
+    this.memo = new SummaryMemo(Math.floor((config.daemon.cacheMB * 1024 * 1024) / HEAP_PER_SOURCE_CHAR));
     this.runner = new CoalescingRunner(
       (reasons) => this.runOnce(reasons),
       config.daemon.debounceMs,
@@ -104,10 +111,6 @@ export class Daemon {
   }
 
   async start(): Promise<void> {
-    // Cycles follow each other in this process: keep what unchanged sources parse to, within
-    // the configured budget. (Unchanged nodes' records are kept with the tree, so their
-    // frontmatter is not parsed again either.)
-    keepSourceAnalyses(Math.floor((this.config.daemon.cacheMB * 1024 * 1024) / HEAP_PER_SOURCE_CHAR));
     try {
       this.lock = await acquireLock(this.ws, 'daemon', 0, 'daemonLock');
     } catch (err) {
@@ -227,6 +230,7 @@ export class Daemon {
         saveCache: false,
         planner: this.planner,
         settledMonths: this.settledMonths,
+        memo: this.memo,
       });
       this.known = r.tree;
       const ms = Math.round(performance.now() - started);
@@ -352,7 +356,7 @@ export class Daemon {
       this.releaseTimer = null;
       if (this.runner.busy) return;
       void this.index.release();
-      releaseSourceAnalyses();
+      this.memo.release();
       this.log('info', 'release', 'quiet: search index closed and caches dropped until the next change', {});
     }, after);
     this.releaseTimer.unref();

@@ -9,7 +9,7 @@ import { contentWords, termFrequencies, TermStats, topWords } from './keywords.j
 import { topicName } from './topic-name.js';
 import type { SourceDoc } from './summarizer.js';
 import { hashParts } from '../tree/hash.js';
-import { keepLineShapes, releaseLineShapes } from './line-shapes.js';
+import type { SourceParts, SummaryMemo } from './memo.js';
 
 export interface Analysis {
   entries: Entry[];
@@ -20,6 +20,8 @@ export interface Analysis {
   textOf: Map<Entry, string>;
   /** Term frequencies of each entry's content words (heading included), tokenized once. */
   tfOf: Map<Entry, Map<string, number>>;
+  /** What the caller keeps between cycles (its lines' shapes and keys go there too), or null. */
+  memo: SummaryMemo | null;
 }
 
 function entryText(e: Entry): string {
@@ -48,49 +50,20 @@ function statsText(e: Entry): string {
 
 const REDACTION_MARKER = /\[REDACTED(?::[^\]]*)?\]/gi;
 
-const memo = new WeakMap<readonly SourceDoc[], Analysis>();
-
-/** Analyses a node's sources once, however many steps (topics, summary) ask for it. */
-export function analyzeSources(sources: readonly SourceDoc[], rules: ExclusionRules): Analysis {
-  let a = memo.get(sources);
-  if (!a) {
-    a = analyze(sources, rules);
-    memo.set(sources, a);
-  }
-  return a;
-}
-
-/** One source's entries with their texts and term frequencies: all that depends on it alone. */
-interface SourceParts {
-  entries: Entry[];
-  texts: string[];
-  tfs: Map<string, number>[];
-  chars: number;
-}
+// By the sources list itself (identity): the steps that share one list share its analysis.
+const analysesOf = new WeakMap<readonly SourceDoc[], Analysis>();
 
 /**
- * Parts of recently analysed sources, by rules, label, first line and text. A parent node is
- * re-summarized from all its children whenever one changes; in a resident process (the daemon)
- * the unchanged children are then not parsed and tokenized again. Entries are never mutated
- * after collection, so sharing them between analyses is safe. Bounded by characters held; only
- * a resident process turns it on (keepSourceAnalyses).
+ * Analyses a node's sources once, however many steps (topics, summary) ask for it. `memo` is a
+ * resident process's SummaryMemo (memo.ts): sources and lines it has seen are not parsed again.
  */
-const partsCache = new Map<string, SourceParts>();
-let cachedChars = 0;
-/** Off by default: a one-shot command analyses each source once, and memory is better spent. */
-let maxCachedChars = 0;
-
-/** Lets a resident process keep the parts of up to `chars` characters of recent sources. */
-export function keepSourceAnalyses(chars = 2 * 1024 * 1024): void {
-  maxCachedChars = chars;
-  keepLineShapes(chars * 2);
-}
-
-/** Drops the kept parts (the limit stays), so a quiet resident process holds little. */
-export function releaseSourceAnalyses(): void {
-  partsCache.clear();
-  cachedChars = 0;
-  releaseLineShapes();
+export function analyzeSources(sources: readonly SourceDoc[], rules: ExclusionRules, memo: SummaryMemo | null = null): Analysis {
+  let a = analysesOf.get(sources);
+  if (!a) {
+    a = analyze(sources, rules, memo);
+    analysesOf.set(sources, a);
+  }
+  return a;
 }
 
 function computeParts(s: SourceDoc, rules: ExclusionRules): SourceParts {
@@ -103,37 +76,20 @@ function computeParts(s: SourceDoc, rules: ExclusionRules): SourceParts {
   };
 }
 
-function partsOf(s: SourceDoc, rules: ExclusionRules): SourceParts {
-  // Off (one-shot commands): no digest to compute on a catch-up's hot path.
-  if (maxCachedChars === 0) return computeParts(s, rules);
-  // A digest, not the text, as the key: the cache must not hold every source twice.
-  const key = hashParts([rules.key, s.label, String(s.firstLine), s.text]);
-  const hit = partsCache.get(key);
-  if (hit) {
-    partsCache.delete(key);
-    partsCache.set(key, hit);
-    return hit;
-  }
-  const parts = computeParts(s, rules);
-  if (parts.chars <= maxCachedChars / 8) {
-    partsCache.set(key, parts);
-    cachedChars += parts.chars;
-    for (const [k, old] of partsCache) {
-      if (cachedChars <= maxCachedChars) break;
-      partsCache.delete(k);
-      cachedChars -= old.chars;
-    }
-  }
-  return parts;
+function partsOf(s: SourceDoc, rules: ExclusionRules, memo: SummaryMemo | null): SourceParts {
+  // No memo (one-shot commands): no digest to compute on a catch-up's hot path.
+  if (!memo) return computeParts(s, rules);
+  // A digest, not the text, as the key: the memo must not hold every source twice.
+  return memo.sourceParts(hashParts([rules.key, s.label, String(s.firstLine), s.text]), () => computeParts(s, rules));
 }
 
-function analyze(sources: readonly SourceDoc[], rules: ExclusionRules): Analysis {
+function analyze(sources: readonly SourceDoc[], rules: ExclusionRules, memo: SummaryMemo | null): Analysis {
   const entries: Entry[] = [];
   const stats = new TermStats();
   const textOf = new Map<Entry, string>();
   const tfOf = new Map<Entry, Map<string, number>>();
   for (const s of sources) {
-    const parts = partsOf(s, rules);
+    const parts = partsOf(s, rules, memo);
     parts.entries.forEach((e, i) => {
       entries.push(e);
       textOf.set(e, parts.texts[i]!);
@@ -158,7 +114,7 @@ function analyze(sources: readonly SourceDoc[], rules: ExclusionRules): Analysis
     const name = topicName((userText || textOf.get(e)!.slice(0, 2000)).replace(REDACTION_MARKER, ' '), stats);
     if (name) topicOf.set(e, name);
   }
-  return { entries, stats, topicOf, textOf, tfOf };
+  return { entries, stats, topicOf, textOf, tfOf, memo };
 }
 
 const TYPE_RANK: Record<MemoryType, number> = { user: 0, feedback: 1, project: 2, reference: 3 };

@@ -13,6 +13,7 @@ import { formatUserFact } from './facts/fact.js';
 import type { ExclusionRules } from './exclusion.js';
 import type { TermStats } from './keywords.js';
 import { lineEntities, lineKey, shapeOf } from './line-shapes.js';
+import type { SummaryMemo } from './memo.js';
 import type { SummaryRequest, SummaryResult, Summarizer } from './summarizer.js';
 
 type Level = SummaryRequest['level'];
@@ -75,6 +76,8 @@ export class ExtractiveSummarizer implements Summarizer {
   constructor(
     private readonly templates: TemplateSet,
     private readonly rules: ExclusionRules,
+    /** A resident process's memo of sources and lines (memo.ts), or null. */
+    private readonly memo: SummaryMemo | null = null,
   ) {}
 
   async summarize(req: SummaryRequest): Promise<SummaryResult> {
@@ -82,7 +85,7 @@ export class ExtractiveSummarizer implements Summarizer {
   }
 
   summarizeSync(req: SummaryRequest): string {
-    const analysis = analyzeSources(req.sources, this.rules);
+    const analysis = analyzeSources(req.sources, this.rules, this.memo);
     const draft = buildDraft(analysis, req.level, req.sources.length > 1);
     const vars: Record<string, string> = {
       title: req.title,
@@ -98,8 +101,8 @@ export interface Draft extends Record<ListBucket, string[]> {
   entities: Entities;
 }
 
-function sentenceScore(s: string, stats: TermStats, speakerBonus: number): number {
-  const shape = shapeOf(s);
+function sentenceScore(s: string, stats: TermStats, speakerBonus: number, memo: SummaryMemo | null): number {
+  const shape = shapeOf(s, memo);
   if (shape.words === 0) return 0;
   let sum = 0;
   for (const w of shape.distinct) sum += stats.idf(w);
@@ -111,13 +114,16 @@ function sentenceScore(s: string, stats: TermStats, speakerBonus: number): numbe
 }
 
 /** Lines that differ only in case, punctuation or origin label count as one. */
-function dedupeKey(text: string): string {
-  return lineKey(text, (t) =>
-    t
-      .replace(HAS_ORIGIN, '')
-      .toLowerCase()
-      .replace(/[\s.,;:!?'"()\-–—…*_`]+/g, ' ')
-      .trim(),
+function dedupeKey(text: string, memo: SummaryMemo | null): string {
+  return lineKey(
+    text,
+    (t) =>
+      t
+        .replace(HAS_ORIGIN, '')
+        .toLowerCase()
+        .replace(/[\s.,;:!?'"()\-–—…*_`]+/g, ' ')
+        .trim(),
+    memo,
   );
 }
 
@@ -151,7 +157,7 @@ export function buildDraft(a: Analysis, level: Level, labelLines: boolean): Draf
   const add = (bucket: ListBucket, e: Entry, text: string, score: number, factKey?: string): void => {
     const body = clip(text.trim(), LINE_MAX[bucket]);
     if (body.length < 3) return;
-    const key = factKey ?? dedupeKey(body);
+    const key = factKey ?? dedupeKey(body, a.memo);
     if (!key || seen.has(key)) return;
     seen.add(key);
     const line = labelLines && !HAS_ORIGIN.test(body) ? `${shortLabel(e.source)} · ${body}` : body;
@@ -160,7 +166,7 @@ export function buildDraft(a: Analysis, level: Level, labelLines: boolean): Draf
 
   for (const e of a.entries) {
     // Entities from what the user and the notes say; an assistant's suggestions are noise here.
-    for (const item of e.items) if (item.speaker !== 'assistant') addEntities(lineEntities(item.text), entities);
+    for (const item of e.items) if (item.speaker !== 'assistant') addEntities(lineEntities(item.text, a.memo), entities);
     if (e.bucket === 'topics') continue;
     if (e.bucket === 'entities') {
       parseEntityLines(e, entities);
@@ -182,7 +188,7 @@ export function buildDraft(a: Analysis, level: Level, labelLines: boolean): Draf
     if (e.bucket) {
       // Already sorted by a summary node below: carry the other sections' lines up.
       if (e.bucket !== 'user' && e.bucket !== 'said' && e.bucket !== 'feedback' && e.bucket !== 'references')
-        for (const item of e.items) add(e.bucket, e, item.text, sentenceScore(item.text, a.stats, 1));
+        for (const item of e.items) add(e.bucket, e, item.text, sentenceScore(item.text, a.stats, 1, a.memo));
       continue;
     }
     if (e.type !== 'project') continue;
@@ -198,7 +204,7 @@ export function buildDraft(a: Analysis, level: Level, labelLines: boolean): Draf
       if (userSpoke && item.speaker === 'assistant') continue;
       const cue = inChat ? null : cueOf(item.text, item.checked);
       if (cue) {
-        add(cue, e, prefix + item.text, sentenceScore(item.text, a.stats, 1.2));
+        add(cue, e, prefix + item.text, sentenceScore(item.text, a.stats, 1.2, a.memo));
         continue;
       }
       const isUser = item.speaker === 'user';
@@ -207,7 +213,7 @@ export function buildDraft(a: Analysis, level: Level, labelLines: boolean): Draf
       for (const s of item.listed && !inChat ? [item.text] : sentences(item.text)) {
         // What the user said about themselves is a fact above; the highlight says something else.
         if (isUser && stated.has(item) && isSelfStatement(s)) continue;
-        highlight.push({ text: s, score: sentenceScore(s, a.stats, isUser ? 1.4 : 1), order: highlight.length });
+        highlight.push({ text: s, score: sentenceScore(s, a.stats, isUser ? 1.4 : 1, a.memo), order: highlight.length });
       }
     }
     const best = highlight

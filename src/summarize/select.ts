@@ -6,6 +6,7 @@ import type { Workspace } from '../tree/layout.js';
 import type { TemplateSet } from '../write/template.js';
 import type { TokenizerName } from '../text/tokens.js';
 import type { ExclusionRules } from './exclusion.js';
+import type { SummaryMemo } from './memo.js';
 import { ExtractiveSummarizer } from './extractive.js';
 import { loadPrompts } from './llm/prompts.js';
 import { RootRecompactor } from './llm/root-recompact.js';
@@ -37,8 +38,9 @@ export function selectSummarizers(
   rules: ExclusionRules,
   redactor: Redactor,
   env: NodeJS.ProcessEnv,
+  memo: SummaryMemo | null = null,
 ): SummarizerChoice {
-  const extractive = new ExtractiveSummarizer(templates, rules);
+  const extractive = new ExtractiveSummarizer(templates, rules, memo);
   const { settings, warnings } = resolveLlmSettings(config, env);
   if (!settings) return { summarizer: extractive, llm: null, warnings };
   const prompts = loadPrompts(ws.root);

@@ -10,29 +10,10 @@ function matter(input: string, options: object): { data: unknown } {
   return matterFn!(input, options);
 }
 
-/**
- * Parsed YAML blocks by their text. A resident process (the daemon) re-reads the same unchanged
- * nodes every cycle; js-yaml is most of what reading a node costs. Results are re-normalised on
- * every read, so callers always get their own copy. Errors are not cached.
- */
-const parsedByText = new Map<string, unknown>();
-/** Off by default: a one-shot command reads each node once. */
-let maxParsed = 0;
-
-/** Lets a resident process keep up to `blocks` parsed frontmatter blocks. */
-export function keepParsedFrontmatter(blocks = 2048): void {
-  maxParsed = blocks;
-}
-
+// Not cached by text: a node's unchanged record stays with the tree a resident process holds
+// (and its stamp cache), so the same block is rarely parsed twice.
 function parseYaml(yaml: string): unknown {
-  const hit = parsedByText.get(yaml);
-  if (hit !== undefined) return hit;
-  const data = matter(`---\n${yaml}${yaml.endsWith('\n') || yaml === '' ? '' : '\n'}---\n`, {}).data;
-  if (maxParsed > 0) {
-    if (parsedByText.size >= maxParsed) parsedByText.delete(parsedByText.keys().next().value!);
-    parsedByText.set(yaml, data);
-  }
-  return data;
+  return matter(`---\n${yaml}${yaml.endsWith('\n') || yaml === '' ? '' : '\n'}---\n`, {}).data;
 }
 
 export type FrontmatterValue = string | number | boolean | null | FrontmatterValue[] | { [k: string]: FrontmatterValue };

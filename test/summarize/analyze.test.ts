@@ -1,7 +1,8 @@
 // The analysis of a node's sources is shared between cycles of a resident process (parts of
 // unchanged sources are reused): it must equal a fresh analysis, and follow the rules.
 import { describe, expect, it } from 'vitest';
-import { analyzeSources, keepSourceAnalyses, type Analysis } from '../../src/summarize/analyze.js';
+import { analyzeSources, type Analysis } from '../../src/summarize/analyze.js';
+import { SummaryMemo } from '../../src/summarize/memo.js';
 import { ExclusionRules } from '../../src/summarize/exclusion.js';
 import type { SourceDoc } from '../../src/summarize/summarizer.js';
 
@@ -25,7 +26,7 @@ const view = (a: Analysis) =>
   }));
 
 describe('analyzeSources in a resident process', () => {
-  keepSourceAnalyses();
+  const memo = new SummaryMemo();
   const monday = day('2026-03-09', {
     'rate limiter [project]': ['decided: token bucket, 100 req/s per key'],
     'scratch [project]': ['temporary: delete later'],
@@ -34,18 +35,11 @@ describe('analyzeSources in a resident process', () => {
   const rules = new ExclusionRules();
 
   it('gives the same analysis when a week is re-analysed with one day changed', () => {
-    analyzeSources([monday, tuesday], rules);
+    analyzeSources([monday, tuesday], rules, memo);
     const changed = day('2026-03-10', { 'rate limiter [project]': ['shipped the limiter behind a flag', 'rolled back: p99 doubled'] });
-    const reused = analyzeSources([{ ...monday }, changed], rules);
-    // What a process that never saw these sources computes (another first line: not cached;
-    // the view leaves line numbers out).
-    const fresh = analyzeSources(
-      [
-        { ...monday, firstLine: 8 },
-        { ...changed, firstLine: 8 },
-      ],
-      rules,
-    );
+    const reused = analyzeSources([{ ...monday }, changed], rules, memo);
+    // What a process without a memo computes (new lists: not the analyses above).
+    const fresh = analyzeSources([{ ...monday }, { ...changed }], rules);
     expect(view(reused)).toEqual(view(fresh));
     expect(reused.entries.map((e) => e.items.map((i) => i.text))).toContainEqual([
       'shipped the limiter behind a flag',
@@ -54,10 +48,11 @@ describe('analyzeSources in a resident process', () => {
   });
 
   it('does not reuse parts across different exclusion rules', () => {
-    const plain = analyzeSources([day('2026-03-11', { 'db [project]': ['migrated to postgres', 'draft idea (scratchpad)'] })], rules);
+    const plain = analyzeSources([day('2026-03-11', { 'db [project]': ['migrated to postgres', 'draft idea (scratchpad)'] })], rules, memo);
     const strict = analyzeSources(
       [day('2026-03-11', { 'db [project]': ['migrated to postgres', 'draft idea (scratchpad)'] })],
       new ExclusionRules(['scratchpad']),
+      memo,
     );
     expect(plain.entries.flatMap((e) => e.items.map((i) => i.text))).toContain('draft idea (scratchpad)');
     expect(strict.entries.flatMap((e) => e.items.map((i) => i.text))).not.toContain('draft idea (scratchpad)');

@@ -1,15 +1,16 @@
 // A resident process keeps what each line's words, dedupe key and entities are between cycles;
 // a summary must come out byte-identical to one made by a process that never saw the lines.
-import { afterAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { ExclusionRules } from '../../src/summarize/exclusion.js';
 import { ExtractiveSummarizer } from '../../src/summarize/extractive.js';
-import { keepLineShapes } from '../../src/summarize/line-shapes.js';
+import { SummaryMemo } from '../../src/summarize/memo.js';
 import type { SourceDoc } from '../../src/summarize/summarizer.js';
 import type { LocalDate } from '../../src/time/calendar.js';
 import { loadTemplates } from '../../src/write/template.js';
 import { REPO } from '../helpers/workspace.js';
 
-const summarizer = new ExtractiveSummarizer(loadTemplates(REPO), new ExclusionRules());
+const plain = new ExtractiveSummarizer(loadTemplates(REPO), new ExclusionRules());
+const resident = new ExtractiveSummarizer(loadTemplates(REPO), new ExclusionRules(), new SummaryMemo(1 << 20));
 
 function day(extra: string[]): SourceDoc {
   const lines = [
@@ -24,7 +25,7 @@ function day(extra: string[]): SourceDoc {
   return { label: '2026-03-10', path: 'memory/2026-03-10.md', level: 'raw', text: lines.join('\n') + '\n', firstLine: 1 };
 }
 
-const summarize = (extra: string[]): string =>
+const summarize = (extra: string[], summarizer = plain): string =>
   summarizer.summarizeSync({
     level: 'daily',
     period: { level: 'daily', date: '2026-03-10' as LocalDate },
@@ -35,14 +36,10 @@ const summarize = (extra: string[]): string =>
   });
 
 describe('line shapes kept between cycles', () => {
-  afterAll(() => keepLineShapes(0));
-
   it('change nothing in what the summarizer writes', () => {
-    keepLineShapes(1 << 20);
-    summarize([]);
-    summarize(['- decided: rollback when p99 doubles']);
-    const warm = summarize(['- decided: rollback when p99 doubles', '- see https://example.com/runbook for ECONNRESET']);
-    keepLineShapes(0);
+    summarize([], resident);
+    summarize(['- decided: rollback when p99 doubles'], resident);
+    const warm = summarize(['- decided: rollback when p99 doubles', '- see https://example.com/runbook for ECONNRESET'], resident);
     const cold = summarize(['- decided: rollback when p99 doubles', '- see https://example.com/runbook for ECONNRESET']);
     expect(warm).toBe(cold);
     expect(warm).toContain('rollback when p99 doubles');

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { fmList, keepParsedFrontmatter, renderFrontmatter, splitFrontmatter, type FrontmatterData } from '../../src/tree/frontmatter.js';
+import { fmList, renderFrontmatter, splitFrontmatter, type FrontmatterData } from '../../src/tree/frontmatter.js';
 import { parseTopicLine, parseTopicTag } from '../../src/tree/topic.js';
 
 describe('frontmatter', () => {
@@ -43,8 +43,7 @@ describe('frontmatter', () => {
     expect(splitFrontmatter('---\na: [1\n---\nb').error).toMatch(/^malformed frontmatter/);
   });
 
-  it('gives every reader its own copy of a block it has parsed before (resident processes keep them)', () => {
-    keepParsedFrontmatter();
+  it('gives every reader its own copy of a block parsed before (the YAML library keeps its own)', () => {
     const text = '---\ntype: daily\ntopics:\n  - a [project]\nlast-seen: {a: 2026-03-15}\n---\nbody\n';
     const first = splitFrontmatter(text).data!;
     (first.topics as string[]).push('changed by a caller');
