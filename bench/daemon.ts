@@ -12,7 +12,7 @@ import { join, resolve } from 'node:path';
 import { generateCorpus } from './lib/corpus.js';
 import { loadConfig } from '../src/config/config.js';
 import { workspaceAt } from '../src/tree/layout.js';
-import { readDaemonState } from '../src/state/daemon.js';
+import { readDaemonState } from '../src/state/daemon-record.js';
 import { openIndex } from '../src/index/search-index.js';
 import { search } from '../src/search/search.js';
 

@@ -42,11 +42,11 @@ export function askDaemon<T>(ws: { stateDir: string }, request: DaemonRequest, t
   const path = socketPath(ws);
   if (!path) return Promise.resolve(null);
   return new Promise((resolve) => {
-    let settled = false;
+    let answered = false;
     let buf = '';
     const finish = (v: DaemonAnswer<T> | null): void => {
-      if (settled) return;
-      settled = true;
+      if (answered) return;
+      answered = true;
       clearTimeout(timer);
       socket.destroy();
       resolve(v);

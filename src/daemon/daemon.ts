@@ -15,7 +15,7 @@ import { StampCache } from '../state/stamp-cache.js';
 import type { TreeSnapshot } from '../tree/snapshot.js';
 import type { DaemonLog } from './log.js';
 import { CoalescingRunner } from './runner.js';
-import { writeDaemonState, type DaemonState } from '../state/daemon.js';
+import { writeDaemonState, type DaemonState } from '../state/daemon-record.js';
 import { watchMemory } from './watcher.js';
 import { IndexKeeper } from './index-keeper.js';
 import { BACKLOG_NODES, workOffBacklog } from './backlog.js';
@@ -261,11 +261,11 @@ export class Daemon {
         await this.handOffBacklog(pending);
         return { again: true, retryMs: null };
       }
-      // One index update per settled batch: not between the cycles of a backlog.
-      const settledNow = !(r.remaining.actions.length > 0 && r.written.length > 0);
+      // One index update per drained batch: not between the cycles of a backlog.
+      const drained = !(r.remaining.actions.length > 0 && r.written.length > 0);
       // A command waiting for this cycle has its answer now; the index follows as usual.
       for (const w of waiters) w.resolve({ result: r });
-      if (settledNow && this.indexStale) await this.updateIndex();
+      if (drained && this.indexStale) await this.updateIndex();
       if (r.errors.length) {
         this.state.lastError = { at: new Date().toISOString(), message: r.errors[0]! };
         writeDaemonState(this.ws, this.state);

@@ -104,7 +104,7 @@ function rankSections(
   // Chunks come best first: once `want` raw sections are seen, a later summary chunk can lift
   // no section into the top `want` (its votes are at most its score), nor be there itself.
   let rawSeen = 0;
-  const settled = (): boolean => fold !== null && fold.weight <= 1 && rawSeen >= want;
+  const votesDone = (): boolean => fold !== null && fold.weight <= 1 && rawSeen >= want;
   // Folded summary chunks add no section of their own, so a folding ranking reads several pages:
   // the best chunks are picked once for them (the same order, so the same pages).
   let list = scores.top(fold ? PAGE * 4 : PAGE);
@@ -112,7 +112,7 @@ function rankSections(
   for (;;) {
     const page = list.slice(start, start + PAGE);
     fetchSections(db, page, sectionOf);
-    const summaryIds = fold && !settled() ? page.filter((id) => id < 0) : [];
+    const summaryIds = fold && !votesDone() ? page.filter((id) => id < 0) : [];
     const summaries = fold && summaryIds.length ? fold.links(summaryIds) : null;
     // Texts only where lines are weighed by the query's words (keyword lists).
     const texts = fold && summaries && fold.lineQuery ? fold.texts([...summaries.keys()]) : null;
@@ -120,7 +120,7 @@ function rankSections(
       const key = sectionOf.get(id);
       if (!key) continue;
       let score = scores.get(id)!;
-      if (id < 0 && settled()) continue;
+      if (id < 0 && votesDone()) continue;
       const links = summaries?.get(id);
       if (fold && links) {
         const v = voteOf(links, texts?.get(id) ?? null, fold.lineQuery, fold.topicLeads);

@@ -20,7 +20,7 @@ const STATE_FILES = {
   journalRotated: 'journal.1.jsonl',
   /** How far capture got in each agent session (state/sessions.ts), a file per session. */
   sessions: 'sessions',
-  /** What a running daemon tells `hipo status` (state/daemon.ts). */
+  /** What a running daemon tells `hipo status` (state/daemon-record.ts). */
   daemon: 'daemon.json',
   /** Where one-shot commands reach a running daemon (daemon/ask.ts). */
   daemonSocket: 'daemon.sock',

@@ -17,7 +17,7 @@ import { ensureStateDir } from '../state/dir.js';
 import { decodeText } from '../tree/text.js';
 import { atomicWriteFile } from '../fs/atomic.js';
 import { loadTokenCounter, type TokenizerName } from '../text/tokens.js';
-import { readDaemonState, type DaemonState } from '../state/daemon.js';
+import { readDaemonState, type DaemonState } from '../state/daemon-record.js';
 import { resolveLlmSettings } from '../summarize/llm/settings.js';
 import { stateSummary, type BackoffView } from '../state/llm.js';
 import { statePath } from '../state/dir.js';

@@ -1,7 +1,7 @@
 // A real `hipo daemon` child process, with its JSON log lines collected.
 import { spawn, type ChildProcess } from 'node:child_process';
 import { afterEach } from 'vitest';
-import { readDaemonState } from '../../src/state/daemon.js';
+import { readDaemonState } from '../../src/state/daemon-record.js';
 import { workspaceAt } from '../../src/tree/layout.js';
 import { CLI, REPO } from './workspace.js';
 
