@@ -251,6 +251,59 @@ describe('a damaged or foreign index file', () => {
   });
 });
 
+describe('an index from an earlier hipo', () => {
+  /** Makes the workspace's index look as schema `version` left it (no topic index on links). */
+  const asVersion = (file: string, version: number): void => {
+    const db = new Database(file);
+    db.exec('DROP INDEX IF EXISTS chunk_links_topic');
+    db.prepare("UPDATE meta SET value = ? WHERE key = 'schema_version'").run(String(version));
+    db.close();
+  };
+  const indexes = (file: string): string[] => {
+    const db = new Database(file, { readonly: true });
+    const names = (
+      db.prepare("SELECT name FROM sqlite_master WHERE type = 'index' AND tbl_name = 'chunk_links'").all() as { name: string }[]
+    ).map((r) => r.name);
+    db.close();
+    return names.sort();
+  };
+
+  it('one step behind is brought forward in place: nothing rebuilt, the new index added', async () => {
+    const ws = tree();
+    const first = indexOf(ws, { embedder: null });
+    await updateIndex(first);
+    const chunks = (first.db.prepare('SELECT count(*) AS n FROM chunks').get() as { n: number }).n;
+    first.close();
+    asVersion(indexFile(ws), 2);
+    expect(indexes(indexFile(ws))).not.toContain('chunk_links_topic');
+
+    const index = indexOf(ws, { embedder: null });
+    expect(index.warnings).toEqual([]);
+    expect(index.created).toBe(false);
+    expect((index.db.prepare('SELECT count(*) AS n FROM chunks').get() as { n: number }).n).toBe(chunks);
+    expect((index.db.prepare("SELECT value FROM meta WHERE key = 'schema_version'").get() as { value: string }).value).toBe('3');
+    expect((await updateIndex(index)).added).toBe(0);
+    index.close();
+    expect(indexes(indexFile(ws))).toContain('chunk_links_topic');
+  });
+
+  it('with no way forward in place is rebuilt, with a warning', async () => {
+    const ws = tree();
+    const first = indexOf(ws, { embedder: null });
+    await updateIndex(first);
+    first.close();
+    asVersion(indexFile(ws), 1);
+    const index = indexOf(ws, { embedder: null });
+    expect(index.warnings).toEqual([
+      expect.stringMatching(/rebuilding the search index because it has schema version 1, this hipo uses 3/),
+    ]);
+    expect(index.created).toBe(true);
+    await updateIndex(index);
+    expect((await search(index, 'tomato', { mode: 'bm25' })).hits[0]?.path).toBe('memory/2026-03-15.md');
+    index.close();
+  });
+});
+
 describe('what gets listed', () => {
   it('follows links to files inside the folder walked, not out of it nor to folders (a link loop ends), and skips hidden folders', async () => {
     const { symlinkSync } = await import('node:fs');
