@@ -80,6 +80,8 @@ const SECTION_REST = 0.1;
 const MIN_SECTIONS = 150;
 /** Chunks read per step down the ranking. */
 const PAGE = 300;
+/** Summary chunks' links are read this many chunks at a time. */
+const LINK_SLICE = 50;
 
 /**
  * Top `want` sections of chunk scores, reading the chunk ranking page by page until
@@ -112,11 +114,18 @@ function rankSections(
   for (;;) {
     const page = list.slice(start, start + PAGE);
     fetchSections(db, page, sectionOf);
-    const summaryIds = fold && !votesDone() ? page.filter((id) => id < 0) : [];
-    const summaries = fold && summaryIds.length ? fold.links(summaryIds) : null;
-    // Texts only where lines are weighed by the query's words (keyword lists).
-    const texts = fold && summaries && fold.lineQuery ? fold.texts([...summaries.keys()]) : null;
-    for (const id of page) {
+    let summaries: Map<number, SummaryLinks> | null = null;
+    let texts: Map<number, SummaryText> | null = null;
+    for (let i = 0; i < page.length; i++) {
+      // Summary chunks' links (and texts) are read a slice at a time, and only while votes can
+      // still count: a keyword list is often done with them within its first few dozen chunks.
+      if (fold && i % LINK_SLICE === 0) {
+        const summaryIds = votesDone() ? [] : page.slice(i, i + LINK_SLICE).filter((id) => id < 0);
+        summaries = summaryIds.length ? fold.links(summaryIds) : null;
+        // Texts only where lines are weighed by the query's words (keyword lists).
+        texts = summaries && fold.lineQuery ? fold.texts([...summaries.keys()]) : null;
+      }
+      const id = page[i]!;
       const key = sectionOf.get(id);
       if (!key) continue;
       let score = scores.get(id)!;
