@@ -2,11 +2,11 @@
 // the command being run is loaded (all of them for help and unknown commands): a command pays
 // for its own code, not for the search index's or the daemon's.
 import { Command, CommanderError } from 'commander';
-import { processIo, redactingIo, type CommandContext, type Io, type Run } from './context.js';
+import { processIo, redactingIo, type CommandSetup, type Io, type Run } from './command-setup.js';
 import { CliError, EXIT } from './exit.js';
 import { VERSION } from './version.js';
 
-type Register = (program: Command, ctx: CommandContext) => void;
+type Register = (program: Command, ctx: CommandSetup) => void;
 
 /** In the order `hipo --help` lists them. */
 const COMMANDS: Record<string, () => Promise<Register>> = {
@@ -32,7 +32,7 @@ async function buildProgram(io: Io, setRun: (run: Run) => void, argv: readonly s
     .showHelpAfterError('(run with --help for usage)')
     .configureOutput({ writeOut: (s) => io.out(s), writeErr: (s) => io.err(s) })
     .exitOverride();
-  const ctx: CommandContext = { io, setRun };
+  const ctx: CommandSetup = { io, setRun };
   const named = argv[0] !== undefined && Object.hasOwn(COMMANDS, argv[0]) ? [argv[0]] : Object.keys(COMMANDS);
   for (const register of await Promise.all(named.map((name) => COMMANDS[name]!()))) register(program, ctx);
   return program;

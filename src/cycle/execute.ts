@@ -44,7 +44,8 @@ import type { SummaryMemo } from '../summarize/memo.js';
 /** Never write a node shorter than this (spec guard). */
 const MIN_NODE_BYTES = 50;
 
-export interface ExecContext {
+/** What the executor works with for one cycle: settings, clock, summarizers, redaction. */
+export interface ExecEnv {
   config: HipoConfig;
   clock: Clock;
   summarizer: Summarizer;
@@ -72,7 +73,7 @@ export interface Applied {
 
 class NodeWriteError extends Error {}
 
-export async function executePlan(plan: CyclePlan, tree: TreeState, ctx: ExecContext): Promise<Applied[]> {
+export async function executePlan(plan: CyclePlan, tree: TreeState, ctx: ExecEnv): Promise<Applied[]> {
   const failed = new Set<NodeKey>();
   const out: Applied[] = [];
   for (const [i, action] of plan.actions.entries()) {
@@ -185,12 +186,7 @@ function applyFix(action: NodeAction, tree: TreeState, failed: ReadonlySet<NodeK
   return { record: { status: 'fixed', wrote, mode: 'status' }, written: wrote ? action.relPath : null, error: null, warning: null };
 }
 
-async function applyGenerating(
-  action: NodeAction,
-  tree: TreeState,
-  ctx: ExecContext,
-  failed: ReadonlySet<NodeKey>,
-): Promise<ActionOutcome> {
+async function applyGenerating(action: NodeAction, tree: TreeState, ctx: ExecEnv, failed: ReadonlySet<NodeKey>): Promise<ActionOutcome> {
   const { period } = action;
   const existing = tree.node(period);
   const today = ctx.clock.today;
@@ -315,7 +311,7 @@ function weeksOf(children: readonly Period[]): string[] {
 export function extractiveRoot(
   months: readonly Period[],
   tree: TreeState,
-  ctx: Pick<ExecContext, 'config' | 'clock' | 'redactor' | 'rules' | 'templates' | 'memo'>,
+  ctx: Pick<ExecEnv, 'config' | 'clock' | 'redactor' | 'rules' | 'templates' | 'memo'>,
   countTokens: CountTokens,
 ): RootBuild {
   const today = ctx.clock.today;
@@ -352,7 +348,7 @@ export function extractiveRoot(
   });
 }
 
-async function applyRoot(action: NodeAction, tree: TreeState, ctx: ExecContext): Promise<ActionOutcome> {
+async function applyRoot(action: NodeAction, tree: TreeState, ctx: ExecEnv): Promise<ActionOutcome> {
   const today = ctx.clock.today;
   const cfg = ctx.config.compaction;
   const months = action.children.filter((m) => tree.node(m));

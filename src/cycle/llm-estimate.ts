@@ -7,7 +7,7 @@ import type { CyclePlan } from '../plan/plan.js';
 import type { LlmRuntime } from '../summarize/select.js';
 import { copiedVerbatim, nodeTitle } from '../compose/body.js';
 import { loadTokenCounter, type TokenizerName } from '../text/tokens.js';
-import { extractiveRoot, type ExecContext } from './execute.js';
+import { extractiveRoot, type ExecEnv } from './execute.js';
 import { dailyInputs, parentInputs } from './inputs.js';
 import { rootRecompactInput } from './root-llm.js';
 import { rootSourceHash } from '../plan/planner.js';
@@ -35,7 +35,7 @@ export interface ModelCallPlan {
   unavailable: string | null;
 }
 
-type Ctx = Pick<ExecContext, 'config' | 'clock' | 'redactor' | 'rules' | 'templates'>;
+type Ctx = Pick<ExecEnv, 'config' | 'clock' | 'redactor' | 'rules' | 'templates'>;
 
 export async function estimateModelCalls(plan: CyclePlan, tree: TreeState, llm: LlmRuntime, ctx: Ctx): Promise<ModelCallPlan> {
   const s = llm.session.settings;

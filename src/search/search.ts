@@ -98,7 +98,8 @@ export interface SearchResult {
   ms: number;
 }
 
-interface Context {
+/** One search as it runs: the index, the parsed query, its filters and how summaries fold. */
+interface SearchRun {
   index: SearchIndex;
   q: ParsedQuery;
   mode: SearchMode;
@@ -113,12 +114,12 @@ interface Context {
   fold: Folding | null;
 }
 
-function rankByMode(ctx: Context, inputs: readonly ChunkList[], want: number, fold = ctx.fold): Ranked {
+function rankByMode(ctx: SearchRun, inputs: readonly ChunkList[], want: number, fold = ctx.fold): Ranked {
   return rankLists(ctx.index.db, ctx.sectionOf, inputs, want, { k: ctx.index.settings.hybrid.k, wide: ctx.mode === 'hybrid', fold });
 }
 
 /** The query's own BM25 and vector lists, weighed as the hybrid settings say. */
-function ownLists(ctx: Context, bm25: ChunkScores | null, vector: ChunkScores | null, weight = 1): ChunkList[] {
+function ownLists(ctx: SearchRun, bm25: ChunkScores | null, vector: ChunkScores | null, weight = 1): ChunkList[] {
   const { bm25Weight, vectorWeight } = ctx.index.settings.hybrid;
   const out: ChunkList[] = [];
   if (bm25) out.push({ kind: 'bm25', scores: bm25, weight: bm25Weight * weight, lineQuery: ctx.lineQuery });
@@ -129,7 +130,7 @@ function ownLists(ctx: Context, bm25: ChunkScores | null, vector: ChunkScores | 
 const SUMMARY_WITH_PERIOD = new Set<IndexLevel>(['daily', 'weekly', 'monthly']);
 
 /** The raw sections of a summary node's period that match the query best. */
-function sourcesOf(ctx: Context, m: ChunkMeta, n: number): SectionRef[] {
+function sourcesOf(ctx: SearchRun, m: ChunkMeta, n: number): SectionRef[] {
   if (n <= 0 || !SUMMARY_WITH_PERIOD.has(m.level) || !m.period) return [];
   const { db } = ctx.index;
   const ids = new Set(
@@ -158,7 +159,7 @@ function sourcesOf(ctx: Context, m: ChunkMeta, n: number): SectionRef[] {
  * and -excluded words hold for them too.
  */
 async function extraLists(
-  ctx: Context,
+  ctx: SearchRun,
   also: readonly ExtraQuery[],
   filters: SearchFilters,
   keep: (id: number) => boolean,
@@ -251,7 +252,7 @@ export async function search(index: SearchIndex, query: string, opts: SearchOpti
           weight: tree.voteWeight ?? VOTE_WEIGHT,
           topicLeads: tree.topicLeads ?? true,
         };
-  const ctx: Context = {
+  const ctx: SearchRun = {
     index,
     q,
     mode,

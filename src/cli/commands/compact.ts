@@ -1,9 +1,9 @@
 import type { Command } from 'commander';
 import { Hipo } from '../../api/hipo.js';
 import type { CompactAnswer } from '../../daemon/requests.js';
-import { DIR_FLAGS, DIR_HELP, loadWorkspace } from '../context.js';
+import { DIR_FLAGS, DIR_HELP, loadWorkspace } from '../command-setup.js';
 import { CliError, EXIT } from '../exit.js';
-import type { CommandContext, Io } from '../context.js';
+import type { CommandSetup, Io } from '../command-setup.js';
 import { progressSink } from '../progress.js';
 
 interface CompactOpts {
@@ -16,7 +16,7 @@ interface CompactOpts {
   dir?: string;
 }
 
-export function registerCompact(program: Command, { io, setRun }: CommandContext): void {
+export function registerCompact(program: Command, { io, setRun }: CommandSetup): void {
   program
     .command('compact')
     .description('Run a compaction cycle: raw logs → daily → weekly → monthly → ROOT.md')

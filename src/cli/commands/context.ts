@@ -1,11 +1,11 @@
 import type { Command } from 'commander';
 import { Hipo } from '../../api/hipo.js';
 import { PACK_LEVELS, type Pack } from '../../context/pack.js';
-import { DIR_FLAGS, DIR_HELP, loadWorkspace } from '../context.js';
+import { DIR_FLAGS, DIR_HELP, loadWorkspace } from '../command-setup.js';
 import { CliError, EXIT } from '../exit.js';
-import type { CommandContext } from '../context.js';
+import type { CommandSetup } from '../command-setup.js';
 
-export function registerContext(program: Command, { io, setRun }: CommandContext): void {
+export function registerContext(program: Command, { io, setRun }: CommandSetup): void {
   program
     .command('context')
     .description(

@@ -2,11 +2,11 @@ import type { Command } from 'commander';
 import { validate } from 'node-cron';
 import { Daemon, DaemonRunning } from '../../daemon/daemon.js';
 import { createLog } from '../../daemon/log.js';
-import { DIR_FLAGS, DIR_HELP, loadWorkspace } from '../context.js';
+import { DIR_FLAGS, DIR_HELP, loadWorkspace } from '../command-setup.js';
 import { CliError, EXIT } from '../exit.js';
-import type { CommandContext } from '../context.js';
+import type { CommandSetup } from '../command-setup.js';
 
-export function registerDaemon(program: Command, { io, setRun }: CommandContext): void {
+export function registerDaemon(program: Command, { io, setRun }: CommandSetup): void {
   program
     .command('daemon')
     .description('Run in the foreground: catch up, then compact on file changes and on a heartbeat')

@@ -1,9 +1,9 @@
 import type { Command } from 'commander';
 import { hookEntry } from '../../hooks/entry.js';
 import { HOOK_EVENTS } from '../../hooks/run.js';
-import type { CommandContext } from '../context.js';
+import type { CommandSetup } from '../command-setup.js';
 
-export function registerHook(program: Command, { io, setRun }: CommandContext): void {
+export function registerHook(program: Command, { io, setRun }: CommandSetup): void {
   program
     .command('hook')
     .argument('<event>', `platform hook event: ${HOOK_EVENTS.join(', ')}`)

@@ -3,12 +3,12 @@ import type { Command } from 'commander';
 import { Hipo } from '../../api/hipo.js';
 import type { IndexTotals } from '../../index/totals.js';
 import type { UpdateReport } from '../../index/update.js';
-import { DIR_FLAGS, DIR_HELP, loadWorkspace } from '../context.js';
+import { DIR_FLAGS, DIR_HELP, loadWorkspace } from '../command-setup.js';
 import { EXIT } from '../exit.js';
-import type { CommandContext } from '../context.js';
+import type { CommandSetup } from '../command-setup.js';
 import { progressSink } from '../progress.js';
 
-export function registerIndex(program: Command, { io, setRun }: CommandContext): void {
+export function registerIndex(program: Command, { io, setRun }: CommandSetup): void {
   program
     .command('index')
     .description('Bring the search index (.hipo/index.db) up to date with the memory tree')

@@ -5,7 +5,7 @@ import type { InstallReport } from '../../platforms/install.js';
 import { PLATFORMS } from '../../platforms/plans.js';
 import { SCOPES } from '../../platforms/manifest.js';
 import { CliError, EXIT } from '../exit.js';
-import { DIR_FLAGS, workspaceRoot, type CommandContext } from '../context.js';
+import { DIR_FLAGS, workspaceRoot, type CommandSetup } from '../command-setup.js';
 
 /** `[dir]` or `--dir` (not both, unless they agree). */
 export function targetDir(positional: string | undefined, flag: string | undefined): string | undefined {
@@ -14,7 +14,7 @@ export function targetDir(positional: string | undefined, flag: string | undefin
   return positional ?? flag;
 }
 
-export function registerInit(program: Command, { io, setRun }: CommandContext): void {
+export function registerInit(program: Command, { io, setRun }: CommandSetup): void {
   program
     .command('init')
     .argument('[dir]', 'workspace folder to set up (default: the workspace at or above the current folder, else the current folder)')

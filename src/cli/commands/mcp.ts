@@ -1,12 +1,12 @@
 import type { Command } from 'commander';
 import { existsSync } from 'node:fs';
-import { DIR_FLAGS, DIR_HELP, loadWorkspace } from '../context.js';
+import { DIR_FLAGS, DIR_HELP, loadWorkspace } from '../command-setup.js';
 import { CliError, EXIT } from '../exit.js';
 import { VERSION } from '../version.js';
-import type { CommandContext } from '../context.js';
+import type { CommandSetup } from '../command-setup.js';
 import type { Served } from '../../mcp/server.js';
 
-export function registerMcp(program: Command, { setRun }: CommandContext): void {
+export function registerMcp(program: Command, { setRun }: CommandSetup): void {
   program
     .command('mcp')
     .description('Serve the memory over MCP on stdio: tools context, get, log, status, search, recall; ROOT.md and the nodes as resources')

@@ -1,11 +1,11 @@
 import type { Command } from 'commander';
 import { Hipo } from '../../api/hipo.js';
 import { renderRecall } from '../../context/recall.js';
-import { DIR_FLAGS, DIR_HELP, loadWorkspace } from '../context.js';
+import { DIR_FLAGS, DIR_HELP, loadWorkspace } from '../command-setup.js';
 import { CliError, EXIT } from '../exit.js';
-import type { CommandContext } from '../context.js';
+import type { CommandSetup } from '../command-setup.js';
 
-export function registerRecall(program: Command, { io, setRun }: CommandContext): void {
+export function registerRecall(program: Command, { io, setRun }: CommandSetup): void {
   program
     .command('recall')
     .argument('<question...>', 'what to look up')

@@ -8,9 +8,9 @@ import { SEARCH_MODES, type SearchMode } from '../../search/modes.js';
 import type { SearchFilters } from '../../search/filters.js';
 import { parseLocalDate, type LocalDate } from '../../time/calendar.js';
 import { MEMORY_TYPES, type MemoryType } from '../../tree/layout.js';
-import { DIR_FLAGS, DIR_HELP, loadWorkspace } from '../context.js';
+import { DIR_FLAGS, DIR_HELP, loadWorkspace } from '../command-setup.js';
 import { CliError, EXIT } from '../exit.js';
-import type { CommandContext } from '../context.js';
+import type { CommandSetup } from '../command-setup.js';
 import { progressSink } from '../progress.js';
 
 interface SearchOpts {
@@ -58,7 +58,7 @@ export function parseSearchFilters(opts: Pick<SearchOpts, 'level' | 'since' | 'u
   return filters;
 }
 
-export function registerSearch(program: Command, { io, setRun }: CommandContext): void {
+export function registerSearch(program: Command, { io, setRun }: CommandSetup): void {
   program
     .command('search')
     .description('Search the memory tree: keywords (BM25), meaning (vectors) or both (hybrid)')

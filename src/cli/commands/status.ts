@@ -2,12 +2,12 @@ import type { Command } from 'commander';
 import { Hipo } from '../../api/hipo.js';
 import type { StatusReport } from '../../status/status.js';
 import { NODE_LEVELS, periodId } from '../../tree/layout.js';
-import { DIR_FLAGS, DIR_HELP, loadWorkspace } from '../context.js';
+import { DIR_FLAGS, DIR_HELP, loadWorkspace } from '../command-setup.js';
 import { EXIT } from '../exit.js';
 import { formatPlan } from '../format.js';
-import type { CommandContext } from '../context.js';
+import type { CommandSetup } from '../command-setup.js';
 
-export function registerStatus(program: Command, { io, setRun }: CommandContext): void {
+export function registerStatus(program: Command, { io, setRun }: CommandSetup): void {
   program
     .command('status')
     .description('Nodes per level and status with token totals, pending work, the last cycle, warnings')

@@ -2,10 +2,10 @@ import type { Command } from 'commander';
 import { parsePlatform, parseScope, uninstallAgentPlatforms } from '../../platforms/setup.js';
 import { SCOPES } from '../../platforms/manifest.js';
 import { EXIT } from '../exit.js';
-import { DIR_FLAGS, workspaceRoot, type CommandContext } from '../context.js';
+import { DIR_FLAGS, workspaceRoot, type CommandSetup } from '../command-setup.js';
 import { targetDir } from './init.js';
 
-export function registerUninstall(program: Command, { io, setRun }: CommandContext): void {
+export function registerUninstall(program: Command, { io, setRun }: CommandSetup): void {
   program
     .command('uninstall')
     .argument('[dir]', 'workspace folder (default: the workspace at or above the current folder)')

@@ -33,7 +33,7 @@ export function redactingIo(io: Io): Io {
 export type Run = () => Promise<number>;
 
 /** What a command module gets when it registers itself. */
-export interface CommandContext {
+export interface CommandSetup {
   io: Io;
   setRun: (run: Run) => void;
 }
