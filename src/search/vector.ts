@@ -128,12 +128,25 @@ export function nearestChunks(
   if (r) {
     const ok = allowedBy(r, filters);
     const dims = r.dims;
+    const vectors = r.vectors;
+    // Four terms per step, added in the same order as one at a time: the same sums, bit for bit.
+    const four = dims - (dims % 4);
     const best: [number, number][] = [];
     let worst = -Infinity;
     for (let row = 0; row < r.ids.length; row++) {
       let sum = 0;
       const base = row * dims;
-      for (let d = 0; d < dims; d++) sum += r.vectors[base + d]! * query[d]!;
+      let d = 0;
+      for (; d < four; d += 4) {
+        const b = base + d;
+        sum =
+          sum +
+          vectors[b]! * query[d]! +
+          vectors[b + 1]! * query[d + 1]! +
+          vectors[b + 2]! * query[d + 2]! +
+          vectors[b + 3]! * query[d + 3]!;
+      }
+      for (; d < dims; d++) sum += vectors[base + d]! * query[d]!;
       const dot = roundSimilarity(sum);
       // Equal to the worst kept is kept too: ties are settled by chunk id below.
       if (dot < floor || (best.length >= k && dot < worst) || (ok && !ok(row))) continue;
