@@ -112,7 +112,8 @@ export class Hipo {
     opts: { catchUp?: boolean; dryRun?: boolean; resummarize?: boolean; onProgress?: (p: CompactProgress) => void } = {},
   ): Promise<CompactResult> {
     const { compact } = await import('../cycle/compaction.js');
-    const command = `${this.caller ? `${this.caller} ` : ''}compact${opts.dryRun ? ' --dry-run' : ''}${opts.resummarize ? ' --resummarize' : ''}`;
+    const flags = `${opts.dryRun ? ' --dry-run' : ''}${opts.resummarize ? ' --resummarize' : ''}`;
+    const command = `${this.caller ? `${this.caller} ` : ''}compact${flags}`;
     return compact(this.workspace, this.config, { ...opts, now: this.now, command });
   }
 

@@ -143,7 +143,7 @@ export function buildRoot(input: RootInput): RootBuild {
 /** What is in progress, best first: open items and decisions of the recent days, newest first, then highlights. */
 function activeContext(input: RootInput): string[] {
   if (input.recentDailies.length === 0) return [];
-  const draft = buildDraft(analyzeSources(input.recentDailies, input.rules, input.memo ?? null), 'weekly', true);
+  const draft = buildDraft(analyzeSources(input.recentDailies, input.rules, input.memo), 'weekly', true);
   // One line format: `05-29 · topic: text`, no type tags or emphasis from the highlights.
   const tidy = (l: string): string => `- ${clip(l.replace(/^(\d{2}-\d{2} · [^:[]*?) \[\w+\]:/, '$1:').replace(/\*\*|__/g, ''), 160)}`;
   // Open items and decisions first; then the highlights, a day at a time from the newest, so

@@ -127,7 +127,7 @@ export async function compact(ws: Workspace, config: HipoConfig, opts: CompactOp
   const templates = loadTemplates(ws.root);
   const rules = new ExclusionRules(config.compaction.ephemeralMarkers);
   const redactor = redactorFor(config.redactPatterns);
-  const choice = selectSummarizers(ws, config, templates, rules, redactor, opts.env ?? process.env, opts.memo ?? null);
+  const choice = selectSummarizers(ws, config, templates, rules, redactor, opts.env ?? process.env, opts.memo);
   const llm = opts.summarizer ? null : choice.llm;
   if (resummarize && !llm) throw new ResummarizeWithoutModel();
   const llmInfo = (): CompactResult['llm'] =>
@@ -218,7 +218,7 @@ export async function compact(ws: Workspace, config: HipoConfig, opts: CompactOp
           templates,
           redactor,
           rules,
-          memo: opts.memo ?? null,
+          memo: opts.memo,
           cycleId,
           llm,
           prefetch,

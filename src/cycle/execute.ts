@@ -200,8 +200,7 @@ async function applyGenerating(action: NodeAction, tree: TreeState, ctx: ExecEnv
     if (pre) {
       inputs = pre.inputs;
       prebuilt = pre.composed;
-    } else
-      inputs = dailyInputsFrom(period.date, bytes, hash, tree.shown(rawRelPath(period.date)), ctx.redactor, ctx.rules, ctx.memo ?? null);
+    } else inputs = dailyInputsFrom(period.date, bytes, hash, tree.shown(rawRelPath(period.date)), ctx.redactor, ctx.rules, ctx.memo);
   } else inputs = parentInputs(action.children, tree, ctx.redactor);
   let status: NodeStatus = action.status;
   // A fixed node being amended stays fixed; a node becoming fixed needs every child settled.
@@ -331,7 +330,7 @@ export function extractiveRoot(
       topics: tree.topicsOf(m),
       facts:
         m.level === 'monthly'
-          ? tree.factsOf(m, (body, firstLine) => monthlyFacts(m.month, body, firstLine, ctx.redactor, ctx.rules, ctx.memo ?? null))
+          ? tree.factsOf(m, (body, firstLine) => monthlyFacts(m.month, body, firstLine, ctx.redactor, ctx.rules, ctx.memo))
           : [],
     })),
     recentDailies: readSources(recent, tree, ctx.redactor),
@@ -342,7 +341,7 @@ export function extractiveRoot(
     config: cfg,
     template: ctx.templates.get('root'),
     rules: ctx.rules,
-    memo: ctx.memo ?? null,
+    memo: ctx.memo,
     countTokens,
     settledMonths: tree.settledMonths,
   });

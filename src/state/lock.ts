@@ -21,10 +21,11 @@ export class LockBusy extends Error {
     readonly owner: LockOwner | null,
     waitedMs: number,
   ) {
+    const waited = `waited ${Math.round(waitedMs / 1000)} s`;
     super(
       owner
-        ? `${file}: another hipo process holds the lock (pid ${owner.pid}, "${owner.command}", since ${owner.since}); waited ${Math.round(waitedMs / 1000)} s`
-        : `${file}: the lock is held by another process; waited ${Math.round(waitedMs / 1000)} s`,
+        ? `${file}: another hipo process holds the lock (pid ${owner.pid}, "${owner.command}", since ${owner.since}); ${waited}`
+        : `${file}: the lock is held by another process; ${waited}`,
     );
   }
 }
