@@ -46,6 +46,8 @@ export interface SearchOptions {
   also?: string[];
   /** Ask the configured model for more queries (`--expand`). */
   expand?: boolean;
+  /** With `search.store` "postgres": the workspaces to read (`--workspace`; default this one and the configured). */
+  workspaces?: string[];
   /** Bring the index up to date with the tree first (default true; `--no-update`). */
   update?: boolean;
   onProgress?: (p: UpdateProgress) => void;
@@ -145,7 +147,13 @@ export class Hipo {
     ]);
     const x = await extraQueries(this.workspace, this.config, query, { also: opts.also, expand: opts.expand });
     const s = await withIndex(this.workspace, this.config, { update: opts.update ?? true, onProgress: opts.onProgress }, (index) =>
-      search(index, query, { mode: opts.mode ?? 'hybrid', limit: opts.limit ?? 10, filters: opts.filters, also: x.also }),
+      search(index, query, {
+        mode: opts.mode ?? 'hybrid',
+        limit: opts.limit ?? 10,
+        filters: opts.filters,
+        also: x.also,
+        workspaces: opts.workspaces,
+      }),
     );
     return { ...s.result, warnings: [...x.warnings, ...s.warnings, ...s.result.warnings], expansion: x.expansion };
   }
@@ -206,7 +214,12 @@ export class Hipo {
   /** The tree's state, the index, the daemon and the last runs, as `hipo status --json`. */
   async status(): Promise<StatusReport> {
     const { gatherStatus } = await import('../status/status.js');
-    return gatherStatus(this.workspace, this.config, this.now);
+    const report = await gatherStatus(this.workspace, this.config, this.now);
+    if (this.config.search.store === 'postgres') {
+      const { storeStatus } = await import('../index/pg/status.js');
+      report.store = await storeStatus(this.workspace, this.config);
+    }
+    return report;
   }
 
   private today() {

@@ -116,6 +116,22 @@ export interface SearchConfig {
    * `hipo search --expand` asks for it once.
    */
   expand: { enabled: boolean; maxQueries: number; timeoutMs: number };
+  /**
+   * Where searches read the index: "sqlite" (`.hipo/index.db`, this machine) or "postgres" (a
+   * server many workspaces share; the local file still does the chunking and embedding, and its
+   * rows are pushed after each update). See README, "Team memory".
+   */
+  store: 'sqlite' | 'postgres';
+  postgres: PostgresConfig;
+}
+
+interface PostgresConfig {
+  /** `postgres://user:password@host:port/database` (HIPO_PG_URL wins). Never printed with its password. */
+  url: string;
+  /** This workspace's name in the shared database; default: the workspace folder's name. */
+  workspace: string;
+  /** Other workspaces a search reads besides this one (none by default). */
+  workspaces: string[];
 }
 
 export interface HipoConfig {
@@ -214,6 +230,8 @@ export function defaultConfig(): HipoConfig {
       hybrid: { k: 10, bm25Weight: 1, vectorWeight: null },
       minSimilarity: 0.2,
       expand: { enabled: false, maxQueries: 4, timeoutMs: 20_000 },
+      store: 'sqlite',
+      postgres: { url: '', workspace: '', workspaces: [] },
     },
   };
 }
@@ -358,6 +376,7 @@ function validate(c: HipoConfig, file: string): void {
   if (c.agents.contextTokens < 100) throw new ConfigError(file, '"agents.contextTokens" must be at least 100');
   validateLlm(c.llm, file);
   if (c.memoryDir.trim() === '' || resolve('/', c.memoryDir) === '/') throw new ConfigError(file, '"memoryDir" must name a folder');
+  validatePostgres(c.search, file);
   const embedders = ['wink', 'use-lite', 'openai', 'none'];
   if (!embedders.includes(c.search.embedder))
     throw new ConfigError(
@@ -380,6 +399,25 @@ function validate(c: HipoConfig, file: string): void {
 }
 
 const LLM_LEVELS = ['daily', 'weekly', 'monthly', 'root'];
+
+/** What a workspace may be called in a shared database: it shows in results and in `--workspace`. */
+export const WORKSPACE_NAME = /^[\p{L}\p{N}][\p{L}\p{N}._-]{0,99}$/u;
+
+function validatePostgres(s: SearchConfig, file: string): void {
+  if (s.store !== 'sqlite' && s.store !== 'postgres')
+    throw new ConfigError(file, `"search.store" must be "sqlite" or "postgres", got ${JSON.stringify(s.store)}`);
+  const pg = s.postgres;
+  if (pg.url && !/^postgres(ql)?:\/\//.test(pg.url))
+    throw new ConfigError(file, '"search.postgres.url" must start with postgres:// (the password, if any, is never printed)');
+  if (pg.workspace && !WORKSPACE_NAME.test(pg.workspace))
+    throw new ConfigError(
+      file,
+      `"search.postgres.workspace" must be letters, digits, ".", "_" or "-", got ${JSON.stringify(pg.workspace)}`,
+    );
+  for (const w of pg.workspaces)
+    if (typeof w !== 'string' || !WORKSPACE_NAME.test(w))
+      throw new ConfigError(file, `"search.postgres.workspaces" lists names of letters, digits, ".", "_" or "-", got ${JSON.stringify(w)}`);
+}
 
 function validateLlm(l: LlmConfig, file: string): void {
   if (l.baseUrl && !/^https?:\/\/[^\s/]+/i.test(l.baseUrl))

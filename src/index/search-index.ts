@@ -10,6 +10,7 @@ import { openIndexDb, type IndexDb } from './db.js';
 import { indexFile } from './location.js';
 import { EmbedderError, type Embedder } from './embed/embedder.js';
 import { embedderFor } from './embed/select.js';
+import { pgLink, type PgLink } from './pg/store.js';
 
 interface IndexSettings {
   include: string[];
@@ -36,6 +37,8 @@ export interface SearchIndex {
   readonly warnings: string[];
   /** True when the file did not exist (or was rebuilt) and holds nothing yet. */
   readonly created: boolean;
+  /** The shared PostgreSQL store the index is pushed to and searched in (`search.store`), or null. */
+  readonly pg: PgLink | null;
   /** Bumped by every update that changed something. */
   generation: number;
   close(): void;
@@ -68,6 +71,7 @@ export function openIndex(ws: Workspace, config: HipoConfig, opts: OpenOptions =
     }
   }
   const db = opened.db;
+  const pg = pgLink(ws, config.search, opts.env);
   return {
     ws,
     file,
@@ -85,9 +89,11 @@ export function openIndex(ws: Workspace, config: HipoConfig, opts: OpenOptions =
     embedderProblem,
     warnings: opened.warnings,
     created: opened.created,
+    pg,
     generation: 0,
     close() {
       embedder?.close();
+      pg?.close();
       if (db.open) db.close();
     },
   };

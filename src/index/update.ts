@@ -19,6 +19,8 @@ import { listIndexableFiles, type IndexableFile } from './files.js';
 import { linkSummaries } from './link-update.js';
 import { redactKeepingLines } from '../redact/lines.js';
 import type { SearchIndex } from './search-index.js';
+import { pushIndex, type PushReport } from './pg/push.js';
+import { PgStoreError, safeUrl, type PgLink } from './pg/store.js';
 import { deleteVector, insertVector, prepareVectorTable, readVector, storedEmbedder } from './vectors.js';
 
 export interface UpdateProgress {
@@ -33,6 +35,14 @@ export interface UpdateOptions {
   /** Skip embedding (the chunks stay waiting for the next update). */
   skipEmbedding?: boolean;
   onProgress?: (p: UpdateProgress) => void;
+}
+
+interface StoreReport extends Partial<PushReport> {
+  /** The server, without its password, and this workspace's name in it. */
+  url: string | null;
+  workspace: string | null;
+  /** Why the store was not brought up to date (the local index was). */
+  error: string | null;
 }
 
 export interface UpdateReport {
@@ -50,6 +60,8 @@ export interface UpdateReport {
   pendingEmbeddings: number;
   /** Secrets replaced before indexing. */
   redacted: number;
+  /** What was pushed to the shared store (`search.store` "postgres"); null without one. */
+  store: StoreReport | null;
   warnings: string[];
   ms: number;
 }
@@ -91,6 +103,7 @@ export async function updateIndex(index: SearchIndex, opts: UpdateOptions = {}):
     embedded: 0,
     pendingEmbeddings: 0,
     redacted: 0,
+    store: null,
     warnings: [],
     ms: 0,
   };
@@ -186,6 +199,7 @@ export async function updateIndex(index: SearchIndex, opts: UpdateOptions = {}):
   if (linkSummaries(db, { files: relinkFiles, days: rawDays }) > 0) index.generation++;
   report.pendingEmbeddings = (stmt(db, 'SELECT count(*) AS n FROM chunks WHERE embedded = 0').get() as { n: number }).n;
   if (report.added || report.changed || report.removed || report.embedded) index.generation++;
+  if (index.pg) report.store = await pushToStore(index.pg, db, !!opts.rebuild, report.warnings);
   report.ms = Math.round(performance.now() - t0);
   return report;
 }
@@ -411,5 +425,22 @@ async function embedPending(
     }).immediate();
     done += batch.length;
     onProgress?.({ phase: 'embed', done, total: todo });
+  }
+}
+
+/**
+ * Brings the shared store up to date with the local index. Never throws: the local index and the
+ * tree stand whatever the server does, and the next update tries again (nothing is lost: the
+ * stamps say what the store lacks).
+ */
+async function pushToStore(link: PgLink, db: IndexDb, rebuild: boolean, warnings: string[]): Promise<StoreReport> {
+  const base = { url: link.settings ? safeUrl(link.settings.url) : null, workspace: link.settings?.workspace ?? null };
+  try {
+    const pushed = await pushIndex(await link.store(), db, { rebuild });
+    return { ...base, ...pushed, error: null };
+  } catch (err) {
+    if (!(err instanceof PgStoreError)) throw err;
+    warnings.push(`search store not updated: ${err.message}`);
+    return { ...base, error: err.message };
   }
 }

@@ -37,6 +37,7 @@ export const SEARCH_OUTPUT = {
       type: z.string().nullable(),
       snippet: z.object({ line: z.number().int(), text: z.string() }),
       sources: z.array(z.object(sectionRef)).describe('for a summary node: the raw sections it came from'),
+      workspace: z.string().optional().describe('the workspace it belongs to (a shared PostgreSQL store only)'),
     }),
   ),
   warnings: z.array(z.string()),

@@ -10,6 +10,7 @@ import { z } from 'zod';
 import { MEMORY_TYPES } from '../tree/layout.js';
 import { INDEX_LEVELS } from '../index/files.js';
 import { SEARCH_MODES } from '../search/modes.js';
+import { WORKSPACE_NAME } from '../config/config.js';
 import { BoundedStdioTransport } from './transport.js';
 import { listNodes, readNode, RESOURCE_PREFIX } from './resources.js';
 import { CONTEXT_OUTPUT, GET_OUTPUT, LOG_OUTPUT, RECALL_OUTPUT, SEARCH_OUTPUT, STATUS_OUTPUT } from './schemas.js';
@@ -98,6 +99,11 @@ function buildServer(served: Served, version: string): McpServer {
             'other ways to ask for what the task depends on, e.g. the fact you expect the memory to hold ("my dog\'s breed"); fused with the query',
           ),
         expand: z.boolean().optional().describe("let hipo's configured model add queries from ROOT.md (default: the workspace config)"),
+        workspaces: z
+          .array(z.string().regex(WORKSPACE_NAME))
+          .max(50)
+          .optional()
+          .describe('with a shared PostgreSQL store: the workspaces to read (default: this one and the configured ones)'),
       },
       outputSchema: SEARCH_OUTPUT,
       annotations: { readOnlyHint: true },

@@ -171,6 +171,7 @@ export interface SearchArgs {
   types?: MemoryType[];
   also?: string[];
   expand?: boolean;
+  workspaces?: string[];
 }
 
 export async function searchTool(env: ToolEnv, args: SearchArgs): Promise<ToolAnswer> {
@@ -189,6 +190,7 @@ export async function searchTool(env: ToolEnv, args: SearchArgs): Promise<ToolAn
     filters,
     also: args.also,
     expand: args.expand,
+    workspaces: args.workspaces,
   });
   const warnings = result.warnings;
   const ref = (h: SectionRef) => ({ path: h.path, lines: h.lines, heading: h.heading, level: h.level, period: h.period, score: h.score });
@@ -205,6 +207,7 @@ export async function searchTool(env: ToolEnv, args: SearchArgs): Promise<ToolAn
         type: h.type,
         snippet: { line: h.snippet.line, text: h.snippet.text },
         sources: h.sources.map(ref),
+        ...(h.workspace ? { workspace: h.workspace } : {}),
       })),
       warnings,
     },

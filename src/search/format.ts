@@ -21,7 +21,9 @@ export function formatSearch(r: SearchResult): string {
   for (const x of r.also) lines.push(`  also ${x.kind}: ${x.text}`);
   if (r.hits.length === 0) lines.push('  nothing found');
   r.hits.forEach((h, i) => {
-    const tags = [h.level, periodText(h), h.status ?? '', h.type ? `[${h.type}]` : ''].filter(Boolean).join(' ');
+    const tags = [h.workspace ? `@${h.workspace}` : '', h.level, periodText(h), h.status ?? '', h.type ? `[${h.type}]` : '']
+      .filter(Boolean)
+      .join(' ');
     lines.push('');
     lines.push(`${String(i + 1).padStart(2)}. ${where(h)}  ${tags}`);
     if (h.headingPath.length) lines.push(`    ${h.headingPath.join(' › ')}`);

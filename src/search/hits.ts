@@ -19,6 +19,8 @@ export interface SectionRef {
 }
 
 export interface SearchHit extends SectionRef {
+  /** The workspace the hit belongs to: only with `search.store` "postgres". */
+  workspace?: string;
   status: string | null;
   type: MemoryType | null;
   /** Per-mode scores: BM25 sum, cosine similarity (null when the list did not have it). */

@@ -19,6 +19,8 @@ export interface ParsedQuery {
   terms: QueryTerm[];
   /** Chunks matching any of these are left out. */
   excluded: string[];
+  /** The -excluded words themselves (for stores that do not speak FTS5). */
+  excludedWords: string[];
 }
 
 /** At most this many terms are searched: a pasted page of text must not cost a second. */
@@ -53,6 +55,7 @@ export function parseQuery(input: string): ParsedQuery {
   const text = input.trim().slice(0, MAX_QUERY_CHARS);
   const terms: QueryTerm[] = [];
   const excluded: string[] = [];
+  const excludedWords: string[] = [];
   const seen = new Set<string>();
   const add = (t: QueryTerm): void => {
     if (terms.length >= MAX_TERMS || seen.has(t.match)) return;
@@ -69,8 +72,14 @@ export function parseQuery(input: string): ParsedQuery {
     return ' ';
   });
   rest = rest.replace(/(^|\s)-([\p{L}\p{N}][\p{L}\p{N}_-]*)/gu, (_, lead: string, word: string) => {
-    for (const w of queryWords(word)) excluded.push(`{heading body facts} : ${quote(w)}`);
-    for (const c of cjkQueryTerms(word)) excluded.push(`cjk : ${quote(c)}`);
+    for (const w of queryWords(word)) {
+      excluded.push(`{heading body facts} : ${quote(w)}`);
+      excludedWords.push(w);
+    }
+    for (const c of cjkQueryTerms(word)) {
+      excluded.push(`cjk : ${quote(c)}`);
+      excludedWords.push(c);
+    }
     return lead;
   });
   const words = queryWords(rest);
@@ -78,5 +87,5 @@ export function parseQuery(input: string): ParsedQuery {
   // A query of nothing but stop words ("who are you") still searches for them.
   for (const w of kept.length ? kept : words) add({ match: `{heading body facts} : ${quote(w)}`, words: [w], kind: 'word' });
   for (const c of cjkQueryTerms(rest)) add({ match: `cjk : ${quote(c)}`, words: [c], kind: 'cjk' });
-  return { text, terms, excluded };
+  return { text, terms, excluded, excludedWords };
 }

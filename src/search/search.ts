@@ -29,6 +29,9 @@ import { makeSnippet, queryMatchers } from './snippet.js';
 import { nearestChunks, similarities } from './vector.js';
 import { alsoInOf, fetchMeta, sectionRef, type ChunkMeta, type SearchHit, type SectionRef } from './hits.js';
 import { lineQuery, summaryLinks, summaryTexts, type LineQuery } from './votes.js';
+import { PgStoreError, type PgLink } from '../index/pg/store.js';
+import { knownWorkspaces } from '../index/pg/workspaces.js';
+import { pgSearch, type PgSearchResult } from './pg.js';
 
 import type { SearchMode } from './modes.js';
 export { SEARCH_MODES, type SearchMode } from './modes.js';
@@ -54,6 +57,11 @@ export interface SearchOptions {
    * topic lines without leading anywhere.
    */
   tree?: { fold?: boolean; voteWeight?: number; topicLeads?: boolean };
+  /**
+   * With `search.store` "postgres": the workspaces to read (default: this one and
+   * `search.postgres.workspaces`). A name the store does not hold is reported, not searched.
+   */
+  workspaces?: readonly string[];
 }
 
 /** A summary's vote for a raw section weighs this much beside the section's own score. */
@@ -214,6 +222,17 @@ export async function search(index: SearchIndex, query: string, opts: SearchOpti
   const done = (hits: SearchHit[]): SearchResult => ({ query: q.text, also, mode, hits, warnings, ms: performance.now() - t0 });
   if (q.text === '') return done([]);
 
+  if (index.pg) {
+    const shared = await storeSearch(index, index.pg, query, { ...opts, mode, limit, also });
+    warnings.push(...shared.warnings);
+    if (shared.result) {
+      mode = shared.result.mode;
+      return done(shared.result.hits);
+    }
+  } else if (opts.workspaces?.length) {
+    warnings.push('other workspaces are read only with "search.store": "postgres"; searched this workspace');
+  }
+
   // Vectors are usable only if the index holds them for the configured embedder.
   let queryVector: Float32Array | null = null;
   if (mode !== 'bm25') {
@@ -321,4 +340,38 @@ function vectorProblem(index: SearchIndex): string | null {
   if (stored.id !== index.embedder.id)
     return `the index holds vectors of ${stored.id}, not of the configured ${index.embedder.id} (run "hipo index")`;
   return null;
+}
+
+/**
+ * The search in the shared store, or null with a warning when it cannot run: the local index
+ * still answers for this workspace, so an unreachable server never leaves an agent without memory.
+ */
+async function storeSearch(
+  index: SearchIndex,
+  link: PgLink,
+  query: string,
+  o: SearchOptions & { mode: SearchMode; limit: number; also: ExtraQuery[] },
+): Promise<{ result: PgSearchResult | null; warnings: string[] }> {
+  const fallback = "searched this workspace's local index only";
+  if (!link.settings) return { result: null, warnings: [`${link.problem}; ${fallback}`] };
+  const workspaces = o.workspaces?.length ? [...new Set(o.workspaces)] : link.settings.reads;
+  try {
+    const store = await link.store();
+    const { present, missing } = await knownWorkspaces(store, workspaces);
+    const warnings = missing.length ? [`the store holds no workspace named ${missing.map((w) => `"${w}"`).join(', ')}`] : [];
+    const result = await pgSearch(store, query, {
+      mode: o.mode,
+      limit: o.limit,
+      filters: o.filters ?? {},
+      workspaces: present,
+      embedder: index.embedder,
+      hybrid: index.settings.hybrid,
+      minSimilarity: index.settings.minSimilarity,
+      also: o.also,
+    });
+    return { result, warnings: [...warnings, ...result.warnings] };
+  } catch (err) {
+    if (!(err instanceof PgStoreError)) throw err;
+    return { result: null, warnings: [`${err.message}; ${fallback}`] };
+  }
 }

@@ -21,6 +21,7 @@ import { readDaemonState, type DaemonState } from '../state/daemon-record.js';
 import { resolveLlmSettings } from '../summarize/llm/settings.js';
 import { stateSummary, type BackoffView } from '../state/llm.js';
 import { statePath } from '../state/dir.js';
+import type { StoreStatus } from '../index/pg/status.js';
 
 interface LevelStatus {
   tentative: number;
@@ -50,6 +51,8 @@ export interface StatusReport {
   lastCapture: { at: string; event: string; session: string; turns: number; file: string | null } | null;
   /** The search index file, if there is one: its size (database and write-ahead log) and configured embedder. */
   index: { file: string; bytes: number; embedder: string } | null;
+  /** The shared store searches read (`search.store` "postgres"); absent with the local index only. */
+  store?: StoreStatus | null;
   /** The daemon for this workspace, running or last seen. */
   daemon: (DaemonState & { running: boolean }) | null;
   /** The model summaries use, if one is configured (config `llm` or HIPO_LLM_*). */

@@ -17,7 +17,8 @@ export function registerIndex(program: Command, { io, setRun }: CommandSetup): v
     .option(DIR_FLAGS, DIR_HELP)
     .addHelpText(
       'after',
-      '\nOnly changed files are read, only new chunks are embedded. Exit codes: 0 done, 1 some chunks could not be embedded, 2 bad usage/config or no memory folder.',
+      '\nOnly changed files are read, only new chunks are embedded. Exit codes: 0 done, 1 some chunks could not be embedded' +
+        ' or the shared store (search.store) could not be updated, 2 bad usage/config or no memory folder.',
     )
     .action((opts: { rebuild?: boolean; json?: boolean; dir?: string }) => {
       setRun(async () => {
@@ -31,7 +32,7 @@ export function registerIndex(program: Command, { io, setRun }: CommandSetup): v
         const t = session.totals;
         if (opts.json) io.out(JSON.stringify({ ...report, warnings, index: t }, null, 2));
         else io.out(formatIndex(report, t, ws.root, warnings));
-        return report.pendingEmbeddings > 0 && t.embedding ? EXIT.failed : EXIT.ok;
+        return (report.pendingEmbeddings > 0 && t.embedding) || report.store?.error ? EXIT.failed : EXIT.ok;
       });
     });
 }
@@ -49,6 +50,12 @@ function formatIndex(r: UpdateReport, t: IndexTotals, root: string, warnings: st
     `  vectors ${n(t.embedded)} (${t.embedder ?? 'no embedder'}; ${n(r.embedded)} new${r.pendingEmbeddings ? `, ${n(r.pendingEmbeddings)} waiting` : ''})`,
   );
   if (r.redacted) lines.push(`  secrets ${n(r.redacted)} redacted before indexing`);
+  const s = r.store;
+  if (s && !s.error)
+    lines.push(
+      `  store   ${s.url} · workspace "${s.workspace}": ${n(s.pushed ?? 0)} files pushed (${n(s.chunks ?? 0)} chunks), ` +
+        `${n(s.removed ?? 0)} removed, ${n(s.unchanged ?? 0)} unchanged`,
+    );
   for (const w of warnings) lines.push(`  warning: ${w}`);
   return lines.join('\n');
 }

@@ -8,6 +8,7 @@ import { SEARCH_MODES, type SearchMode } from '../../search/modes.js';
 import type { SearchFilters } from '../../search/filters.js';
 import { parseLocalDate, type LocalDate } from '../../time/calendar.js';
 import { MEMORY_TYPES, type MemoryType } from '../../tree/layout.js';
+import { WORKSPACE_NAME } from '../../config/config.js';
 import { DIR_FLAGS, DIR_HELP, loadWorkspace } from '../command-setup.js';
 import { CliError, EXIT } from '../exit.js';
 import type { CommandSetup } from '../command-setup.js';
@@ -24,6 +25,7 @@ interface SearchOpts {
   update: boolean;
   expand?: boolean;
   also?: string[];
+  workspace?: string[];
   dir?: string;
 }
 
@@ -76,6 +78,11 @@ export function registerSearch(program: Command, { io, setRun }: CommandSetup): 
     )
     .option('--expand', 'let the configured model (llm section) read ROOT.md and add queries for what the request depends on')
     .option('--no-expand', 'no model expansion, even if search.expand.enabled is set')
+    .option(
+      '--workspace <name>',
+      'with search.store "postgres": read this workspace (repeatable; default this one and search.postgres.workspaces)',
+      collect,
+    )
     .option('--json', 'print the results as JSON')
     .option('--no-update', 'search the index as it is, without bringing it up to date first')
     .option(DIR_FLAGS, DIR_HELP)
@@ -92,6 +99,8 @@ export function registerSearch(program: Command, { io, setRun }: CommandSetup): 
         const limit = Number(opts.limit);
         if (!Number.isInteger(limit) || limit < 1) throw new CliError(`--limit: "${opts.limit}" is not a whole number of at least 1`);
         const filters = parseSearchFilters(opts);
+        for (const w of opts.workspace ?? [])
+          if (!WORKSPACE_NAME.test(w)) throw new CliError(`--workspace: "${w}" is not a workspace name (letters, digits, ".", "_", "-")`);
         const { ws, config, configWarnings } = loadWorkspace(opts.dir, true);
         const progress = progressSink(process.stderr, (l) => io.err(l), { plain: false, delayMs: 300 });
         // The search code loads here, not at start-up: other commands need no database or embedder.
@@ -102,6 +111,7 @@ export function registerSearch(program: Command, { io, setRun }: CommandSetup): 
             filters,
             ...(opts.also ? { also: opts.also } : {}),
             ...(opts.expand !== undefined ? { expand: opts.expand } : {}),
+            ...(opts.workspace ? { workspaces: opts.workspace } : {}),
             update: opts.update,
             onProgress: (p) => progress.update(p),
           })

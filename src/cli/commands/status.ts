@@ -51,6 +51,7 @@ function statusJson(r: StatusReport, configWarnings: string[]): unknown {
     daemon: r.daemon,
     llm: r.llm,
     index: r.index,
+    ...(r.store ? { store: r.store } : {}),
     handEdits: r.handEdits,
   };
 }
@@ -100,6 +101,18 @@ function formatStatus(r: StatusReport, configWarnings: string[]): string {
       ? `  search index: ${r.index.file} (${(r.index.bytes / 1024 / 1024).toFixed(1)} MB, embedder ${r.index.embedder})`
       : '  search index: none yet (hipo search or hipo index builds it)',
   );
+  const st = r.store;
+  if (st) {
+    const mine = st.workspaces.find((w) => w.workspace === st.workspace);
+    const others = st.workspaces.filter((w) => w.workspace !== st.workspace).map((w) => w.workspace);
+    const held = mine ? `${n(mine.files)} files, ${n(mine.chunks)} chunks` : 'nothing pushed yet: run hipo index';
+    lines.push(
+      st.error
+        ? `  search store: postgres: ${st.error}`
+        : `  search store: postgres ${st.url} · workspace "${st.workspace}" (${held}) · reads ${st.reads.join(', ')}` +
+            `${others.length ? ` · also holds ${others.join(', ')}` : ''} · vectors: ${st.vectors}`,
+    );
+  }
   if (r.writer) lines.push(`  writer: pid ${r.writer.pid} (${r.writer.command}) since ${r.writer.since}`);
   if (r.lastCycle) {
     const c = r.lastCycle;

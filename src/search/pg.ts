@@ -1,0 +1,239 @@
+// Search in the PostgreSQL store: the same query language, filters, modes and hit shape as the
+// local index, over the workspaces a search may read. What differs (docs/search.md):
+// - Keywords: PostgreSQL full-text search (english stemming), OR-ed terms, each term's
+//   `ts_rank` (headings weigh A, text B, normalised by length) weighed by its IDF over the
+//   workspaces read: BM25's shape, not its exact numbers.
+// - Vectors: an exact dot product over unit vectors stored as REAL[], in SQL, for chunks of the
+//   same embedder as the query's.
+// - Summary nodes do not fold into their sources (the store holds no links): each section is a
+//   hit of its own, `sources` and `alsoIn` are empty.
+import type { PoolClient } from 'pg';
+import type { DateRange, IndexLevel } from '../index/files.js';
+import type { PgStore } from '../index/pg/store.js';
+import type { MemoryType } from '../tree/layout.js';
+import { EmbedderError, type Embedder } from '../index/embed/embedder.js';
+import type { SearchFilters } from './filters.js';
+import { reciprocalRankFusion, rankByScore } from './fusion.js';
+import type { SearchHit } from './hits.js';
+import type { SearchMode } from './modes.js';
+import { parseQuery, type ParsedQuery } from './query.js';
+import { makeSnippet, queryMatchers } from './snippet.js';
+
+export interface PgSearchOptions {
+  mode: SearchMode;
+  limit: number;
+  filters: SearchFilters;
+  /** The workspaces read (already checked by the caller against what the store holds). */
+  workspaces: readonly string[];
+  embedder: Embedder | null;
+  hybrid: { k: number; bm25Weight: number; vectorWeight: number };
+  minSimilarity: number;
+  /** Extra wordings of the query, ranked by keywords (`vec` ones by vectors too) and fused. */
+  also: readonly { kind: 'query' | 'lex' | 'vec'; text: string; weight?: number }[];
+}
+
+export interface PgSearchResult {
+  mode: SearchMode;
+  hits: SearchHit[];
+  warnings: string[];
+}
+
+interface Row {
+  id: string;
+  workspace: string;
+  path: string;
+  section_line: number;
+  line_start: number;
+  line_end: number;
+  heading_path: string;
+  type: string | null;
+  text: string;
+  level: string;
+  period_start: string | null;
+  period_end: string | null;
+  status: string | null;
+  score: number;
+}
+
+/** One tsquery per term, as SQL with its parameters appended to `params`. */
+function termQueries(q: ParsedQuery, params: unknown[]): string[] {
+  return q.terms.map((t) => {
+    params.push(t.words.join(' '));
+    const n = params.length;
+    if (t.kind === 'phrase') return `phraseto_tsquery('english', $${n})`;
+    if (t.kind === 'cjk') return `plainto_tsquery('simple', $${n})`;
+    return `plainto_tsquery('english', $${n})`;
+  });
+}
+
+/** Conditions on `c` (chunks) and `f` (files) for the workspaces, filters and -excluded words. */
+function whereSql(o: PgSearchOptions, q: ParsedQuery, params: unknown[]): string {
+  params.push(o.workspaces);
+  const parts = [`c.workspace = ANY($${params.length}::text[])`];
+  const f = o.filters;
+  if (f.levels?.length) {
+    params.push(f.levels);
+    parts.push(`f.level = ANY($${params.length}::text[])`);
+  }
+  if (f.since) {
+    params.push(f.since);
+    parts.push(`f.period_end >= $${params.length}`);
+  }
+  if (f.until) {
+    params.push(f.until);
+    parts.push(`f.period_start <= $${params.length}`);
+  }
+  if (f.types?.length) {
+    params.push(f.types);
+    parts.push(`c.type = ANY($${params.length}::text[])`);
+  }
+  for (const w of q.excludedWords) {
+    params.push(w);
+    parts.push(`NOT c.tsv @@ plainto_tsquery('english', $${params.length})`);
+  }
+  return parts.join(' AND ');
+}
+
+const COLUMNS = `c.id, c.workspace, c.path, c.section_line, c.line_start, c.line_end, c.heading_path, c.type, c.text,
+  f.level, f.period_start, f.period_end, f.status`;
+const FROM = 'hipo_chunks c JOIN hipo_files f ON f.workspace = c.workspace AND f.path = c.path';
+
+/** BM25-shaped: each term's rank weighed by its IDF among the chunks of the workspaces read. */
+async function keywordRows(c: PoolClient, o: PgSearchOptions, q: ParsedQuery, want: number): Promise<Row[]> {
+  if (!q.terms.length) return [];
+  const dfParams: unknown[] = [o.workspaces];
+  const tsq = termQueries(q, dfParams);
+  const counts = tsq.map((t, i) => `(SELECT count(*) FROM hipo_chunks WHERE workspace = ANY($1::text[]) AND tsv @@ ${t})::float8 AS d${i}`);
+  const df = (
+    await c.query(
+      `SELECT (SELECT coalesce(sum(chunks), 0) FROM hipo_files WHERE workspace = ANY($1::text[]))::float8 AS n, ${counts.join(', ')}`,
+      dfParams,
+    )
+  ).rows[0] as Record<string, number>;
+  const n = df.n ?? 0;
+  const idf = tsq.map((_, i) => Math.log(1 + (n - df[`d${i}`]! + 0.5) / (df[`d${i}`]! + 0.5)));
+  const params: unknown[] = [];
+  const tq = termQueries(q, params);
+  const score = tq.map((t, i) => `${idf[i]!.toFixed(6)} * ts_rank(c.tsv, ${t}, 1)`).join(' + ');
+  const where = whereSql(o, q, params);
+  params.push(want);
+  const r = await c.query(
+    `SELECT ${COLUMNS}, (${score})::float8 AS score FROM ${FROM}
+     WHERE ${where} AND c.tsv @@ (${tq.join(' || ')}) ORDER BY score DESC, c.id LIMIT $${params.length}`,
+    params,
+  );
+  return r.rows as Row[];
+}
+
+async function vectorRows(c: PoolClient, o: PgSearchOptions, q: ParsedQuery, v: Float32Array, embedder: string, want: number) {
+  const params: unknown[] = [];
+  const where = whereSql(o, q, params);
+  params.push(`{${Array.from(v).join(',')}}`, embedder, o.minSimilarity, want);
+  const p = params.length;
+  const r = await c.query(
+    `SELECT * FROM (SELECT ${COLUMNS}, hipo_dot(c.embedding, $${p - 3}::real[]) AS score FROM ${FROM}
+       WHERE ${where} AND c.embedding IS NOT NULL AND c.embedder = $${p - 2}) s
+     WHERE score >= $${p - 1} ORDER BY score DESC, id LIMIT $${p}`,
+    params,
+  );
+  return r.rows as Row[];
+}
+
+const sectionKey = (r: Row): string => `${r.workspace}\u0000${r.path}\u0000${r.section_line}`;
+
+/** Sections best first, each by its best chunk (a long section's parts count once). */
+function bySection(rows: readonly Row[]): Map<string, Row> {
+  const best = new Map<string, Row>();
+  for (const r of rows) if (!best.has(sectionKey(r))) best.set(sectionKey(r), r);
+  return best;
+}
+
+async function embedQuery(e: Embedder, text: string): Promise<Float32Array | null> {
+  try {
+    return await e.embedQuery(text);
+  } catch (err) {
+    if (err instanceof EmbedderError) return null;
+    throw err;
+  }
+}
+
+export async function pgSearch(store: PgStore, query: string, o: PgSearchOptions): Promise<PgSearchResult> {
+  const warnings: string[] = [];
+  const q = parseQuery(query);
+  let mode = o.mode;
+  const want = Math.max(30, o.limit * 3);
+  let queryVector: Float32Array | null = null;
+  if (mode !== 'bm25') {
+    queryVector = o.embedder ? await embedQuery(o.embedder, q.text) : null;
+    if (!queryVector) {
+      const why = o.embedder ? 'the embedder gave no vector for the query' : 'no embedder is configured';
+      warnings.push(mode === 'hybrid' ? `${why}; keyword results only` : why);
+      if (mode === 'vector') return { mode, hits: [], warnings };
+      mode = 'bm25';
+    }
+  }
+  const { bm25Weight, vectorWeight, k } = o.hybrid;
+  return store.use(async (c) => {
+    const lists: { rows: Map<string, Row>; weight: number; kind: 'bm25' | 'vector' }[] = [];
+    const own = o.also.length ? 2 : 1;
+    const parsed = [q];
+    if (mode !== 'vector') lists.push({ rows: bySection(await keywordRows(c, o, q, want)), weight: bm25Weight * own, kind: 'bm25' });
+    if (queryVector)
+      lists.push({
+        rows: bySection(await vectorRows(c, o, q, queryVector, o.embedder!.id, want)),
+        weight: vectorWeight * own,
+        kind: 'vector',
+      });
+    for (const x of o.also) {
+      const xq = parseQuery(x.text);
+      const w = x.weight ?? 1;
+      if (mode !== 'vector' && x.kind !== 'vec' && xq.terms.length) {
+        parsed.push(xq);
+        lists.push({
+          rows: bySection(await keywordRows(c, o, { ...xq, excludedWords: q.excludedWords }, want)),
+          weight: bm25Weight * w,
+          kind: 'bm25',
+        });
+      }
+      if (queryVector && x.kind !== 'lex') {
+        const v = await embedQuery(o.embedder!, x.text);
+        if (v)
+          lists.push({ rows: bySection(await vectorRows(c, o, q, v, o.embedder!.id, want)), weight: vectorWeight * w, kind: 'vector' });
+      }
+    }
+    const fused = reciprocalRankFusion(
+      lists.map((l) => ({ items: [...l.rows.keys()], weight: l.weight })),
+      k,
+    );
+    const matchers = parsed.flatMap((p) => queryMatchers(p));
+    const hits = rankByScore(fused)
+      .slice(0, o.limit)
+      .map((key): SearchHit => {
+        // The first two lists are the query's own: they give each hit its per-mode scores.
+        const ownScore = (kind: 'bm25' | 'vector'): number | null =>
+          lists
+            .slice(0, 2)
+            .find((l) => l.kind === kind)
+            ?.rows.get(key)?.score ?? null;
+        const r = lists.map((l) => l.rows.get(key)).find((x) => x)!;
+        const headingPath = JSON.parse(r.heading_path) as string[];
+        return {
+          workspace: r.workspace,
+          path: r.path,
+          level: r.level as IndexLevel,
+          period: r.period_start ? ({ start: r.period_start, end: r.period_end } as DateRange) : null,
+          heading: headingPath[headingPath.length - 1] ?? '',
+          headingPath,
+          lines: { start: r.line_start, end: r.line_end },
+          score: fused.get(key)!,
+          status: r.status,
+          type: (r.type as MemoryType | null) ?? null,
+          scores: { bm25: ownScore('bm25'), vector: ownScore('vector') },
+          snippet: makeSnippet(r.text, r.line_start, matchers),
+          sources: [],
+          alsoIn: [],
+        };
+      });
+    return { mode, hits, warnings };
+  });
+}
