@@ -31,6 +31,8 @@ interface LocalFile {
 
 /** Chunks per transaction: big enough to be quick, small enough to keep each one short. */
 const BATCH_CHUNKS = 1_000;
+/** A push of at least this many chunks refreshes the planner's statistics. */
+const ANALYZE_AFTER_CHUNKS = 2_000;
 
 function localFiles(db: IndexDb): LocalFile[] {
   const embedder = storedEmbedder(db)?.id ?? '';
@@ -182,6 +184,10 @@ export async function pushIndex(store: PgStore, db: IndexDb, opts: { rebuild?: b
       if (size >= BATCH_CHUNKS) await flush();
     }
     await flush();
+    // Fresh statistics after a large push: without them the planner guesses one row per table
+    // and scans every chunk instead of the full-text index (MemAware: 35 → 13 ms a query).
+    // A user who does not own the tables gets a server warning, not an error.
+    if (report.chunks >= ANALYZE_AFTER_CHUNKS) await c.query('ANALYZE hipo_files; ANALYZE hipo_chunks');
   });
   report.ms = Math.round(performance.now() - t0);
   return report;

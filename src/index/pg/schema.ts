@@ -38,9 +38,6 @@ const MIGRATIONS: readonly string[] = [
   );
   CREATE INDEX hipo_chunks_file ON hipo_chunks (workspace, path);
   CREATE INDEX hipo_chunks_tsv ON hipo_chunks USING GIN (tsv);
-  CREATE FUNCTION hipo_dot(a REAL[], b REAL[]) RETURNS DOUBLE PRECISION
-    LANGUAGE sql IMMUTABLE STRICT PARALLEL SAFE
-    AS 'SELECT sum(x::double precision * y) FROM unnest(a, b) AS t(x, y)';
   `,
 ];
 
