@@ -73,6 +73,8 @@ const db = await benchDatabase(given);
 console.log(`bench:pg · ${safeUrl(db.url)} · ${quick ? 'quick' : 'full'}`);
 const work = mkdtempSync(join(tmpdir(), 'hipo-bench-pg-'));
 const median = (xs: number[]): number => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)]!;
+// HIPO_PG_URL would win over the bench database's URL in every workspace's config.
+const env = { ...process.env, HIPO_NOW: '', HIPO_PG_URL: '' };
 
 function configFor(store: 'sqlite' | 'postgres', name: string, reads: string[] = []): HipoConfig {
   const c = defaultConfig();
@@ -91,14 +93,14 @@ function writeConfig(dir: string, store: 'sqlite' | 'postgres', name: string, re
 async function build(dir: string, name: string): Promise<{ local: SearchIndex; shared: SearchIndex; buildS: number; pushS: number }> {
   const ws = workspaceAt(dir);
   const lc = configFor('sqlite', name);
-  const local = openIndex(ws, lc, { embedder: embedderFor(ws, lc.search) });
+  const local = openIndex(ws, lc, { embedder: embedderFor(ws, lc.search), env });
   const t = performance.now();
   await updateIndex(local);
   const buildS = (performance.now() - t) / 1000;
   const sc = configFor('postgres', name);
-  const shared = openIndex(ws, sc, { embedder: embedderFor(ws, sc.search) });
+  const shared = openIndex(ws, sc, { embedder: embedderFor(ws, sc.search), env });
   const r = await updateIndex(shared);
-  if (r.store?.error) throw new Error(r.store.error);
+  if (!r.store || r.store.error) throw new Error(r.store?.error ?? 'nothing was pushed');
   return { local, shared, buildS, pushS: (r.store?.ms ?? 0) / 1000 };
 }
 
@@ -166,10 +168,10 @@ try {
     const label = quick ? '3-year (quick)' : '10-year';
     say(`${label} tree: local build ${b.buildS.toFixed(1)} s, push ${b.pushS.toFixed(1)} s`);
     const queries = corpusQueries();
-    for (const mode of ['bm25', 'hybrid'] as const)
-      say(
-        `  ${mode.padEnd(6)} p50 sqlite ${(await p50(b.local, queries, mode)).toFixed(1)} ms, postgres ${(await p50(b.shared, queries, mode)).toFixed(1)} ms`,
-      );
+    for (const mode of ['bm25', 'hybrid'] as const) {
+      const [l, s] = [await p50(b.local, queries, mode), await p50(b.shared, queries, mode)];
+      say(`  ${mode.padEnd(6)} p50 sqlite ${l.toFixed(1)} ms, postgres ${s.toFixed(1)} ms`);
+    }
     b.local.close();
     b.shared.close();
   }
@@ -183,11 +185,11 @@ try {
       generateCorpus(join(dirs[i]!, 'memory'), { start: '2025-01-06', days: quick ? 90 : 365, seed: 100 + i });
       writeConfig(dirs[i]!, 'sqlite', name);
     });
-    const env = { ...process.env, HIPO_NOW: '', HIPO_PG_URL: '' };
     // Local indexes first, two at a time (this machine has two cores): the team's machines each build their own.
-    for (let i = 0; i < dirs.length; i += 2)
-      await Promise.all(dirs.slice(i, i + 2).map((d) => runHipo(['index', '--dir', d], env)));
-    say(`team: ${teamSize} workspaces of ${quick ? 90 : 365} days, local indexes built in ${((performance.now() - t0) / 1000).toFixed(1)} s`);
+    for (let i = 0; i < dirs.length; i += 2) await Promise.all(dirs.slice(i, i + 2).map((d) => runHipo(['index', '--dir', d], env)));
+    say(
+      `team: ${teamSize} workspaces of ${quick ? 90 : 365} days, local indexes built in ${((performance.now() - t0) / 1000).toFixed(1)} s`,
+    );
     names.forEach((name, i) => writeConfig(dirs[i]!, 'postgres', name));
     const t1 = performance.now();
     const codes = await Promise.all(dirs.map((d) => runHipo(['index', '--dir', d], env)));
@@ -207,12 +209,12 @@ try {
       chunks += got;
     }
     await c.end();
-    say(
-      `  ${teamSize} concurrent pushes: ${pushS.toFixed(1)} s wall, ${failed} failed, ${chunks.toLocaleString('en-US')} chunks, ${lost} lost`,
-    );
+    const n = chunks.toLocaleString('en-US');
+    say(`  ${teamSize} concurrent pushes: ${pushS.toFixed(1)} s wall, ${failed} failed, ${n} chunks, ${lost} lost`);
     const ws = workspaceAt(dirs[0]!);
     const reader = openIndex(ws, configFor('postgres', names[0]!, names.slice(1)), {
       embedder: embedderFor(ws, defaultConfig().search),
+      env,
     });
     const queries = corpusQueries();
     for (const mode of ['bm25', 'hybrid'] as const) {

@@ -13,7 +13,8 @@ import { loadConfig, type HipoConfig } from '../../src/config/config.js';
 import { IndexKeeper } from '../../src/daemon/index-keeper.js';
 import { WinkEmbedder } from '../../src/index/embed/wink.js';
 import { pushIndex } from '../../src/index/pg/push.js';
-import { PG_SCHEMA_VERSION } from '../../src/index/pg/schema.js';
+import { migrate, PG_SCHEMA_VERSION } from '../../src/index/pg/schema.js';
+import { signBits } from '../../src/index/pg/signs.js';
 import { storeStatus } from '../../src/index/pg/status.js';
 import { openPgStore, pgSettings, safeUrl } from '../../src/index/pg/store.js';
 import { openIndex, type SearchIndex } from '../../src/index/search-index.js';
@@ -84,7 +85,27 @@ function localRows(index: SearchIndex): { files: number; chunks: number } {
   };
 }
 
+/** Runs `fn` on a database of its own, dropped after. */
+async function withDatabase(name: string, fn: (url: string) => Promise<void>): Promise<void> {
+  const admin = new pg.Client({ connectionString: URL_ });
+  await admin.connect();
+  await admin.query(`DROP DATABASE IF EXISTS ${name}`);
+  await admin.query(`CREATE DATABASE ${name}`);
+  try {
+    const u = new URL(URL_);
+    u.pathname = `/${name}`;
+    await fn(u.toString());
+  } finally {
+    await admin.query(`DROP DATABASE IF EXISTS ${name} WITH (FORCE)`);
+    await admin.end();
+  }
+}
+
 describe('store settings (no server needed)', () => {
+  it('turns a vector into its sign bits', () => {
+    expect(signBits(new Float32Array([0.5, -0.1, 0, 2]))).toBe('1001');
+  });
+
   it('never shows the password and names the setting that is missing', () => {
     expect(safeUrl('postgres://team:s3cret@db.example:5432/hipo')).toBe('postgres://team:***@db.example:5432/hipo');
     const ws = makeWorkspace();
@@ -106,24 +127,35 @@ describe('store settings (no server needed)', () => {
 
 describe.skipIf(!URL_)(`the PostgreSQL store${why}`, () => {
   it('creates its schema once when many workspaces start at the same moment', async () => {
-    const db = `hipo_migrate_${process.pid}`;
-    const admin = new pg.Client({ connectionString: URL_ });
-    await admin.connect();
-    await admin.query(`DROP DATABASE IF EXISTS ${db}`);
-    await admin.query(`CREATE DATABASE ${db}`);
-    try {
-      const u = new URL(URL_);
-      u.pathname = `/${db}`;
+    await withDatabase(`hipo_migrate_${process.pid}`, async (url) => {
       const stores = await Promise.all(
-        Array.from({ length: 6 }, (_, i) => openPgStore({ url: u.toString(), setting: 'test', workspace: `w${i}`, reads: [`w${i}`] })),
+        Array.from({ length: 6 }, (_, i) => openPgStore({ url, setting: 'test', workspace: `w${i}`, reads: [`w${i}`] })),
       );
       const versions = await Promise.all(stores.map((s) => s.use(async (c) => (await c.query('SELECT version FROM hipo_schema')).rows)));
       for (const v of versions) expect(v).toEqual([{ version: PG_SCHEMA_VERSION }]);
       await Promise.all(stores.map((s) => s.close()));
-    } finally {
-      await admin.query(`DROP DATABASE IF EXISTS ${db} WITH (FORCE)`);
-      await admin.end();
-    }
+    });
+  });
+
+  it('brings an older schema forward in place, computing the new columns from the rows it has', async () => {
+    await withDatabase(`hipo_upgrade_${process.pid}`, async (url) => {
+      const c = new pg.Client({ connectionString: url });
+      await c.connect();
+      try {
+        await migrate(c, 1);
+        await c.query("INSERT INTO hipo_files VALUES ('w', 'memory/2026-03-09.md', 'raw', '2026-03-09', '2026-03-09', null, 'x', 1)");
+        await c.query(
+          `INSERT INTO hipo_chunks (workspace, path, section_line, line_start, line_end, heading_path, text, tsv, embedding, embedder)
+           VALUES ('w', 'memory/2026-03-09.md', 3, 3, 4, '["Pets"]', 'my cat scratches the sofa',
+             to_tsvector('english', 'my cat scratches the sofa'), '{0.6,-0.8,0}', 'e')`,
+        );
+        await migrate(c);
+        const r = await c.query('SELECT lex::text, sig::text, (SELECT version FROM hipo_schema) AS v FROM hipo_chunks');
+        expect(r.rows).toEqual([{ lex: "'cat' 'scratch' 'sofa'", sig: signBits(new Float32Array([0.6, -0.8, 0])), v: PG_SCHEMA_VERSION }]);
+      } finally {
+        await c.end();
+      }
+    });
   });
 
   it('pushes what the local index holds, then only what changed, and removes what is gone', async () => {

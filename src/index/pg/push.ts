@@ -6,6 +6,7 @@
 import type { PoolClient } from 'pg';
 import { stmt, type IndexDb } from '../db.js';
 import { readVector, storedEmbedder } from '../vectors.js';
+import { signBits } from './signs.js';
 import type { PgStore } from './store.js';
 
 export interface PushReport {
@@ -55,9 +56,12 @@ interface ChunkRow {
   embedded: number;
 }
 
+function floats(v: Buffer | null): Float32Array | null {
+  return v ? new Float32Array(v.buffer.slice(v.byteOffset, v.byteOffset + v.byteLength)) : null;
+}
+
 /** `{0.1,0.2,...}`: a REAL[] literal (the driver sends arrays of arrays badly for unnest). */
-function arrayLiteral(v: Buffer): string {
-  const f = new Float32Array(v.buffer.slice(v.byteOffset, v.byteOffset + v.byteLength));
+function arrayLiteral(f: Float32Array): string {
   return `{${Array.from(f, (x) => (Number.isFinite(x) ? x : 0)).join(',')}}`;
 }
 
@@ -72,6 +76,7 @@ async function writeBatch(c: PoolClient, db: IndexDb, workspace: string, files: 
     type: [] as (string | null)[],
     text: [] as string[],
     embedding: [] as (string | null)[],
+    sig: [] as (string | null)[],
   };
   const counts: number[] = [];
   for (const f of files) {
@@ -89,8 +94,9 @@ async function writeBatch(c: PoolClient, db: IndexDb, workspace: string, files: 
       cols.heading.push((JSON.parse(r.heading_path) as string[]).join(' '));
       cols.type.push(r.type);
       cols.text.push(r.text);
-      const v = r.embedded === 1 && embedder ? readVector(db, r.id) : null;
+      const v = r.embedded === 1 && embedder ? floats(readVector(db, r.id)) : null;
       cols.embedding.push(v ? arrayLiteral(v) : null);
+      cols.sig.push(v ? signBits(v) : null);
     }
   }
   const paths = files.map((f) => f.path);
@@ -113,12 +119,16 @@ async function writeBatch(c: PoolClient, db: IndexDb, workspace: string, files: 
     );
     if (cols.path.length)
       await c.query(
-        `INSERT INTO hipo_chunks (workspace, path, section_line, line_start, line_end, heading_path, type, text, tsv, embedding, embedder)
-         SELECT $1, t.path, t.section, t.line_start, t.line_end, t.heading_path, t.type, t.text,
-           setweight(to_tsvector('english', t.heading), 'A') || setweight(to_tsvector('english', t.text), 'B'),
-           t.embedding::real[], CASE WHEN t.embedding IS NULL THEN NULL ELSE $11 END
-         FROM unnest($2::text[], $3::int[], $4::int[], $5::int[], $6::text[], $7::text[], $8::text[], $9::text[], $10::text[])
-           AS t(path, section, line_start, line_end, heading_path, heading, type, text, embedding)`,
+        `INSERT INTO hipo_chunks
+           (workspace, path, section_line, line_start, line_end, heading_path, type, text, tsv, lex, embedding, sig, embedder)
+         SELECT $1, path, section, line_start, line_end, heading_path, type, text, v, strip(v), embedding, sig, embedder FROM (
+           SELECT t.path, t.section, t.line_start, t.line_end, t.heading_path, t.type, t.text,
+             t.embedding::real[] AS embedding, t.sig::bit varying AS sig,
+             setweight(to_tsvector('english', t.heading), 'A') || setweight(to_tsvector('english', t.text), 'B') AS v,
+             CASE WHEN t.embedding IS NULL THEN NULL ELSE $11 END AS embedder
+           FROM unnest($2::text[], $3::int[], $4::int[], $5::int[], $6::text[], $7::text[], $8::text[], $9::text[],
+             $10::text[], $12::text[])
+             AS t(path, section, line_start, line_end, heading_path, heading, type, text, embedding, sig)) s`,
         [
           workspace,
           cols.path,
@@ -131,6 +141,7 @@ async function writeBatch(c: PoolClient, db: IndexDb, workspace: string, files: 
           cols.text,
           cols.embedding,
           embedder,
+          cols.sig,
         ],
       );
     await c.query('COMMIT');

@@ -29,7 +29,7 @@ export async function storeStatus(ws: Workspace, config: HipoConfig, env: NodeJS
     workspace: s?.workspace ?? null,
     reads: s?.reads ?? [],
     workspaces: [],
-    vectors: 'REAL[] columns, exact dot product in SQL',
+    vectors: 'REAL[] columns: nearest by sign bits, then the exact dot product, in SQL',
     error: link.problem,
   };
   if (!s) return out;
