@@ -103,45 +103,43 @@ const COLUMNS = `c.id, c.workspace, c.path, c.section_line, c.line_start, c.line
   f.level, f.period_start, f.period_end, f.status`;
 const FROM = 'hipo_chunks c JOIN hipo_files f ON f.workspace = c.workspace AND f.path = c.path';
 
-/** Chunks ranked by `tsv` per search: picked first by the words they hold (see keywordRows). */
-// MemAware (596 questions): 200 candidates rank the same as all of them (R@10 36.4, MRR 0.193
-// against 0.192), at 60 ms p50 instead of 211.
+/**
+ * Chunks ranked by `tsv` per search, picked first by the words they hold (see keywordRows).
+ * MemAware (596 questions): 200 rank the same as all of them (R@10 36.4, MRR 0.193 against
+ * 0.192), at 57 ms p50 instead of 211. Normalisation 1 of ts_rank (rank / (1 + log length)):
+ * of 0, 1, 2 and 8, the best R@10 there.
+ */
 const CANDIDATES = 200;
 
 /**
- * BM25-shaped: each term's rank weighed by its IDF among the chunks of the workspaces read. In
- * two steps, because reading a long chunk's positions is what costs: the candidates are the
- * chunks holding the most query weight (IDF of the words present, from `lex`), and only those
- * are ranked by `ts_rank` over `tsv`.
+ * BM25-shaped: each term's rank weighed by its IDF among the chunks of the workspaces read. One
+ * statement, three steps, because reading a long chunk's positions is what costs: the chunks
+ * holding any query word, from `lex` (which also counts each word's chunks, for its IDF); the
+ * ones holding the most query weight; and only those ranked by `ts_rank` over `tsv`.
  */
 async function keywordRows(c: PoolClient, o: PgSearchOptions, q: ParsedQuery, want: number): Promise<Row[]> {
   if (!q.terms.length) return [];
-  const dfParams: unknown[] = [o.workspaces];
-  const tsq = termQueries(q, dfParams, true);
-  const counts = tsq.map((t, i) => `(SELECT count(*) FROM hipo_chunks WHERE workspace = ANY($1::text[]) AND lex @@ ${t})::float8 AS d${i}`);
-  const df = (
-    await c.query(
-      `SELECT (SELECT coalesce(sum(chunks), 0) FROM hipo_files WHERE workspace = ANY($1::text[]))::float8 AS n, ${counts.join(', ')}`,
-      dfParams,
-    )
-  ).rows[0] as Record<string, number>;
-  const n = df.n ?? 0;
-  const idf = tsq.map((_, i) => Math.log(1 + (n - df[`d${i}`]! + 0.5) / (df[`d${i}`]! + 0.5)));
-  const params: unknown[] = [];
+  const params: unknown[] = [o.workspaces];
   const words = termQueries(q, params, true);
   const tq = termQueries(q, params);
-  const w = idf.map((x) => x.toFixed(6));
-  const held = words.map((t, i) => `${w[i]} * (c.lex @@ ${t})::int`).join(' + ');
-  // Normalisation 1 (rank / (1 + log length)): of 0, 1, 2 and 8, the best R@10 on MemAware.
-  const rank = tq.map((t, i) => `${w[i]} * ts_rank(c.tsv, ${t}, 1)`).join(' + ');
   const where = whereSql(o, q, params);
   params.push(Math.max(CANDIDATES, want), want);
+  const each = (f: (i: number) => string, sep = ', '): string => words.map((_, i) => f(i)).join(sep);
   const r = await c.query(
-    `WITH picked AS (
-       SELECT c.id, (${held})::float8 AS held FROM ${FROM}
-       WHERE ${where} AND c.lex @@ (${words.join(' || ')}) ORDER BY held DESC, c.id LIMIT $${params.length - 1})
-     SELECT ${COLUMNS}, (${rank})::float8 AS score
-     FROM picked p JOIN hipo_chunks c ON c.id = p.id JOIN hipo_files f ON f.workspace = c.workspace AND f.path = c.path
+    `WITH m AS MATERIALIZED (
+       SELECT c.id, c.workspace, c.path, c.type, ${q.excludedWords.length ? 'c.lex' : 'NULL::tsvector AS lex'},
+         ${each((i) => `c.lex @@ ${words[i]} AS h${i}`)}
+       FROM hipo_chunks c WHERE c.workspace = ANY($1::text[]) AND c.lex @@ (${words.join(' || ')})),
+     w AS (
+       SELECT ${each((i) => `ln(1 + (n.n - d.d${i} + 0.5) / (d.d${i} + 0.5)) AS w${i}`)}
+       FROM (SELECT ${each((i) => `count(*) FILTER (WHERE h${i})::float8 AS d${i}`)} FROM m) d,
+         (SELECT coalesce(sum(chunks), 0)::float8 AS n FROM hipo_files WHERE workspace = ANY($1::text[])) n),
+     picked AS (
+       SELECT c.id, (${each((i) => `w.w${i} * c.h${i}::int`, ' + ')}) AS held
+       FROM m c JOIN hipo_files f ON f.workspace = c.workspace AND f.path = c.path, w
+       WHERE ${where} ORDER BY held DESC, c.id LIMIT $${params.length - 1})
+     SELECT ${COLUMNS}, (${each((i) => `w.w${i} * ts_rank(c.tsv, ${tq[i]}, 1)`, ' + ')})::float8 AS score
+     FROM picked p JOIN hipo_chunks c ON c.id = p.id JOIN hipo_files f ON f.workspace = c.workspace AND f.path = c.path, w
      ORDER BY score DESC, c.id LIMIT $${params.length}`,
     params,
   );
