@@ -20,6 +20,9 @@ export default defineConfig({
       HIPO_EMBED_BASE_URL: '',
       HIPO_EMBED_MODEL: '',
       HIPO_EMBED_API_KEY: '',
+      // The PostgreSQL tests name their server themselves (HIPO_TEST_PG_URL); a user's own
+      // HIPO_PG_URL must not send test rows to it.
+      HIPO_PG_URL: '',
     },
   },
 });
