@@ -21,7 +21,7 @@ import { updateIndex } from '../src/index/update.js';
 import { search, type SearchMode } from '../src/search/search.js';
 import { workspaceAt } from '../src/tree/layout.js';
 import { corpusQueries, generateCorpus } from './lib/corpus.js';
-import { benchDataDir, loadQuestions, memawareMemory, RETRIEVERS } from './lib/memaware.js';
+import { benchDataDir, loadQuestions, memawareMemory, RETRIEVERS, runQuestions } from './lib/memaware.js';
 
 const repo = resolve(import.meta.dirname, '..');
 const argv = process.argv.slice(2);
@@ -137,13 +137,7 @@ try {
         ['postgres', b.shared],
       ] as const) {
         const retrieve = RETRIEVERS.search!(index, { mode, limit: 50 });
-        const run: Record<string, string[]> = {};
-        const times: number[] = [];
-        for (const q of questions) {
-          const t = performance.now();
-          run[q.id] = await retrieve(q);
-          times.push(performance.now() - t);
-        }
+        const { run, times } = await runQuestions(retrieve, questions);
         const file = join(work, `run-${store}-${mode}.json`);
         writeFileSync(file, JSON.stringify(run));
         let quality = '';

@@ -21,7 +21,7 @@ import { embedderFor } from '../src/index/embed/select.js';
 import { rephrasings, SEARCH_MODES, type ExtraQuery, type SearchMode } from '../src/search/search.js';
 import { expandQuery } from '../src/search/expand.js';
 import { workspaceAt } from '../src/tree/layout.js';
-import { benchDataDir, loadQuestions, memawareMemory, RETRIEVERS, type Question } from './lib/memaware.js';
+import { benchDataDir, loadQuestions, memawareMemory, RETRIEVERS, runQuestions, type Question } from './lib/memaware.js';
 
 const argv = process.argv.slice(2);
 const arg = (name: string, dflt?: string): string | undefined => {
@@ -99,13 +99,7 @@ try {
   };
   for (const mode of modes) {
     const retrieve = makeRetriever(index, { mode, limit, tree, ...(alsoFor ? { also: alsoFor } : {}) });
-    const run: Record<string, string[]> = {};
-    const times: number[] = [];
-    for (const q of questions) {
-      const t = performance.now();
-      run[q.id] = await retrieve(q);
-      times.push(performance.now() - t);
-    }
+    const { run, times } = await runQuestions(retrieve, questions);
     const file = modes.length > 1 ? out.replace(/(\.json)?$/, `.${mode}.json`) : out;
     writeFileSync(file, JSON.stringify(run, null, 1));
     times.sort((a, b) => a - b);

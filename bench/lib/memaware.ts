@@ -65,6 +65,18 @@ function hitKeys(hits: readonly SearchHit[]): string[] {
 /** One way of answering a question with ranked session keys. */
 export type Retriever = (question: Question) => Promise<string[]>;
 
+/** Every question through `retrieve`: the run (question id → session keys) and each one's time in ms. */
+export async function runQuestions(retrieve: Retriever, questions: readonly Question[]) {
+  const run: Record<string, string[]> = {};
+  const times: number[] = [];
+  for (const q of questions) {
+    const t = performance.now();
+    run[q.id] = await retrieve(q);
+    times.push(performance.now() - t);
+  }
+  return { run, times };
+}
+
 export interface RetrieverOptions {
   mode: SearchMode;
   /** Hits asked for per question. */

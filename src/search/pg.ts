@@ -10,6 +10,7 @@
 //   hit of its own, `sources` and `alsoIn` are empty.
 import type { PoolClient } from 'pg';
 import type { DateRange, IndexLevel } from '../index/files.js';
+import type { ChunkColumns } from '../index/pg/schema.js';
 import type { PgStore } from '../index/pg/store.js';
 import type { MemoryType } from '../tree/layout.js';
 import { EmbedderError, type Embedder } from '../index/embed/embedder.js';
@@ -40,16 +41,10 @@ export interface PgSearchResult {
   warnings: string[];
 }
 
-interface Row {
+interface Row extends ChunkColumns {
   id: string;
   workspace: string;
   path: string;
-  section_line: number;
-  line_start: number;
-  line_end: number;
-  heading_path: string;
-  type: string | null;
-  text: string;
   level: string;
   period_start: string | null;
   period_end: string | null;

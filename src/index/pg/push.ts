@@ -6,6 +6,7 @@
 import type { PoolClient } from 'pg';
 import { stmt, type IndexDb } from '../db.js';
 import { readVector, storedEmbedder } from '../vectors.js';
+import type { ChunkColumns } from './schema.js';
 import { signBits } from './signs.js';
 import type { PgStore } from './store.js';
 
@@ -45,14 +46,8 @@ function localFiles(db: IndexDb): LocalFile[] {
   ).all(embedder) as LocalFile[];
 }
 
-interface ChunkRow {
+interface ChunkRow extends ChunkColumns {
   id: number;
-  section_line: number;
-  line_start: number;
-  line_end: number;
-  heading_path: string;
-  type: string | null;
-  text: string;
   embedded: number;
 }
 

@@ -63,6 +63,16 @@ const MIGRATIONS: readonly string[] = [
 
 export const PG_SCHEMA_VERSION = MIGRATIONS.length;
 
+/** A chunk's columns as both stores name them (the local `chunks` table and `hipo_chunks`). */
+export interface ChunkColumns {
+  section_line: number;
+  line_start: number;
+  line_end: number;
+  heading_path: string;
+  type: string | null;
+  text: string;
+}
+
 /** Any value, the same for every hipo: the lock's key. */
 const LOCK_KEY = 0x6869706f; // "hipo"
 
