@@ -2,7 +2,8 @@
 # Sourced by .ci/run: a PostgreSQL server for the store tests, its URL in HIPO_TEST_PG_URL.
 # 1. HIPO_TEST_PG_URL already set: used as it is.
 # 2. The machine's cluster (Debian's pg_ctlcluster), as root: started if stopped; a `hipo_ci`
-#    role (password made up per run) and a `hipo_test` database are created in it.
+#    role (password made up per run) and a fresh `hipo_ci` database it owns (dropped first, so
+#    that nothing a previous run or a person left there is tested).
 # 3. Otherwise, a PostgreSQL installed but no cluster we may use: a private one in a temporary
 #    folder, on a free port, stopped when CI exits.
 # 4. No PostgreSQL: nothing is set, and the store tests say they are skipped and why.
@@ -31,9 +32,10 @@ hipo_pg_machine() {
   runuser -u postgres -- psql -p "$port" -qv ON_ERROR_STOP=1 >/dev/null <<SQL || return 1
 SELECT 'CREATE ROLE hipo_ci LOGIN CREATEDB' WHERE NOT EXISTS (SELECT 1 FROM pg_roles WHERE rolname = 'hipo_ci') \gexec
 ALTER ROLE hipo_ci PASSWORD '$pass';
-SELECT 'CREATE DATABASE hipo_test OWNER hipo_ci' WHERE NOT EXISTS (SELECT 1 FROM pg_database WHERE datname = 'hipo_test') \gexec
+DROP DATABASE IF EXISTS hipo_ci WITH (FORCE);
+CREATE DATABASE hipo_ci OWNER hipo_ci;
 SQL
-  export HIPO_TEST_PG_URL="postgres://hipo_ci:$pass@127.0.0.1:$port/hipo_test"
+  export HIPO_TEST_PG_URL="postgres://hipo_ci:$pass@127.0.0.1:$port/hipo_ci"
   echo "postgres: the machine's cluster $ver/$name on port $port"
 }
 
