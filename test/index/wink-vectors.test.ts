@@ -4,9 +4,9 @@ import { existsSync, mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { decode, encode, loadWordVectors, type WordVectors } from '../../src/index/embed/wink-vectors.js';
+import { decode, encode, type FloatVectors, loadWordVectors, rowVector } from '../../src/index/embed/wink-vectors.js';
 
-function vectors(words: string[], dims: number, seed: number): WordVectors {
+function vectors(words: string[], dims: number, seed: number): FloatVectors {
   let x = seed;
   const rnd = (): number => ((x = (x * 1103515245 + 12345) % 2147483648) / 2147483648) * 2 - 1;
   const v = new Float32Array(words.length * dims);
@@ -35,10 +35,13 @@ describe('word vectors file', () => {
     for (let r = 0; r < 3; r++) {
       const row = wv.vectors.subarray(r * 100, r * 100 + 100);
       const step = Math.max(...row.map(Math.abs)) / 127;
-      for (let d = 0; d < 100; d++) expect(Math.abs(back.vectors[r * 100 + d]! - row[d]!)).toBeLessThanOrEqual(step / 2 + 1e-6);
-      expect(cosine(row, back.vectors.subarray(r * 100, r * 100 + 100))).toBeGreaterThan(0.9999);
+      const got = rowVector(back, r);
+      for (let d = 0; d < 100; d++) expect(Math.abs(got[d]! - row[d]!)).toBeLessThanOrEqual(step / 2 + 1e-6);
+      expect(cosine(row, got)).toBeGreaterThan(0.9999);
     }
-    expect([...back.vectors.subarray(300, 400)].every((v) => v === 0)).toBe(true);
+    expect([...rowVector(back, 3)].every((v) => v === 0)).toBe(true);
+    // Held as the file holds them: one byte per component and a scale per row.
+    expect([back.q.length, back.scales.length]).toEqual([400, 4]);
   });
 
   it('loads the shipped file when it holds the vocabulary asked for, and ignores a damaged one', () => {
@@ -61,7 +64,7 @@ describe('word vectors file', () => {
     const wv = loadWordVectors(100_000, [], built);
     expect(wv.rows.size).toBe(100_000);
     expect(wv.rows.get('the')).toBeLessThan(5);
-    const row = (w: string): Float32Array => wv.vectors.subarray(wv.rows.get(w)! * 100, wv.rows.get(w)! * 100 + 100);
+    const row = (w: string): Float32Array => rowVector(wv, wv.rows.get(w)!);
     expect(cosine(row('dog'), row('puppy'))).toBeGreaterThan(cosine(row('dog'), row('invoice')));
     expect(existsSync(resolve(built, '..', 'NOTICE.md'))).toBe(true);
   });

