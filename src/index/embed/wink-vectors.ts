@@ -36,7 +36,7 @@ export interface WordVectors {
 }
 
 /** Component `d` of row `row`, as a float32. */
-export function component(wv: WordVectors, row: number, d: number): number {
+function component(wv: WordVectors, row: number, d: number): number {
   return Math.fround(wv.q[row * wv.dims + d]! * wv.scales[row]!);
 }
 
