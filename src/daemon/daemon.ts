@@ -18,6 +18,7 @@ import { CoalescingRunner } from './runner.js';
 import { writeDaemonState, type DaemonState } from '../state/daemon-record.js';
 import { watchMemory } from './watcher.js';
 import { IndexKeeper } from './index-keeper.js';
+import { exposeGc } from './gc.js';
 import { BACKLOG_NODES, workOffBacklog } from './backlog.js';
 import { SummaryMemo } from '../summarize/memo.js';
 import type { UpdateReport } from '../index/update.js';
@@ -33,6 +34,8 @@ export class DaemonRunning extends Error {}
 const HEAP_PER_SOURCE_CHAR = 12;
 /** Files touched and not yet looked at, past which a run asked for over the socket scans all. */
 const MAX_TOUCHED = 10_000;
+/** Quiet time after a batch before the full collection (gc.ts). */
+const COLLECT_AFTER_MS = 500;
 
 export class Daemon {
   private lock: Lock | null = null;
@@ -57,6 +60,9 @@ export class Daemon {
   private fullScanDue = false;
   /** Closes the index and drops the caches once the daemon has been quiet a while. */
   private releaseTimer: NodeJS.Timeout | null = null;
+  private collectTimer: NodeJS.Timeout | null = null;
+  /** A full collection after each batch (gc.ts); null where the runtime refuses it. */
+  private readonly gc = exposeGc();
   private retryMs: number;
   private state: DaemonState;
   private readonly index: IndexKeeper;
@@ -349,6 +355,15 @@ export class Daemon {
    */
   private paused(): void {
     this.cache.save(this.ws);
+    if (this.gc) {
+      if (this.collectTimer) clearTimeout(this.collectTimer);
+      // Once the batch's promises have settled; not while another run is under way.
+      this.collectTimer = setTimeout(() => {
+        this.collectTimer = null;
+        if (!this.runner.busy) this.gc?.();
+      }, COLLECT_AFTER_MS);
+      this.collectTimer.unref();
+    }
     const after = this.config.daemon.releaseAfterMs;
     if (after <= 0) return;
     if (this.releaseTimer) clearTimeout(this.releaseTimer);
@@ -380,6 +395,7 @@ export class Daemon {
     await this.runner.stop();
     for (const w of this.waiters.splice(0)) w.reject(new Error('the daemon stopped'));
     if (this.releaseTimer) clearTimeout(this.releaseTimer);
+    if (this.collectTimer) clearTimeout(this.collectTimer);
     this.cache.save(this.ws);
     this.index.close();
     this.state.stoppedAt = new Date().toISOString();
