@@ -90,4 +90,15 @@ export const STATUS_OUTPUT = {
   lastCapture: z.unknown(),
   hookErrors: z.array(z.unknown()),
   warnings: z.array(z.unknown()),
+  store: z
+    .object({
+      url: z.string().nullable(),
+      workspace: z.string().nullable(),
+      reads: z.array(z.string()),
+      workspaces: z.array(z.object({ workspace: z.string(), files: z.number(), chunks: z.number() })),
+      vectors: z.string(),
+      error: z.string().nullable(),
+    })
+    .optional()
+    .describe('a shared PostgreSQL store: this workspace, the ones a search reads, every one it holds (search workspaces)'),
 };

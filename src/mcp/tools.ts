@@ -131,6 +131,7 @@ export async function statusTool(env: ToolEnv): Promise<ToolAnswer> {
     lastCapture: r.lastCapture,
     hookErrors: r.hookErrors,
     warnings: r.warnings.slice(0, 20),
+    ...(r.store ? { store: r.store } : {}),
   };
   return { text: JSON.stringify(data, null, 2), data };
 }

@@ -287,6 +287,14 @@ describe.skipIf(!URL_)(`the PostgreSQL store${why}`, () => {
         content: { text: string }[];
       };
       expect(recall.content.map((c) => c.text).join('\n')).toContain('missing index');
+      // An agent can see which workspaces it may name.
+      const status = (await client.callTool({ name: 'status', arguments: {} })) as {
+        structuredContent: { store: { workspace: string; reads: string[]; workspaces: { workspace: string }[] } };
+        content: { text: string }[];
+      };
+      expect(status.structuredContent.store).toMatchObject({ workspace: mine, reads: [mine, theirs] });
+      expect(status.structuredContent.store.workspaces.map((w) => w.workspace)).toEqual(expect.arrayContaining([mine, theirs]));
+      expect(status.content[0]!.text).not.toContain(new URL(URL_).password || 'no password in the URL');
     } finally {
       await client.close();
     }
