@@ -135,6 +135,8 @@ async function keywordRows(c: PoolClient, o: PgSearchOptions, q: ParsedQuery, wa
        WHERE ${where} ORDER BY held DESC, c.id LIMIT $${params.length - 1})
      SELECT ${COLUMNS}, (${each((i) => `w.w${i} * ts_rank(c.tsv, ${tq[i]}, 1)`, ' + ')})::float8 AS score
      FROM picked p JOIN hipo_chunks c ON c.id = p.id JOIN hipo_files f ON f.workspace = c.workspace AND f.path = c.path, w
+     -- a phrase's words were enough to be picked; the phrase itself must be there
+     WHERE c.tsv @@ (${tq.join(' || ')})
      ORDER BY score DESC, c.id LIMIT $${params.length}`,
     params,
   );

@@ -344,6 +344,36 @@ describe.each(URL_ ? (['sqlite', 'postgres'] as const) : (['sqlite'] as const))(
     expect(excluded.hits).toEqual([]);
   });
 
+  it('honours "exact phrases"; a query of stop words only finds them in the local index', async () => {
+    const { index } = await indexed(MARCH, store);
+    // PostgreSQL's english configuration leaves stop words out of the index (docs/search.md).
+    expect((await search(index, 'the', { mode: 'bm25' })).hits.length > 0).toBe(store === 'sqlite');
+    expect(paths(await search(index, '"token bucket"', { mode: 'bm25' }))).toEqual(['memory/2026-03-20.md:3']);
+    expect((await search(index, '"bucket token"', { mode: 'bm25' })).hits).toEqual([]);
+  });
+
+  it('weighs a word in a heading above the same word in passing', async () => {
+    const { index } = await indexed(
+      {
+        'memory/2026-04-01.md': rawLog('2026-04-01', {
+          'Notes [project]': ['the kiln schedule moved to thursday and the glaze order is late'],
+          'Kiln [project]': ['new shelves arrived and were installed on monday'],
+        }),
+      },
+      store,
+    );
+    expect(paths(await search(index, 'kiln', { mode: 'bm25' }))[0]).toBe('memory/2026-04-01.md:6');
+  });
+
+  it('returns nothing for an empty query, and copes with a huge one', async () => {
+    const { index } = await indexed(MARCH, store);
+    expect((await search(index, '   ')).hits).toEqual([]);
+    // Past its first 4,000 characters a query is not read.
+    const r = await search(index, `postgres migration ${'lorem ipsum dolor sit amet '.repeat(4000)}`, { mode: 'hybrid' });
+    expect(r.warnings).toEqual([]);
+    expect(paths(r)[0]).toBe('memory/2026-03-02.md:3');
+  });
+
   it('returns the same hit shape, with vectors in hybrid mode', async () => {
     const { index } = await indexed(MARCH, store);
     const r = await search(index, 'where did the cat scratch', { mode: 'hybrid', limit: 3 });
