@@ -195,7 +195,7 @@ export async function pgSearch(store: PgStore, query: string, o: PgSearchOptions
   if (mode !== 'bm25') {
     queryVector = o.embedder ? await embedQuery(o.embedder, q.text) : null;
     if (!queryVector) {
-      const why = o.embedder ? 'the embedder gave no vector for the query' : 'no embedder is configured';
+      const why = o.embedder ? 'the query has no word the embedder knows' : 'no embedder is configured';
       warnings.push(mode === 'hybrid' ? `${why}; keyword results only` : why);
       if (mode === 'vector') return { mode, hits: [], warnings };
       mode = 'bm25';
@@ -254,7 +254,8 @@ export async function pgSearch(store: PgStore, query: string, o: PgSearchOptions
           heading: headingPath[headingPath.length - 1] ?? '',
           headingPath,
           lines: { start: r.line_start, end: r.line_end },
-          score: fused.get(key)!,
+          // One list: its own score (as the local index gives BM25 sums and cosines); else the fused one.
+          score: lists.length === 1 ? r.score : fused.get(key)!,
           status: r.status,
           type: (r.type as MemoryType | null) ?? null,
           scores: { bm25: ownScore('bm25'), vector: ownScore('vector') },

@@ -172,6 +172,8 @@ describe.skipIf(!URL_)(`the PostgreSQL store${why}`, () => {
     expect(await storeRows(name)).toEqual(localRows(index));
     const hits = (await search(index, 'celadon kiln', { mode: 'bm25' })).hits;
     expect(hits[0]).toMatchObject({ workspace: name, path: 'memory/2026-03-21.md' });
+    // One mode, one list: a hit's score is that list's own, as in the local index.
+    expect(hits[0]!.score).toBe(hits[0]!.scores.bm25);
     expect((await search(index, 'lighthouse', { mode: 'bm25' })).hits).toEqual([]);
     // A rebuild reproduces the same rows from the tree.
     const rebuilt = await updateIndex(index, { rebuild: true });
