@@ -400,6 +400,9 @@ function validate(c: HipoConfig, file: string): void {
 
 const LLM_LEVELS = ['daily', 'weekly', 'monthly', 'root'];
 
+/** A PostgreSQL connection URL, as `search.postgres.url` or HIPO_PG_URL must start. */
+export const PG_URL = /^postgres(ql)?:\/\//;
+
 /** What a workspace may be called in a shared database: it shows in results and in `--workspace`. */
 export const WORKSPACE_NAME = /^[\p{L}\p{N}][\p{L}\p{N}._-]{0,99}$/u;
 
@@ -407,7 +410,7 @@ function validatePostgres(s: SearchConfig, file: string): void {
   if (s.store !== 'sqlite' && s.store !== 'postgres')
     throw new ConfigError(file, `"search.store" must be "sqlite" or "postgres", got ${JSON.stringify(s.store)}`);
   const pg = s.postgres;
-  if (pg.url && !/^postgres(ql)?:\/\//.test(pg.url))
+  if (pg.url && !PG_URL.test(pg.url))
     throw new ConfigError(file, '"search.postgres.url" must start with postgres:// (the password, if any, is never printed)');
   if (pg.workspace && !WORKSPACE_NAME.test(pg.workspace))
     throw new ConfigError(

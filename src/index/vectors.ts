@@ -63,6 +63,14 @@ export function deleteVector(db: IndexDb, chunkId: number): void {
   stmt(db, 'DELETE FROM chunk_vec WHERE chunk_id = ?').run(BigInt(chunkId));
 }
 
+/** A stored vector's float32 values (a view when the bytes are aligned, else a copy). */
+export function vectorFloats(blob: Buffer): Float32Array {
+  // A view needs 4-byte alignment; small buffers may sit anywhere in Node's pool.
+  return blob.byteOffset % 4 === 0
+    ? new Float32Array(blob.buffer, blob.byteOffset, blob.byteLength / 4)
+    : new Float32Array(Uint8Array.from(blob).buffer);
+}
+
 export function readVector(db: IndexDb, chunkId: number): Buffer | null {
   const row = stmt(db, 'SELECT embedding FROM chunk_vec WHERE chunk_id = ?').get(BigInt(chunkId)) as { embedding: Buffer } | undefined;
   return row?.embedding ?? null;

@@ -74,7 +74,10 @@ export function fetchMeta(db: IndexDb, ids: readonly number[], into: Map<number,
   }
 }
 
-export function sectionRef(m: ChunkMeta, score: number): SectionRef {
+export function sectionRef(
+  m: Pick<ChunkMeta, 'path' | 'level' | 'period' | 'headingPath' | 'lineStart' | 'lineEnd'>,
+  score: number,
+): SectionRef {
   return {
     path: m.path,
     level: m.level,

@@ -16,23 +16,27 @@ import type { MemoryType } from '../tree/layout.js';
 import { EmbedderError, type Embedder } from '../index/embed/embedder.js';
 import type { SearchFilters } from './filters.js';
 import { reciprocalRankFusion, rankByScore } from './fusion.js';
-import type { SearchHit } from './hits.js';
+import { sectionRef, type SearchHit } from './hits.js';
 import type { SearchMode } from './modes.js';
+import type { ExtraQuery } from './search.js';
 import { parseQuery, type ParsedQuery } from './query.js';
 import { makeSnippet, queryMatchers } from './snippet.js';
 import { signBits } from '../index/pg/signs.js';
+import { heldWorkspaces } from '../index/pg/workspaces.js';
 
 export interface PgSearchOptions {
   mode: SearchMode;
   limit: number;
   filters: SearchFilters;
-  /** The workspaces read (already checked by the caller against what the store holds). */
+  /** The workspaces to read; a name the store does not hold is reported in the warnings. */
   workspaces: readonly string[];
   embedder: Embedder | null;
   hybrid: { k: number; bm25Weight: number; vectorWeight: number };
   minSimilarity: number;
   /** Extra wordings of the query, ranked by keywords (`vec` ones by vectors too) and fused. */
-  also: readonly { kind: 'query' | 'lex' | 'vec'; text: string; weight?: number }[];
+  also: readonly ExtraQuery[];
+  /** The query's own lists' weight against each extra query's (search.ts ORIGINAL_WEIGHT). */
+  ownWeight: number;
 }
 
 export interface PgSearchResult {
@@ -204,22 +208,28 @@ export async function pgSearch(store: PgStore, query: string, o: PgSearchOptions
   const { bm25Weight, vectorWeight, k } = o.hybrid;
   return store.use(async (c) => {
     const lists: { rows: Map<string, Row>; weight: number; kind: 'bm25' | 'vector' }[] = [];
-    const own = o.also.length ? 2 : 1;
+    const { present, missing } = await heldWorkspaces(c, o.workspaces);
+    if (missing.length) warnings.push(`the store holds no workspace named ${missing.map((w) => `"${w}"`).join(', ')}`);
+    const read = { ...o, workspaces: present };
+    const { ownWeight } = o;
     const parsed = [q];
-    if (mode !== 'vector') lists.push({ rows: bySection(await keywordRows(c, o, q, want)), weight: bm25Weight * own, kind: 'bm25' });
+    if (mode !== 'vector')
+      lists.push({ rows: bySection(await keywordRows(c, read, q, want)), weight: bm25Weight * ownWeight, kind: 'bm25' });
     if (queryVector)
       lists.push({
-        rows: bySection(await vectorRows(c, o, q, queryVector, o.embedder!.id, want)),
-        weight: vectorWeight * own,
+        rows: bySection(await vectorRows(c, read, q, queryVector, o.embedder!.id, want)),
+        weight: vectorWeight * ownWeight,
         kind: 'vector',
       });
+    // The query's own lists give each hit its per-mode scores.
+    const own = [...lists];
     for (const x of o.also) {
       const xq = parseQuery(x.text);
       const w = x.weight ?? 1;
       if (mode !== 'vector' && x.kind !== 'vec' && xq.terms.length) {
         parsed.push(xq);
         lists.push({
-          rows: bySection(await keywordRows(c, o, { ...xq, excludedWords: q.excludedWords }, want)),
+          rows: bySection(await keywordRows(c, read, { ...xq, excludedWords: q.excludedWords }, want)),
           weight: bm25Weight * w,
           kind: 'bm25',
         });
@@ -227,7 +237,7 @@ export async function pgSearch(store: PgStore, query: string, o: PgSearchOptions
       if (queryVector && x.kind !== 'lex') {
         const v = await embedQuery(o.embedder!, x.text);
         if (v)
-          lists.push({ rows: bySection(await vectorRows(c, o, q, v, o.embedder!.id, want)), weight: vectorWeight * w, kind: 'vector' });
+          lists.push({ rows: bySection(await vectorRows(c, read, q, v, o.embedder!.id, want)), weight: vectorWeight * w, kind: 'vector' });
       }
     }
     const fused = reciprocalRankFusion(
@@ -238,24 +248,20 @@ export async function pgSearch(store: PgStore, query: string, o: PgSearchOptions
     const hits = rankByScore(fused)
       .slice(0, o.limit)
       .map((key): SearchHit => {
-        // The first two lists are the query's own: they give each hit its per-mode scores.
-        const ownScore = (kind: 'bm25' | 'vector'): number | null =>
-          lists
-            .slice(0, 2)
-            .find((l) => l.kind === kind)
-            ?.rows.get(key)?.score ?? null;
+        const ownScore = (kind: 'bm25' | 'vector'): number | null => own.find((l) => l.kind === kind)?.rows.get(key)?.score ?? null;
         const r = lists.map((l) => l.rows.get(key)).find((x) => x)!;
-        const headingPath = JSON.parse(r.heading_path) as string[];
-        return {
-          workspace: r.workspace,
+        const place = {
           path: r.path,
           level: r.level as IndexLevel,
           period: r.period_start ? ({ start: r.period_start, end: r.period_end } as DateRange) : null,
-          heading: headingPath[headingPath.length - 1] ?? '',
-          headingPath,
-          lines: { start: r.line_start, end: r.line_end },
+          headingPath: JSON.parse(r.heading_path) as string[],
+          lineStart: r.line_start,
+          lineEnd: r.line_end,
+        };
+        return {
+          workspace: r.workspace,
           // One list: its own score (as the local index gives BM25 sums and cosines); else the fused one.
-          score: lists.length === 1 ? r.score : fused.get(key)!,
+          ...sectionRef(place, lists.length === 1 ? r.score : fused.get(key)!),
           status: r.status,
           type: (r.type as MemoryType | null) ?? null,
           scores: { bm25: ownScore('bm25'), vector: ownScore('vector') },

@@ -30,7 +30,6 @@ import { nearestChunks, similarities } from './vector.js';
 import { alsoInOf, fetchMeta, sectionRef, type ChunkMeta, type SearchHit, type SectionRef } from './hits.js';
 import { lineQuery, summaryLinks, summaryTexts, type LineQuery } from './votes.js';
 import { PgStoreError, type PgLink } from '../index/pg/store.js';
-import { knownWorkspaces } from '../index/pg/workspaces.js';
 import { pgSearch, type PgSearchResult } from './pg.js';
 
 import type { SearchMode } from './modes.js';
@@ -356,20 +355,18 @@ async function storeSearch(
   if (!link.settings) return { result: null, warnings: [`${link.problem}; ${fallback}`] };
   const workspaces = o.workspaces?.length ? [...new Set(o.workspaces)] : link.settings.reads;
   try {
-    const store = await link.store();
-    const { present, missing } = await knownWorkspaces(store, workspaces);
-    const warnings = missing.length ? [`the store holds no workspace named ${missing.map((w) => `"${w}"`).join(', ')}`] : [];
-    const result = await pgSearch(store, query, {
+    const result = await pgSearch(await link.store(), query, {
       mode: o.mode,
       limit: o.limit,
       filters: o.filters ?? {},
-      workspaces: present,
+      workspaces,
       embedder: index.embedder,
       hybrid: index.settings.hybrid,
       minSimilarity: index.settings.minSimilarity,
       also: o.also,
+      ownWeight: o.also.length ? ORIGINAL_WEIGHT : 1,
     });
-    return { result, warnings: [...warnings, ...result.warnings] };
+    return { result, warnings: result.warnings };
   } catch (err) {
     if (!(err instanceof PgStoreError)) throw err;
     return { result: null, warnings: [`${err.message}; ${fallback}`] };

@@ -8,7 +8,7 @@
 // the index changes, and only when it fits MAX_RESIDENT_FLOATS (64 MB).
 import { stmt, type IndexDb } from '../index/db.js';
 import type { SearchIndex } from '../index/search-index.js';
-import { hasVectorTable, vectorBytes } from '../index/vectors.js';
+import { hasVectorTable, vectorBytes, vectorFloats } from '../index/vectors.js';
 import { vectorFilterSql, type SearchFilters } from './filters.js';
 
 /**
@@ -75,7 +75,7 @@ function loadResident(db: IndexDb, dims: number): Resident | null {
     .iterate() as Iterable<[number | bigint, Buffer, string, string, string, string]>) {
     if (i >= n || blob.byteLength !== dims * 4) continue;
     r.ids[i] = Number(id);
-    r.vectors.set(toFloats(blob), i * dims);
+    r.vectors.set(vectorFloats(blob), i * dims);
     r.rowOf.set(Number(id), i);
     r.level.push(level);
     r.start.push(start);
@@ -84,13 +84,6 @@ function loadResident(db: IndexDb, dims: number): Resident | null {
     i++;
   }
   return i === n ? r : null;
-}
-
-function toFloats(blob: Buffer): Float32Array {
-  // A view needs 4-byte alignment; small buffers may sit anywhere in Node's pool.
-  return blob.byteOffset % 4 === 0
-    ? new Float32Array(blob.buffer, blob.byteOffset, blob.byteLength / 4)
-    : new Float32Array(Uint8Array.from(blob).buffer);
 }
 
 /** The in-memory vectors, when this index has been searched before and they fit. */
@@ -192,7 +185,7 @@ export function similarities(index: SearchIndex, query: Float32Array, ids: reado
     if (r && row !== undefined) v = r.vectors.subarray(row * r.dims, (row + 1) * r.dims);
     else {
       const got = one.get(BigInt(id)) as [Buffer] | undefined;
-      if (got) v = toFloats(got[0]);
+      if (got) v = vectorFloats(got[0]);
     }
     if (!v || v.length !== query.length) continue;
     let sum = 0;

@@ -2,9 +2,8 @@
 // buffer, a line that is not JSON. Each gets an answer, and the server keeps answering.
 import { execFileSync, spawn } from 'node:child_process';
 import { join } from 'node:path';
-import { Client } from '@modelcontextprotocol/sdk/client/index.js';
-import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
 import { afterEach, describe, expect, it } from 'vitest';
+import { connectMcp } from '../helpers/mcp.js';
 import { rawLog } from '../helpers/tree.js';
 import { CLI, makeWorkspace } from '../helpers/workspace.js';
 
@@ -20,14 +19,7 @@ describe('faults: the MCP server', () => {
   it('answers `get` on a FIFO inside memory/ with an error, and keeps answering', async () => {
     const ws = makeWorkspace({ 'memory/2026-03-15.md': rawLog('2026-03-15', { 'fifo day [project]': ['a regular log'] }) });
     execFileSync('mkfifo', [join(ws.memoryDir, '2026-03-14.md')]);
-    const transport = new StdioClientTransport({
-      command: process.execPath,
-      args: [CLI, 'mcp', '--dir', ws.root, '--now', '2026-03-15'],
-      env: { ...process.env, HIPO_NOW: '' } as Record<string, string>,
-      stderr: 'pipe',
-    });
-    const client = new Client({ name: 'faults', version: '1.0.0' });
-    await client.connect(transport);
+    const client = await connectMcp(['--dir', ws.root, '--now', '2026-03-15'], { name: 'faults' });
     cleanup.push(() => client.close());
     const opts = { timeout: 5000 };
     const fifo = await client.callTool({ name: 'get', arguments: { path: '2026-03-14.md' } }, undefined, opts);

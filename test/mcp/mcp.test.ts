@@ -1,11 +1,11 @@
 // `hipo mcp` end to end: the SDK's own client talks to the compiled CLI over stdio.
-import { Client } from '@modelcontextprotocol/sdk/client/index.js';
-import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
+import type { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { rmSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { completion, startFakeLlm } from '../helpers/llm-server.js';
-import { CLI, makeWorkspace, runCli } from '../helpers/workspace.js';
+import { connectMcp } from '../helpers/mcp.js';
+import { makeWorkspace, runCli } from '../helpers/workspace.js';
 
 type Text = { content: { type: string; text: string }[]; isError?: boolean };
 
@@ -15,14 +15,7 @@ afterEach(async () => {
 });
 
 async function connect(dir: string): Promise<Client> {
-  const transport = new StdioClientTransport({
-    command: process.execPath,
-    args: [CLI, 'mcp', '--dir', dir, '--now', '2026-03-15'],
-    env: { ...process.env, HIPO_NOW: '' } as Record<string, string>,
-    stderr: 'pipe',
-  });
-  const client = new Client({ name: 'hipo-test', version: '1.0.0' });
-  await client.connect(transport);
+  const client = await connectMcp(['--dir', dir, '--now', '2026-03-15']);
   clients.push(client);
   return client;
 }
@@ -226,15 +219,7 @@ describe('hipo mcp: structured results, resources, errors', () => {
   it('starts where there is no workspace and answers every tool with the reason', async () => {
     const dir = makeWorkspace({}, null as unknown as Record<string, unknown>).root;
     rmSync(join(dir, 'memory'), { recursive: true });
-    const transport = new StdioClientTransport({
-      command: process.execPath,
-      args: [CLI, 'mcp'],
-      cwd: dir,
-      env: { ...process.env, HIPO_NOW: '' } as Record<string, string>,
-      stderr: 'pipe',
-    });
-    const client = new Client({ name: 'hipo-test', version: '1.0.0' });
-    await client.connect(transport);
+    const client = await connectMcp([], { cwd: dir });
     clients.push(client);
     expect((await client.listTools()).tools).toHaveLength(6);
     for (const name of ['status', 'context', 'search', 'get', 'log', 'recall']) {

@@ -5,8 +5,6 @@
 // starts PostgreSQL and sets HIPO_TEST_PG_URL; without it these tests are skipped, and say so.
 import { rmSync } from 'node:fs';
 import { join } from 'node:path';
-import { Client } from '@modelcontextprotocol/sdk/client/index.js';
-import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
 import pg from 'pg';
 import { afterAll, describe, expect, it } from 'vitest';
 import { loadConfig, type HipoConfig } from '../../src/config/config.js';
@@ -20,9 +18,10 @@ import { openPgStore, pgSettings, safeUrl } from '../../src/index/pg/store.js';
 import { openIndex, type SearchIndex } from '../../src/index/search-index.js';
 import { updateIndex } from '../../src/index/update.js';
 import { search, type SearchResult } from '../../src/search/search.js';
+import { connectMcp } from '../helpers/mcp.js';
 import { MARCH } from '../helpers/search.js';
 import { rawLog } from '../helpers/tree.js';
-import { CLI, makeWorkspace, type TestWorkspace } from '../helpers/workspace.js';
+import { makeWorkspace, type TestWorkspace } from '../helpers/workspace.js';
 
 const URL_ = process.env.HIPO_TEST_PG_URL ?? '';
 const why = URL_ ? '' : ' (skipped: no PostgreSQL server; set HIPO_TEST_PG_URL, as .ci/run does)';
@@ -262,14 +261,7 @@ describe.skipIf(!URL_)(`the PostgreSQL store${why}`, () => {
     );
     await updateIndex(open(b).index);
     const a = workspace(MARCH, mine, 'postgres', URL_, [theirs]);
-    const transport = new StdioClientTransport({
-      command: process.execPath,
-      args: [CLI, 'mcp', '--dir', a.root, '--now', '2026-03-25'],
-      env: { ...process.env, HIPO_NOW: '' } as Record<string, string>,
-      stderr: 'pipe',
-    });
-    const client = new Client({ name: 'hipo-test', version: '1.0.0' });
-    await client.connect(transport);
+    const client = await connectMcp(['--dir', a.root, '--now', '2026-03-25']);
     try {
       const r = (await client.callTool({ name: 'search', arguments: { query: 'celadon glaze ramen', mode: 'bm25' } })) as {
         structuredContent: { hits: { workspace?: string; path: string }[]; warnings: string[] };

@@ -5,7 +5,7 @@
 // at once touch different rows: nothing serializes a team.
 import type { PoolClient } from 'pg';
 import { stmt, type IndexDb } from '../db.js';
-import { readVector, storedEmbedder } from '../vectors.js';
+import { readVector, storedEmbedder, vectorFloats } from '../vectors.js';
 import type { ChunkColumns } from './schema.js';
 import { signBits } from './signs.js';
 import type { PgStore } from './store.js';
@@ -29,6 +29,7 @@ interface LocalFile {
   period_end: string | null;
   status: string | null;
   stamp: string;
+  chunks: number;
 }
 
 /** Chunks per transaction: big enough to be quick, small enough to keep each one short. */
@@ -36,23 +37,22 @@ const BATCH_CHUNKS = 1_000;
 /** A push of at least this many chunks refreshes the planner's statistics. */
 const ANALYZE_AFTER_CHUNKS = 2_000;
 
-function localFiles(db: IndexDb): LocalFile[] {
-  const embedder = storedEmbedder(db)?.id ?? '';
+/** Every file of the local index with its stamp and chunk count, in one pass over the chunks. */
+function localFiles(db: IndexDb, embedder: string | null): LocalFile[] {
   return stmt(
     db,
     `SELECT f.id, f.path, f.level, f.period_start, f.period_end, f.status,
-       f.hash || ':' || ? || ':' || (SELECT count(*) FROM chunks c WHERE c.file_id = f.id AND c.embedded = 1) AS stamp
-     FROM files f ORDER BY f.path`,
-  ).all(embedder) as LocalFile[];
+       f.hash || ':' || ? || ':' || coalesce(n.embedded, 0) AS stamp, coalesce(n.chunks, 0) AS chunks
+     FROM files f LEFT JOIN (
+       SELECT file_id, count(*) AS chunks, sum(embedded = 1) AS embedded FROM chunks GROUP BY file_id
+     ) n ON n.file_id = f.id
+     ORDER BY f.path`,
+  ).all(embedder ?? '') as LocalFile[];
 }
 
 interface ChunkRow extends ChunkColumns {
   id: number;
   embedded: number;
-}
-
-function floats(v: Buffer | null): Float32Array | null {
-  return v ? new Float32Array(v.buffer.slice(v.byteOffset, v.byteOffset + v.byteLength)) : null;
 }
 
 /** `{0.1,0.2,...}`: a REAL[] literal (the driver sends arrays of arrays badly for unnest). */
@@ -89,7 +89,8 @@ async function writeBatch(c: PoolClient, db: IndexDb, workspace: string, files: 
       cols.heading.push((JSON.parse(r.heading_path) as string[]).join(' '));
       cols.type.push(r.type);
       cols.text.push(r.text);
-      const v = r.embedded === 1 && embedder ? floats(readVector(db, r.id)) : null;
+      const blob = r.embedded === 1 && embedder ? readVector(db, r.id) : null;
+      const v = blob ? vectorFloats(blob) : null;
       cols.embedding.push(v ? arrayLiteral(v) : null);
       cols.sig.push(v ? signBits(v) : null);
     }
@@ -155,8 +156,8 @@ export async function pushIndex(store: PgStore, db: IndexDb, opts: { rebuild?: b
   const t0 = performance.now();
   const { workspace } = store.settings;
   const report: PushReport = { pushed: 0, removed: 0, unchanged: 0, chunks: 0, ms: 0 };
-  const files = localFiles(db);
   const embedder = storedEmbedder(db)?.id ?? null;
+  const files = localFiles(db, embedder);
   await store.use(async (c) => {
     if (opts.rebuild) await c.query('DELETE FROM hipo_files WHERE workspace = $1', [workspace]);
     const remote = new Map(
@@ -173,8 +174,6 @@ export async function pushIndex(store: PgStore, db: IndexDb, opts: { rebuild?: b
     }
     const changed = files.filter((f) => remote.get(f.path) !== f.stamp);
     report.unchanged = files.length - changed.length;
-    const chunkCount = (f: LocalFile): number =>
-      (stmt(db, 'SELECT count(*) AS n FROM chunks WHERE file_id = ?').get(f.id) as { n: number }).n;
     let batch: LocalFile[] = [];
     let size = 0;
     const flush = async (): Promise<void> => {
@@ -186,7 +185,7 @@ export async function pushIndex(store: PgStore, db: IndexDb, opts: { rebuild?: b
     };
     for (const f of changed) {
       batch.push(f);
-      size += chunkCount(f);
+      size += f.chunks;
       if (size >= BATCH_CHUNKS) await flush();
     }
     await flush();

@@ -5,7 +5,7 @@
 // is configured for it, so the other commands do not pay for it.
 import { basename } from 'node:path';
 import type { Pool, PoolClient } from 'pg';
-import { WORKSPACE_NAME, type SearchConfig } from '../../config/config.js';
+import { PG_URL, WORKSPACE_NAME, type SearchConfig } from '../../config/config.js';
 import type { Workspace } from '../../tree/layout.js';
 import { migrate } from './schema.js';
 
@@ -41,7 +41,7 @@ export function pgSettings(ws: Workspace, search: SearchConfig, env: NodeJS.Proc
   const url = fromEnv || search.postgres.url;
   const setting = fromEnv ? 'HIPO_PG_URL' : 'search.postgres.url';
   if (!url) throw new PgStoreError('"search.store" is "postgres" but no server is set: set "search.postgres.url" or HIPO_PG_URL');
-  if (!/^postgres(ql)?:\/\//.test(url)) throw new PgStoreError(`${setting} must start with postgres://`);
+  if (!PG_URL.test(url)) throw new PgStoreError(`${setting} must start with postgres://`);
   const workspace = search.postgres.workspace || basename(ws.root);
   if (!WORKSPACE_NAME.test(workspace))
     throw new PgStoreError(

@@ -1,5 +1,6 @@
 // Which workspaces a store holds: a search names the ones it reads, and a name the store does not
 // hold is said, not silently searched as nothing.
+import type { ClientBase } from 'pg';
 import type { PgStore } from './store.js';
 
 export interface WorkspaceCount {
@@ -20,15 +21,12 @@ export function storeWorkspaces(store: PgStore): Promise<WorkspaceCount[]> {
   );
 }
 
-/** `names` split into those the store holds and those it does not. */
-export async function knownWorkspaces(store: PgStore, names: readonly string[]): Promise<{ present: string[]; missing: string[] }> {
-  const held = await store.use(
-    async (c) =>
-      new Set(
-        (await c.query('SELECT DISTINCT workspace FROM hipo_files WHERE workspace = ANY($1::text[])', [names])).rows.map(
-          (r) => r.workspace as string,
-        ),
-      ),
+/** `names` split into those the store holds and those it does not (on a connection in use). */
+export async function heldWorkspaces(c: ClientBase, names: readonly string[]): Promise<{ present: string[]; missing: string[] }> {
+  const held = new Set(
+    (await c.query('SELECT DISTINCT workspace FROM hipo_files WHERE workspace = ANY($1::text[])', [names])).rows.map(
+      (r) => r.workspace as string,
+    ),
   );
   return { present: names.filter((n) => held.has(n)), missing: names.filter((n) => !held.has(n)) };
 }
