@@ -9,6 +9,7 @@
 // one of its keywords, and a hipo rule only where its keyword is (or on its line, or on a long
 // token), never over the whole text. Candidates of all rules are found on the original text and
 // merged, so one rule's marker never feeds another rule.
+import { createHash } from 'node:crypto';
 import { isPlaceholder } from './entropy.js';
 import { KeywordScanner, tokenRuns } from './keywords.js';
 import type { Candidate, ScannerRule } from './rule.js';
@@ -103,9 +104,12 @@ export class Redactor {
   private readonly minToken: number;
   private readonly textRules: CompiledRule[];
   private readonly exhaustive: boolean;
+  /** A digest of the workspace's patterns: equal for redactors that apply the same rules. */
+  readonly patternsKey: string;
 
   constructor(extraPatterns: readonly string[] = [], options: RedactorOptions = {}) {
     this.exhaustive = options.exhaustive ?? false;
+    this.patternsKey = createHash('sha256').update(JSON.stringify(extraPatterns)).digest('base64url').slice(0, 16);
     const specs: ScannerRule[] = [
       ...HIPO_RULES,
       // A workspace's own patterns are redacted whole (their groups are the user's business).

@@ -52,26 +52,35 @@ type Rec = RawTuple | NodeTuple;
 
 interface CacheFile {
   version: number;
+  /** The workspace patterns its entries were redacted with (Redactor.patternsKey). */
+  redaction?: string;
   entries: Record<string, Rec>;
 }
 
 export class StampCache implements ScanCache {
   private dirty = false;
+  /**
+   * Entries set since the last save: only they are redacted when it is written (the others were
+   * when they were written last, and a redacted text redacts to itself).
+   */
+  private readonly fresh = new Set<string>();
 
   private constructor(
     private readonly entries: Map<string, Rec>,
     private loaded: boolean,
+    /** The patterns the entries not in `fresh` were redacted with; null: unknown. */
+    private redaction: string | null,
   ) {}
 
   static empty(): StampCache {
-    return new StampCache(new Map(), false);
+    return new StampCache(new Map(), false, null);
   }
 
   static load(ws: Workspace): StampCache {
     try {
       const parsed = JSON.parse(readFileSync(statePath(ws, 'stamps'), 'utf8')) as CacheFile;
       if (parsed.version !== CACHE_VERSION || typeof parsed.entries !== 'object') return StampCache.empty();
-      return new StampCache(new Map(Object.entries(parsed.entries)), true);
+      return new StampCache(new Map(Object.entries(parsed.entries)), true, parsed.redaction ?? null);
     } catch {
       return StampCache.empty();
     }
@@ -164,6 +173,7 @@ export class StampCache implements ScanCache {
         facts,
       ]);
     }
+    this.fresh.add(relPath);
     this.dirty = true;
   }
 
@@ -179,12 +189,26 @@ export class StampCache implements ScanCache {
 
   /** Writes the cache if anything changed. Failure is harmless: the next scan reads more. */
   save(ws: Workspace): void {
-    if (!this.dirty && this.loaded) return;
+    // Problems quote what they failed on (a YAML error shows the line), facts what the user said:
+    // redacted, and all of it again when the workspace's patterns changed since the last save.
+    const redactor = workspaceRedactor(ws);
+    const all = this.redaction !== redactor.patternsKey;
+    if (!this.dirty && this.loaded && !all) return;
     try {
       ensureStateDir(ws);
-      const file: CacheFile = { version: CACHE_VERSION, entries: Object.fromEntries(this.entries) };
-      // Problems quote what they failed on (a YAML error shows the line): redacted.
-      atomicWriteFile(statePath(ws, 'stamps'), JSON.stringify(redactValue(workspaceRedactor(ws), file)), { durable: false });
+      const entries: Record<string, Rec> = {};
+      for (const [k, r] of this.entries) {
+        if (!all && !this.fresh.has(k)) entries[k] = r;
+        else {
+          const clean = redactValue(redactor, r);
+          this.entries.set(k, clean);
+          entries[redactor.redact(k).text] = clean;
+        }
+      }
+      const file: CacheFile = { version: CACHE_VERSION, redaction: redactor.patternsKey, entries };
+      atomicWriteFile(statePath(ws, 'stamps'), JSON.stringify(file), { durable: false });
+      this.redaction = redactor.patternsKey;
+      this.fresh.clear();
       this.dirty = false;
       this.loaded = true;
     } catch {
