@@ -12,7 +12,7 @@ import { CHUNKER_VERSION } from './chunk.js';
  * forward in place when MIGRATIONS has that step (an index is added, nothing is rewritten);
  * anything older is rebuilt.
  */
-const SCHEMA_VERSION = 3;
+const SCHEMA_VERSION = 4;
 
 /** From version n to n + 1, in place. */
 const MIGRATIONS: Record<number, string> = {
@@ -20,6 +20,9 @@ const MIGRATIONS: Record<number, string> = {
   // update (link-update.ts); without it each lookup read the whole table (~0.2 s per update at
   // 10 years).
   2: 'CREATE INDEX IF NOT EXISTS chunk_links_topic ON chunk_links (topic, kind);',
+  // ...and the latest days' lines first: read in the index's order, a lookup stops at the few it
+  // keeps instead of sorting every line about a frequent topic (~100 → ~40 ms per ROOT at 10 years).
+  3: 'DROP INDEX IF EXISTS chunk_links_topic; CREATE INDEX IF NOT EXISTS chunk_links_topic_day ON chunk_links (topic, kind, day);',
 };
 
 const BUSY_TIMEOUT_MS = 15_000;
@@ -72,7 +75,7 @@ CREATE TABLE chunk_links (
 CREATE INDEX chunk_links_chunk ON chunk_links (chunk_id);
 CREATE INDEX chunk_links_source ON chunk_links (source_id);
 CREATE INDEX chunk_links_day ON chunk_links (day);
-CREATE INDEX chunk_links_topic ON chunk_links (topic, kind);
+CREATE INDEX chunk_links_topic_day ON chunk_links (topic, kind, day);
 -- heading: the chunk's heading path; facts: what the user said about themselves (facts.ts);
 -- cjk: unigrams and bigrams of Korean/Japanese/Chinese runs (cjk.ts).
 CREATE VIRTUAL TABLE chunks_fts USING fts5 (

@@ -62,13 +62,34 @@ export interface FileListing {
   problems: string[];
 }
 
-/** Lists every file the index should hold, sorted by path, each once. */
-export function listIndexableFiles(ws: Workspace, include: readonly string[]): FileListing {
+/**
+ * Lists every file the index should hold, sorted by path, each once. With `memoryFiles`
+ * (memory-relative paths: the files a caller knows changed), the memory folder is not walked:
+ * those of them that exist and would be listed are, with everything `include` names.
+ */
+export function listIndexableFiles(ws: Workspace, include: readonly string[], memoryFiles?: Iterable<string>): FileListing {
   const seen = new Map<string, IndexableFile>();
   const problems: string[] = [];
   const add = (abs: string): void => {
     const f = describeFile(ws, abs);
     if (!seen.has(f.path)) seen.set(f.path, f);
+  };
+  const wsPath = (abs: string): string => relative(ws.root, abs).split(sep).join('/');
+  // Symbolic links to files are followed while they stay inside the folder walked; links to
+  // folders are not (a link loop would never end). Null: not listed.
+  const entryStats = (abs: string, root: string): Stats | null => {
+    try {
+      const st = lstatSync(abs);
+      if (!st.isSymbolicLink()) return st;
+      if (realInside(root, relative(root, abs)) === null) {
+        problems.push(`${wsPath(abs)}: skipped: a link to outside ${wsPath(root) || '.'}`);
+        return null;
+      }
+      const target = statSync(abs);
+      return target.isDirectory() ? null : target;
+    } catch {
+      return null; // gone
+    }
   };
   const walk = (dir: string, reportMissing: string | null, root = dir): void => {
     let names: string[];
@@ -82,29 +103,21 @@ export function listIndexableFiles(ws: Workspace, include: readonly string[]): F
     for (const name of names) {
       if (name.startsWith('.') || SKIP_DIRS.has(name)) continue;
       const abs = join(dir, name);
-      let st: Stats;
-      try {
-        // Symbolic links to files are followed while they stay inside the folder walked; links
-        // to folders are not (a link loop would never end).
-        st = lstatSync(abs);
-        if (st.isSymbolicLink()) {
-          if (realInside(root, relative(root, abs)) === null) {
-            problems.push(
-              `${relative(ws.root, abs).split(sep).join('/')}: skipped: a link to outside ${relative(ws.root, root).split(sep).join('/') || '.'}`,
-            );
-            continue;
-          }
-          st = statSync(abs);
-          if (st.isDirectory()) continue;
-        }
-      } catch {
-        continue;
-      }
+      const st = entryStats(abs, root);
+      if (!st) continue;
       if (st.isDirectory()) walk(abs, null, root);
       else if (st.isFile() && name.toLowerCase().endsWith('.md')) add(abs);
     }
   };
-  walk(ws.memoryDir, null);
+  if (memoryFiles === undefined) walk(ws.memoryDir, null);
+  else
+    for (const rel of memoryFiles) {
+      const parts = rel.split('/');
+      if (parts.some((part) => part.startsWith('.') || SKIP_DIRS.has(part)) || !rel.toLowerCase().endsWith('.md')) continue;
+      const abs = join(ws.memoryDir, ...parts);
+      // Gone: the caller removes it from the index.
+      if (entryStats(abs, ws.memoryDir)?.isFile()) add(abs);
+    }
   for (const p of include) {
     const abs = resolve(ws.root, p);
     let st: Stats;

@@ -286,12 +286,15 @@ function dailyLeads(db: IndexDb, day: string, topic: string): number[] {
   return rows.map((r) => r[0]);
 }
 
-/** The raw chunks the daily nodes' lines about `topic` were found in, latest days first. */
+/**
+ * The raw chunks the daily nodes' lines about `topic` were found in, latest days first (a daily
+ * node's line speaks of its day), in the order the lines were linked within a day.
+ */
 function latestLeads(db: IndexDb, topic: string): number[] {
   const rows = stmt(
     db,
     `SELECT l.source_id FROM chunk_links l JOIN chunks c ON c.id = l.chunk_id JOIN files f ON f.id = c.file_id
-    WHERE f.level = 'daily' AND l.topic = ? AND l.kind = 0 AND l.source_id IS NOT NULL ORDER BY f.period_start DESC LIMIT ?`,
+    WHERE f.level = 'daily' AND l.topic = ? AND l.kind = 0 AND l.source_id IS NOT NULL ORDER BY l.day DESC, l.rowid LIMIT ?`,
   )
     .raw()
     .all(topic, MAX_LEADS * 4) as [number][];

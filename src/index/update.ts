@@ -32,6 +32,12 @@ export interface UpdateProgress {
 export interface UpdateOptions {
   /** Empty the index first and index everything again. */
   rebuild?: boolean;
+  /**
+   * Memory-relative paths of the only memory files that may have changed since the last update
+   * (a daemon knows them from its watcher and its own writes): the memory folder is not walked.
+   * Ignored when the index is empty (new or rebuilt).
+   */
+  memoryFiles?: Iterable<string>;
   /** Skip embedding (the chunks stay waiting for the next update). */
   skipEmbedding?: boolean;
   onProgress?: (p: UpdateProgress) => void;
@@ -46,6 +52,7 @@ interface StoreReport extends Partial<PushReport> {
 }
 
 export interface UpdateReport {
+  /** Files looked at: all the index covers, or those an update limited to `memoryFiles` listed. */
   files: number;
   added: number;
   changed: number;
@@ -108,12 +115,18 @@ export async function updateIndex(index: SearchIndex, opts: UpdateOptions = {}):
     ms: 0,
   };
   if (opts.rebuild) clearIndex(db);
-  const listing = listIndexableFiles(index.ws, index.settings.include);
-  report.warnings.push(...listing.problems);
-  report.files = listing.files.length;
   const rows = new Map(
     (stmt(db, 'SELECT id, path, size, mtime_ms, hash, indexed_at FROM files').all() as FileRow[]).map((r) => [r.path, r]),
   );
+  // Only some memory files: the rest of the memory folder is as the index has it (outside it,
+  // everything is listed). An empty index has nothing to keep: it lists every file.
+  const only = opts.memoryFiles && rows.size > 0 && index.ws.memoryName !== '.' ? [...opts.memoryFiles] : null;
+  const listing = listIndexableFiles(index.ws, index.settings.include, only ?? undefined);
+  const inMemory = `${index.ws.memoryName}/`;
+  const given = new Set((only ?? []).map((rel) => inMemory + rel));
+  const inScope = (path: string): boolean => !only || given.has(path) || !path.startsWith(inMemory);
+  report.warnings.push(...listing.problems);
+  report.files = listing.files.length;
 
   // What the summaries' links to their raw sections must be brought up to date for.
   const relinkFiles = new Set<number>();
@@ -187,7 +200,7 @@ export async function updateIndex(index: SearchIndex, opts: UpdateOptions = {}):
   // Files that are gone leave last, so a renamed file's chunks could copy their vectors first.
   const listed = new Set(listing.files.map((f) => f.path));
   for (const [path, row] of rows) {
-    if (listed.has(path)) continue;
+    if (listed.has(path) || !inScope(path)) continue;
     const gone = stmt(db, 'SELECT level, period_start FROM files WHERE id = ?').get(row.id) as
       | { level: string; period_start: string | null }
       | undefined;

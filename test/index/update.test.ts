@@ -156,6 +156,28 @@ describe('incremental updates', () => {
     expect(embedder.texts).toHaveLength(0);
   });
 
+  it('with the changed memory files named, looks at those alone (and all configured folders); a new index, at all', async () => {
+    const ws = tree();
+    const fresh = await updateIndex(indexOf(ws, { embedder: null }), { memoryFiles: [] });
+    expect(fresh).toMatchObject({ added: 8, files: 8 });
+    const index = indexOf(ws, { embedder: null });
+    writeFileSync(join(ws.memoryDir, '2026-03-15.md'), RAW.replace('eight tomato plants', 'eight tomato plants and basil'));
+    writeFileSync(join(ws.memoryDir, 'notes.md'), '# Loose notes\nsome text about terraform\n');
+    rmSync(join(ws.memoryDir, '2026-03-16.md'));
+    writeFileSync(join(ws.root, 'knowledge', 'auth.md'), '# Auth\n\n## Sessions\nSessions live in postgres now.\n');
+    const r = await updateIndex(index, { memoryFiles: ['2026-03-15.md', '2026-03-16.md', '.drafts/x.md'] });
+    // The named raw log changed, the named one that is gone went, the configured folder was walked.
+    expect(r).toMatchObject({ files: 2, changed: 2, removed: 1, added: 0 });
+    const paths = async (q: string) => (await search(index, q, { mode: 'bm25' })).hits.map((h) => h.path);
+    expect(await paths('basil')).toEqual(['memory/2026-03-15.md']);
+    expect(await paths('billing webhook')).toEqual([]);
+    expect(await paths('postgres')).toEqual(['knowledge/auth.md']);
+    // notes.md was not named: the index keeps what it had until an update looks at every file.
+    expect(await paths('terraform')).toEqual([]);
+    expect(await updateIndex(index)).toMatchObject({ changed: 1, files: 7 });
+    expect(await paths('terraform')).toEqual(['memory/notes.md']);
+  });
+
   it('moves chunks whose text moved without tokenizing or embedding them again', async () => {
     const ws = tree();
     const embedder = counting(wink);
@@ -252,10 +274,11 @@ describe('a damaged or foreign index file', () => {
 });
 
 describe('an index from an earlier hipo', () => {
-  /** Makes the workspace's index look as schema `version` left it (no topic index on links). */
+  /** Makes the workspace's index look as schema `version` left it (2: no topic index on links; 3: one without days). */
   const asVersion = (file: string, version: number): void => {
     const db = new Database(file);
-    db.exec('DROP INDEX IF EXISTS chunk_links_topic');
+    db.exec('DROP INDEX IF EXISTS chunk_links_topic_day');
+    if (version === 3) db.exec('CREATE INDEX chunk_links_topic ON chunk_links (topic, kind)');
     db.prepare("UPDATE meta SET value = ? WHERE key = 'schema_version'").run(String(version));
     db.close();
   };
@@ -268,23 +291,24 @@ describe('an index from an earlier hipo', () => {
     return names.sort();
   };
 
-  it('one step behind is brought forward in place: nothing rebuilt, the new index added', async () => {
+  it.each([2, 3])('from schema %i is brought forward in place: nothing rebuilt, the topic index by day added', async (version) => {
     const ws = tree();
     const first = indexOf(ws, { embedder: null });
     await updateIndex(first);
     const chunks = (first.db.prepare('SELECT count(*) AS n FROM chunks').get() as { n: number }).n;
     first.close();
-    asVersion(indexFile(ws), 2);
-    expect(indexes(indexFile(ws))).not.toContain('chunk_links_topic');
+    asVersion(indexFile(ws), version);
+    expect(indexes(indexFile(ws))).not.toContain('chunk_links_topic_day');
 
     const index = indexOf(ws, { embedder: null });
     expect(index.warnings).toEqual([]);
     expect(index.created).toBe(false);
     expect((index.db.prepare('SELECT count(*) AS n FROM chunks').get() as { n: number }).n).toBe(chunks);
-    expect((index.db.prepare("SELECT value FROM meta WHERE key = 'schema_version'").get() as { value: string }).value).toBe('3');
+    expect((index.db.prepare("SELECT value FROM meta WHERE key = 'schema_version'").get() as { value: string }).value).toBe('4');
     expect((await updateIndex(index)).added).toBe(0);
     index.close();
-    expect(indexes(indexFile(ws))).toContain('chunk_links_topic');
+    expect(indexes(indexFile(ws))).toContain('chunk_links_topic_day');
+    expect(indexes(indexFile(ws))).not.toContain('chunk_links_topic');
   });
 
   it('with no way forward in place is rebuilt, with a warning', async () => {
@@ -295,7 +319,7 @@ describe('an index from an earlier hipo', () => {
     asVersion(indexFile(ws), 1);
     const index = indexOf(ws, { embedder: null });
     expect(index.warnings).toEqual([
-      expect.stringMatching(/rebuilding the search index because it has schema version 1, this hipo uses 3/),
+      expect.stringMatching(/rebuilding the search index because it has schema version 1, this hipo uses 4/),
     ]);
     expect(index.created).toBe(true);
     await updateIndex(index);
