@@ -6,7 +6,7 @@
 //   - a fresh `hipo compact` after one appended line, 1 and 10 years: without a daemon, and
 //     with one running (which, from this version on, runs the cycle for the command);
 //   - the daemon on the caught-up, indexed 10-year tree: RSS settled, peak and RSS after 10
-//     changes, CPU in the quiet minute after;
+//     changes, CPU in the quiet minute after, and `hipo search` (both modes) while it runs;
 //   - `hipo --version` cold start, against bare `node -e 0`.
 // The baseline is the commit before HEAD unless told otherwise (bench/lib/baseline.ts).
 import { spawnSync } from 'node:child_process';
@@ -183,6 +183,15 @@ if (!argv.includes('--skip-daemon')) {
     0,
     `wall, median of ${compactRuns}`,
   );
+  for (const mode of ['bm25', 'hybrid'] as const)
+    row(
+      `10 y: hipo search --mode ${mode}, daemon running`,
+      median(d.before!.searchMs[mode]),
+      median(d.now!.searchMs[mode]),
+      'ms',
+      0,
+      `wall, median of ${2 * compactRuns}`,
+    );
   row('10 y daemon RSS, settled (caught up, indexed)', d.before!.settledMB, d.now!.settledMB, 'MB');
   row('10 y daemon RSS, peak after 10 changes', d.before!.peakMB, d.now!.peakMB, 'MB');
   row('10 y daemon RSS after 10 changes', d.before!.afterMB, d.now!.afterMB, 'MB');

@@ -3,15 +3,22 @@
 // `hipo hook …` takes a short path that skips the command-line framework: it runs on every
 // prompt of an agent session, so its start-up time is the agent's latency.
 // `hipo --version` answers without loading the command line at all (install checks, scripts).
+// `hipo compact` and `hipo search` ask a running daemon first (cli/daemon-first.ts), and load the
+// command line only when it does not answer.
 const argv = process.argv.slice(2);
 const isHook = argv[0] === 'hook' && !argv.includes('--help') && !argv.includes('-h');
 const isVersion = argv.length === 1 && (argv[0] === '--version' || argv[0] === '-v');
 
+const isDaemonFirst = ['compact', 'search'].includes(argv[0] ?? '') && !argv.includes('--help') && !argv.includes('-h');
+
+const commandLine = (): Promise<number> => import('./cli/main.js').then((m) => m.main(argv));
 const run: Promise<number> = isHook
   ? import('./hooks/entry.js').then((m) => m.hookEntry(argv.slice(1)))
   : isVersion
     ? import('./cli/version.js').then((m) => (process.stdout.write(`${m.VERSION}\n`), 0))
-    : import('./cli/main.js').then((m) => m.main(argv));
+    : isDaemonFirst
+      ? import('./cli/daemon-first.js').then((m) => m.daemonFirst(argv)).then((code) => code ?? commandLine())
+      : commandLine();
 
 run.then(
   (code) => {

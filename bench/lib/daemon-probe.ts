@@ -1,10 +1,11 @@
 // A build's `hipo daemon` on a caught-up, indexed tree, as bench:scale measures it: its RSS once
 // settled, its peak and RSS after a series of changes (each appended to the last raw log, each
 // waited for until the index has it), the CPU it uses in the quiet spell after, and how long a
-// fresh `hipo compact` takes while it runs. RSS and CPU come from /proc (Linux).
+// fresh `hipo compact` and `hipo search` take while it runs. RSS and CPU come from /proc (Linux).
 import { spawn, spawnSync } from 'node:child_process';
 import { appendFileSync, readFileSync, readdirSync } from 'node:fs';
 import { join } from 'node:path';
+import { corpusQueries } from './corpus.js';
 
 export interface DaemonFigures {
   settledMB: number;
@@ -14,7 +15,10 @@ export interface DaemonFigures {
   idleRssMB: number;
   /** Wall time of `hipo compact` after one append, while the daemon runs (ms, each run). */
   compactMs: number[];
+  /** Wall time of `hipo search` in each mode while the daemon runs (ms, each run, queries in turn). */
+  searchMs: { bm25: number[]; hybrid: number[] };
 }
+
 
 const sleep = (ms: number): Promise<void> => new Promise((r) => setTimeout(r, ms));
 
@@ -97,7 +101,20 @@ export async function probeDaemon(
       // Let the daemon's own reaction to the change (after its debounce) pass first.
       await sleep(3500);
     }
-    return { settledMB, peakMB, afterMB, idleCpuS, idleRssMB, compactMs };
+    const searchMs = { bm25: [] as number[], hybrid: [] as number[] };
+    const queries = corpusQueries();
+    for (let i = 0; i < 2 * o.compactRuns; i++) {
+      for (const mode of ['bm25', 'hybrid'] as const) {
+        const t0 = performance.now();
+        const r = spawnSync(process.execPath, [cli, 'search', queries[i % queries.length]!, '--mode', mode, '--dir', dir], {
+          env,
+          encoding: 'utf8',
+        });
+        searchMs[mode].push(performance.now() - t0);
+        if (r.status !== 0) throw new Error(`hipo search failed with a daemon running: ${r.stderr}`);
+      }
+    }
+    return { settledMB, peakMB, afterMB, idleCpuS, idleRssMB, compactMs, searchMs };
   } finally {
     child.kill('SIGTERM');
     await Promise.race([exited, sleep(10_000)]);

@@ -16,10 +16,7 @@ import type { Recall, TreeSearch } from '../context/recall.js';
 import type { CompactProgress, CompactResult } from '../cycle/compaction.js';
 import type { IndexTotals } from '../index/totals.js';
 import type { UpdateProgress, UpdateReport } from '../index/update.js';
-import type { ExtraQueries } from '../search/expand.js';
-import type { SearchFilters } from '../search/filters.js';
-import type { SearchMode } from '../search/modes.js';
-import type { SearchResult } from '../search/search.js';
+import type { SearchAnswer, SearchAsk } from '../search/answer.js';
 import type { StatusReport } from '../status/status.js';
 import type { TokenizerName } from '../text/tokens.js';
 import { resolveClock } from '../time/clock.js';
@@ -27,6 +24,8 @@ import { type MemoryType, type Workspace, workspaceAt } from '../tree/layout.js'
 
 // Each method loads the code it needs when first called: opening a workspace costs a config
 // read, and a command that logs one entry does not load the search index or the summarizers.
+
+export type { SearchAnswer } from '../search/answer.js';
 
 /** A workspace that cannot be opened: the message names the folder and what is missing. */
 export class HipoError extends Error {}
@@ -38,26 +37,10 @@ export interface OpenOptions {
   caller?: string;
 }
 
-export interface SearchOptions {
-  mode?: SearchMode;
-  limit?: number;
-  filters?: SearchFilters;
-  /** Other wordings of what the query depends on (`--also`). */
-  also?: string[];
-  /** Ask the configured model for more queries (`--expand`). */
-  expand?: boolean;
-  /** With `search.store` "postgres": the workspaces to read (`--workspace`; default this one and the configured). */
-  workspaces?: string[];
+export interface SearchOptions extends SearchAsk {
   /** Bring the index up to date with the tree first (default true; `--no-update`). */
   update?: boolean;
   onProgress?: (p: UpdateProgress) => void;
-}
-
-export interface SearchAnswer extends SearchResult {
-  /** Problems that did not stop the search (an embedder that is down, a rebuilt index). */
-  warnings: string[];
-  /** The model's part, when it expanded the query. */
-  expansion: ExtraQueries['expansion'];
 }
 
 export interface RecallOptions {
@@ -140,22 +123,12 @@ export class Hipo {
   /** Search over the whole tree, one hit per fact, as `hipo search --json`. */
   async search(query: string, opts: SearchOptions = {}): Promise<SearchAnswer> {
     if (!query.trim()) throw new HipoError('search: the query is empty');
-    const [{ extraQueries }, { withIndex }, { search }] = await Promise.all([
-      import('../search/expand.js'),
-      import('../index/maintain.js'),
-      import('../search/search.js'),
-    ]);
-    const x = await extraQueries(this.workspace, this.config, query, { also: opts.also, expand: opts.expand });
-    const s = await withIndex(this.workspace, this.config, { update: opts.update ?? true, onProgress: opts.onProgress }, (index) =>
-      search(index, query, {
-        mode: opts.mode ?? 'hybrid',
-        limit: opts.limit ?? 10,
-        filters: opts.filters,
-        also: x.also,
-        workspaces: opts.workspaces,
-      }),
+    const [{ withIndex }, { answerSearch }] = await Promise.all([import('../index/maintain.js'), import('../search/answer.js')]);
+    const { update, onProgress, ...ask } = opts;
+    const s = await withIndex(this.workspace, this.config, { update: update ?? true, onProgress }, (index) =>
+      answerSearch(index, this.workspace, this.config, query, ask),
     );
-    return { ...s.result, warnings: [...x.warnings, ...s.warnings, ...s.result.warnings], expansion: x.expansion };
+    return { ...s.result, warnings: [...s.warnings, ...s.result.warnings] };
   }
 
   /** The passages that answer a question, within a token budget, as `hipo recall`. */

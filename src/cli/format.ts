@@ -3,6 +3,7 @@ import type { CompactReport } from '../cycle/compaction.js';
 import type { Applied } from '../cycle/execute.js';
 import type { CyclePlan, NodeAction } from '../plan/plan.js';
 import { NODE_LEVELS, periodId, type Workspace } from '../tree/layout.js';
+import type { Io } from './command-setup.js';
 
 function pad(s: string, n: number): string {
   return s.length >= n ? s + ' ' : s + ' '.repeat(n - s.length);
@@ -163,4 +164,17 @@ export function compactJson(r: CompactReport, ws: Workspace): unknown {
     warnings: r.warnings,
     llm: r.llm,
   };
+}
+
+/** What `hipo compact` prints for a cycle a running daemon ran; the exit code. */
+export function printDaemonCompact(
+  r: CompactReport,
+  ws: Workspace,
+  io: Io,
+  opts: { json: boolean; verbose: boolean; configWarnings: string[] },
+): number {
+  // The daemon keeps its search index current itself, right after the cycle.
+  if (opts.json) io.out(JSON.stringify({ ...(compactJson(r, ws) as object), searchIndex: { updated: false, byDaemon: true } }, null, 2));
+  else io.out(`${formatCompact(r, ws, opts)}\n  run by the daemon (pid in .hipo/daemon.json), which updates the search index next`);
+  return r.errors.length ? 1 : 0;
 }

@@ -5,6 +5,7 @@ import { join, resolve } from 'node:path';
 import { isValidTimeZone, systemTimeZone } from '../time/calendar.js';
 import { recordWorkspacePatterns } from '../redact/workspace.js';
 import { nestedQuantifier } from './regex-safety.js';
+import { CONFIG_FILE, DEFAULT_LOCK_WAIT_MS, LEGACY_CONFIG_FILE, WORKSPACE_NAME } from './settings-source.js';
 
 export interface CompactionConfig {
   /** Per-cycle limits on nodes generated at each level (most recent period first). */
@@ -167,12 +168,8 @@ interface DaemonConfig {
   releaseAfterMs: number;
 }
 
-export const CONFIG_FILE = 'hipo.config.json';
-
 /** Default of `maxFileBytes`: about a hundred times a busy day of agent sessions. */
 export const DEFAULT_MAX_FILE_BYTES = 16 * 1024 * 1024;
-/** Read for the settings it shares with hipo when `hipo.config.json` is absent. */
-export const LEGACY_CONFIG_FILE = 'hipocampus.config.json';
 
 export function defaultConfig(): HipoConfig {
   return {
@@ -193,7 +190,7 @@ export function defaultConfig(): HipoConfig {
       projectStaleDays: 90,
       ephemeralMarkers: [],
     },
-    lockWaitMs: 10_000,
+    lockWaitMs: DEFAULT_LOCK_WAIT_MS,
     redactPatterns: [],
     maxFileBytes: DEFAULT_MAX_FILE_BYTES,
     agents: {
@@ -402,9 +399,6 @@ const LLM_LEVELS = ['daily', 'weekly', 'monthly', 'root'];
 
 /** A PostgreSQL connection URL, as `search.postgres.url` or HIPO_PG_URL must start. */
 export const PG_URL = /^postgres(ql)?:\/\//;
-
-/** What a workspace may be called in a shared database: it shows in results and in `--workspace`. */
-export const WORKSPACE_NAME = /^[\p{L}\p{N}][\p{L}\p{N}._-]{0,99}$/u;
 
 function validatePostgres(s: SearchConfig, file: string): void {
   if (s.store !== 'sqlite' && s.store !== 'postgres')

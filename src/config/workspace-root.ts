@@ -4,7 +4,7 @@
 // hipo has already compacted (ROOT.md or daily/): a bare folder named memory is not enough.
 import { existsSync } from 'node:fs';
 import { dirname, join, resolve } from 'node:path';
-import { CONFIG_FILE, LEGACY_CONFIG_FILE } from './config.js';
+import { CONFIG_FILE, LEGACY_CONFIG_FILE } from './settings-source.js';
 
 function isWorkspace(dir: string): boolean {
   if (existsSync(join(dir, CONFIG_FILE)) || existsSync(join(dir, LEGACY_CONFIG_FILE))) return true;

@@ -4,6 +4,7 @@
 // the tree and loading the compaction code; when no daemon answers (none runs, the socket is
 // stale, the answer is late) it does the work itself. Kept small: the CLI loads it at start-up.
 import { connect } from 'node:net';
+import type { SearchRequest } from '../search/answer.js';
 import { statePath } from '../state/dir.js';
 
 /** The longest socket path the platforms allow (104 bytes on macOS, 108 on Linux), with room. */
@@ -17,12 +18,14 @@ export function socketPath(ws: { stateDir: string }): string | null {
 
 /**
  * What the daemon is asked. `clock` is where the asking command takes "today" from (its --now,
- * HIPO_NOW or HIPO_NOW_FILE): the daemon answers only when it reads the same clock.
+ * HIPO_NOW or HIPO_NOW_FILE) and `settings` what its settings are made from (config/settings-
+ * source.ts): the daemon answers only a command that reads the same clock and settings as it
+ * does, so its answer is what the command would have printed had it done the work itself.
  */
 export type DaemonRequest =
-  | { op: 'compact'; clock: string | null; json: boolean; verbose: boolean }
-  | { op: 'search'; clock: string | null; query: string; options: Record<string, unknown> }
-  | { op: 'ping'; clock: string | null };
+  | { op: 'compact'; clock: string | null; settings: string }
+  | { op: 'search'; clock: string | null; settings: string; search: SearchRequest }
+  | { op: 'ping'; clock: string | null; settings: string };
 
 export type DaemonAnswer<T> = { ok: true; result: T } | { ok: false; error: string };
 

@@ -27,6 +27,8 @@ import { RequestServer } from './socket.js';
 import { answerRequest, type RequestHost, type RunOutcome } from './requests.js';
 import { Planner } from '../plan/planner.js';
 import { SettledMonths } from '../compose/root.js';
+import { workspaceRedactor } from '../redact/workspace.js';
+import { redactValue } from '../redact/lines.js';
 
 export class DaemonRunning extends Error {}
 
@@ -68,6 +70,12 @@ export class Daemon {
   private readonly index: IndexKeeper;
   /** Something changed since the index was last brought up to date (true at start). */
   private indexStale = true;
+  /**
+   * The memory files changed since the index was last brought up to date, which the next update
+   * looks at alone; null: it lists every file (at start, after a run that scanned the whole tree,
+   * after a failed update or a backlog worked off by other processes).
+   */
+  private indexDue: Set<string> | null = null;
   /** Listens for one-shot commands that hand their work over (`hipo compact`). */
   private server: RequestServer | null = null;
   /**
@@ -94,6 +102,8 @@ export class Daemon {
     private readonly ws: Workspace,
     private readonly config: HipoConfig,
     private readonly log: DaemonLog,
+    /** What its settings were made from, read before they were loaded (settingsDigest), and their warnings. */
+    private readonly settings: { digest: string; warnings: string[] },
   ) {
     this.index = new IndexKeeper(ws, config);
     this.cache = StampCache.load(ws);
@@ -168,18 +178,22 @@ export class Daemon {
       );
       return;
     }
+    const redactor = workspaceRedactor(this.ws);
     const host: RequestHost = {
       clock: this.clock,
+      settings: this.settings.digest,
+      context: { configWarnings: this.settings.warnings, memoryDir: this.config.memoryDir },
       busy: () => (this.stopping ? 'the daemon is stopping' : this.backlogRunning ? 'the daemon is working off a backlog' : null),
       runNow: (reason) =>
         new Promise<RunOutcome>((resolve, reject) => {
           this.waiters.push({ resolve, reject });
           this.runner.request(reason);
         }),
-      search: async (query, options, update) => {
-        if (update && this.indexStale) await this.updateIndex();
-        return this.index.search(query, options, (w) => this.log('warn', 'index-warning', `search index: ${w}`, { warning: w }));
+      search: async (request) => {
+        if (request.update && this.indexStale) await this.updateIndex();
+        return this.index.search(request, (w) => this.log('warn', 'index-warning', `search index: ${w}`, { warning: w }));
       },
+      redact: (value) => redactValue(redactor, value),
     };
     try {
       this.server = await RequestServer.listen(path, (request) => answerRequest(host, request));
@@ -239,6 +253,10 @@ export class Daemon {
         memo: this.memo,
       });
       this.known = r.tree;
+      // What the index must look at: every file, after a run that looked at every file.
+      if (!known) this.indexDue = null;
+      else if (this.indexDue) for (const f of [...touched, ...changed, ...r.written]) this.indexDue.add(f);
+      if (this.indexDue && this.indexDue.size > MAX_TOUCHED) this.indexDue = null;
       const ms = Math.round(performance.now() - started);
       this.state.runs++;
       const pending = r.remaining.actions.length + r.remaining.deferred.length;
@@ -316,12 +334,18 @@ export class Daemon {
     this.cache = StampCache.load(this.ws);
     this.known = null;
     this.indexStale = true;
+    this.indexDue = null;
   }
 
   private async updateIndex(): Promise<UpdateReport | null> {
     const t0 = performance.now();
     try {
-      const rep = await this.index.update((w) => this.log('warn', 'index-warning', `search index: ${w}`, { warning: w }));
+      const due = this.indexDue;
+      this.indexDue = new Set();
+      const rep = await this.index.update(
+        (w) => this.log('warn', 'index-warning', `search index: ${w}`, { warning: w }),
+        due ? [...due] : undefined,
+      );
       this.indexStale = rep.pendingEmbeddings > 0;
       if (!this.indexStale) this.state.indexedAt = new Date().toISOString();
       const changed = rep.added + rep.changed + rep.removed;
@@ -332,6 +356,7 @@ export class Daemon {
           `index: ${changed} file(s) reindexed, +${rep.chunksAdded} −${rep.chunksRemoved} chunks, ${rep.embedded} embedded, ${Math.round(performance.now() - t0)} ms${rep.pendingEmbeddings ? `; ${rep.pendingEmbeddings} waiting for vectors` : ''}`,
           {
             files: changed,
+            looked: rep.files,
             chunksAdded: rep.chunksAdded,
             chunksRemoved: rep.chunksRemoved,
             embedded: rep.embedded,
@@ -341,7 +366,8 @@ export class Daemon {
         );
       return rep;
     } catch (err) {
-      // The index is a cache: the tree is current; the next run retries.
+      // The index is a cache: the tree is current; the next run retries, looking at every file.
+      this.indexDue = null;
       const message = (err as Error).message;
       this.state.lastError = { at: new Date().toISOString(), message: `search index: ${message}` };
       this.log('warn', 'index-error', `search index not updated: ${message} (will retry)`, { error: message });

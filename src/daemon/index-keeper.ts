@@ -7,6 +7,7 @@ import type { HipoConfig } from '../config/config.js';
 import type { Workspace } from '../tree/layout.js';
 import type { SearchIndex } from '../index/search-index.js';
 import type { UpdateReport } from '../index/update.js';
+import type { SearchAnswer, SearchRequest } from '../search/answer.js';
 
 export class IndexKeeper {
   private index: SearchIndex | null = null;
@@ -24,25 +25,32 @@ export class IndexKeeper {
     return next;
   }
 
-  /** Updates the index (opening or rebuilding it as needed); warnings go to `warn`. */
-  update(warn: (message: string) => void): Promise<UpdateReport> {
-    return this.turn(() => this.updateNow(warn));
+  /**
+   * Updates the index (opening or rebuilding it as needed); warnings go to `warn`. With
+   * `memoryFiles`, only those memory files are looked at (updateIndex's `memoryFiles`).
+   */
+  update(warn: (message: string) => void, memoryFiles?: readonly string[]): Promise<UpdateReport> {
+    return this.turn(() => this.updateNow(warn, memoryFiles));
   }
 
-  /** Searches the index as it is (the caller brings it up to date first when it wants). */
-  search(query: string, options: Record<string, unknown>, warn: (message: string) => void): Promise<unknown> {
+  /** Searches the index as it is (the caller brings it up to date first when it wants), as `hipo search` would. */
+  search(request: SearchRequest, warn: (message: string) => void): Promise<SearchAnswer> {
     return this.turn(async () => {
-      const { search } = await import('../search/search.js');
-      if (!this.index) await this.updateNow(warn);
-      return search(this.index!, query, options);
+      const { answerSearch } = await import('../search/answer.js');
+      // Opened as it is: the daemon brought it up to date first when the request asked for that.
+      if (!this.index) await this.updateNow(warn, []);
+      const { query, update: _update, ...ask } = request;
+      return answerSearch(this.index!, this.ws, this.config, query, ask);
     });
   }
 
-  private async updateNow(warn: (message: string) => void): Promise<UpdateReport> {
+  private async updateNow(warn: (message: string) => void, memoryFiles?: readonly string[]): Promise<UpdateReport> {
     // Loaded on first use: the database and embedder code are not needed to watch files.
     const [{ withRebuild }, { updateIndex }] = await Promise.all([import('../index/maintain.js'), import('../index/update.js')]);
     try {
-      const { index, result } = await withRebuild(this.ws, this.config, {}, this.index, warn, (index) => updateIndex(index));
+      const { index, result } = await withRebuild(this.ws, this.config, {}, this.index, warn, (index) =>
+        updateIndex(index, memoryFiles ? { memoryFiles } : {}),
+      );
       this.index = index;
       for (const w of result.warnings) warn(w);
       return result;

@@ -1,14 +1,27 @@
 // What a running daemon answers over its socket (ask.ts, socket.ts): `hipo compact` run as one
 // of its own cycles on the tree it holds, and a search of the index it keeps open. It answers
-// only a command that reads the same clock as it does, so an answer is what the command would
-// have printed had it done the work itself.
+// only a command that reads the same clock and settings as it does, so an answer is what the
+// command would have printed had it done the work itself. Replies pass the workspace's redactor
+// whole, as the command's own output would: the asking command prints them as they are.
 import type { CompactReport, CompactResult } from '../cycle/compaction.js';
+import type { SearchAnswer, SearchRequest } from '../search/answer.js';
 import type { DaemonRequest } from './ask.js';
 import type { Reply } from './socket.js';
 
+/** What every answer carries: the configuration's warnings and where the memory folder is. */
+interface AnswerContext {
+  configWarnings: string[];
+  /** `memoryDir` as configured (the command prints paths relative to it). */
+  memoryDir: string;
+}
+
 /** The daemon's cycle; the daemon brings its search index up to date right after. */
-export interface CompactAnswer {
+export interface CompactAnswer extends AnswerContext {
   compact: CompactReport;
+}
+
+export interface SearchAnswered extends AnswerContext {
+  search: SearchAnswer;
 }
 
 /** A run the daemon made for a request. */
@@ -19,12 +32,17 @@ export interface RunOutcome {
 export interface RequestHost {
   /** Where the daemon takes "today" from (ask.ts clockSource). */
   readonly clock: string | null;
+  /** What its settings were made from when it started (config/settings-source.ts). */
+  readonly settings: string;
+  readonly context: AnswerContext;
   /** Why the daemon cannot take requests now (stopping, working off a backlog), or null. */
   busy(): string | null;
   /** Runs a cycle now, looking at every file touched so far (reported or not yet settled). */
   runNow(reason: string): Promise<RunOutcome>;
-  /** Searches the index, brought up to date first unless `update` is false. */
-  search(query: string, options: Record<string, unknown>, update: boolean): Promise<unknown>;
+  /** Searches the index, brought up to date first unless the request says not to. */
+  search(request: SearchRequest): Promise<SearchAnswer>;
+  /** The workspace's redactor over a value (strings inside it), as the command's output would pass. */
+  redact<T>(value: T): T;
 }
 
 function compactReport(r: CompactResult): CompactReport {
@@ -32,8 +50,19 @@ function compactReport(r: CompactResult): CompactReport {
   return { ...rest, clock: { today: clock.today, timeZone: clock.timeZone } };
 }
 
+/** The reply to `request`, redacted whole (a failure's message too). */
 export async function answerRequest(host: RequestHost, request: DaemonRequest): Promise<Reply> {
+  try {
+    return host.redact(await reply(host, request));
+  } catch (err) {
+    return host.redact({ ok: false, error: err instanceof Error ? err.message : String(err) });
+  }
+}
+
+async function reply(host: RequestHost, request: DaemonRequest): Promise<Reply> {
   if ((request.clock ?? null) !== host.clock) return { declined: 'the command reads another clock' };
+  if (request.settings !== host.settings)
+    return { declined: 'the command reads other settings (hipo.config.json or HIPO_* variables changed since the daemon started)' };
   const busy = host.busy();
   if (busy) return { declined: busy };
   switch (request.op) {
@@ -41,12 +70,12 @@ export async function answerRequest(host: RequestHost, request: DaemonRequest): 
       return { ok: true, result: { pid: process.pid } };
     case 'compact': {
       const o = await host.runNow('hipo compact');
-      const answer: CompactAnswer = { compact: compactReport(o.result) };
+      const answer: CompactAnswer = { ...host.context, compact: compactReport(o.result) };
       return { ok: true, result: answer };
     }
     case 'search': {
-      const { update, ...options } = request.options;
-      return { ok: true, result: await host.search(request.query, options, update !== false) };
+      const answer: SearchAnswered = { ...host.context, search: await host.search(request.search) };
+      return { ok: true, result: answer };
     }
     default:
       return { ok: false, error: `unknown request "${(request as { op: string }).op}"` };

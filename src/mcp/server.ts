@@ -10,7 +10,7 @@ import { z } from 'zod';
 import { MEMORY_TYPES } from '../tree/layout.js';
 import { INDEX_LEVELS } from '../index/files.js';
 import { SEARCH_MODES } from '../search/modes.js';
-import { WORKSPACE_NAME } from '../config/config.js';
+import { WORKSPACE_NAME } from '../config/settings-source.js';
 import { BoundedStdioTransport } from './transport.js';
 import { listNodes, readNode, RESOURCE_PREFIX } from './resources.js';
 import { CONTEXT_OUTPUT, GET_OUTPUT, LOG_OUTPUT, RECALL_OUTPUT, SEARCH_OUTPUT, STATUS_OUTPUT } from './schemas.js';

@@ -2,7 +2,7 @@
 // never overwrites what is there.
 import { existsSync, mkdirSync, writeFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
-import { CONFIG_FILE } from '../config/config.js';
+import { CONFIG_FILE } from '../config/settings-source.js';
 import { isValidTimeZone, systemTimeZone } from '../time/calendar.js';
 
 export class InitError extends Error {}

@@ -41,7 +41,7 @@ describe('the daemon index keeper', () => {
     expect(warnings).toEqual([expect.stringMatching(/index\.db: rebuilding the search index because it is damaged/)]);
     // Rebuilt from the tree: both days, from scratch.
     expect(report.added).toBe(2);
-    const found = (await keeper.search('tenmoku', { mode: 'bm25' }, (w) => warnings.push(w))) as { hits: { path: string }[] };
+    const found = await keeper.search({ query: 'tenmoku', mode: 'bm25', update: true }, (w) => warnings.push(w));
     expect(found.hits.map((h) => h.path)).toEqual(['memory/2026-06-02.md']);
     keeper.close();
   });

@@ -4,12 +4,16 @@ import { appendFileSync, statSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { askDaemon } from '../../src/daemon/ask.js';
+import { settingsDigest } from '../../src/config/settings-source.js';
 import { loadedModules, loadReportingEnv } from '../helpers/loaded.js';
 import { daemonsForTests, FAST_DAEMON } from '../helpers/daemon.js';
 import { node, rawLog } from '../helpers/tree.js';
 import { makeWorkspace, runCli, runCliAsync } from '../helpers/workspace.js';
 
 const start = daemonsForTests();
+
+/** What the daemon's settings digest is, for a daemon started with `env` (test/helpers/daemon.ts). */
+const settingsOf = (root: string, env: NodeJS.ProcessEnv): string => settingsDigest(root, { ...process.env, HIPO_NOW: '', ...env });
 
 /**
  * `slow`: the watcher reports a change only after 20 s of quiet, so only the socket can see it
@@ -49,6 +53,8 @@ describe('hipo compact with a daemon running', () => {
     expect(loaded.filter((m) => /^dist\/(cycle|summarize|plan|compose|index)\//.test(m) || m.startsWith('node_modules/chokidar'))).toEqual(
       [],
     );
+    // Nor the command line, the configuration's validation or the redactor: the daemon's answer is redacted already.
+    expect(loaded.filter((m) => /^dist\/(cli\/main|config\/config|redact)\b/.test(m) || m.startsWith('node_modules/'))).toEqual([]);
   });
 
   it('is done by the command itself for another clock, a dry run or a catch-up', async () => {
@@ -90,29 +96,59 @@ describe('hipo compact with a daemon running', () => {
     // The next daemon takes the socket over.
     const next = start(ws.root, env);
     await next.waitFor((l) => l.event === 'listening');
-    expect(await askDaemon<{ pid: number }>(ws, { op: 'ping', clock: `file:${env.HIPO_NOW_FILE}` }, 5000)).toEqual({
+    const ping = { op: 'ping', clock: `file:${env.HIPO_NOW_FILE}`, settings: settingsOf(ws.root, env) } as const;
+    expect(await askDaemon<{ pid: number }>(ws, ping, 5000)).toEqual({
       ok: true,
       result: { pid: next.child.pid },
     });
   });
 
-  it('answers a search request from the index it keeps open', async () => {
+  it('answers `hipo search` from the index it keeps open, as the command would', async () => {
     const { ws, env } = workspace();
     ws.write('memory/2026-06-02.md', rawLog('2026-06-02', { 'zeppelin hangar [project]': ['measured the zeppelin hangar doors'] }));
     const d = start(ws.root, env);
     await d.waitFor((l) => l.event === 'index', 30_000, 'the first index');
+    const args = ['search', 'zeppelin', 'hangar', '--mode', 'bm25', '-n', '5', '--json', '--dir', ws.root];
+    const asked = runCli(args, { env: { ...env, ...loadReportingEnv() } });
+    expect(asked.code).toBe(0);
+    const loaded = loadedModules(asked.stderr);
+    expect(loaded).toContain('dist/daemon/ask.js');
+    // The command loaded no search, index or embedder code: the daemon searched.
+    expect(
+      loaded.filter(
+        (m) => /^dist\/(index\/(db|search-index|update|embed)|search\/search|cli\/main)\b/.test(m) || m.startsWith('node_modules/'),
+      ),
+    ).toEqual([]);
+    d.child.kill('SIGTERM');
+    await d.exited;
+    // The same search with no daemon: the same hits, in the same JSON shape.
+    const itself = runCli(args, { env });
+    expect(itself.code).toBe(0);
+    const strip = (r: { stdout: string }) => ({ ...JSON.parse(r.stdout), ms: 0 });
+    expect(strip(asked)).toEqual(strip(itself));
+    expect(strip(asked).hits.map((h: { path: string }) => h.path)).toContain('memory/2026-06-02.md');
+  });
+
+  it('declines a command with another clock or other settings, and that command does the work itself', async () => {
+    const { ws, env } = workspace();
+    ws.write('memory/2026-06-02.md', rawLog('2026-06-02', { 'zeppelin hangar [project]': ['measured the zeppelin hangar doors'] }));
+    const d = start(ws.root, env);
+    await d.waitFor((l) => l.event === 'index', 30_000, 'the first index');
+    const search = { query: 'zeppelin', mode: 'bm25', limit: 5, filters: {}, update: true } as const;
+    const settings = settingsOf(ws.root, env);
     const clock = `file:${env.HIPO_NOW_FILE}`;
-    const answer = await askDaemon<{ hits: { path: string }[]; mode: string }>(
-      ws,
-      { op: 'search', clock, query: 'zeppelin hangar', options: { mode: 'bm25', limit: 5 } },
-      10_000,
-    );
-    expect(answer?.ok).toBe(true);
-    if (!answer?.ok) return;
-    expect(answer.result.mode).toBe('bm25');
-    expect(answer.result.hits.map((h) => h.path)).toContain('memory/2026-06-02.md');
-    // Another clock: the daemon declines and the caller does the work itself.
-    expect(await askDaemon(ws, { op: 'search', clock: 'now:2026-06-09', query: 'zeppelin', options: {} }, 5000)).toBeNull();
+    expect((await askDaemon(ws, { op: 'search', clock, settings, search }, 10_000))?.ok).toBe(true);
+    expect(await askDaemon(ws, { op: 'search', clock: 'now:2026-06-09', settings, search }, 5000)).toBeNull();
+    // A variable or config file the daemon did not start with: its answer might not be the command's.
+    expect(
+      await askDaemon(ws, { op: 'search', clock, settings: settingsOf(ws.root, { ...env, HIPO_EMBED_MODEL: 'x' }), search }, 5000),
+    ).toBeNull();
+    ws.write('hipo.config.json', `${JSON.stringify({ ...FAST_DAEMON, redactPatterns: ['zeppelin'] })}\n`);
+    const r = runCli(['search', 'zeppelin', '--mode', 'bm25', '--json', '--dir', ws.root], { env: { ...env, ...loadReportingEnv() } });
+    expect(r.code).toBe(0);
+    // Run by the command itself, with the changed config: the word it now redacts is not printed.
+    expect(loadedModules(r.stderr)).toContain('dist/cli/main.js');
+    expect(r.stdout).not.toMatch(/zeppelin/i);
   });
 });
 
@@ -120,9 +156,9 @@ describe('askDaemon without a daemon', () => {
   it('answers null at once when there is no socket, or only a file in its place', async () => {
     const ws = makeWorkspace();
     const t0 = performance.now();
-    expect(await askDaemon(ws, { op: 'ping', clock: null }, 5000)).toBeNull();
+    expect(await askDaemon(ws, { op: 'ping', clock: null, settings: '' }, 5000)).toBeNull();
     ws.write('.hipo/daemon.sock', 'not a socket');
-    expect(await askDaemon(ws, { op: 'ping', clock: null }, 5000)).toBeNull();
+    expect(await askDaemon(ws, { op: 'ping', clock: null, settings: '' }, 5000)).toBeNull();
     expect(performance.now() - t0).toBeLessThan(4000);
     writeFileSync(join(ws.stateDir, 'daemon.sock'), '');
   });

@@ -1,9 +1,8 @@
 import type { Command } from 'commander';
 import { Hipo } from '../../api/hipo.js';
-import type { CompactAnswer } from '../../daemon/requests.js';
 import { DIR_FLAGS, DIR_HELP, loadWorkspace } from '../command-setup.js';
 import { CliError, EXIT } from '../exit.js';
-import type { CommandSetup, Io } from '../command-setup.js';
+import type { CommandSetup } from '../command-setup.js';
 import { progressSink } from '../progress.js';
 
 interface CompactOpts {
@@ -37,17 +36,7 @@ export function registerCompact(program: Command, { io, setRun }: CommandSetup):
     .action((opts: CompactOpts) => {
       setRun(async () => {
         const { ws, config, configWarnings } = loadWorkspace(opts.dir, true);
-        // One cycle, as the daemon runs them: it does the work when it reads the same clock.
-        if (!opts.dryRun && !opts.catchUp && !opts.resummarize) {
-          const { askDaemon, clockSource } = await import('../../daemon/ask.js');
-          const answer = await askDaemon<CompactAnswer>(
-            ws,
-            { op: 'compact', clock: clockSource(process.env, opts.now), json: !!opts.json, verbose: !!opts.verbose },
-            config.lockWaitMs,
-          );
-          if (answer && !answer.ok) throw new CliError(`the daemon's cycle failed: ${answer.error}`, EXIT.failed);
-          if (answer?.ok) return printDaemonAnswer(answer.result, io, opts, configWarnings, ws);
-        }
+        // A running daemon was asked first (cli/daemon-first.ts); it declined, or none runs.
         const [{ ResummarizeWithoutModel }, { formatCompact, compactJson }] = await Promise.all([
           import('../../cycle/compaction.js'),
           import('../format.js'),
@@ -95,23 +84,4 @@ export function registerCompact(program: Command, { io, setRun }: CommandSetup):
         return result.errors.length ? EXIT.failed : EXIT.ok;
       });
     });
-}
-
-/** Prints the daemon's cycle as this command prints its own. */
-async function printDaemonAnswer(
-  a: CompactAnswer,
-  io: Io,
-  opts: CompactOpts,
-  configWarnings: string[],
-  ws: ReturnType<typeof loadWorkspace>['ws'],
-): Promise<number> {
-  const { formatCompact, compactJson } = await import('../format.js');
-  const r = a.compact;
-  // The daemon keeps its search index current itself, right after the cycle.
-  if (opts.json) io.out(JSON.stringify({ ...(compactJson(r, ws) as object), searchIndex: { updated: false, byDaemon: true } }, null, 2));
-  else
-    io.out(
-      `${formatCompact(r, ws, { verbose: !!opts.verbose, configWarnings })}\n  run by the daemon (pid in .hipo/daemon.json), which updates the search index next`,
-    );
-  return r.errors.length ? EXIT.failed : EXIT.ok;
 }

@@ -2,7 +2,8 @@ import type { Command } from 'commander';
 import { validate } from 'node-cron';
 import { Daemon, DaemonRunning } from '../../daemon/daemon.js';
 import { createLog } from '../../daemon/log.js';
-import { DIR_FLAGS, DIR_HELP, loadWorkspace } from '../command-setup.js';
+import { DIR_FLAGS, DIR_HELP, loadWorkspace, workspaceRoot } from '../command-setup.js';
+import { settingsDigest } from '../../config/settings-source.js';
 import { CliError, EXIT } from '../exit.js';
 import type { CommandSetup } from '../command-setup.js';
 
@@ -18,12 +19,14 @@ export function registerDaemon(program: Command, { io, setRun }: CommandSetup): 
     )
     .action((opts: { logJson?: boolean; dir?: string }) => {
       setRun(async () => {
+        // Read before the settings are loaded: a change in between makes commands do their own work.
+        const digest = settingsDigest(workspaceRoot(opts.dir).root, process.env);
         const { ws, config, configWarnings } = loadWorkspace(opts.dir, true);
         if (!validate(config.daemon.heartbeat))
           throw new CliError(`${ws.root}/hipo.config.json: "daemon.heartbeat" is not a cron expression: "${config.daemon.heartbeat}"`);
         const log = createLog(!!opts.logJson, (l) => io.err(l));
         for (const w of configWarnings) log('warn', 'config', w);
-        const daemon = new Daemon(ws, config, log);
+        const daemon = new Daemon(ws, config, log, { digest, warnings: configWarnings });
         try {
           await daemon.start();
         } catch (err) {

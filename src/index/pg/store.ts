@@ -5,7 +5,8 @@
 // is configured for it, so the other commands do not pay for it.
 import { basename } from 'node:path';
 import type { Pool, PoolClient } from 'pg';
-import { PG_URL, WORKSPACE_NAME, type SearchConfig } from '../../config/config.js';
+import { PG_URL, type SearchConfig } from '../../config/config.js';
+import { WORKSPACE_NAME } from '../../config/settings-source.js';
 import type { Workspace } from '../../tree/layout.js';
 import { migrate } from './schema.js';
 

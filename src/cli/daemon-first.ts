@@ -1,0 +1,124 @@
+// `hipo compact` and `hipo search` when a daemon runs for the workspace: the daemon already holds
+// the tree, the index and the loaded code, so the command only asks it over the socket and prints
+// the answer. This path runs before the command line is even built and loads a handful of small
+// modules: no configuration validation (the daemon answers only a command whose settings are
+// made from the same files and variables as its own, config/settings-source.ts), no redactor (the
+// daemon's answer is redacted already), no index or compaction code. Whenever it cannot be sure
+// the daemon's answer is the command's (options it does not read, a help request, another clock
+// or other settings, no daemon), it returns null and the command runs as usual.
+import { readFileSync } from 'node:fs';
+import { join, resolve } from 'node:path';
+import { parseArgs } from 'node:util';
+import { askDaemon, clockSource, type DaemonRequest } from '../daemon/ask.js';
+import type { CompactAnswer, SearchAnswered } from '../daemon/requests.js';
+import { CONFIG_FILE, DEFAULT_LOCK_WAIT_MS, settingsDigest } from '../config/settings-source.js';
+import { findWorkspaceRoot } from '../config/workspace-root.js';
+import { workspaceAt } from '../tree/layout.js';
+import type { Io } from './command-setup.js';
+import { EXIT } from './exit.js';
+
+const stdio: Io = {
+  out: (t) => void process.stdout.write(t.endsWith('\n') ? t : `${t}\n`),
+  err: (t) => void process.stderr.write(t.endsWith('\n') ? t : `${t}\n`),
+};
+
+const COMPACT_OPTIONS = {
+  now: { type: 'string' },
+  json: { type: 'boolean' },
+  verbose: { type: 'boolean' },
+  dir: { type: 'string' },
+} as const;
+
+const SEARCH_OPTIONS = {
+  mode: { type: 'string' },
+  limit: { type: 'string', short: 'n' },
+  level: { type: 'string' },
+  since: { type: 'string' },
+  until: { type: 'string' },
+  type: { type: 'string' },
+  also: { type: 'string', multiple: true },
+  expand: { type: 'boolean' },
+  'no-expand': { type: 'boolean' },
+  workspace: { type: 'string', multiple: true },
+  json: { type: 'boolean' },
+  'no-update': { type: 'boolean' },
+  dir: { type: 'string' },
+} as const;
+
+/** How long the command waits for the daemon: `lockWaitMs` as the config file sets it. */
+function waitMs(root: string): number {
+  let text: string;
+  try {
+    text = readFileSync(join(root, CONFIG_FILE), 'utf8');
+  } catch {
+    return DEFAULT_LOCK_WAIT_MS;
+  }
+  // A config that does not parse is the command's to report: JSON.parse throws, the caller returns null.
+  const v = (JSON.parse(text) as { lockWaitMs?: unknown }).lockWaitMs;
+  return typeof v === 'number' && v >= 0 ? v : DEFAULT_LOCK_WAIT_MS;
+}
+
+function workspaceOf(dir: string | undefined): string | null {
+  return dir !== undefined ? resolve(dir) : findWorkspaceRoot(process.cwd());
+}
+
+/** The command's exit code when a running daemon did its work, else null (the command runs itself). */
+export async function daemonFirst(argv: readonly string[], io: Io = stdio): Promise<number | null> {
+  try {
+    const [command, ...rest] = argv;
+    if (command === 'compact') return await compact(rest, io);
+    if (command === 'search') return await search(rest, io);
+    return null;
+  } catch {
+    // Anything unexpected here (an option it cannot read, a config that does not parse): the
+    // command itself says what is wrong.
+    return null;
+  }
+}
+
+async function compact(args: readonly string[], io: Io): Promise<number | null> {
+  const { values, positionals } = parseArgs({ args: [...args], options: COMPACT_OPTIONS, strict: true, allowPositionals: true });
+  if (positionals.length) return null;
+  const root = workspaceOf(values.dir);
+  if (!root) return null;
+  const request: DaemonRequest = {
+    op: 'compact',
+    clock: clockSource(process.env, values.now),
+    settings: settingsDigest(root, process.env),
+  };
+  const answer = await askDaemon<CompactAnswer>(workspaceAt(root), request, waitMs(root));
+  if (!answer) return null;
+  if (!answer.ok) {
+    io.err(`hipo: the daemon's cycle failed: ${answer.error}`);
+    return EXIT.failed;
+  }
+  const { printDaemonCompact } = await import('./format.js');
+  const a = answer.result;
+  const ws = workspaceAt(root, a.memoryDir);
+  return printDaemonCompact(a.compact, ws, io, { json: !!values.json, verbose: !!values.verbose, configWarnings: a.configWarnings });
+}
+
+async function search(args: readonly string[], io: Io): Promise<number | null> {
+  const { values, positionals } = parseArgs({ args: [...args], options: SEARCH_OPTIONS, strict: true, allowPositionals: true });
+  if (values.expand && values['no-expand']) return null; // the command line's rule (the last one wins) decides
+  const { searchRequest } = await import('./search-options.js');
+  const req = searchRequest(positionals, {
+    ...values,
+    ...(values.expand ? { expand: true } : values['no-expand'] ? { expand: false } : {}),
+    update: !values['no-update'],
+  });
+  const root = workspaceOf(values.dir);
+  if (!root) return null;
+  const request: DaemonRequest = {
+    op: 'search',
+    clock: clockSource(process.env),
+    settings: settingsDigest(root, process.env),
+    search: req,
+  };
+  const answer = await askDaemon<SearchAnswered>(workspaceAt(root), request, waitMs(root));
+  // A search the daemon could not run is run by the command, which reports its own errors.
+  if (!answer?.ok) return null;
+  const { printSearch } = await import('./search-output.js');
+  printSearch(answer.result.search, io, { json: !!values.json, configWarnings: answer.result.configWarnings });
+  return EXIT.ok;
+}

@@ -1,0 +1,43 @@
+// Where a process's settings come from: the workspace's config file (or a hipocampus one) and the
+// HIPO_* environment variables (TZ too: a config without a time zone takes the system's). Kept
+// apart from config.ts, which validates, so that a one-shot command can tell whether a running
+// daemon works with the same settings without loading the validation, time zone data or the
+// redactor first (cli/daemon-first.ts).
+import { createHash } from 'node:crypto';
+import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
+
+export const CONFIG_FILE = 'hipo.config.json';
+/** Read for the settings it shares with hipo when `hipo.config.json` is absent. */
+export const LEGACY_CONFIG_FILE = 'hipocampus.config.json';
+
+/** Default of `lockWaitMs`: how long a command waits for another hipo process. */
+export const DEFAULT_LOCK_WAIT_MS = 10_000;
+
+/** What a workspace may be called in a shared database: it shows in results and in `--workspace`. */
+export const WORKSPACE_NAME = /^[\p{L}\p{N}][\p{L}\p{N}._-]{0,99}$/u;
+
+/** Variables that say when "today" is: compared on their own (daemon/ask.ts clockSource). */
+const CLOCK_VARIABLES = new Set(['HIPO_NOW', 'HIPO_NOW_FILE']);
+
+function fileText(path: string): string | null {
+  try {
+    return readFileSync(path, 'utf8');
+  } catch {
+    return null;
+  }
+}
+
+/**
+ * A digest of everything the settings of a process in `root` with `env` are made from: two
+ * processes with the same digest load the same configuration. (Secrets in variables go into the
+ * digest only: it is a one-way hash.)
+ */
+export function settingsDigest(root: string, env: NodeJS.ProcessEnv): string {
+  const vars = Object.keys(env)
+    .filter((k) => (k.startsWith('HIPO_') && !CLOCK_VARIABLES.has(k)) || k === 'TZ')
+    .sort()
+    .map((k) => [k, env[k] ?? '']);
+  const parts = [fileText(join(root, CONFIG_FILE)), fileText(join(root, LEGACY_CONFIG_FILE)), vars];
+  return createHash('sha256').update(JSON.stringify(parts)).digest('base64url').slice(0, 22);
+}
