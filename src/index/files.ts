@@ -1,7 +1,7 @@
 // Which files the search index covers, and what each one is: every markdown file of the memory
 // tree (raw logs, daily/weekly/monthly nodes, ROOT.md, anything else kept there) plus the extra
 // folders or files the config names (`search.include`, e.g. `knowledge/`).
-import { lstatSync, readdirSync, statSync, type Stats } from 'node:fs';
+import { type Dirent, lstatSync, readdirSync, statSync, type Stats } from 'node:fs';
 import { join, relative, resolve, sep } from 'node:path';
 import { lastDayOfMonthId, monthDates, parseLocalDate, weekDates, type LocalDate } from '../time/calendar.js';
 import { realInside } from '../tree/inside.js';
@@ -23,6 +23,8 @@ export interface IndexableFile {
   abs: string;
   level: IndexLevel;
   period: DateRange | null;
+  /** The file's stats as the listing found them (the caller need not ask again). */
+  stats: Stats;
 }
 
 /** Folders never descended into: hidden ones (`.hipo`, `.git`) and dependency trees. */
@@ -30,30 +32,30 @@ const SKIP_DIRS = new Set(['node_modules']);
 const DATE_IN_NAME = /(?:^|[^\d])(\d{4}-\d{2}-\d{2})(?:[^\d]|$)/;
 
 /** What a workspace-relative path is, for the index. */
-function describeFile(ws: Workspace, abs: string): IndexableFile {
+function describeFile(ws: Workspace, abs: string, stats: Stats): IndexableFile {
   const path = relative(ws.root, abs).split(sep).join('/');
   const inTree = relative(ws.memoryDir, abs).split(sep).join('/');
   const what = inTree.startsWith('..') ? ({ kind: 'other' } as const) : classifyPath(inTree);
-  if (what.kind === 'raw') return { path, abs, level: 'raw', period: { start: what.date, end: what.date } };
+  if (what.kind === 'raw') return { path, abs, stats, level: 'raw', period: { start: what.date, end: what.date } };
   if (what.kind === 'node') {
     const p = what.period;
     switch (p.level) {
       case 'daily':
-        return { path, abs, level: 'daily', period: { start: p.date, end: p.date } };
+        return { path, abs, stats, level: 'daily', period: { start: p.date, end: p.date } };
       case 'weekly': {
         const days = weekDates(p.week);
-        return { path, abs, level: 'weekly', period: { start: days[0]!, end: days[6]! } };
+        return { path, abs, stats, level: 'weekly', period: { start: days[0]!, end: days[6]! } };
       }
       case 'monthly':
-        return { path, abs, level: 'monthly', period: { start: monthDates(p.month)[0]!, end: lastDayOfMonthId(p.month) } };
+        return { path, abs, stats, level: 'monthly', period: { start: monthDates(p.month)[0]!, end: lastDayOfMonthId(p.month) } };
       case 'root':
-        return { path, abs, level: 'root', period: null };
+        return { path, abs, stats, level: 'root', period: null };
     }
   }
   // Other markdown: a date in its name (`notes/2026-03-15-standup.md`) still places it in time.
   const m = DATE_IN_NAME.exec(path.slice(path.lastIndexOf('/') + 1));
   const date = m ? parseLocalDate(m[1]!) : null;
-  return { path, abs, level: 'other', period: date ? { start: date, end: date } : null };
+  return { path, abs, stats, level: 'other', period: date ? { start: date, end: date } : null };
 }
 
 export interface FileListing {
@@ -70,8 +72,8 @@ export interface FileListing {
 export function listIndexableFiles(ws: Workspace, include: readonly string[], memoryFiles?: Iterable<string>): FileListing {
   const seen = new Map<string, IndexableFile>();
   const problems: string[] = [];
-  const add = (abs: string): void => {
-    const f = describeFile(ws, abs);
+  const add = (abs: string, stats: Stats): void => {
+    const f = describeFile(ws, abs, stats);
     if (!seen.has(f.path)) seen.set(f.path, f);
   };
   const wsPath = (abs: string): string => relative(ws.root, abs).split(sep).join('/');
@@ -92,21 +94,26 @@ export function listIndexableFiles(ws: Workspace, include: readonly string[], me
     }
   };
   const walk = (dir: string, reportMissing: string | null, root = dir): void => {
-    let names: string[];
+    let entries: Dirent[];
     try {
-      names = readdirSync(dir);
+      entries = readdirSync(dir, { withFileTypes: true });
     } catch (err) {
       const code = (err as NodeJS.ErrnoException).code;
       if (reportMissing !== null || code !== 'ENOENT') problems.push(`${reportMissing ?? dir}: cannot be listed (${code ?? String(err)})`);
       return;
     }
-    for (const name of names) {
+    // One system call per markdown file (its stats, which the index needs anyway); folders and
+    // other files are told apart by their directory entry.
+    for (const e of entries) {
+      const name = e.name;
       if (name.startsWith('.') || SKIP_DIRS.has(name)) continue;
       const abs = join(dir, name);
-      const st = entryStats(abs, root);
-      if (!st) continue;
-      if (st.isDirectory()) walk(abs, null, root);
-      else if (st.isFile() && name.toLowerCase().endsWith('.md')) add(abs);
+      if (e.isDirectory()) walk(abs, null, root);
+      else if (!name.toLowerCase().endsWith('.md') || !(e.isFile() || e.isSymbolicLink())) continue;
+      else {
+        const st = entryStats(abs, root);
+        if (st?.isFile()) add(abs, st);
+      }
     }
   };
   if (memoryFiles === undefined) walk(ws.memoryDir, null);
@@ -116,7 +123,8 @@ export function listIndexableFiles(ws: Workspace, include: readonly string[], me
       if (parts.some((part) => part.startsWith('.') || SKIP_DIRS.has(part)) || !rel.toLowerCase().endsWith('.md')) continue;
       const abs = join(ws.memoryDir, ...parts);
       // Gone: the caller removes it from the index.
-      if (entryStats(abs, ws.memoryDir)?.isFile()) add(abs);
+      const st = entryStats(abs, ws.memoryDir);
+      if (st?.isFile()) add(abs, st);
     }
   for (const p of include) {
     const abs = resolve(ws.root, p);
@@ -130,7 +138,7 @@ export function listIndexableFiles(ws: Workspace, include: readonly string[], me
       continue;
     }
     if (st.isDirectory()) walk(abs, `search.include "${p}"`);
-    else if (st.isFile()) add(abs);
+    else if (st.isFile()) add(abs, st);
   }
   return { files: [...seen.values()].sort((a, b) => (a.path < b.path ? -1 : a.path > b.path ? 1 : 0)), problems };
 }

@@ -7,7 +7,7 @@
 //   - files that are gone leave the index.
 // Each file is one transaction, so readers (a daemon's searches, another process) always see a
 // whole file, and an interrupted update loses nothing but time.
-import { statSync, type Stats } from 'node:fs';
+import type { Stats } from 'node:fs';
 import { fmString } from '../tree/frontmatter.js';
 import { cappedNote, readCapped, type CappedRead } from '../tree/capped.js';
 import { decodeText } from '../tree/text.js';
@@ -141,13 +141,7 @@ export async function updateIndex(index: SearchIndex, opts: UpdateOptions = {}):
   for (const f of listing.files) {
     done++;
     const row = rows.get(f.path);
-    let st: Stats;
-    try {
-      st = statSync(f.abs);
-    } catch (err) {
-      report.warnings.push(`${f.path}: skipped: cannot be read (${(err as NodeJS.ErrnoException).code ?? String(err)})`);
-      continue;
-    }
+    const st = f.stats;
     if (row && stampTrusted(st, row)) {
       report.unchanged++;
       if (done % 256 === 0) progress();
