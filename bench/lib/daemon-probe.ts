@@ -19,7 +19,6 @@ export interface DaemonFigures {
   searchMs: { bm25: number[]; hybrid: number[] };
 }
 
-
 const sleep = (ms: number): Promise<void> => new Promise((r) => setTimeout(r, ms));
 
 function proc(pid: number, key: string): number {
