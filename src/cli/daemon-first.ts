@@ -93,9 +93,11 @@ async function compact(args: readonly string[], io: Io): Promise<number | null> 
     return EXIT.failed;
   }
   const { printDaemonCompact } = await import('./format.js');
-  const a = answer.result;
-  const ws = workspaceAt(root, a.memoryDir);
-  return printDaemonCompact(a.compact, ws, io, { json: !!values.json, verbose: !!values.verbose, configWarnings: a.configWarnings });
+  const a: Partial<CompactAnswer> & Pick<CompactAnswer, 'compact'> = answer.result;
+  // A daemon of an earlier hipo (still running after an upgrade) ran the cycle but does not say these.
+  const ws = workspaceAt(root, a.memoryDir ?? 'memory');
+  const configWarnings = a.configWarnings ?? [];
+  return printDaemonCompact(a.compact, ws, io, { json: !!values.json, verbose: !!values.verbose, configWarnings });
 }
 
 async function search(args: readonly string[], io: Io): Promise<number | null> {
@@ -116,8 +118,9 @@ async function search(args: readonly string[], io: Io): Promise<number | null> {
     search: req,
   };
   const answer = await askDaemon<SearchAnswered>(workspaceAt(root), request, waitMs(root));
-  // A search the daemon could not run is run by the command, which reports its own errors.
-  if (!answer?.ok) return null;
+  // A search the daemon could not run is run by the command, which reports its own errors; so is
+  // one a daemon of an earlier hipo answered in its own shape.
+  if (!answer?.ok || !answer.result.search) return null;
   const { printSearch } = await import('./search-output.js');
   printSearch(answer.result.search, io, { json: !!values.json, configWarnings: answer.result.configWarnings });
   return EXIT.ok;
