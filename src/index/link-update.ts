@@ -207,6 +207,7 @@ export function linkSummaries(db: IndexDb, scope: LinkScope): number {
   }
 
   // Phase 2: topic lines, then the rows, file by file (daily nodes first: ROOT's topic lines follow them).
+  const dayHeadings: DayHeadings = new Map();
   for (const f of targets) {
     const chunks = claimsOf.get(f.id)!;
     const existing = new Map<string, (number | null)[]>();
@@ -251,7 +252,7 @@ export function linkSummaries(db: IndexDb, scope: LinkScope): number {
       }
       if (ids.length === 0) {
         if (f.level === 'root' && !cl.day) ids = latestHeadingLeads(db, topic);
-        for (const day of cl.day ? [cl.day] : periodDays(f)) ids.push(...headingLeads(db, day, topic));
+        for (const day of cl.day ? [cl.day] : periodDays(f)) ids.push(...headingLeads(db, day, topic, dayHeadings));
       }
       return uniqueSections(db, ids).slice(0, MAX_LEADS);
     };
@@ -313,16 +314,24 @@ function latestHeadingLeads(db: IndexDb, topic: string): number[] {
   return rows.filter(([, h]) => (JSON.parse(h) as string[]).slice(1).some((x) => parseTopicTag(x)?.name === topic)).map(([id]) => id);
 }
 
+/** Each raw chunk of a day with the topics its headings name, read once per relink and day. */
+type DayHeadings = Map<string, [id: number, topics: (string | undefined)[]][]>;
+
 /** The first chunk of each raw section of `day` whose headings name `topic`. */
-function headingLeads(db: IndexDb, day: string, topic: string): number[] {
-  const rows = stmt(
-    db,
-    `SELECT c.id, c.heading_path FROM chunks c JOIN files f ON f.id = c.file_id
-    WHERE f.level = 'raw' AND f.period_start = ? ORDER BY c.id`,
-  )
-    .raw()
-    .all(day) as [number, string][];
-  return rows.filter(([, h]) => (JSON.parse(h) as string[]).slice(1).some((x) => parseTopicTag(x)?.name === topic)).map(([id]) => id);
+function headingLeads(db: IndexDb, day: string, topic: string, seen: DayHeadings): number[] {
+  let chunks = seen.get(day);
+  if (!chunks) {
+    const rows = stmt(
+      db,
+      `SELECT c.id, c.heading_path FROM chunks c JOIN files f ON f.id = c.file_id
+      WHERE f.level = 'raw' AND f.period_start = ? ORDER BY c.id`,
+    )
+      .raw()
+      .all(day) as [number, string][];
+    chunks = rows.map(([id, h]) => [id, (JSON.parse(h) as string[]).slice(1).map((x) => parseTopicTag(x)?.name)]);
+    seen.set(day, chunks);
+  }
+  return chunks.filter(([, topics]) => topics.includes(topic)).map(([id]) => id);
 }
 
 /** `ids` with one chunk per section, in order. */
