@@ -5,6 +5,8 @@ import type { HipoConfig } from '../config/config.js';
 import type { Hipo } from '../api/hipo.js';
 import { renderRecall } from '../context/recall.js';
 import type { IndexLevel } from '../index/files.js';
+import type { SearchAnswer, SearchRequest } from '../search/answer.js';
+import type { SearchAnswered } from '../daemon/requests.js';
 import type { SearchMode } from '../search/modes.js';
 import type { SectionRef } from '../search/search.js';
 import { parseLocalDate, type LocalDate } from '../time/calendar.js';
@@ -32,6 +34,19 @@ export interface ToolEnv {
   config: HipoConfig;
   /** Injected "today" (tests); default the clock. */
   now?: string;
+  /**
+   * The clock and settings digest the server started with (daemon/ask.ts): given them, a search
+   * is asked of a running daemon first, as `hipo search` does.
+   */
+  daemon?: { clock: string | null; settings: string };
+}
+
+/** A running daemon's search, or null when none answered it (the server searches itself). */
+async function daemonSearch(env: ToolEnv, search: SearchRequest): Promise<SearchAnswer | null> {
+  if (!env.daemon) return null;
+  const { askDaemon } = await import('../daemon/ask.js');
+  const answer = await askDaemon<SearchAnswered>(env.ws, { op: 'search', ...env.daemon, search }, env.config.lockWaitMs);
+  return answer?.ok && answer.result.search ? answer.result.search : null;
 }
 
 export async function contextTool(env: ToolEnv, args: { budget?: number; query?: string }): Promise<ToolAnswer> {
@@ -185,14 +200,9 @@ export async function searchTool(env: ToolEnv, args: SearchArgs): Promise<ToolAn
   };
   const filters = { levels: args.levels, since: date(args.since, 'since'), until: date(args.until, 'until'), types: args.types };
   const { formatSearch } = await import('../search/format.js');
-  const result = await (await hipoOf(env)).search(args.query, {
-    mode: args.mode,
-    limit: args.limit,
-    filters,
-    also: args.also,
-    expand: args.expand,
-    workspaces: args.workspaces,
-  });
+  const ask = { mode: args.mode, limit: args.limit, filters, also: args.also, expand: args.expand, workspaces: args.workspaces };
+  const result =
+    (await daemonSearch(env, { query: args.query, ...ask, update: true })) ?? (await (await hipoOf(env)).search(args.query, ask));
   const warnings = result.warnings;
   const ref = (h: SectionRef) => ({ path: h.path, lines: h.lines, heading: h.heading, level: h.level, period: h.period, score: h.score });
   return {

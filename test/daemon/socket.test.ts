@@ -9,6 +9,7 @@ import { loadedModules, loadReportingEnv } from '../helpers/loaded.js';
 import { daemonsForTests, FAST_DAEMON } from '../helpers/daemon.js';
 import { node, rawLog } from '../helpers/tree.js';
 import { makeWorkspace, runCli, runCliAsync } from '../helpers/workspace.js';
+import { connectMcp } from '../helpers/mcp.js';
 
 const start = daemonsForTests();
 
@@ -127,6 +128,34 @@ describe('hipo compact with a daemon running', () => {
     const strip = (r: { stdout: string }) => ({ ...JSON.parse(r.stdout), ms: 0 });
     expect(strip(asked)).toEqual(strip(itself));
     expect(strip(asked).hits.map((h: { path: string }) => h.path)).toContain('memory/2026-06-02.md');
+  });
+
+  it("answers the MCP server's searches too, with the hits the server finds itself", async () => {
+    const { ws, env } = workspace();
+    ws.write('memory/2026-06-02.md', rawLog('2026-06-02', { 'zeppelin hangar [project]': ['measured the zeppelin hangar doors'] }));
+    const d = start(ws.root, env);
+    await d.waitFor((l) => l.event === 'index', 30_000, 'the first index');
+    const search = async (stderr: string[]) => {
+      const client = await connectMcp(['--dir', ws.root], { env: { ...env, ...loadReportingEnv() }, stderr });
+      try {
+        const r = await client.callTool({ name: 'search', arguments: { query: 'zeppelin hangar', mode: 'bm25', limit: 5 } });
+        return r.structuredContent as { hits: { path: string; score: number }[] };
+      } finally {
+        await client.close();
+      }
+    };
+    const asked: string[] = [];
+    const byDaemon = await search(asked);
+    expect(byDaemon.hits.map((h) => h.path)).toContain('memory/2026-06-02.md');
+    // The server opened no index: the daemon searched.
+    expect(
+      loadedModules(asked.join('')).filter((m) => /^dist\/index\/(db|search-index)\b/.test(m) || m.includes('better-sqlite3')),
+    ).toEqual([]);
+    d.child.kill('SIGTERM');
+    await d.exited;
+    const itself: string[] = [];
+    expect(await search(itself)).toEqual(byDaemon);
+    expect(loadedModules(itself.join(''))).toContain('dist/index/search-index.js');
   });
 
   it('declines a command with another clock or other settings, and that command does the work itself', async () => {

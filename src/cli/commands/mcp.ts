@@ -1,6 +1,8 @@
 import type { Command } from 'commander';
 import { existsSync } from 'node:fs';
-import { DIR_FLAGS, DIR_HELP, loadWorkspace } from '../command-setup.js';
+import { DIR_FLAGS, DIR_HELP, loadWorkspace, workspaceRoot } from '../command-setup.js';
+import { settingsDigest } from '../../config/settings-source.js';
+import { clockSource } from '../../daemon/ask.js';
 import { CliError, EXIT } from '../exit.js';
 import { VERSION } from '../version.js';
 import type { CommandSetup } from '../command-setup.js';
@@ -18,9 +20,11 @@ export function registerMcp(program: Command, { setRun }: CommandSetup): void {
         // every answer, where an exit before the handshake shows only "Connection closed".
         let served: Served;
         try {
+          // Read before the settings are loaded, as the daemon does: searches are asked of it first.
+          const daemon = { clock: clockSource(process.env, opts.now), settings: settingsDigest(workspaceRoot(opts.dir).root, process.env) };
           const { ws, config } = loadWorkspace(opts.dir, true);
           served = existsSync(ws.memoryDir)
-            ? { env: { ws, config, ...(opts.now ? { now: opts.now } : {}) } }
+            ? { env: { ws, config, daemon, ...(opts.now ? { now: opts.now } : {}) } }
             : { problem: `${ws.memoryDir}: no memory folder` };
         } catch (err) {
           if (!(err instanceof CliError)) throw err;
