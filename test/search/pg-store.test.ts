@@ -245,7 +245,7 @@ describe.skipIf(!URL_)(`the PostgreSQL store${why}`, () => {
     const keeper = new IndexKeeper(ws, loadConfig(ws.root).config);
     const warnings: string[] = [];
     expect((await keeper.update((w) => warnings.push(w))).store).toMatchObject({ pushed: 4, error: null });
-    const r = (await keeper.search('ramen', { mode: 'bm25' }, (w) => warnings.push(w))) as SearchResult;
+    const r = await keeper.search({ query: 'ramen', mode: 'bm25', update: true }, (w) => warnings.push(w));
     expect(r.hits[0]).toMatchObject({ workspace: name, path: 'memory/2026-03-02.md' });
     expect(warnings).toEqual([]);
     keeper.close();
