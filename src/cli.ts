@@ -3,13 +3,13 @@
 // `hipo hook …` takes a short path that skips the command-line framework: it runs on every
 // prompt of an agent session, so its start-up time is the agent's latency.
 // `hipo --version` answers without loading the command line at all (install checks, scripts).
-// `hipo compact` and `hipo search` ask a running daemon first (cli/daemon-first.ts), and load the
+// `hipo compact`, `search` and `recall` ask a running daemon first (cli/daemon-first.ts), and load the
 // command line only when it does not answer.
 const argv = process.argv.slice(2);
 const isHook = argv[0] === 'hook' && !argv.includes('--help') && !argv.includes('-h');
 const isVersion = argv.length === 1 && (argv[0] === '--version' || argv[0] === '-v');
 
-const isDaemonFirst = ['compact', 'search'].includes(argv[0] ?? '') && !argv.includes('--help') && !argv.includes('-h');
+const isDaemonFirst = ['compact', 'search', 'recall'].includes(argv[0] ?? '') && !argv.includes('--help') && !argv.includes('-h');
 
 const commandLine = (): Promise<number> => import('./cli/main.js').then((m) => m.main(argv));
 const run: Promise<number> = isHook

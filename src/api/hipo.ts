@@ -17,6 +17,7 @@ import type { CompactProgress, CompactResult } from '../cycle/compaction.js';
 import type { IndexTotals } from '../index/totals.js';
 import type { UpdateProgress, UpdateReport } from '../index/update.js';
 import type { SearchAnswer, SearchAsk } from '../search/answer.js';
+import type { RecallAnswer, RecallAsk } from '../context/recall-run.js';
 import type { StatusReport } from '../status/status.js';
 import type { TokenizerName } from '../text/tokens.js';
 import { resolveClock } from '../time/clock.js';
@@ -26,6 +27,7 @@ import { type MemoryType, type Workspace, workspaceAt } from '../tree/layout.js'
 // read, and a command that logs one entry does not load the search index or the summarizers.
 
 export type { SearchAnswer } from '../search/answer.js';
+export type { RecallAnswer } from '../context/recall-run.js';
 
 /** A workspace that cannot be opened: the message names the folder and what is missing. */
 export class HipoError extends Error {}
@@ -43,18 +45,11 @@ export interface SearchOptions extends SearchAsk {
   onProgress?: (p: UpdateProgress) => void;
 }
 
-export interface RecallOptions {
-  budget?: number;
-  also?: string[];
+export interface RecallOptions extends RecallAsk {
   /** Use the search index (default true); without it, the topics, nodes and matching days answer. */
   search?: boolean;
   /** Bring the index up to date with the tree first (default true). */
   update?: boolean;
-}
-
-export interface RecallAnswer extends Recall {
-  /** Problems that did not stop the recall (an index that could not be used). */
-  warnings: string[];
 }
 
 export interface IndexAnswer {
@@ -134,19 +129,9 @@ export class Hipo {
   /** The passages that answer a question, within a token budget, as `hipo recall`. */
   async recall(question: string, opts: RecallOptions = {}): Promise<RecallAnswer> {
     if (!question.trim()) throw new HipoError('recall: the question is empty');
-    const [{ recall }, { loadTokenCounter }] = await Promise.all([import('../context/recall.js'), import('../text/tokens.js')]);
-    const measure = await loadTokenCounter(this.config.compaction.tokenizer as TokenizerName);
+    const { recallIn } = await import('../context/recall-run.js');
     const ws = this.workspace;
-    const run = (tree?: TreeSearch): Promise<Recall> =>
-      recall({
-        memoryDir: ws.memoryDir,
-        today: this.today(),
-        question,
-        also: opts.also ?? [],
-        budget: opts.budget ?? this.config.agents.contextTokens,
-        measure,
-        ...(tree ? { search: tree } : {}),
-      });
+    const run = (tree?: TreeSearch): Promise<Recall> => recallIn(ws, this.config, this.today(), question, opts, tree);
     if (opts.search === false) return { ...(await run()), warnings: [] };
     const [{ withIndex }, { indexTreeSearch }] = await Promise.all([import('../index/maintain.js'), import('../context/index-search.js')]);
     try {

@@ -1,4 +1,4 @@
-// `hipo compact` and `hipo search` when a daemon runs for the workspace: the daemon already holds
+// `hipo compact`, `hipo search` and `hipo recall` when a daemon runs for the workspace: the daemon already holds
 // the tree, the index and the loaded code, so the command only asks it over the socket and prints
 // the answer. This path runs before the command line is even built and loads a handful of small
 // modules: no configuration validation (the daemon answers only a command whose settings are
@@ -10,7 +10,7 @@ import { readFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import { parseArgs } from 'node:util';
 import { askDaemon, clockSource, type DaemonRequest } from '../daemon/ask.js';
-import type { CompactAnswer, SearchAnswered } from '../daemon/requests.js';
+import type { CompactAnswer, RecallAnswered, SearchAnswered } from '../daemon/requests.js';
 import { CONFIG_FILE, DEFAULT_LOCK_WAIT_MS, settingsDigest } from '../config/settings-source.js';
 import { findWorkspaceRoot } from '../config/workspace-root.js';
 import { workspaceAt } from '../tree/layout.js';
@@ -26,6 +26,16 @@ const COMPACT_OPTIONS = {
   now: { type: 'string' },
   json: { type: 'boolean' },
   verbose: { type: 'boolean' },
+  dir: { type: 'string' },
+} as const;
+
+const RECALL_OPTIONS = {
+  budget: { type: 'string' },
+  also: { type: 'string', multiple: true },
+  json: { type: 'boolean' },
+  'no-search': { type: 'boolean' },
+  'no-update': { type: 'boolean' },
+  now: { type: 'string' },
   dir: { type: 'string' },
 } as const;
 
@@ -68,6 +78,7 @@ export async function daemonFirst(argv: readonly string[], io: Io = stdio): Prom
     const [command, ...rest] = argv;
     if (command === 'compact') return await compact(rest, io);
     if (command === 'search') return await search(rest, io);
+    if (command === 'recall') return await recall(rest, io);
     return null;
   } catch {
     // Anything unexpected here (an option it cannot read, a config that does not parse): the
@@ -123,5 +134,32 @@ async function search(args: readonly string[], io: Io): Promise<number | null> {
   if (!answer?.ok || !answer.result.search) return null;
   const { printSearch } = await import('./search-output.js');
   printSearch(answer.result.search, io, { json: !!values.json, configWarnings: answer.result.configWarnings });
+  return EXIT.ok;
+}
+
+async function recall(args: readonly string[], io: Io): Promise<number | null> {
+  const { values, positionals } = parseArgs({ args: [...args], options: RECALL_OPTIONS, strict: true, allowPositionals: true });
+  const question = positionals.join(' ').trim();
+  const budget = values.budget === undefined ? undefined : Number(values.budget);
+  // What the command rejects, it says how: an empty question, a budget that is not one.
+  if (!question || (budget !== undefined && (!Number.isInteger(budget) || budget < 100))) return null;
+  const root = workspaceOf(values.dir);
+  if (!root) return null;
+  const request: DaemonRequest = {
+    op: 'recall',
+    clock: clockSource(process.env, values.now),
+    settings: settingsDigest(root, process.env),
+    recall: {
+      question,
+      ...(budget !== undefined ? { budget } : {}),
+      also: values.also ?? [],
+      search: !values['no-search'],
+      update: !values['no-update'],
+    },
+  };
+  const answer = await askDaemon<RecallAnswered>(workspaceAt(root), request, waitMs(root));
+  if (!answer?.ok || !answer.result.recall) return null;
+  const { printRecall } = await import('./recall-output.js');
+  printRecall(answer.result.recall, workspaceAt(root, answer.result.memoryDir).memoryName, io, { json: !!values.json });
   return EXIT.ok;
 }

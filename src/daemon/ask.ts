@@ -4,6 +4,7 @@
 // the tree and loading the compaction code; when no daemon answers (none runs, the socket is
 // stale, the answer is late) it does the work itself. Kept small: the CLI loads it at start-up.
 import { connect } from 'node:net';
+import type { RecallRequest } from '../context/recall-run.js';
 import type { SearchRequest } from '../search/answer.js';
 import { statePath } from '../state/dir.js';
 
@@ -25,6 +26,7 @@ export function socketPath(ws: { stateDir: string }): string | null {
 export type DaemonRequest =
   | { op: 'compact'; clock: string | null; settings: string }
   | { op: 'search'; clock: string | null; settings: string; search: SearchRequest }
+  | { op: 'recall'; clock: string | null; settings: string; recall: RecallRequest }
   | { op: 'ping'; clock: string | null; settings: string };
 
 export type DaemonAnswer<T> = { ok: true; result: T } | { ok: false; error: string };

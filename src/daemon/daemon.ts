@@ -193,6 +193,21 @@ export class Daemon {
         if (request.update && this.indexStale) await this.updateIndex();
         return this.index.search(request, (w) => this.log('warn', 'index-warning', `search index: ${w}`, { warning: w }));
       },
+      recall: async (request) => {
+        const [{ recallIn }, { resolveClock }] = await Promise.all([import('../context/recall-run.js'), import('../time/clock.js')]);
+        // Its clock is the command's (answerRequest checked): today as the command would see it.
+        const today = resolveClock(this.config.timeZone).today;
+        if (!request.search) return { ...(await recallIn(this.ws, this.config, today, request.question, request)), warnings: [] };
+        if (request.update && this.indexStale) await this.updateIndex();
+        try {
+          const warn = (w: string) => this.log('warn', 'index-warning', `search index: ${w}`, { warning: w });
+          return { ...(await this.index.recall(request, today, warn)), warnings: [] };
+        } catch (err) {
+          // No usable index: the topics, nodes and matching days still answer (as Hipo.recall).
+          const r = await recallIn(this.ws, this.config, today, request.question, request);
+          return { ...r, warnings: [`search index not used: ${(err as Error).message}`] };
+        }
+      },
       redact: (value) => redactValue(redactor, value),
     };
     try {

@@ -8,6 +8,9 @@ import type { Workspace } from '../tree/layout.js';
 import type { SearchIndex } from '../index/search-index.js';
 import type { UpdateReport } from '../index/update.js';
 import type { SearchAnswer, SearchRequest } from '../search/answer.js';
+import type { RecallRequest } from '../context/recall-run.js';
+import type { Recall } from '../context/recall.js';
+import type { LocalDate } from '../time/calendar.js';
 
 export class IndexKeeper {
   private index: SearchIndex | null = null;
@@ -41,6 +44,19 @@ export class IndexKeeper {
       if (!this.index) await this.updateNow(warn, []);
       const { query, update: _update, ...ask } = request;
       return answerSearch(this.index!, this.ws, this.config, query, ask);
+    });
+  }
+
+  /** Recalls as `hipo recall` would, on `today`, searching the index as it is. */
+  recall(request: RecallRequest, today: LocalDate, warn: (message: string) => void): Promise<Recall> {
+    return this.turn(async () => {
+      const [{ recallIn }, { indexTreeSearch }] = await Promise.all([
+        import('../context/recall-run.js'),
+        import('../context/index-search.js'),
+      ]);
+      if (!this.index) await this.updateNow(warn, []);
+      const tree = indexTreeSearch(this.index!, this.ws.memoryName, this.ws.memoryDir);
+      return recallIn(this.ws, this.config, today, request.question, request, tree);
     });
   }
 

@@ -1,9 +1,10 @@
 // What a running daemon answers over its socket (ask.ts, socket.ts): `hipo compact` run as one
-// of its own cycles on the tree it holds, and a search of the index it keeps open. It answers
+// of its own cycles on the tree it holds, and a search or recall with the index it keeps open. It answers
 // only a command that reads the same clock and settings as it does, so an answer is what the
 // command would have printed had it done the work itself. Replies pass the workspace's redactor
 // whole, as the command's own output would: the asking command prints them as they are.
 import type { CompactReport, CompactResult } from '../cycle/compaction.js';
+import type { RecallAnswer, RecallRequest } from '../context/recall-run.js';
 import type { SearchAnswer, SearchRequest } from '../search/answer.js';
 import type { DaemonRequest } from './ask.js';
 import type { Reply } from './socket.js';
@@ -24,6 +25,10 @@ export interface SearchAnswered extends AnswerContext {
   search: SearchAnswer;
 }
 
+export interface RecallAnswered extends AnswerContext {
+  recall: RecallAnswer;
+}
+
 /** A run the daemon made for a request. */
 export interface RunOutcome {
   result: CompactResult;
@@ -41,6 +46,8 @@ export interface RequestHost {
   runNow(reason: string): Promise<RunOutcome>;
   /** Searches the index, brought up to date first unless the request says not to. */
   search(request: SearchRequest): Promise<SearchAnswer>;
+  /** Recalls as `hipo recall` would, with the index it holds. */
+  recall(request: RecallRequest): Promise<RecallAnswer>;
   /** The workspace's redactor over a value (strings inside it), as the command's output would pass. */
   redact<T>(value: T): T;
 }
@@ -75,6 +82,10 @@ async function reply(host: RequestHost, request: DaemonRequest): Promise<Reply> 
     }
     case 'search': {
       const answer: SearchAnswered = { ...host.context, search: await host.search(request.search) };
+      return { ok: true, result: answer };
+    }
+    case 'recall': {
+      const answer: RecallAnswered = { ...host.context, recall: await host.recall(request.recall) };
       return { ok: true, result: answer };
     }
     default:

@@ -6,7 +6,8 @@ import type { Hipo } from '../api/hipo.js';
 import { renderRecall } from '../context/recall.js';
 import type { IndexLevel } from '../index/files.js';
 import type { SearchAnswer, SearchRequest } from '../search/answer.js';
-import type { SearchAnswered } from '../daemon/requests.js';
+import type { RecallAnswered, SearchAnswered } from '../daemon/requests.js';
+import type { RecallAnswer, RecallRequest } from '../context/recall-run.js';
 import type { SearchMode } from '../search/modes.js';
 import type { SectionRef } from '../search/search.js';
 import { parseLocalDate, type LocalDate } from '../time/calendar.js';
@@ -36,7 +37,7 @@ export interface ToolEnv {
   now?: string;
   /**
    * The clock and settings digest the server started with (daemon/ask.ts): given them, a search
-   * is asked of a running daemon first, as `hipo search` does.
+   * or recall is asked of a running daemon first, as `hipo search` and `hipo recall` do.
    */
   daemon?: { clock: string | null; settings: string };
 }
@@ -47,6 +48,14 @@ async function daemonSearch(env: ToolEnv, search: SearchRequest): Promise<Search
   const { askDaemon } = await import('../daemon/ask.js');
   const answer = await askDaemon<SearchAnswered>(env.ws, { op: 'search', ...env.daemon, search }, env.config.lockWaitMs);
   return answer?.ok && answer.result.search ? answer.result.search : null;
+}
+
+/** A running daemon's recall, or null when none answered it. */
+async function daemonRecall(env: ToolEnv, recall: RecallRequest): Promise<RecallAnswer | null> {
+  if (!env.daemon) return null;
+  const { askDaemon } = await import('../daemon/ask.js');
+  const answer = await askDaemon<RecallAnswered>(env.ws, { op: 'recall', ...env.daemon, recall }, env.config.lockWaitMs);
+  return answer?.ok && answer.result.recall ? answer.result.recall : null;
 }
 
 export async function contextTool(env: ToolEnv, args: { budget?: number; query?: string }): Promise<ToolAnswer> {
@@ -153,7 +162,10 @@ export async function statusTool(env: ToolEnv): Promise<ToolAnswer> {
 
 export async function recallTool(env: ToolEnv, args: { question: string; budget?: number; also?: string[] }): Promise<ToolAnswer> {
   if (!args.question.trim()) throw new ToolError('question is empty');
-  const r = await (await hipoOf(env)).recall(args.question, { budget: args.budget, also: args.also });
+  const ask = { budget: args.budget, also: args.also };
+  const r =
+    (await daemonRecall(env, { question: args.question, ...ask, search: true, update: true })) ??
+    (await (await hipoOf(env)).recall(args.question, ask));
   return {
     text: renderRecall(r, env.ws.memoryName),
     data: {

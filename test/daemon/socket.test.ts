@@ -104,33 +104,37 @@ describe('hipo compact with a daemon running', () => {
     });
   });
 
-  it('answers `hipo search` from the index it keeps open, as the command would', async () => {
+  it('answers `hipo search` and `hipo recall` from the index it keeps open, as the commands would', async () => {
     const { ws, env } = workspace();
     ws.write('memory/2026-06-02.md', rawLog('2026-06-02', { 'zeppelin hangar [project]': ['measured the zeppelin hangar doors'] }));
     const d = start(ws.root, env);
     await d.waitFor((l) => l.event === 'index', 30_000, 'the first index');
     const args = ['search', 'zeppelin', 'hangar', '--mode', 'bm25', '-n', '5', '--json', '--dir', ws.root];
+    const recallArgs = ['recall', 'what did I measure', '--also', 'zeppelin hangar', '--budget', '400', '--json', '--dir', ws.root];
     const asked = runCli(args, { env: { ...env, ...loadReportingEnv() } });
-    expect(asked.code).toBe(0);
-    const loaded = loadedModules(asked.stderr);
-    expect(loaded).toContain('dist/daemon/ask.js');
-    // The command loaded no search, index or embedder code: the daemon searched.
-    expect(
-      loaded.filter(
-        (m) => /^dist\/(index\/(db|search-index|update|embed)|search\/search|cli\/main)\b/.test(m) || m.startsWith('node_modules/'),
-      ),
-    ).toEqual([]);
+    const askedRecall = runCli(recallArgs, { env: { ...env, ...loadReportingEnv() } });
+    // The commands loaded no search, index or embedder code: the daemon searched.
+    const heavy = /^dist\/(index\/(db|search-index|update|embed)|search\/search|cli\/main)\b/;
+    for (const r of [asked, askedRecall]) {
+      expect(r.code).toBe(0);
+      const loaded = loadedModules(r.stderr);
+      expect(loaded).toContain('dist/daemon/ask.js');
+      expect(loaded.filter((m) => heavy.test(m) || m.startsWith('node_modules/'))).toEqual([]);
+    }
     d.child.kill('SIGTERM');
     await d.exited;
-    // The same search with no daemon: the same hits, in the same JSON shape.
+    // The same search and recall with no daemon: the same answers, in the same JSON shape.
     const itself = runCli(args, { env });
     expect(itself.code).toBe(0);
     const strip = (r: { stdout: string }) => ({ ...JSON.parse(r.stdout), ms: 0 });
     expect(strip(asked)).toEqual(strip(itself));
     expect(strip(asked).hits.map((h: { path: string }) => h.path)).toContain('memory/2026-06-02.md');
+    const recalled = JSON.parse(askedRecall.stdout);
+    expect(recalled).toEqual(JSON.parse(runCli(recallArgs, { env }).stdout));
+    expect(recalled.passages.map((p: { path: string }) => p.path)).toContain('memory/2026-06-02.md');
   });
 
-  it("answers the MCP server's searches too, with the hits the server finds itself", async () => {
+  it("answers the MCP server's searches and recalls too, as the server answers them itself", async () => {
     const { ws, env } = workspace();
     ws.write('memory/2026-06-02.md', rawLog('2026-06-02', { 'zeppelin hangar [project]': ['measured the zeppelin hangar doors'] }));
     const d = start(ws.root, env);
@@ -139,7 +143,8 @@ describe('hipo compact with a daemon running', () => {
       const client = await connectMcp(['--dir', ws.root], { env: { ...env, ...loadReportingEnv() }, stderr });
       try {
         const r = await client.callTool({ name: 'search', arguments: { query: 'zeppelin hangar', mode: 'bm25', limit: 5 } });
-        return r.structuredContent as { hits: { path: string; score: number }[] };
+        const recalled = await client.callTool({ name: 'recall', arguments: { question: 'the zeppelin hangar doors', budget: 400 } });
+        return { ...(r.structuredContent as { hits: { path: string; score: number }[] }), recalled: recalled.structuredContent };
       } finally {
         await client.close();
       }

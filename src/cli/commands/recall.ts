@@ -1,9 +1,9 @@
 import type { Command } from 'commander';
 import { Hipo } from '../../api/hipo.js';
-import { renderRecall } from '../../context/recall.js';
 import { DIR_FLAGS, DIR_HELP, loadWorkspace } from '../command-setup.js';
 import { CliError, EXIT } from '../exit.js';
 import type { CommandSetup } from '../command-setup.js';
+import { printRecall } from '../recall-output.js';
 
 export function registerRecall(program: Command, { io, setRun }: CommandSetup): void {
   program
@@ -34,20 +34,13 @@ export function registerRecall(program: Command, { io, setRun }: CommandSetup): 
           const budget = opts.budget === undefined ? config.agents.contextTokens : Number(opts.budget);
           if (!Number.isInteger(budget) || budget < 100)
             throw new CliError(`--budget: "${opts.budget}" is not a whole number of tokens of at least 100`);
-          const { warnings, ...r } = await Hipo.at(ws, config, { now: opts.now, caller: '' }).recall(question, {
+          const answer = await Hipo.at(ws, config, { now: opts.now, caller: '' }).recall(question, {
             budget,
             also: opts.also ?? [],
             search: opts.search,
             update: opts.update,
           });
-          if (opts.json)
-            io.out(
-              JSON.stringify({ ...r, passages: r.passages.map((p) => ({ ...p, path: `${ws.memoryName}/${p.path}` })), warnings }, null, 2),
-            );
-          else {
-            io.out(renderRecall(r, ws.memoryName));
-            for (const w of warnings) io.err(`hipo: warning: ${w}`);
-          }
+          printRecall(answer, ws.memoryName, io, { json: !!opts.json });
           return EXIT.ok;
         });
       },
