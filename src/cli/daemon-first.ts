@@ -1,11 +1,11 @@
-// `hipo compact`, `hipo search` and `hipo recall` when a daemon runs for the workspace: the daemon already holds
-// the tree, the index and the loaded code, so the command only asks it over the socket and prints
-// the answer. This path runs before the command line is even built and loads a handful of small
-// modules: no configuration validation (the daemon answers only a command whose settings are
-// made from the same files and variables as its own, config/settings-source.ts), no redactor (the
-// daemon's answer is redacted already), no index or compaction code. Whenever it cannot be sure
-// the daemon's answer is the command's (options it does not read, a help request, another clock
-// or other settings, no daemon), it returns null and the command runs as usual.
+// `hipo compact`, `hipo search` and `hipo recall` when a daemon runs for the workspace: the daemon
+// already holds the tree, the index and the loaded code, so the command only asks it over the
+// socket and prints the answer. This path runs before the command line is even built and loads a
+// handful of small modules: no configuration validation (the daemon answers only a command whose
+// settings are made from the same files and variables as its own, config/settings-source.ts), no
+// redactor (the daemon's answer is redacted already), no index or compaction code. Whenever it
+// cannot be sure the daemon's answer is the command's (options it does not read, a help request,
+// another clock or other settings, no daemon), it returns null and the command runs as usual.
 import { readFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import { parseArgs } from 'node:util';

@@ -29,6 +29,7 @@ import { Planner } from '../plan/planner.js';
 import { SettledMonths } from '../compose/root.js';
 import { workspaceRedactor } from '../redact/workspace.js';
 import { redactValue } from '../redact/lines.js';
+import type { RecallAnswer, RecallRequest } from '../context/recall-run.js';
 
 export class DaemonRunning extends Error {}
 
@@ -191,23 +192,9 @@ export class Daemon {
         }),
       search: async (request) => {
         if (request.update && this.indexStale) await this.updateIndex();
-        return this.index.search(request, (w) => this.log('warn', 'index-warning', `search index: ${w}`, { warning: w }));
+        return this.index.search(request, this.indexWarning);
       },
-      recall: async (request) => {
-        const [{ recallIn }, { resolveClock }] = await Promise.all([import('../context/recall-run.js'), import('../time/clock.js')]);
-        // Its clock is the command's (answerRequest checked): today as the command would see it.
-        const today = resolveClock(this.config.timeZone).today;
-        if (!request.search) return { ...(await recallIn(this.ws, this.config, today, request.question, request)), warnings: [] };
-        if (request.update && this.indexStale) await this.updateIndex();
-        try {
-          const warn = (w: string) => this.log('warn', 'index-warning', `search index: ${w}`, { warning: w });
-          return { ...(await this.index.recall(request, today, warn)), warnings: [] };
-        } catch (err) {
-          // No usable index: the topics, nodes and matching days still answer (as Hipo.recall).
-          const r = await recallIn(this.ws, this.config, today, request.question, request);
-          return { ...r, warnings: [`search index not used: ${(err as Error).message}`] };
-        }
-      },
+      recall: (request) => this.recall(request),
       redact: (value) => redactValue(redactor, value),
     };
     try {
@@ -352,15 +339,30 @@ export class Daemon {
     this.indexDue = null;
   }
 
+  private readonly indexWarning = (w: string): void => this.log('warn', 'index-warning', `search index: ${w}`, { warning: w });
+
+  /** `hipo recall` for a command that asked: as Hipo.recall, with the index this daemon holds. */
+  private async recall(request: RecallRequest): Promise<RecallAnswer> {
+    const [{ recallIn }, { resolveClock }] = await Promise.all([import('../context/recall-run.js'), import('../time/clock.js')]);
+    // Its clock is the command's (answerRequest checked): today as the command would see it.
+    const today = resolveClock(this.config.timeZone).today;
+    if (!request.search) return { ...(await recallIn(this.ws, this.config, today, request.question, request)), warnings: [] };
+    if (request.update && this.indexStale) await this.updateIndex();
+    try {
+      return { ...(await this.index.recall(request, today, this.indexWarning)), warnings: [] };
+    } catch (err) {
+      // No usable index: the topics, nodes and matching days still answer.
+      const r = await recallIn(this.ws, this.config, today, request.question, request);
+      return { ...r, warnings: [`search index not used: ${(err as Error).message}`] };
+    }
+  }
+
   private async updateIndex(): Promise<UpdateReport | null> {
     const t0 = performance.now();
     try {
       const due = this.indexDue;
       this.indexDue = new Set();
-      const rep = await this.index.update(
-        (w) => this.log('warn', 'index-warning', `search index: ${w}`, { warning: w }),
-        due ? [...due] : undefined,
-      );
+      const rep = await this.index.update(this.indexWarning, due ? [...due] : undefined);
       this.indexStale = rep.pendingEmbeddings > 0;
       if (!this.indexStale) this.state.indexedAt = new Date().toISOString();
       const changed = rep.added + rep.changed + rep.removed;
