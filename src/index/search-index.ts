@@ -41,6 +41,12 @@ export interface SearchIndex {
   readonly pg: PgLink | null;
   /** Bumped by every update that changed something. */
   generation: number;
+  /**
+   * Chunk ids whose stored vector was added or removed since a resident process's in-memory
+   * vectors last caught up (search/vector.ts reads and empties it); 'all' once the vector table
+   * was made again (a rebuild, another embedder) or too many changed to list.
+   */
+  vectorChanges: Set<number> | 'all';
   close(): void;
 }
 
@@ -91,6 +97,7 @@ export function openIndex(ws: Workspace, config: HipoConfig, opts: OpenOptions =
     created: opened.created,
     pg,
     generation: 0,
+    vectorChanges: new Set(),
     close() {
       embedder?.close();
       pg?.close();

@@ -95,6 +95,28 @@ interface FileRow {
 
 const SUMMARY_LEVELS = new Set(['daily', 'weekly', 'monthly', 'root']);
 
+/** Past this many, a resident process reloads its vectors rather than patch them. */
+const MAX_VECTOR_CHANGES = 20_000;
+
+/** Where an update says which stored vectors it changed (SearchIndex.vectorChanges). */
+interface VectorChanges {
+  note(chunkId: number): void;
+  all(): void;
+}
+
+function vectorChangesOf(index: SearchIndex): VectorChanges {
+  return {
+    note: (id) => {
+      if (index.vectorChanges === 'all') return;
+      index.vectorChanges.add(id);
+      if (index.vectorChanges.size > MAX_VECTOR_CHANGES) index.vectorChanges = 'all';
+    },
+    all: () => {
+      index.vectorChanges = 'all';
+    },
+  };
+}
+
 export async function updateIndex(index: SearchIndex, opts: UpdateOptions = {}): Promise<UpdateReport> {
   const t0 = performance.now();
   const { db } = index;
@@ -114,7 +136,11 @@ export async function updateIndex(index: SearchIndex, opts: UpdateOptions = {}):
     warnings: [],
     ms: 0,
   };
-  if (opts.rebuild) clearIndex(db);
+  const vectors = vectorChangesOf(index);
+  if (opts.rebuild) {
+    clearIndex(db);
+    vectors.all();
+  }
   const rows = new Map(
     (stmt(db, 'SELECT id, path, size, mtime_ms, hash, indexed_at FROM files').all() as FileRow[]).map((r) => [r.path, r]),
   );
@@ -168,7 +194,7 @@ export async function updateIndex(index: SearchIndex, opts: UpdateOptions = {}):
       report.warnings.push(`${f.path}: not indexed: ${decoded.reason}`);
       if (row) {
         touched(f.level, row.id, f.period?.start);
-        removeFile(db, row.id);
+        removeFile(db, row.id, vectors);
       }
       continue;
     }
@@ -178,7 +204,7 @@ export async function updateIndex(index: SearchIndex, opts: UpdateOptions = {}):
     const doc = chunkDocument(text, { ...chunkOptions(index.settings.chunkChars), factChunks: index.settings.factChunks });
     const rawStatus = SUMMARY_LEVELS.has(f.level) ? fmString(doc.frontmatter, 'status') : null;
     const status = rawStatus === 'tentative' || rawStatus === 'fixed' ? rawStatus : null;
-    const r = writeFile(db, f, { size: st.size, mtimeMs: st.mtimeMs, readAt, hash, status }, doc.chunks);
+    const r = writeFile(db, f, { size: st.size, mtimeMs: st.mtimeMs, readAt, hash, status }, doc.chunks, vectors);
     touched(f.level, r.fileId, f.period?.start);
     if (row) report.changed++;
     else report.added++;
@@ -189,7 +215,7 @@ export async function updateIndex(index: SearchIndex, opts: UpdateOptions = {}):
   }
   progress();
 
-  if (index.embedder && !opts.skipEmbedding) await embedPending(db, index.embedder, report, opts.onProgress);
+  if (index.embedder && !opts.skipEmbedding) await embedPending(db, index.embedder, report, vectors, opts.onProgress);
 
   // Files that are gone leave last, so a renamed file's chunks could copy their vectors first.
   const listed = new Set(listing.files.map((f) => f.path));
@@ -199,7 +225,7 @@ export async function updateIndex(index: SearchIndex, opts: UpdateOptions = {}):
       | { level: string; period_start: string | null }
       | undefined;
     if (gone) touched(gone.level, -1, gone.period_start);
-    report.chunksRemoved += removeFile(db, row.id);
+    report.chunksRemoved += removeFile(db, row.id, vectors);
     report.removed++;
   }
   relinkFiles.delete(-1);
@@ -229,6 +255,7 @@ function writeFile(
   f: IndexableFile,
   facts: FileFacts,
   drafts: ChunkDraft[],
+  vectors: VectorChanges,
 ): { fileId: number; added: number; removed: number; kept: number } {
   return db
     .transaction(() => {
@@ -312,7 +339,7 @@ function writeFile(
       let removed = 0;
       for (const ids of old.values()) {
         for (const id of ids) {
-          deleteChunk(db, id);
+          deleteChunk(db, id, vectors);
           removed++;
         }
       }
@@ -321,22 +348,25 @@ function writeFile(
     .immediate();
 }
 
-function deleteChunk(db: IndexDb, id: number): void {
+function deleteChunk(db: IndexDb, id: number, vectors: VectorChanges): void {
   stmt(db, 'DELETE FROM chunks_fts WHERE rowid = ?').run(id);
   // A summary chunk's links go with it; a raw chunk's lines are looked for again (link-update.ts).
   if (id < 0) stmt(db, 'DELETE FROM chunk_links WHERE chunk_id = ?').run(id);
   else stmt(db, 'UPDATE chunk_links SET source_id = NULL WHERE source_id = ?').run(id);
   const row = stmt(db, 'SELECT embedded FROM chunks WHERE id = ?').get(id) as { embedded: number } | undefined;
-  if (row?.embedded === 1) deleteVector(db, id);
+  if (row?.embedded === 1) {
+    deleteVector(db, id);
+    vectors.note(id);
+  }
   stmt(db, 'DELETE FROM chunks WHERE id = ?').run(id);
 }
 
 /** Removes a file and its chunks; returns how many chunks went. */
-function removeFile(db: IndexDb, fileId: number): number {
+function removeFile(db: IndexDb, fileId: number, vectors: VectorChanges): number {
   return db
     .transaction(() => {
       const ids = (stmt(db, 'SELECT id FROM chunks WHERE file_id = ?').all(fileId) as { id: number }[]).map((r) => r.id);
-      for (const id of ids) deleteChunk(db, id);
+      for (const id of ids) deleteChunk(db, id, vectors);
       stmt(db, 'DELETE FROM files WHERE id = ?').run(fileId);
       return ids.length;
     })
@@ -363,6 +393,7 @@ async function embedPending(
   db: IndexDb,
   embedder: Embedder,
   report: UpdateReport,
+  changes: VectorChanges,
   onProgress?: (p: UpdateProgress) => void,
 ): Promise<void> {
   const count = (): number => (stmt(db, 'SELECT count(*) AS n FROM chunks WHERE embedded = 0').get() as { n: number }).n;
@@ -374,8 +405,10 @@ async function embedPending(
       // A new embedder: learn its dimensions, then start a fresh vector table.
       const probe = (await embedder.embed(['memory index dimension probe']))[0];
       if (!probe) throw new EmbedderError(`embedder ${embedder.id} returned no vector for a probe text`);
-      if (prepareVectorTable(db, embedder.id, probe.length))
+      if (prepareVectorTable(db, embedder.id, probe.length)) {
         report.warnings.push(`embedder changed to ${embedder.id}: every chunk is embedded again`);
+        changes.all();
+      }
     }
   } catch (err) {
     if (!(err instanceof EmbedderError)) throw err;
@@ -417,13 +450,15 @@ async function embedPending(
         // Another process may have embedded or removed the chunk while this batch was computed.
         const now = stmt(db, 'SELECT embedded FROM chunks WHERE id = ?').get(c.id) as { embedded: number } | undefined;
         if (now?.embedded !== 0) return;
-        if (v)
+        if (v) {
           insertVector(db, c.id, v, {
             level: c.level,
             periodStart: c.period_start ?? '',
             periodEnd: c.period_end ?? '',
             type: c.type ?? '',
           });
+          changes.note(c.id);
+        }
         stmt(db, 'UPDATE chunks SET embedded = ? WHERE id = ?').run(v ? 1 : 2, c.id);
         if (v) report.embedded++;
       };

@@ -4,8 +4,9 @@
 // A one-shot process (`hipo search`) asks sqlite-vec, which scans the vector table on disk. A
 // resident process (daemon, MCP server) that searches the same index again keeps the vectors
 // in memory instead, as one Float32Array with their filter columns, and scans that: several
-// times faster than sqlite-vec's scan. It is built from the second query on, dropped whenever
-// the index changes, and only when it fits MAX_RESIDENT_FLOATS (64 MB).
+// times faster than sqlite-vec's scan. It is built from the second query on, only when it fits
+// MAX_RESIDENT_FLOATS (64 MB), patched after this process's own updates (they say which vectors
+// they changed) and dropped when another process changed the index.
 import { stmt, type IndexDb } from '../index/db.js';
 import type { SearchIndex } from '../index/search-index.js';
 import { hasVectorTable, vectorBytes, vectorFloats } from '../index/vectors.js';
@@ -37,6 +38,8 @@ interface Resident {
 
 interface VectorCache {
   token: string;
+  /** SQLite's data_version when the token was taken: it moves only when another process writes. */
+  version: number;
   queries: number;
   resident: Resident | null;
 }
@@ -44,12 +47,19 @@ interface VectorCache {
 const caches = new WeakMap<SearchIndex, VectorCache>();
 
 function cacheOf(index: SearchIndex): VectorCache {
-  const token = `${index.generation}:${index.db.pragma('data_version', { simple: true }) as number}`;
+  const version = index.db.pragma('data_version', { simple: true }) as number;
+  const token = `${index.generation}:${version}`;
   let c = caches.get(index);
   if (!c || c.token !== token) {
-    c = { token, queries: 0, resident: null };
+    // This process's own updates said which vectors they changed: a resident copy is patched (a
+    // daemon searching after every change would otherwise read all of them again each time).
+    // Another process's writes, or a table made again: read again from the second query on.
+    const changes = index.vectorChanges;
+    const patched = c?.resident && c.version === version && changes !== 'all' ? patchResident(index.db, c.resident, changes) : null;
+    c = patched ? { token, version, queries: c!.queries, resident: patched } : { token, version, queries: 0, resident: null };
     caches.set(index, c);
   }
+  index.vectorChanges = new Set();
   return c;
 }
 
@@ -84,6 +94,49 @@ function loadResident(db: IndexDb, dims: number): Resident | null {
     i++;
   }
   return i === n ? r : null;
+}
+
+/** `r` without the rows of `changed` chunks, with their vectors as stored now; null when they do not fit. */
+function patchResident(db: IndexDb, r: Resident, changed: ReadonlySet<number>): Resident | null {
+  if (changed.size === 0) return r;
+  const dims = r.dims;
+  const one = stmt(db, 'SELECT chunk_id, embedding, level, period_start, period_end, type FROM chunk_vec WHERE chunk_id = ?').raw();
+  const fresh: [number, Buffer, string, string, string, string][] = [];
+  for (const id of changed) {
+    const row = one.get(BigInt(id)) as [number | bigint, Buffer, string, string, string, string] | undefined;
+    if (!row) continue; // removed
+    if (row[1].byteLength !== dims * 4) return null;
+    fresh.push([Number(row[0]), row[1], row[2], row[3], row[4], row[5]]);
+  }
+  const kept: number[] = [];
+  for (let row = 0; row < r.ids.length; row++) if (!changed.has(r.ids[row]!)) kept.push(row);
+  const n = kept.length + fresh.length;
+  if (n * dims > MAX_RESIDENT_FLOATS) return null;
+  const out: Resident = {
+    dims,
+    ids: new Int32Array(n),
+    vectors: new Float32Array(n * dims),
+    rowOf: new Map(),
+    level: [],
+    start: [],
+    end: [],
+    type: [],
+  };
+  let i = 0;
+  const put = (id: number, v: Float32Array, level: string, start: string, end: string, type: string): void => {
+    out.ids[i] = id;
+    out.vectors.set(v, i * dims);
+    out.rowOf.set(id, i);
+    out.level.push(level);
+    out.start.push(start);
+    out.end.push(end);
+    out.type.push(type);
+    i++;
+  };
+  for (const row of kept)
+    put(r.ids[row]!, r.vectors.subarray(row * dims, (row + 1) * dims), r.level[row]!, r.start[row]!, r.end[row]!, r.type[row]!);
+  for (const [id, blob, level, start, end, type] of fresh) put(id, vectorFloats(blob), level, start, end, type);
+  return out;
 }
 
 /** The in-memory vectors, when this index has been searched before and they fit. */

@@ -178,6 +178,32 @@ describe('incremental updates', () => {
     expect(await paths('terraform')).toEqual(['memory/notes.md']);
   });
 
+  it("keeps a resident process's in-memory vectors in step with its own updates: as a fresh handle finds", async () => {
+    const ws = tree();
+    const index = indexOf(ws, { embedder: wink });
+    await updateIndex(index);
+    const queries = ['where do sessions live', 'tomato balcony', 'billing webhook retry', 'basil and mint seedlings', 'kubernetes'];
+    const ranked = async (i: typeof index) => {
+      const out: string[][] = [];
+      for (const q of queries) out.push((await search(i, q, { mode: 'vector', limit: 5 })).hits.map((h) => `${h.path}:${h.score}`));
+      return out;
+    };
+    // From the second query on, the process searches its in-memory copy of the vectors.
+    await ranked(index);
+    await ranked(index);
+    writeFileSync(join(ws.memoryDir, '2026-03-15.md'), `${RAW}\n## Seedlings\n- sowed basil and mint seedlings indoors\n`);
+    rmSync(join(ws.memoryDir, '2026-03-16.md'));
+    expect(await updateIndex(index)).toMatchObject({ removed: 1, embedded: 1 });
+    expect(index.vectorChanges).not.toBe('all');
+    const patched = await ranked(index);
+    expect(index.vectorChanges).toEqual(new Set());
+    const fresh = indexOf(ws, { embedder: wink });
+    expect(patched).toEqual(await ranked(fresh));
+    expect(patched.flat().some((h) => h.startsWith('memory/2026-03-16.md'))).toBe(false);
+    expect(patched[3]![0]).toMatch(/^memory\/2026-03-15\.md:/);
+    fresh.close();
+  });
+
   it('moves chunks whose text moved without tokenizing or embedding them again', async () => {
     const ws = tree();
     const embedder = counting(wink);
