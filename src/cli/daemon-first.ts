@@ -9,7 +9,7 @@
 import { readFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import { parseArgs } from 'node:util';
-import { askDaemon, clockSource, type DaemonRequest } from '../daemon/ask.js';
+import { askDaemon, clockSource, type DaemonAnswer, type DaemonRequest } from '../daemon/ask.js';
 import type { CompactAnswer, RecallAnswered, SearchAnswered } from '../daemon/requests.js';
 import { CONFIG_FILE, DEFAULT_LOCK_WAIT_MS, settingsDigest } from '../config/settings-source.js';
 import { findWorkspaceRoot } from '../config/workspace-root.js';
@@ -68,6 +68,15 @@ function waitMs(root: string): number {
   return typeof v === 'number' && v >= 0 ? v : DEFAULT_LOCK_WAIT_MS;
 }
 
+/** A request without what every request carries (the command's clock and settings digest). */
+type Asked = DaemonRequest extends infer R ? (R extends DaemonRequest ? Omit<R, 'clock' | 'settings'> : never) : never;
+
+/** The answer of the daemon of `root` to `asked`, with this command's clock and settings; null: none answered. */
+function ask<T>(root: string, now: string | undefined, asked: Asked): Promise<DaemonAnswer<T> | null> {
+  const request = { ...asked, clock: clockSource(process.env, now), settings: settingsDigest(root, process.env) } as DaemonRequest;
+  return askDaemon<T>(workspaceAt(root), request, waitMs(root));
+}
+
 function workspaceOf(dir: string | undefined): string | null {
   return dir !== undefined ? resolve(dir) : findWorkspaceRoot(process.cwd());
 }
@@ -92,12 +101,7 @@ async function compact(args: readonly string[], io: Io): Promise<number | null> 
   if (positionals.length) return null;
   const root = workspaceOf(values.dir);
   if (!root) return null;
-  const request: DaemonRequest = {
-    op: 'compact',
-    clock: clockSource(process.env, values.now),
-    settings: settingsDigest(root, process.env),
-  };
-  const answer = await askDaemon<CompactAnswer>(workspaceAt(root), request, waitMs(root));
+  const answer = await ask<CompactAnswer>(root, values.now, { op: 'compact' });
   if (!answer) return null;
   if (!answer.ok) {
     io.err(`hipo: the daemon's cycle failed: ${answer.error}`);
@@ -122,13 +126,7 @@ async function search(args: readonly string[], io: Io): Promise<number | null> {
   });
   const root = workspaceOf(values.dir);
   if (!root) return null;
-  const request: DaemonRequest = {
-    op: 'search',
-    clock: clockSource(process.env),
-    settings: settingsDigest(root, process.env),
-    search: req,
-  };
-  const answer = await askDaemon<SearchAnswered>(workspaceAt(root), request, waitMs(root));
+  const answer = await ask<SearchAnswered>(root, undefined, { op: 'search', search: req });
   // A search the daemon could not run is run by the command, which reports its own errors; so is
   // one a daemon of an earlier hipo answered in its own shape.
   if (!answer?.ok || !answer.result.search) return null;
@@ -145,10 +143,8 @@ async function recall(args: readonly string[], io: Io): Promise<number | null> {
   if (!question || (budget !== undefined && (!Number.isInteger(budget) || budget < 100))) return null;
   const root = workspaceOf(values.dir);
   if (!root) return null;
-  const request: DaemonRequest = {
+  const answer = await ask<RecallAnswered>(root, values.now, {
     op: 'recall',
-    clock: clockSource(process.env, values.now),
-    settings: settingsDigest(root, process.env),
     recall: {
       question,
       ...(budget !== undefined ? { budget } : {}),
@@ -156,8 +152,7 @@ async function recall(args: readonly string[], io: Io): Promise<number | null> {
       search: !values['no-search'],
       update: !values['no-update'],
     },
-  };
-  const answer = await askDaemon<RecallAnswered>(workspaceAt(root), request, waitMs(root));
+  });
   if (!answer?.ok || !answer.result.recall) return null;
   const { printRecall } = await import('./recall-output.js');
   printRecall(answer.result.recall, workspaceAt(root, answer.result.memoryDir).memoryName, io, { json: !!values.json });

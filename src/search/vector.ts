@@ -63,9 +63,15 @@ function cacheOf(index: SearchIndex): VectorCache {
   return c;
 }
 
-function loadResident(db: IndexDb, dims: number): Resident | null {
-  const n = (stmt(db, 'SELECT count(*) AS n FROM chunk_vec').get() as { n: number }).n;
-  if (n * dims > MAX_RESIDENT_FLOATS) return null;
+/** A stored vector's row as read from chunk_vec: id, float32 bytes, filter columns. */
+type VectorRow = [id: number | bigint, blob: Buffer, level: string, start: string, end: string, type: string];
+const VECTOR_ROW = 'SELECT chunk_id, embedding, level, period_start, period_end, type FROM chunk_vec';
+
+/** An empty in-memory copy of `n` rows; `put` fills them in turn, `rows` says how many are. */
+function residentOf(
+  dims: number,
+  n: number,
+): { r: Resident; put: (id: number, v: Float32Array, ...cols: string[]) => void; rows: () => number } {
   const r: Resident = {
     dims,
     ids: new Int32Array(n),
@@ -77,66 +83,50 @@ function loadResident(db: IndexDb, dims: number): Resident | null {
     type: [],
   };
   let i = 0;
-  for (const [id, blob, level, start, end, type] of stmt(
-    db,
-    'SELECT chunk_id, embedding, level, period_start, period_end, type FROM chunk_vec',
-  )
-    .raw()
-    .iterate() as Iterable<[number | bigint, Buffer, string, string, string, string]>) {
-    if (i >= n || blob.byteLength !== dims * 4) continue;
-    r.ids[i] = Number(id);
-    r.vectors.set(vectorFloats(blob), i * dims);
-    r.rowOf.set(Number(id), i);
-    r.level.push(level);
-    r.start.push(start);
-    r.end.push(end);
-    r.type.push(type);
+  const put = (id: number, v: Float32Array, ...[level, start, end, type]: string[]): void => {
+    r.ids[i] = id;
+    r.vectors.set(v, i * dims);
+    r.rowOf.set(id, i);
+    r.level.push(level!);
+    r.start.push(start!);
+    r.end.push(end!);
+    r.type.push(type!);
     i++;
+  };
+  return { r, put, rows: () => i };
+}
+
+function loadResident(db: IndexDb, dims: number): Resident | null {
+  const n = (stmt(db, 'SELECT count(*) AS n FROM chunk_vec').get() as { n: number }).n;
+  if (n * dims > MAX_RESIDENT_FLOATS) return null;
+  const b = residentOf(dims, n);
+  for (const [id, blob, ...cols] of stmt(db, VECTOR_ROW).raw().iterate() as Iterable<VectorRow>) {
+    if (b.rows() >= n || blob.byteLength !== dims * 4) continue;
+    b.put(Number(id), vectorFloats(blob), ...cols);
   }
-  return i === n ? r : null;
+  return b.rows() === n ? b.r : null;
 }
 
 /** `r` without the rows of `changed` chunks, with their vectors as stored now; null when they do not fit. */
 function patchResident(db: IndexDb, r: Resident, changed: ReadonlySet<number>): Resident | null {
   if (changed.size === 0) return r;
   const dims = r.dims;
-  const one = stmt(db, 'SELECT chunk_id, embedding, level, period_start, period_end, type FROM chunk_vec WHERE chunk_id = ?').raw();
-  const fresh: [number, Buffer, string, string, string, string][] = [];
+  const one = stmt(db, `${VECTOR_ROW} WHERE chunk_id = ?`).raw();
+  const fresh: VectorRow[] = [];
   for (const id of changed) {
-    const row = one.get(BigInt(id)) as [number | bigint, Buffer, string, string, string, string] | undefined;
+    const row = one.get(BigInt(id)) as VectorRow | undefined;
     if (!row) continue; // removed
     if (row[1].byteLength !== dims * 4) return null;
-    fresh.push([Number(row[0]), row[1], row[2], row[3], row[4], row[5]]);
+    fresh.push(row);
   }
   const kept: number[] = [];
   for (let row = 0; row < r.ids.length; row++) if (!changed.has(r.ids[row]!)) kept.push(row);
-  const n = kept.length + fresh.length;
-  if (n * dims > MAX_RESIDENT_FLOATS) return null;
-  const out: Resident = {
-    dims,
-    ids: new Int32Array(n),
-    vectors: new Float32Array(n * dims),
-    rowOf: new Map(),
-    level: [],
-    start: [],
-    end: [],
-    type: [],
-  };
-  let i = 0;
-  const put = (id: number, v: Float32Array, level: string, start: string, end: string, type: string): void => {
-    out.ids[i] = id;
-    out.vectors.set(v, i * dims);
-    out.rowOf.set(id, i);
-    out.level.push(level);
-    out.start.push(start);
-    out.end.push(end);
-    out.type.push(type);
-    i++;
-  };
+  if ((kept.length + fresh.length) * dims > MAX_RESIDENT_FLOATS) return null;
+  const b = residentOf(dims, kept.length + fresh.length);
   for (const row of kept)
-    put(r.ids[row]!, r.vectors.subarray(row * dims, (row + 1) * dims), r.level[row]!, r.start[row]!, r.end[row]!, r.type[row]!);
-  for (const [id, blob, level, start, end, type] of fresh) put(id, vectorFloats(blob), level, start, end, type);
-  return out;
+    b.put(r.ids[row]!, r.vectors.subarray(row * dims, (row + 1) * dims), r.level[row]!, r.start[row]!, r.end[row]!, r.type[row]!);
+  for (const [id, blob, ...cols] of fresh) b.put(Number(id), vectorFloats(blob), ...cols);
+  return b.r;
 }
 
 /** The in-memory vectors, when this index has been searched before and they fit. */
