@@ -7,16 +7,7 @@ import { workspaceAt, type Workspace } from '../tree/layout.js';
 import { CliError } from './exit.js';
 import { redactOutput } from '../redact/lines.js';
 import { recordedRedactor } from '../redact/workspace.js';
-
-export interface Io {
-  out(text: string): void;
-  err(text: string): void;
-}
-
-export const processIo: Io = {
-  out: (t) => void process.stdout.write(t.endsWith('\n') ? t : `${t}\n`),
-  err: (t) => void process.stderr.write(t.endsWith('\n') ? t : `${t}\n`),
-};
+import type { Io } from './io.js';
 
 /**
  * Everything a command prints passes the redactor of the workspace it loaded (a JSON document

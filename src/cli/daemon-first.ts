@@ -9,18 +9,13 @@
 import { readFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import { parseArgs } from 'node:util';
-import { askDaemon, clockSource, type DaemonAnswer, type DaemonRequest } from '../daemon/ask.js';
+import { askDaemon, clockSource, type DaemonAnswer, type DaemonAsk, type DaemonRequest } from '../daemon/ask.js';
 import type { CompactAnswer, RecallAnswered, SearchAnswered } from '../daemon/requests.js';
 import { CONFIG_FILE, DEFAULT_LOCK_WAIT_MS, settingsDigest } from '../config/settings-source.js';
 import { findWorkspaceRoot } from '../config/workspace-root.js';
 import { workspaceAt } from '../tree/layout.js';
-import type { Io } from './command-setup.js';
+import { processIo, type Io } from './io.js';
 import { EXIT } from './exit.js';
-
-const stdio: Io = {
-  out: (t) => void process.stdout.write(t.endsWith('\n') ? t : `${t}\n`),
-  err: (t) => void process.stderr.write(t.endsWith('\n') ? t : `${t}\n`),
-};
 
 const COMPACT_OPTIONS = {
   now: { type: 'string' },
@@ -68,11 +63,8 @@ function waitMs(root: string): number {
   return typeof v === 'number' && v >= 0 ? v : DEFAULT_LOCK_WAIT_MS;
 }
 
-/** A request without what every request carries (the command's clock and settings digest). */
-type Asked = DaemonRequest extends infer R ? (R extends DaemonRequest ? Omit<R, 'clock' | 'settings'> : never) : never;
-
 /** The answer of the daemon of `root` to `asked`, with this command's clock and settings; null: none answered. */
-function ask<T>(root: string, now: string | undefined, asked: Asked): Promise<DaemonAnswer<T> | null> {
+function ask<T>(root: string, now: string | undefined, asked: DaemonAsk): Promise<DaemonAnswer<T> | null> {
   const request = { ...asked, clock: clockSource(process.env, now), settings: settingsDigest(root, process.env) } as DaemonRequest;
   return askDaemon<T>(workspaceAt(root), request, waitMs(root));
 }
@@ -82,7 +74,7 @@ function workspaceOf(dir: string | undefined): string | null {
 }
 
 /** The command's exit code when a running daemon did its work, else null (the command runs itself). */
-export async function daemonFirst(argv: readonly string[], io: Io = stdio): Promise<number | null> {
+export async function daemonFirst(argv: readonly string[], io: Io = processIo): Promise<number | null> {
   try {
     const [command, ...rest] = argv;
     if (command === 'compact') return await compact(rest, io);

@@ -3,7 +3,8 @@ import type { CompactReport } from '../cycle/compaction.js';
 import type { Applied } from '../cycle/execute.js';
 import type { CyclePlan, NodeAction } from '../plan/plan.js';
 import { NODE_LEVELS, periodId, type Workspace } from '../tree/layout.js';
-import type { Io } from './command-setup.js';
+import { EXIT } from './exit.js';
+import type { Io } from './io.js';
 
 function pad(s: string, n: number): string {
   return s.length >= n ? s + ' ' : s + ' '.repeat(n - s.length);
@@ -176,5 +177,5 @@ export function printDaemonCompact(
   // The daemon keeps its search index current itself, right after the cycle.
   if (opts.json) io.out(JSON.stringify({ ...(compactJson(r, ws) as object), searchIndex: { updated: false, byDaemon: true } }, null, 2));
   else io.out(`${formatCompact(r, ws, opts)}\n  run by the daemon (pid in .hipo/daemon.json), which updates the search index next`);
-  return r.errors.length ? 1 : 0;
+  return r.errors.length ? EXIT.failed : EXIT.ok;
 }

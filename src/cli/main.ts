@@ -2,7 +2,8 @@
 // the command being run is loaded (all of them for help and unknown commands): a command pays
 // for its own code, not for the search index's or the daemon's.
 import { Command, CommanderError } from 'commander';
-import { processIo, redactingIo, type CommandSetup, type Io, type Run } from './command-setup.js';
+import { redactingIo, type CommandSetup, type Run } from './command-setup.js';
+import { processIo, type Io } from './io.js';
 import { CliError, EXIT } from './exit.js';
 import { VERSION } from './version.js';
 

@@ -1,7 +1,7 @@
 // What `hipo recall` prints, done by the command or asked of a running daemon (daemon-first.ts).
 import type { RecallAnswer } from '../context/recall-run.js';
 import { renderRecall } from '../context/recall.js';
-import type { Io } from './command-setup.js';
+import type { Io } from './io.js';
 
 /** The passages (or JSON, with paths from the workspace), then the warnings. */
 export function printRecall(a: RecallAnswer, memoryName: string, io: Io, opts: { json: boolean }): void {

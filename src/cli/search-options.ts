@@ -1,6 +1,7 @@
 // `hipo search`'s options, checked: the command and its daemon-first path (daemon-first.ts) read
 // them the same way, so a search asked of a running daemon is the one the command would run.
 import { INDEX_LEVELS, type IndexLevel } from '../index/files.js';
+import type { SearchRequest } from '../search/answer.js';
 import type { SearchFilters } from '../search/filters.js';
 import { SEARCH_MODES, type SearchMode } from '../search/modes.js';
 import { parseLocalDate, type LocalDate } from '../time/calendar.js';
@@ -22,18 +23,6 @@ export interface SearchFlags {
   expand?: boolean;
   also?: string[];
   workspace?: string[];
-}
-
-/** A search, ready to run: what `Hipo.search` takes, and the query. */
-export interface SearchRequest {
-  query: string;
-  mode: SearchMode;
-  limit: number;
-  filters: SearchFilters;
-  also?: string[];
-  expand?: boolean;
-  workspaces?: string[];
-  update: boolean;
 }
 
 function listOption<T extends string>(value: string | undefined, allowed: readonly T[], flag: string): T[] | undefined {

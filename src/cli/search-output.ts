@@ -1,7 +1,7 @@
 // What `hipo search` prints, done by the command or asked of a running daemon (daemon-first.ts).
 import type { SearchAnswer } from '../search/answer.js';
 import { formatSearch } from '../search/format.js';
-import type { Io } from './command-setup.js';
+import type { Io } from './io.js';
 
 /** What `hipo search` prints: the hits (or JSON), then the warnings, the configuration's first. */
 export function printSearch(a: SearchAnswer, io: Io, opts: { json: boolean; configWarnings: string[] }): void {

@@ -29,6 +29,9 @@ export type DaemonRequest =
   | { op: 'recall'; clock: string | null; settings: string; recall: RecallRequest }
   | { op: 'ping'; clock: string | null; settings: string };
 
+/** A request without what every request carries (the asking process's clock and settings digest). */
+export type DaemonAsk = DaemonRequest extends infer R ? (R extends DaemonRequest ? Omit<R, 'clock' | 'settings'> : never) : never;
+
 export type DaemonAnswer<T> = { ok: true; result: T } | { ok: false; error: string };
 
 /** Where "today" comes from for a process with this environment and --now. */

@@ -5,9 +5,8 @@ import type { HipoConfig } from '../config/config.js';
 import type { Hipo } from '../api/hipo.js';
 import { renderRecall } from '../context/recall.js';
 import type { IndexLevel } from '../index/files.js';
-import type { SearchAnswer, SearchRequest } from '../search/answer.js';
 import type { RecallAnswered, SearchAnswered } from '../daemon/requests.js';
-import type { RecallAnswer, RecallRequest } from '../context/recall-run.js';
+import type { DaemonAsk, DaemonRequest } from '../daemon/ask.js';
 import type { SearchMode } from '../search/modes.js';
 import type { SectionRef } from '../search/search.js';
 import { parseLocalDate, type LocalDate } from '../time/calendar.js';
@@ -42,20 +41,12 @@ export interface ToolEnv {
   daemon?: { clock: string | null; settings: string };
 }
 
-/** A running daemon's search, or null when none answered it (the server searches itself). */
-async function daemonSearch(env: ToolEnv, search: SearchRequest): Promise<SearchAnswer | null> {
+/** A running daemon's answer to `asked`, or null when none answered (the server does the work itself). */
+async function daemonAnswer<T>(env: ToolEnv, asked: DaemonAsk): Promise<T | null> {
   if (!env.daemon) return null;
   const { askDaemon } = await import('../daemon/ask.js');
-  const answer = await askDaemon<SearchAnswered>(env.ws, { op: 'search', ...env.daemon, search }, env.config.lockWaitMs);
-  return answer?.ok && answer.result.search ? answer.result.search : null;
-}
-
-/** A running daemon's recall, or null when none answered it. */
-async function daemonRecall(env: ToolEnv, recall: RecallRequest): Promise<RecallAnswer | null> {
-  if (!env.daemon) return null;
-  const { askDaemon } = await import('../daemon/ask.js');
-  const answer = await askDaemon<RecallAnswered>(env.ws, { op: 'recall', ...env.daemon, recall }, env.config.lockWaitMs);
-  return answer?.ok && answer.result.recall ? answer.result.recall : null;
+  const answer = await askDaemon<T>(env.ws, { ...asked, ...env.daemon } as DaemonRequest, env.config.lockWaitMs);
+  return answer?.ok ? answer.result : null;
 }
 
 export async function contextTool(env: ToolEnv, args: { budget?: number; query?: string }): Promise<ToolAnswer> {
@@ -164,8 +155,8 @@ export async function recallTool(env: ToolEnv, args: { question: string; budget?
   if (!args.question.trim()) throw new ToolError('question is empty');
   const ask = { budget: args.budget, also: args.also };
   const r =
-    (await daemonRecall(env, { question: args.question, ...ask, search: true, update: true })) ??
-    (await (await hipoOf(env)).recall(args.question, ask));
+    (await daemonAnswer<RecallAnswered>(env, { op: 'recall', recall: { question: args.question, ...ask, search: true, update: true } }))
+      ?.recall ?? (await (await hipoOf(env)).recall(args.question, ask));
   return {
     text: renderRecall(r, env.ws.memoryName),
     data: {
@@ -214,7 +205,8 @@ export async function searchTool(env: ToolEnv, args: SearchArgs): Promise<ToolAn
   const { formatSearch } = await import('../search/format.js');
   const ask = { mode: args.mode, limit: args.limit, filters, also: args.also, expand: args.expand, workspaces: args.workspaces };
   const result =
-    (await daemonSearch(env, { query: args.query, ...ask, update: true })) ?? (await (await hipoOf(env)).search(args.query, ask));
+    (await daemonAnswer<SearchAnswered>(env, { op: 'search', search: { query: args.query, ...ask, update: true } }))?.search ??
+    (await (await hipoOf(env)).search(args.query, ask));
   const warnings = result.warnings;
   const ref = (h: SectionRef) => ({ path: h.path, lines: h.lines, heading: h.heading, level: h.level, period: h.period, score: h.score });
   return {
