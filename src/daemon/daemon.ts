@@ -4,7 +4,6 @@
 // It writes only under the shared writer lock, so `hipo compact` and the daemon never interleave.
 import { statSync } from 'node:fs';
 import { hostname } from 'node:os';
-import type { FSWatcher } from 'chokidar';
 import { createTask, type ScheduledTask } from 'node-cron';
 import type { HipoConfig } from '../config/config.js';
 import { compact } from '../cycle/compaction.js';
@@ -16,7 +15,7 @@ import type { TreeSnapshot } from '../tree/snapshot.js';
 import type { DaemonLog } from './log.js';
 import { CoalescingRunner } from './runner.js';
 import { writeDaemonState, type DaemonState } from '../state/daemon-record.js';
-import { watchMemory } from './watcher.js';
+import { type MemoryWatcher, watchMemory } from './watcher.js';
 import { IndexKeeper } from './index-keeper.js';
 import { exposeGc } from './gc.js';
 import { BACKLOG_NODES, workOffBacklog } from './backlog.js';
@@ -42,7 +41,7 @@ const COLLECT_AFTER_MS = 500;
 
 export class Daemon {
   private lock: Lock | null = null;
-  private watcher: FSWatcher | null = null;
+  private watcher: MemoryWatcher | null = null;
   private heartbeat: ScheduledTask | null = null;
   private runner: CoalescingRunner;
   private cache: StampCache;
@@ -153,7 +152,6 @@ export class Daemon {
       },
       onError: (err) => this.log('warn', 'watch-error', `watcher: ${err.message}`, { error: err.message }),
     });
-    await new Promise<void>((resolve) => this.watcher!.once('ready', () => resolve()));
     this.heartbeat = createTask(
       this.config.daemon.heartbeat,
       () => {

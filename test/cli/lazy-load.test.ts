@@ -26,7 +26,7 @@ describe('what a command loads', () => {
     expect(r.code).toBe(0);
     expect(r.loaded.filter((m) => m.startsWith('dist/cli/commands/'))).toEqual(['dist/cli/commands/status.js']);
     for (const heavy of [
-      'node_modules/chokidar',
+      'dist/daemon/watcher.js',
       'node_modules/node-cron',
       'dist/daemon/daemon.js',
       'dist/index/',
