@@ -1,6 +1,7 @@
 // The build that bench:scale compares against: a built checkout given with --baseline DIR, or
 // a commit (default: the one before HEAD) exported into a temp folder and built there with this
-// checkout's node_modules. Built once per commit and reused by later runs.
+// checkout's node_modules (its own, installed there, when its package-lock.json differs). Built
+// once per commit and reused by later runs.
 import { execFileSync } from 'node:child_process';
 import { existsSync, mkdirSync, readFileSync, rmSync, symlinkSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -32,9 +33,11 @@ export function prepareBaseline(repo: string, opts: { dir?: string; rev?: string
   process.stderr.write(`building the baseline ${label} in ${dir} …\n`);
   execFileSync('sh', ['-c', `git -C "${repo}" archive ${sha} | tar -x -C "${dir}"`], { stdio: 'inherit' });
   const lock = (d: string): string => (existsSync(join(d, 'package-lock.json')) ? readFileSync(join(d, 'package-lock.json'), 'utf8') : '');
-  if (lock(dir) !== lock(repo))
-    process.stderr.write("note: the baseline has other dependencies than this checkout; it is built with this checkout's node_modules\n");
-  symlinkSync(join(repo, 'node_modules'), join(dir, 'node_modules'));
+  if (lock(dir) !== lock(repo) && lock(dir)) {
+    // Its own dependencies (a package added or removed since): installed once, kept with the build.
+    process.stderr.write('the baseline has other dependencies than this checkout: npm ci in it …\n');
+    execFileSync('npm', ['ci', '--no-audit', '--no-fund'], { stdio: 'ignore', cwd: dir });
+  } else symlinkSync(join(repo, 'node_modules'), join(dir, 'node_modules'));
   execFileSync(process.execPath, [join(repo, 'node_modules', 'typescript', 'bin', 'tsc'), '-p', join(dir, 'tsconfig.json')], {
     stdio: 'inherit',
     cwd: dir,
