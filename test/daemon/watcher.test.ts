@@ -49,11 +49,9 @@ describe('watchMemory', () => {
     const ws = makeWorkspace({ 'memory/2026-03-01.md': '# 2026-03-01\n' });
     const seen = start(ws);
     writeFileSync(join(ws.memoryDir, '2026-03-02.md'), '# 2026-03-02\n');
-    // Still being written: appends within the settle time make one event, not several.
-    for (let i = 0; i < 3; i++) {
-      await sleep(SETTLE_MS / 4);
-      appendFileSync(join(ws.memoryDir, '2026-03-02.md'), `- line ${i}\n`);
-    }
+    // Written in several steps, each a system event: one report, not several. (Back to back, so
+    // that a slow machine cannot stretch the gaps past the settle time and split them.)
+    for (let i = 0; i < 3; i++) appendFileSync(join(ws.memoryDir, '2026-03-02.md'), `- line ${i}\n`);
     await until(seen, 'add memory/2026-03-02.md');
     appendFileSync(join(ws.memoryDir, '2026-03-01.md'), '- later\n');
     await until(seen, 'change memory/2026-03-01.md');
