@@ -33,7 +33,8 @@ export function prepareBaseline(repo: string, opts: { dir?: string; rev?: string
   process.stderr.write(`building the baseline ${label} in ${dir} …\n`);
   execFileSync('sh', ['-c', `git -C "${repo}" archive ${sha} | tar -x -C "${dir}"`], { stdio: 'inherit' });
   const lock = (d: string): string => (existsSync(join(d, 'package-lock.json')) ? readFileSync(join(d, 'package-lock.json'), 'utf8') : '');
-  if (lock(dir) !== lock(repo) && lock(dir)) {
+  const own = lock(dir);
+  if (own && own !== lock(repo)) {
     // Its own dependencies (a package added or removed since): installed once, kept with the build.
     process.stderr.write('the baseline has other dependencies than this checkout: npm ci in it …\n');
     execFileSync('npm', ['ci', '--no-audit', '--no-fund'], { stdio: 'ignore', cwd: dir });

@@ -6,12 +6,11 @@
 // redactor (the daemon's answer is redacted already), no index or compaction code. Whenever it
 // cannot be sure the daemon's answer is the command's (options it does not read, a help request,
 // another clock or other settings, no daemon), it returns null and the command runs as usual.
-import { readFileSync } from 'node:fs';
-import { join, resolve } from 'node:path';
+import { resolve } from 'node:path';
 import { parseArgs } from 'node:util';
 import { askDaemon, clockSource, type DaemonAnswer, type DaemonAsk, type DaemonRequest } from '../daemon/ask.js';
 import type { CompactAnswer, RecallAnswered, SearchAnswered } from '../daemon/requests.js';
-import { CONFIG_FILE, DEFAULT_LOCK_WAIT_MS, settingsDigest } from '../config/settings-source.js';
+import { configText, DEFAULT_LOCK_WAIT_MS, settingsDigest } from '../config/settings-source.js';
 import { findWorkspaceRoot } from '../config/workspace-root.js';
 import { workspaceAt } from '../tree/layout.js';
 import { processIo, type Io } from './io.js';
@@ -50,14 +49,9 @@ const SEARCH_OPTIONS = {
   dir: { type: 'string' },
 } as const;
 
-/** How long the command waits for the daemon: `lockWaitMs` as the config file sets it. */
-function waitMs(root: string): number {
-  let text: string;
-  try {
-    text = readFileSync(join(root, CONFIG_FILE), 'utf8');
-  } catch {
-    return DEFAULT_LOCK_WAIT_MS;
-  }
+/** How long the command waits for the daemon: `lockWaitMs` as the config file (`text`) sets it. */
+function waitMs(text: string | null): number {
+  if (text === null) return DEFAULT_LOCK_WAIT_MS;
   // A config that does not parse is the command's to report: JSON.parse throws, the caller returns null.
   const v = (JSON.parse(text) as { lockWaitMs?: unknown }).lockWaitMs;
   return typeof v === 'number' && v >= 0 ? v : DEFAULT_LOCK_WAIT_MS;
@@ -65,8 +59,9 @@ function waitMs(root: string): number {
 
 /** The answer of the daemon of `root` to `asked`, with this command's clock and settings; null: none answered. */
 function ask<T>(root: string, now: string | undefined, asked: DaemonAsk): Promise<DaemonAnswer<T> | null> {
-  const request = { ...asked, clock: clockSource(process.env, now), settings: settingsDigest(root, process.env) } as DaemonRequest;
-  return askDaemon<T>(workspaceAt(root), request, waitMs(root));
+  const config = configText(root);
+  const request = { ...asked, clock: clockSource(process.env, now), settings: settingsDigest(root, process.env, config) } as DaemonRequest;
+  return askDaemon<T>(workspaceAt(root), request, waitMs(config));
 }
 
 function workspaceOf(dir: string | undefined): string | null {

@@ -28,16 +28,21 @@ function fileText(path: string): string | null {
   }
 }
 
+/** The text of the workspace's `hipo.config.json`, or null when there is none. */
+export function configText(root: string): string | null {
+  return fileText(join(root, CONFIG_FILE));
+}
+
 /**
  * A digest of everything the settings of a process in `root` with `env` are made from: two
  * processes with the same digest load the same configuration. (Secrets in variables go into the
- * digest only: it is a one-way hash.)
+ * digest only: it is a one-way hash.) `config`: the config file's text when the caller has read it.
  */
-export function settingsDigest(root: string, env: NodeJS.ProcessEnv): string {
+export function settingsDigest(root: string, env: NodeJS.ProcessEnv, config: string | null = configText(root)): string {
   const vars = Object.keys(env)
     .filter((k) => (k.startsWith('HIPO_') && !CLOCK_VARIABLES.has(k)) || k === 'TZ')
     .sort()
     .map((k) => [k, env[k] ?? '']);
-  const parts = [fileText(join(root, CONFIG_FILE)), fileText(join(root, LEGACY_CONFIG_FILE)), vars];
+  const parts = [config, fileText(join(root, LEGACY_CONFIG_FILE)), vars];
   return createHash('sha256').update(JSON.stringify(parts)).digest('base64url').slice(0, 22);
 }

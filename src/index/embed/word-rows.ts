@@ -40,42 +40,27 @@ export class PackedWordRows implements WordRows {
     while (cap < this.size * 2) cap <<= 1;
     this.slots = new Int32Array(cap);
     this.mask = cap - 1;
-    for (let row = 0; row < this.size; row++) {
-      const from = this.starts[row]!;
-      const to = this.starts[row + 1]! - 1;
-      let slot = hashOf(joined, from, to) & this.mask;
-      for (;;) {
-        const cur = this.slots[slot]!;
-        // A word listed twice keeps its last row, as a Map built in order would.
-        if (cur === 0 || this.sameAs(cur - 1, joined, from, to)) {
-          this.slots[slot] = row + 1;
-          break;
-        }
-        slot = (slot + 1) & this.mask;
-      }
-    }
+    // A word listed twice keeps its last row, as a Map built in order would.
+    for (let row = 0; row < this.size; row++) this.slots[this.slotOf(joined, this.starts[row]!, this.starts[row + 1]! - 1)] = row + 1;
   }
 
-  /** Whether row `row`'s word is `s[from, to)`. */
-  private sameAs(row: number, s: string, from: number, to: number): boolean {
-    const start = this.starts[row]!;
-    const len = this.starts[row + 1]! - 1 - start;
-    if (len !== to - from) return false;
-    for (let i = 0; i < len; i++) if (this.joined.charCodeAt(start + i) !== s.charCodeAt(from + i)) return false;
-    return true;
+  /** The slot that holds the word `s[from, to)`, or the empty one where it would go. */
+  private slotOf(s: string, from: number, to: number): number {
+    const len = to - from;
+    for (let slot = hashOf(s, from, to) & this.mask; ; slot = (slot + 1) & this.mask) {
+      const cur = this.slots[slot]!;
+      if (cur === 0) return slot;
+      const start = this.starts[cur - 1]!;
+      if (this.starts[cur]! - 1 - start !== len) continue;
+      let i = 0;
+      while (i < len && this.joined.charCodeAt(start + i) === s.charCodeAt(from + i)) i++;
+      if (i === len) return slot;
+    }
   }
 
   get(word: string): number | undefined {
-    if (this.size === 0) return undefined;
-    const len = word.length;
-    let slot = hashOf(word, 0, len) & this.mask;
-    for (;;) {
-      const cur = this.slots[slot]!;
-      if (cur === 0) return undefined;
-      const start = this.starts[cur - 1]!;
-      if (this.starts[cur]! - 1 - start === len && this.joined.startsWith(word, start)) return cur - 1;
-      slot = (slot + 1) & this.mask;
-    }
+    const cur = this.slots[this.slotOf(word, 0, word.length)]!;
+    return cur === 0 ? undefined : cur - 1;
   }
 
   has(word: string): boolean {
