@@ -34,6 +34,17 @@ describe('factDigest', () => {
     expect(factDigest('I got a Golden Retriever on May 12th')).toBe('Golden Retriever, May 12th');
   });
 
+  it('keeps side-by-side spans as the one phrase they were in the text', () => {
+    expect(factDigest('I cleaned my white Adidas sneakers last month')).toBe('my white Adidas');
+    expect(factDigest('I visited my friends Mark and Sarah')).toBe('my friends Mark and Sarah');
+    expect(factDigest('I bought a $50 Amazon gift card')).toBe('$50 Amazon');
+  });
+
+  it('takes no pronoun at a sentence start for a name', () => {
+    expect(factDigest('She told me about Paris')).toBe('Paris');
+    expect(factDigest('They said it was fine')).toBe('');
+  });
+
   it('ends a name at punctuation: two names side by side stay two', () => {
     expect(factDigest('I visited Italy, Switzerland, and Germany')).toBe('Italy, Switzerland, Germany');
   });

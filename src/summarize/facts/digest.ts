@@ -43,6 +43,14 @@ const NOT_NAMES = new Set([
   'my',
   'our',
   'we',
+  'they',
+  'he',
+  'she',
+  'you',
+  'his',
+  'her',
+  'their',
+  'your',
   'it',
   "it's",
   'this',
@@ -186,11 +194,17 @@ function spans(text: string): string[] {
     }
   }
   out.sort((a, b) => a.start - b.start || b.end - a.end);
-  const kept: string[] = [];
-  let reach = -1;
+  // Spans with nothing but spaces between them were one phrase of the text: "my white" and
+  // "Adidas sneakers" are "my white Adidas sneakers".
+  const joined: { start: number; end: number }[] = [];
   for (const s of out) {
-    if (s.end <= reach) continue; // inside a span already kept (a name within a title)
-    reach = s.end;
+    const last = joined[joined.length - 1];
+    if (last && s.end <= last.end) continue; // inside a span already kept (a name within a title)
+    if (last && s.start >= last.end && /^[ \t]*$/.test(text.slice(last.end, s.start))) last.end = s.end;
+    else joined.push({ ...s });
+  }
+  const kept: string[] = [];
+  for (const s of joined) {
     const phrase = text.slice(s.start, s.end).replace(/\s+/g, ' ');
     if (!kept.some((k) => lower(k) === lower(phrase))) kept.push(phrase);
   }
