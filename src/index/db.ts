@@ -226,3 +226,12 @@ export function clearIndex(db: IndexDb): void {
     db.prepare("DELETE FROM meta WHERE key IN ('embedder_id', 'embedder_dims')").run();
   }).immediate();
 }
+
+/**
+ * SQLite's data_version: it moves when another connection commits, so caches of what the index
+ * holds know when to let go. A prepared statement: `db.pragma()` prepares one on every call,
+ * which cost a search ~0.5 ms of its ~13 at 10 years (four caches ask it per query).
+ */
+export function dataVersion(db: IndexDb): number {
+  return stmt(db, 'PRAGMA data_version').pluck().get() as number;
+}

@@ -11,7 +11,7 @@
 //     weight: `score · (1 + COVERAGE · matched IDF / total IDF)`;
 //   - headings weigh HEADING_WEIGHT times the body (porter stemming and unicode61 tokens come
 //     from the FTS5 table; CJK terms are matched in the bigram column).
-import { stmt, type IndexDb } from '../index/db.js';
+import { dataVersion, stmt, type IndexDb } from '../index/db.js';
 import type { SearchIndex } from '../index/search-index.js';
 import type { ParsedQuery } from './query.js';
 import { DenseScores } from './scores.js';
@@ -58,7 +58,7 @@ class PostingCache {
   entries = 0;
 
   validate(index: SearchIndex): void {
-    const token = `${index.generation}:${index.db.pragma('data_version', { simple: true }) as number}`;
+    const token = `${index.generation}:${dataVersion(index.db)}`;
     if (token === this.token) return;
     this.token = token;
     this.stats = null;

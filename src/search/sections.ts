@@ -4,7 +4,7 @@
 // votes, to the raw sections its matching lines were taken from (votes.ts): one fact is one
 // section, ranked by the best of what it says and what its summaries say, and the summaries
 // are where else it appears.
-import { stmt, type IndexDb } from '../index/db.js';
+import { dataVersion, stmt, type IndexDb } from '../index/db.js';
 import type { SearchIndex } from '../index/search-index.js';
 import { rankByScore, reciprocalRankFusion } from './fusion.js';
 import type { ChunkScores } from './scores.js';
@@ -46,7 +46,7 @@ const MAX_KNOWN = 1_000_000;
 const known = new WeakMap<SearchIndex, { token: string; sections: Map<number, SectionKey> }>();
 
 export function sectionsOf(index: SearchIndex): Map<number, SectionKey> {
-  const token = `${index.generation}:${index.db.pragma('data_version', { simple: true }) as number}`;
+  const token = `${index.generation}:${dataVersion(index.db)}`;
   let c = known.get(index);
   if (!c || c.token !== token || c.sections.size > MAX_KNOWN) {
     c = { token, sections: new Map() };

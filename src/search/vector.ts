@@ -7,7 +7,7 @@
 // times faster than sqlite-vec's scan. It is built from the second query on, only when it fits
 // MAX_RESIDENT_FLOATS (64 MB), patched after this process's own updates (they say which vectors
 // they changed) and dropped when another process changed the index.
-import { stmt, type IndexDb } from '../index/db.js';
+import { dataVersion, stmt, type IndexDb } from '../index/db.js';
 import type { SearchIndex } from '../index/search-index.js';
 import { hasVectorTable, vectorBytes, vectorFloats } from '../index/vectors.js';
 import { vectorFilterSql, type SearchFilters } from './filters.js';
@@ -47,7 +47,7 @@ interface VectorCache {
 const caches = new WeakMap<SearchIndex, VectorCache>();
 
 function cacheOf(index: SearchIndex): VectorCache {
-  const version = index.db.pragma('data_version', { simple: true }) as number;
+  const version = dataVersion(index.db);
   const token = `${index.generation}:${version}`;
   let c = caches.get(index);
   if (!c || c.token !== token) {

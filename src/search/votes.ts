@@ -4,7 +4,7 @@
 // and a line's share goes to its raw chunk (a topic line's to the sections the topic leads to).
 // What no link claims stays the summary's own.
 import type { SearchIndex } from '../index/search-index.js';
-import { stmt } from '../index/db.js';
+import { dataVersion, stmt } from '../index/db.js';
 import type { ParsedQuery } from './query.js';
 import { stemPrefix } from './snippet.js';
 
@@ -152,7 +152,7 @@ interface Cache {
 const caches = new WeakMap<SearchIndex, Cache>();
 
 function cacheOf(index: SearchIndex): Cache {
-  const token = `${index.generation}:${index.db.pragma('data_version', { simple: true }) as number}`;
+  const token = `${index.generation}:${dataVersion(index.db)}`;
   let c = caches.get(index);
   if (!c || c.token !== token) {
     c = { token, links: new Map(), texts: new Map(), chars: 0 };
