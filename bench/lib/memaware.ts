@@ -6,7 +6,8 @@
 import { existsSync, readFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import type { SearchIndex } from '../../src/index/search-index.js';
-import { search, type ExtraQuery, type SearchHit, type SearchMode, type SearchOptions } from '../../src/search/search.js';
+import type { ExtraQuery } from '../../src/search/extra-queries.js';
+import { search, type SearchHit, type SearchMode, type SearchOptions } from '../../src/search/search.js';
 import { indexTreeSearch } from '../../src/context/index-search.js';
 import { recall } from '../../src/context/recall.js';
 import type { LocalDate } from '../../src/time/calendar.js';

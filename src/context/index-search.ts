@@ -5,7 +5,8 @@
 // also tells which raw sections a summary passage of recall's own list was taken from.
 import { stmt } from '../index/db.js';
 import type { SearchIndex } from '../index/search-index.js';
-import { rephrasings, search, type SectionRef } from '../search/search.js';
+import { rephrasings } from '../search/extra-queries.js';
+import { search, type SectionRef } from '../search/search.js';
 import type { SearchMode } from '../search/modes.js';
 import type { Passage } from './passages.js';
 import type { TreeSearch } from './recall.js';

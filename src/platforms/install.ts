@@ -21,11 +21,6 @@ import {
 import type { PlatformPlan } from './plans.js';
 import { hipoEntries, isHipoGenerated, isHipoSkill } from './recognize.js';
 
-export interface PlannedFile {
-  path: string;
-  content: string;
-}
-
 export interface InstallReport {
   platform: string;
   scope: string;

@@ -14,7 +14,7 @@
 //                the OpenClaw workspace.
 import { shellQuote, type HipoCommand } from './command.js';
 import { InstallError } from './command.js';
-import type { PlannedFile } from './install.js';
+import type { PlannedFile } from './planned-file.js';
 import type { ExternalStep, Json, JsonEntries, Scope } from './manifest.js';
 import { HIPO_HOOK_EVENTS } from './recognize.js';
 import { skillFiles } from './skills.js';

@@ -5,7 +5,7 @@
 import { readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import type { PlannedFile } from './install.js';
+import type { PlannedFile } from './planned-file.js';
 
 export const PACKAGED_SKILLS = fileURLToPath(new URL('../../skills/', import.meta.url));
 

@@ -11,7 +11,7 @@ import { ROOT_FILE, type Workspace } from '../tree/layout.js';
 import { openAiChatClient, type ChatMessage, LlmCallError } from '../summarize/llm/client.js';
 import { AnswerCache, requestKey } from '../summarize/llm/cache.js';
 import { resolveLlmSettings, type LlmSettings } from '../summarize/llm/settings.js';
-import { rephrasings, type ExtraQuery } from './search.js';
+import { rephrasings, type ExtraQuery } from './extra-queries.js';
 
 /** ROOT.md beyond this is not sent (ROOT is capped by compaction.rootMaxTokens anyway). */
 const MAX_ROOT_CHARS = 24_000;

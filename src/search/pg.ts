@@ -18,7 +18,7 @@ import type { SearchFilters } from './filters.js';
 import { reciprocalRankFusion, rankByScore } from './fusion.js';
 import { sectionRef, type SearchHit } from './hits.js';
 import type { SearchMode } from './modes.js';
-import type { ExtraQuery } from './search.js';
+import type { ExtraQuery } from './extra-queries.js';
 import { parseQuery, type ParsedQuery } from './query.js';
 import { makeSnippet, queryMatchers } from './snippet.js';
 import { signBits } from '../index/pg/signs.js';

@@ -31,6 +31,7 @@ import { alsoInOf, fetchMeta, sectionRef, type ChunkMeta, type SearchHit, type S
 import { lineQuery, summaryLinks, summaryTexts, type LineQuery } from './votes.js';
 import { PgStoreError, type PgLink } from '../index/pg/store.js';
 import { pgSearch, type PgSearchResult } from './pg.js';
+import { ORIGINAL_WEIGHT, type ExtraQuery } from './extra-queries.js';
 
 import type { SearchMode } from './modes.js';
 export { SEARCH_MODES, type SearchMode } from './modes.js';
@@ -65,31 +66,6 @@ export interface SearchOptions {
 
 /** A summary's vote for a raw section weighs this much beside the section's own score. */
 const VOTE_WEIGHT = 1;
-
-/**
- * `query`: another wording of the whole query, ranked the way the query is; `lex`: keywords,
- * ranked by BM25; `vec`: a sentence, ranked by vectors (by BM25 when there are none).
- */
-export interface ExtraQuery {
-  kind: 'query' | 'lex' | 'vec';
-  text: string;
-  /** Its lists' weight in the fusion; default 1, against the query's ORIGINAL_WEIGHT. */
-  weight?: number;
-}
-
-/** The query's own lists weigh this much against each extra query's. */
-const ORIGINAL_WEIGHT = 2;
-
-/**
- * An agent's own rephrasings: ranked like the query and weighed as much, since the caller
- * chose them (a model's expansions weigh half: they may drift from what was asked).
- */
-export function rephrasings(texts: readonly string[]): ExtraQuery[] {
-  return texts
-    .map((t) => t.trim())
-    .filter(Boolean)
-    .map((text) => ({ kind: 'query' as const, text, weight: ORIGINAL_WEIGHT }));
-}
 
 /** At most this many extra queries are run. */
 const MAX_EXTRA_QUERIES = 8;

@@ -5,7 +5,7 @@ import { WinkEmbedder } from '../../src/index/embed/wink.js';
 import type { SearchIndex } from '../../src/index/search-index.js';
 import { updateIndex } from '../../src/index/update.js';
 import { search, type SearchResult } from '../../src/search/search.js';
-import { rephrasings } from '../../src/search/search.js';
+import { rephrasings } from '../../src/search/extra-queries.js';
 import { makeWorkspace } from '../helpers/workspace.js';
 import { indexOf } from '../helpers/search.js';
 

@@ -1,0 +1,5 @@
+/** A file a platform plan writes: its path relative to the plan's base, and its whole text. */
+export interface PlannedFile {
+  path: string;
+  content: string;
+}
