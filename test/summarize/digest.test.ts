@@ -40,6 +40,11 @@ describe('factDigest', () => {
     expect(factDigest('I bought a $50 Amazon gift card')).toBe('$50 Amazon');
   });
 
+  it('takes no "my" with an abstract noun: it names nothing of the user\'s life', () => {
+    expect(factDigest('I tracked my progress on my road bike')).toBe('my road bike');
+    expect(factDigest('It really cleared my mind after the Berlin trip')).toBe('Berlin');
+  });
+
   it('takes no pronoun at a sentence start for a name', () => {
     expect(factDigest('She told me about Paris')).toBe('Paris');
     expect(factDigest('They said it was fine')).toBe('');

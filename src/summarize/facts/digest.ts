@@ -128,6 +128,15 @@ const VAGUE = new Set([
   'usual',
 ]);
 
+// After "my", nouns that name no thing of the user's life ("my progress", "my mind").
+const ABSTRACT = new Set(
+  (
+    'progress skills skill time expenses schedule area project projects tasks goals goal thoughts thought habits audience ' +
+    'finances day days mind life endurance spending experience experiences knowledge attention energy stress options ' +
+    'needs preferences interests abilities ability performance results efforts focus productivity understanding way ways'
+  ).split(' '),
+);
+
 interface Tok {
   text: string;
   start: number;
@@ -189,7 +198,8 @@ function spans(text: string): string[] {
       )
         j++;
       // "my old", "my own": a word that says nothing without the noun that follows.
-      if (j > i && !(j === i + 1 && VAGUE.has(lower(toks[j]!.text)))) take(i, j);
+      const head = lower(toks[j]!.text);
+      if (j > i && !(j === i + 1 && VAGUE.has(head)) && !ABSTRACT.has(head)) take(i, j);
       i = j;
     }
   }
