@@ -34,6 +34,8 @@ type Kind = 'file' | 'dir';
 
 interface Folder {
   watch: FSWatcher | null;
+  /** Which folder it is (identityOf): a folder removed and made again is another one. */
+  identity: string | null;
   /** Entry name → kind, as last seen. */
   entries: Map<string, Kind>;
 }
@@ -92,7 +94,7 @@ class FolderWatcher implements MemoryWatcher {
   /** Starts watching `dir` and the folders inside it; `report` says its files are new. */
   private addFolder(dir: string, report: boolean): void {
     if (this.folders.has(dir)) return;
-    const folder: Folder = { watch: null, entries: new Map() };
+    const folder: Folder = { watch: null, identity: identityOf(dir), entries: new Map() };
     this.folders.set(dir, folder);
     folder.watch = this.watchFolder(dir, (name) => this.onEvent(dir, name));
     for (const [name, kind] of listFolder(dir)) {
@@ -121,6 +123,12 @@ class FolderWatcher implements MemoryWatcher {
 
   private checkMemoryFolder(): void {
     const there = kindOf(this.mem) === 'dir';
+    const watched = this.folders.get(this.mem);
+    if (there && watched && watched.identity !== identityOf(this.mem)) {
+      // Removed and made again before the system said so: the watch was on the old folder.
+      this.removeFolder(this.mem);
+      this.o.onChange(this.mem, 'unlinkDir');
+    }
     if (there && !this.folders.has(this.mem)) {
       // Its files are not reported one by one: a folder that came back is looked at whole.
       this.addFolder(this.mem, false);
@@ -176,7 +184,12 @@ class FolderWatcher implements MemoryWatcher {
       return;
     }
     if (kind === 'dir') {
-      if (was === 'dir') return;
+      if (was === 'dir') {
+        if (this.folders.get(abs)?.identity === identityOf(abs)) return;
+        // Replaced by another folder of the same name before its removal was read.
+        this.removeFolder(abs);
+        this.o.onChange(abs, 'unlinkDir');
+      }
       folder.entries.set(name, 'dir');
       this.o.onChange(abs, 'addDir');
       this.addFolder(abs, true);
@@ -247,6 +260,16 @@ function statOf(abs: string): Stats | null {
 function kindOf(abs: string): Kind | null {
   const st = statOf(abs);
   return st === null ? null : st.isDirectory() ? 'dir' : 'file';
+}
+
+/**
+ * A folder's identity: its inode with its birth time, since a file system may give a folder made
+ * again the inode number of the one just removed (ext4 does). Without birth times (some file
+ * systems), the inode alone.
+ */
+function identityOf(abs: string): string | null {
+  const st = statOf(abs);
+  return st === null ? null : `${st.ino}:${st.birthtimeMs}`;
 }
 
 function sizeOf(abs: string): number | null {

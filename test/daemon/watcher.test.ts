@@ -101,6 +101,33 @@ describe('watchMemory', () => {
     expect(seen.errors).toEqual([]);
   });
 
+  it('watches a folder inside the tree replaced at once (removed and made again before the system says so)', async () => {
+    const ws = makeWorkspace({ 'memory/2026-03-01.md': '# 2026-03-01\n', 'memory/weekly/2026-W09.md': 'week\n' });
+    const seen = start(ws);
+    // A restore from a backup: both changes are made before any event is read. The file system
+    // may give the new folder the old one's inode number, so that alone cannot tell them apart.
+    rmSync(join(ws.memoryDir, 'weekly'), { recursive: true });
+    mkdirSync(join(ws.memoryDir, 'weekly'));
+    await until(seen, 'addDir memory/weekly');
+    writeFileSync(join(ws.memoryDir, 'weekly', '2026-W10.md'), 'week\n');
+    await until(seen, 'add memory/weekly/2026-W10.md');
+    expect(seen.events).toEqual(['unlinkDir memory/weekly', 'addDir memory/weekly', 'add memory/weekly/2026-W10.md']);
+    expect(seen.errors).toEqual([]);
+  });
+
+  it('watches the memory folder again when it is replaced at once', async () => {
+    const ws = makeWorkspace({ 'memory/2026-03-01.md': '# 2026-03-01\n' });
+    const seen = start(ws);
+    rmSync(ws.memoryDir, { recursive: true });
+    mkdirSync(ws.memoryDir);
+    await until(seen, 'addDir memory');
+    writeFileSync(join(ws.memoryDir, '2026-03-05.md'), '# 2026-03-05\n');
+    await until(seen, 'add memory/2026-03-05.md');
+    // The old folder's file is not reported gone one by one: the folder as a whole is new.
+    expect(seen.events).toEqual(['unlinkDir memory', 'addDir memory', 'add memory/2026-03-05.md']);
+    expect(seen.errors).toEqual([]);
+  });
+
   it('starts without a memory folder and picks it up when it is made', async () => {
     const ws = makeWorkspace({});
     rmSync(ws.memoryDir, { recursive: true });
