@@ -9,7 +9,7 @@
 // ROOT.md and 3,650 daily nodes, so each change cost the daemon ~90 ms of CPU and ~16 MB of
 // garbage in re-reads, and 7,000 watches is near Linux's old default limit of 8,192. Here a
 // change costs a stat, and the watches are the tree's few folders.
-import { type FSWatcher, lstatSync, readdirSync, type Stats, watch } from 'node:fs';
+import { type FSWatcher, lstatSync, readdirSync, type Stats, statSync, watch } from 'node:fs';
 import { basename, dirname, join, sep } from 'node:path';
 import type { Workspace } from '../tree/layout.js';
 
@@ -66,7 +66,7 @@ class FolderWatcher implements MemoryWatcher {
     this.parent = this.watchFolder(dirname(this.mem), (name) => {
       if (name === null || name === basename(this.mem)) this.checkMemoryFolder();
     });
-    if (kindOf(this.mem) === 'dir') this.addFolder(this.mem, false);
+    if (kindOf(this.mem, true) === 'dir') this.addFolder(this.mem, false);
   }
 
   private ignored(abs: string): boolean {
@@ -94,7 +94,7 @@ class FolderWatcher implements MemoryWatcher {
   /** Starts watching `dir` and the folders inside it; `report` says its files are new. */
   private addFolder(dir: string, report: boolean): void {
     if (this.folders.has(dir)) return;
-    const folder: Folder = { watch: null, identity: identityOf(dir), entries: new Map() };
+    const folder: Folder = { watch: null, identity: identityOf(dir, dir === this.mem), entries: new Map() };
     this.folders.set(dir, folder);
     folder.watch = this.watchFolder(dir, (name) => this.onEvent(dir, name));
     for (const [name, kind] of listFolder(dir)) {
@@ -122,9 +122,9 @@ class FolderWatcher implements MemoryWatcher {
   }
 
   private checkMemoryFolder(): void {
-    const there = kindOf(this.mem) === 'dir';
+    const there = kindOf(this.mem, true) === 'dir';
     const watched = this.folders.get(this.mem);
-    if (there && watched && watched.identity !== identityOf(this.mem)) {
+    if (there && watched && watched.identity !== identityOf(this.mem, true)) {
       // Removed and made again before the system said so: the watch was on the old folder.
       this.removeFolder(this.mem);
       this.o.onChange(this.mem, 'unlinkDir');
@@ -238,7 +238,10 @@ class FolderWatcher implements MemoryWatcher {
   }
 }
 
-/** A folder's entries by kind; symbolic links are not followed (they count as files). */
+/**
+ * A folder's entries by kind; symbolic links are not followed (they count as files), except the
+ * memory folder itself, which may be a link to a folder kept elsewhere (a synced drive).
+ */
 function listFolder(dir: string): Map<string, Kind> {
   const out = new Map<string, Kind>();
   try {
@@ -249,16 +252,16 @@ function listFolder(dir: string): Map<string, Kind> {
   return out;
 }
 
-function statOf(abs: string): Stats | null {
+function statOf(abs: string, follow = false): Stats | null {
   try {
-    return lstatSync(abs);
+    return follow ? statSync(abs) : lstatSync(abs);
   } catch {
     return null;
   }
 }
 
-function kindOf(abs: string): Kind | null {
-  const st = statOf(abs);
+function kindOf(abs: string, follow = false): Kind | null {
+  const st = statOf(abs, follow);
   return st === null ? null : st.isDirectory() ? 'dir' : 'file';
 }
 
@@ -267,8 +270,8 @@ function kindOf(abs: string): Kind | null {
  * again the inode number of the one just removed (ext4 does). Without birth times (some file
  * systems), the inode alone.
  */
-function identityOf(abs: string): string | null {
-  const st = statOf(abs);
+function identityOf(abs: string, follow = false): string | null {
+  const st = statOf(abs, follow);
   return st === null ? null : `${st.ino}:${st.birthtimeMs}`;
 }
 

@@ -1,7 +1,7 @@
 // The memory folder's watcher on a real file system: what it reports, when, and what it leaves
 // out. Events are collected until an expected one arrives (the system's watch is asynchronous),
 // then the whole list is compared, so a duplicate or a stray event fails the test.
-import { appendFileSync, mkdirSync, renameSync, rmSync, unlinkSync, writeFileSync } from 'node:fs';
+import { appendFileSync, mkdirSync, renameSync, rmSync, symlinkSync, unlinkSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { type MemoryWatcher, type WatchEvent, watchMemory } from '../../src/daemon/watcher.js';
@@ -125,6 +125,19 @@ describe('watchMemory', () => {
     await until(seen, 'add memory/2026-03-05.md');
     // The old folder's file is not reported gone one by one: the folder as a whole is new.
     expect(seen.events).toEqual(['unlinkDir memory', 'addDir memory', 'add memory/2026-03-05.md']);
+    expect(seen.errors).toEqual([]);
+  });
+
+  it('watches a memory folder that is a link to a folder kept elsewhere', async () => {
+    const ws = makeWorkspace({ 'elsewhere/2026-03-01.md': '# 2026-03-01\n' });
+    rmSync(ws.memoryDir, { recursive: true });
+    symlinkSync(join(ws.root, 'elsewhere'), ws.memoryDir);
+    const seen = start(ws);
+    writeFileSync(join(ws.memoryDir, '2026-03-02.md'), '# 2026-03-02\n');
+    await until(seen, 'add memory/2026-03-02.md');
+    appendFileSync(join(ws.root, 'elsewhere', '2026-03-01.md'), '- written by the real path\n');
+    await until(seen, 'change memory/2026-03-01.md');
+    expect(seen.events).toEqual(['add memory/2026-03-02.md', 'change memory/2026-03-01.md']);
     expect(seen.errors).toEqual([]);
   });
 
