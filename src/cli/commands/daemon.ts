@@ -3,7 +3,7 @@ import { validate } from 'node-cron';
 import { Daemon, DaemonRunning } from '../../daemon/daemon.js';
 import { createLog } from '../../daemon/log.js';
 import { DIR_FLAGS, DIR_HELP, loadWorkspace, workspaceRoot } from '../command-setup.js';
-import { settingsDigest } from '../../config/settings-source.js';
+import { Supervisor } from '../../daemon/supervisor.js';
 import { CliError, EXIT } from '../exit.js';
 import type { CommandSetup } from '../command-setup.js';
 
@@ -19,16 +19,30 @@ export function registerDaemon(program: Command, { io, setRun }: CommandSetup): 
     )
     .action((opts: { logJson?: boolean; dir?: string }) => {
       setRun(async () => {
-        // Read before the settings are loaded: a change in between makes commands do their own work.
-        const digest = settingsDigest(workspaceRoot(opts.dir).root, process.env);
-        const { ws, config, configWarnings } = loadWorkspace(opts.dir, true);
-        if (!validate(config.daemon.heartbeat))
-          throw new CliError(`${ws.root}/hipo.config.json: "daemon.heartbeat" is not a cron expression: "${config.daemon.heartbeat}"`);
         const log = createLog(!!opts.logJson, (l) => io.err(l));
-        for (const w of configWarnings) log('warn', 'config', w);
-        const daemon = new Daemon(ws, config, log, { digest, warnings: configWarnings });
+        const root = workspaceRoot(opts.dir).root;
+        // A daemon started again after a config change that could not start ends the command.
+        const outcome: { failed: Error | null } = { failed: null };
+        let ended = (): void => {};
+        const supervisor = new Supervisor({
+          root,
+          env: process.env,
+          load: () => {
+            const { ws, config, configWarnings } = loadWorkspace(opts.dir, true);
+            if (!validate(config.daemon.heartbeat))
+              throw new CliError(`${ws.root}/hipo.config.json: "daemon.heartbeat" is not a cron expression: "${config.daemon.heartbeat}"`);
+            for (const w of configWarnings) log('warn', 'config', w);
+            return { ws, config, warnings: configWarnings };
+          },
+          make: (s) => new Daemon(s.ws, s.config, log, { digest: s.digest, warnings: s.warnings }),
+          log,
+          onFailed: (err) => {
+            outcome.failed = err;
+            ended();
+          },
+        });
         try {
-          await daemon.start();
+          await supervisor.start();
         } catch (err) {
           if (err instanceof DaemonRunning) throw new CliError(err.message, EXIT.busy);
           throw err;
@@ -36,13 +50,18 @@ export function registerDaemon(program: Command, { io, setRun }: CommandSetup): 
         await new Promise<void>((resolve) => {
           const onSignal = (sig: string): void => {
             log('info', 'signal', `received ${sig}: finishing the write in progress`, { signal: sig });
+            ended();
+          };
+          ended = () => {
             process.off('SIGINT', onSignal);
             process.off('SIGTERM', onSignal);
-            daemon.stop().then(resolve, resolve);
+            supervisor.stop().then(resolve, resolve);
           };
           process.on('SIGINT', onSignal);
           process.on('SIGTERM', onSignal);
         });
+        const { failed } = outcome;
+        if (failed) throw new CliError(failed.message, failed instanceof DaemonRunning ? EXIT.busy : EXIT.failed);
         return EXIT.ok;
       });
     });

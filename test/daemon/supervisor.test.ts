@@ -1,0 +1,56 @@
+// A running daemon and its config: an edit to hipo.config.json takes effect without a restart by
+// hand (the daemon starts again with it), and an edit that does not load leaves the daemon as it
+// was, saying why. Real child processes, real file system events.
+import { appendFileSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { describe, expect, it } from 'vitest';
+import { daemonsForTests, FAST_DAEMON } from '../helpers/daemon.js';
+import { node, rawLog } from '../helpers/tree.js';
+import { makeWorkspace } from '../helpers/workspace.js';
+
+const start = daemonsForTests();
+const DAY = '2026-06-03';
+
+function workspace() {
+  const ws = makeWorkspace({}, FAST_DAEMON);
+  ws.write(`memory/${DAY}.md`, rawLog(DAY, { 'planning [project]': ['kick-off'] }));
+  return ws;
+}
+
+describe('hipo daemon and its config', () => {
+  it('starts again with an edited config: a new redaction pattern holds from the next write', async () => {
+    const ws = workspace();
+    const d = start(ws.root, { HIPO_NOW: DAY });
+    await d.waitFor((l) => l.event === 'cycle' && !l.pending, 20_000, 'the end of the catch-up');
+    writeFileSync(join(ws.root, 'hipo.config.json'), JSON.stringify({ ...FAST_DAEMON, redactPatterns: ['Project Falcon'] }));
+    await d.waitFor((l) => l.event === 'config' && l.level === 'info', 20_000, 'the restart for the new settings');
+    const starts = () => d.logs.filter((l) => l.event === 'start').length;
+    await d.until(() => starts() === 2, 20_000, 'the second start');
+    await d.waitFor((l) => l.event === 'listening' && d.logs.indexOf(l) > d.logs.findIndex((x) => x.event === 'config'), 20_000);
+    appendFileSync(join(ws.root, 'memory', `${DAY}.md`), '- the client named it Project Falcon\n');
+    await d.until(() => node(ws, `daily/${DAY}.md`).body.includes('the client named it'), 20_000, 'the daily node with the new line');
+    const daily = node(ws, `daily/${DAY}.md`).body;
+    expect(daily).not.toContain('Project Falcon');
+    expect(daily).toMatch(/the client named it \[REDACTED/);
+    // One stop of the first daemon, nothing else: the process goes on.
+    expect(d.logs.filter((l) => l.event === 'stop')).toHaveLength(1);
+    expect(d.child.exitCode).toBeNull();
+  });
+
+  it('goes on with the settings it has when the edited config does not load, naming the file', async () => {
+    const ws = workspace();
+    const d = start(ws.root, { HIPO_NOW: DAY });
+    await d.waitFor((l) => l.event === 'cycle' && !l.pending, 20_000, 'the end of the catch-up');
+    writeFileSync(join(ws.root, 'hipo.config.json'), '{ "timeZone": "UTC", ');
+    const warned = await d.waitFor((l) => l.event === 'config' && l.level === 'warn', 20_000, 'the warning');
+    expect(warned.message).toContain('hipo.config.json');
+    expect(warned.message).toContain('the daemon goes on with the settings it has');
+    appendFileSync(join(ws.root, 'memory', `${DAY}.md`), '- still followed\n');
+    await d.until(() => node(ws, `daily/${DAY}.md`).body.includes('still followed'), 20_000, 'the daily node with the new line');
+    expect(d.logs.filter((l) => l.event === 'stop')).toHaveLength(0);
+    // Said once, not again when the same broken file is saved again.
+    writeFileSync(join(ws.root, 'hipo.config.json'), '{ "timeZone": "UTC", ');
+    await new Promise((r) => setTimeout(r, 1000));
+    expect(d.logs.filter((l) => l.event === 'config' && l.level === 'warn')).toHaveLength(1);
+  });
+});
