@@ -4,7 +4,7 @@
 // cycles of a run, re-deciding only the nodes whose inputs changed.
 import type { LocalDate } from '../time/calendar.js';
 import { hashParts } from '../tree/hash.js';
-import { nodeKey, nodeRelPath, periodId, type NodeKey, type NodeLevel, type NodeStatus, type Period } from '../tree/layout.js';
+import { nodeKey, nodeRelPath, periodId, rawRelPath, type NodeKey, type NodeLevel, type NodeStatus, type Period } from '../tree/layout.js';
 import { isHandEdited, type NodeInfo, type RawLogInfo } from '../tree/snapshot.js';
 import { calendarStatus } from './lifecycle.js';
 import type { ActionKind, Attention, DeferredNode, NodeAction } from './plan.js';
@@ -140,7 +140,17 @@ export function dailyVerdict(
     // The node outlives its raw log (deleted or unreadable): keep it as it is.
     if (node && !node.problem && node.status === 'tentative' && want === 'fixed')
       return fix(p, 'date has passed (raw log missing or unusable; node kept as is)', []);
-    return node ? NOTHING : VANISHED;
+    if (!node) return VANISHED;
+    // Made from a raw log that is gone (an unreadable one is reported by the scan): hipo never
+    // deletes a node, so a day someone meant to forget, or moved to another date, stays in its
+    // week, month and ROOT until a person deletes the node too. Said, so that they can.
+    if (!raw && node.sourceHash !== null && !node.problem)
+      return flag(
+        node,
+        `the raw log of its day (${rawRelPath(p.date)}) is gone; the node is kept (hipo never deletes one) and stays in its week, month and ` +
+          'ROOT: delete it too if the day should be forgotten',
+      );
+    return NOTHING;
   }
   if (!node) return cand('create', p, want, 'new raw log', [], node);
   if (node.problem) return NOT_REWRITTEN(node);

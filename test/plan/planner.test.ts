@@ -82,6 +82,29 @@ describe('planCycle', () => {
     });
   });
 
+  it('keeps a daily node whose raw log is gone, and says so; a node no raw log made stays unflagged', () => {
+    // 2026-06-01's raw log was deleted (or renamed to another date) after its node was fixed.
+    const gone = planCycle(snap([], [daily('2026-06-01', 'fixed', 'h-2026-06-01')]), '2026-06-20' as LocalDate, opts);
+    expect(gone.actions.filter((a) => a.period.level === 'daily')).toEqual([]);
+    expect(gone.attention).toEqual([
+      {
+        relPath: 'daily/2026-06-01.md',
+        message: expect.stringMatching(
+          /^the raw log of its day \(2026-06-01\.md\) is gone; the node is kept .* delete it too if the day should be forgotten$/,
+        ),
+      },
+    ]);
+    // Still tentative when it went: fixed on time first, flagged from then on.
+    const open = planCycle(snap([], [daily('2026-06-01', 'tentative', 'h-2026-06-01')]), '2026-06-20' as LocalDate, opts);
+    expect(open.actions.filter((a) => a.period.level === 'daily').map((a) => `${a.kind} ${a.relPath}`)).toEqual([
+      'fix daily/2026-06-01.md',
+    ]);
+    expect(open.attention).toEqual([]);
+    // Written by a person or another tool (no source hash): nothing to say.
+    const handMade = planCycle(snap([], [daily('2026-06-01', 'fixed', null)]), '2026-06-20' as LocalDate, opts);
+    expect(handMade.attention).toEqual([]);
+  });
+
   it('keeps a fixed node it cannot verify (written by another tool) as it is', () => {
     const p = planCycle(
       snap([raw('2026-06-01')], [daily('2026-06-01', 'fixed', null, { recordedBodyHash: null })]),
