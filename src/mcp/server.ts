@@ -40,7 +40,7 @@ async function answer(served: Served, fn: (env: ToolEnv) => ToolAnswer | Promise
   }
 }
 
-function buildServer(served: Served, version: string): McpServer {
+function buildServer(current: () => Served, version: string): McpServer {
   const server = new McpServer(
     { name: 'hipo', version },
     {
@@ -61,7 +61,7 @@ function buildServer(served: Served, version: string): McpServer {
       outputSchema: CONTEXT_OUTPUT,
       annotations: { readOnlyHint: true },
     },
-    async (a) => answer(served, (env) => contextTool(env, a)),
+    async (a) => answer(current(), (env) => contextTool(env, a)),
   );
   server.registerTool(
     'search',
@@ -108,7 +108,7 @@ function buildServer(served: Served, version: string): McpServer {
       outputSchema: SEARCH_OUTPUT,
       annotations: { readOnlyHint: true },
     },
-    async (a) => answer(served, (env) => searchTool(env, a as Parameters<typeof searchTool>[1])),
+    async (a) => answer(current(), (env) => searchTool(env, a as Parameters<typeof searchTool>[1])),
   );
   server.registerTool(
     'recall',
@@ -130,7 +130,7 @@ function buildServer(served: Served, version: string): McpServer {
       outputSchema: RECALL_OUTPUT,
       annotations: { readOnlyHint: true },
     },
-    async (a) => answer(served, (env) => recallTool(env, a)),
+    async (a) => answer(current(), (env) => recallTool(env, a)),
   );
   server.registerTool(
     'get',
@@ -146,7 +146,7 @@ function buildServer(served: Served, version: string): McpServer {
       outputSchema: GET_OUTPUT,
       annotations: { readOnlyHint: true },
     },
-    async (a) => answer(served, (env) => getTool(env, a)),
+    async (a) => answer(current(), (env) => getTool(env, a)),
   );
   server.registerTool(
     'log',
@@ -166,7 +166,7 @@ function buildServer(served: Served, version: string): McpServer {
       outputSchema: LOG_OUTPUT,
       annotations: { readOnlyHint: false, destructiveHint: false, idempotentHint: false },
     },
-    async (a) => answer(served, (env) => logTool(env, a)),
+    async (a) => answer(current(), (env) => logTool(env, a)),
   );
   server.registerTool(
     'status',
@@ -178,10 +178,11 @@ function buildServer(served: Served, version: string): McpServer {
       outputSchema: STATUS_OUTPUT,
       annotations: { readOnlyHint: true },
     },
-    async () => answer(served, (env) => statusTool(env)),
+    async () => answer(current(), (env) => statusTool(env)),
   );
 
   const read = (rel: string, uri: string) => {
+    const served = current();
     if (!served.env) throw new Error(`hipo: ${served.problem}`);
     // A node may hold a hand edit: it is redacted like every other way out.
     return {
@@ -190,10 +191,14 @@ function buildServer(served: Served, version: string): McpServer {
       ],
     };
   };
+  const nodes = (): ReturnType<typeof listNodes> => {
+    const { env } = current();
+    return env ? listNodes(env) : [];
+  };
   server.registerResource(
     'root',
     new ResourceTemplate(`${RESOURCE_PREFIX}{file}`, {
-      list: () => ({ resources: served.env ? listNodes(served.env).filter((r) => r.name === 'ROOT.md') : [] }),
+      list: () => ({ resources: nodes().filter((r) => r.name === 'ROOT.md') }),
     }),
     {
       title: 'ROOT.md',
@@ -206,7 +211,7 @@ function buildServer(served: Served, version: string): McpServer {
   server.registerResource(
     'node',
     new ResourceTemplate(`${RESOURCE_PREFIX}{level}/{file}`, {
-      list: () => ({ resources: served.env ? listNodes(served.env).filter((r) => r.name !== 'ROOT.md') : [] }),
+      list: () => ({ resources: nodes().filter((r) => r.name !== 'ROOT.md') }),
     }),
     {
       title: 'Memory node',
@@ -218,8 +223,8 @@ function buildServer(served: Served, version: string): McpServer {
   return server;
 }
 
-export async function serveStdio(served: Served, version: string): Promise<void> {
-  const server = buildServer(served, version);
+export async function serveStdio(current: () => Served, version: string): Promise<void> {
+  const server = buildServer(current, version);
   const transport = new BoundedStdioTransport();
   await server.connect(transport);
   await new Promise<void>((resolveDone) => {

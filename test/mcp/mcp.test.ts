@@ -1,6 +1,6 @@
 // `hipo mcp` end to end: the SDK's own client talks to the compiled CLI over stdio.
 import type { Client } from '@modelcontextprotocol/sdk/client/index.js';
-import { rmSync } from 'node:fs';
+import { rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { completion, startFakeLlm } from '../helpers/llm-server.js';
@@ -214,6 +214,26 @@ describe('hipo mcp: structured results, resources, errors', () => {
     expect((root.contents[0] as { text: string }).text).toBe(ws.read('memory/ROOT.md'));
     await expect(client.readResource({ uri: 'hipo://memory/daily/2026-03-30.md' })).rejects.toThrow(/no such node/);
     await expect(client.readResource({ uri: 'hipo://memory/..%2F/hipo.config.json' })).rejects.toThrow();
+  });
+
+  it('follows an edit to the config: a pattern added to redactPatterns holds from the next call', async () => {
+    const ws = makeWorkspace();
+    const client = await connect(ws.root);
+    const log = (t: string) => client.callTool({ name: 'log', arguments: { text: t, type: 'project', topic: 'client' } });
+    await log('the client calls it Project Falcon');
+    expect(ws.read('memory/2026-03-15.md')).toContain('- the client calls it Project Falcon');
+    writeFileSync(join(ws.root, 'hipo.config.json'), JSON.stringify({ timeZone: 'UTC', redactPatterns: ['Project Falcon'] }));
+    await log('Project Falcon ships in May');
+    expect(ws.read('memory/2026-03-15.md')).toMatch(/- \[REDACTED[^\]]*\] ships in May/);
+    // Its answers pass the new redactor too: the line written before the edit comes back redacted.
+    const got = await client.callTool({ name: 'get', arguments: { path: 'memory/2026-03-15.md' } });
+    expect(text(got)).not.toContain('Falcon');
+    // A config that does not load: every answer says why, naming the file; nothing is written.
+    writeFileSync(join(ws.root, 'hipo.config.json'), '{ "timeZone": ');
+    const refused = await log('written with no settings');
+    expect((refused as Text).isError).toBe(true);
+    expect(text(refused)).toContain('hipo.config.json');
+    expect(ws.read('memory/2026-03-15.md')).not.toContain('written with no settings');
   });
 
   it('starts where there is no workspace and answers every tool with the reason', async () => {

@@ -18,20 +18,34 @@ export function registerMcp(program: Command, { setRun }: CommandSetup): void {
       setRun(async () => {
         // The server starts whatever the workspace's state: a client then sees the reason in
         // every answer, where an exit before the handshake shows only "Connection closed".
-        let served: Served;
-        try {
-          // Read before the settings are loaded, as the daemon does: searches are asked of it first.
-          const daemon = { clock: clockSource(process.env, opts.now), settings: settingsDigest(workspaceRoot(opts.dir).root, process.env) };
-          const { ws, config } = loadWorkspace(opts.dir, true);
-          served = existsSync(ws.memoryDir)
-            ? { env: { ws, config, daemon, ...(opts.now ? { now: opts.now } : {}) } }
-            : { problem: `${ws.memoryDir}: no memory folder` };
-        } catch (err) {
-          if (!(err instanceof CliError)) throw err;
-          served = { problem: err.message };
-        }
+        const root = workspaceRoot(opts.dir).root;
+        const load = (settings: string): Served => {
+          try {
+            // Read before the settings are loaded, as the daemon does: searches are asked of it first.
+            const daemon = { clock: clockSource(process.env, opts.now), settings };
+            const { ws, config } = loadWorkspace(opts.dir, true);
+            return existsSync(ws.memoryDir)
+              ? { env: { ws, config, daemon, ...(opts.now ? { now: opts.now } : {}) } }
+              : { problem: `${ws.memoryDir}: no memory folder` };
+          } catch (err) {
+            if (!(err instanceof CliError)) throw err;
+            return { problem: err.message };
+          }
+        };
+        // A server lives as long as an agent's session: an edit to the config (a pattern added to
+        // redactPatterns) holds from the next call on, as it does for one-shot commands.
+        let digest = settingsDigest(root, process.env);
+        let served = load(digest);
+        const current = (): Served => {
+          const now = settingsDigest(root, process.env);
+          if (now !== digest) {
+            digest = now;
+            served = load(now);
+          }
+          return served;
+        };
         const { serveStdio } = await import('../../mcp/server.js');
-        await serveStdio(served, VERSION);
+        await serveStdio(current, VERSION);
         return EXIT.ok;
       });
     });
