@@ -356,16 +356,20 @@ function validate(c: HipoConfig, file: string): void {
   for (const [level, n] of Object.entries(c.compaction.limits)) {
     if (!Number.isInteger(n) || n < 1) throw new ConfigError(file, `"compaction.limits.${level}" must be a whole number of at least 1`);
   }
-  for (const p of c.redactPatterns) {
+  // A pattern may be a secret written out (a key to keep out of memory): an error names it by its
+  // place in the list, never by its text, since errors reach logs, the journal and MCP answers.
+  for (const [i, p] of c.redactPatterns.entries()) {
+    const entry = `"redactPatterns" entry ${i + 1}`;
     if (typeof p !== 'string') throw new ConfigError(file, '"redactPatterns" must list regular expressions as strings');
     try {
       new RegExp(p, 'g');
     } catch (err) {
-      throw new ConfigError(file, `"redactPatterns": ${JSON.stringify(p)} is not a valid regular expression (${(err as Error).message})`);
+      // V8 quotes the pattern ("Invalid regular expression: /…/g: Unterminated group"): its reason only.
+      const reason = /^Invalid regular expression: \/[\s\S]*\/[a-z]*: (.*)$/.exec((err as Error).message)?.[1];
+      throw new ConfigError(file, `${entry} is not a valid regular expression${reason ? ` (${reason})` : ''}`);
     }
     const risk = nestedQuantifier(p);
-    if (risk)
-      throw new ConfigError(file, `"redactPatterns": ${risk}; write it without a repeated group inside a repeat (e.g. "a+" for "(a+)+")`);
+    if (risk) throw new ConfigError(file, `${entry} ${risk}; write it without a repeated group inside a repeat (e.g. "a+" for "(a+)+")`);
   }
   if (!Number.isInteger(c.maxFileBytes) || c.maxFileBytes < 64 * 1024)
     throw new ConfigError(file, '"maxFileBytes" must be a whole number of bytes, at least 65536');

@@ -39,7 +39,7 @@ export function nestedQuantifier(source: string): string | null {
       const inner = frames.length > 1 ? frames.pop()! : false;
       const q = unbounded(i + 1);
       if (q?.open && inner)
-        return `"${source}" repeats a group that itself repeats (nested quantifiers), which can take exponential time on a line that almost matches`;
+        return 'repeats a group that itself repeats (nested quantifiers), which can take exponential time on a line that almost matches';
       frames[frames.length - 1] ||= inner || !!q?.open;
       i += 1 + (q?.length ?? 0);
       continue;

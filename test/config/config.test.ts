@@ -13,6 +13,20 @@ describe('hipo.config.json', () => {
     expect(warnings).toEqual([]);
   });
 
+  it('never quotes a redaction pattern in an error: it may be the secret itself', () => {
+    for (const secret of ['sk-live-4f9(Zq81', '(sk-live-4f9a+)+x']) {
+      const ws = makeWorkspace({}, { timeZone: 'UTC', redactPatterns: ['ok', secret] });
+      let message = '';
+      try {
+        loadConfig(ws.root);
+      } catch (err) {
+        message = (err as Error).message;
+      }
+      expect(message).toMatch(/"redactPatterns" entry 2 /);
+      expect(message).not.toContain('sk-live');
+    }
+  });
+
   it('names the file and the key in every error', () => {
     const bad = (cfg: unknown, pattern: RegExp) => {
       const ws = makeWorkspace({}, null as never);
@@ -24,8 +38,8 @@ describe('hipo.config.json', () => {
     bad({ timeZone: 'Mars/Olympus' }, /hipo\.config\.json: "timeZone" is not an IANA time zone: "Mars\/Olympus"/);
     bad({ compaction: { rootMaxTokens: 'lots' } }, /"compaction\.rootMaxTokens" must be a non-negative number/);
     bad({ compaction: { limits: { daily: 0 } } }, /"compaction\.limits\.daily" must be a whole number of at least 1/);
-    bad({ redactPatterns: ['(unclosed'] }, /"redactPatterns": "\(unclosed" is not a valid regular expression/);
-    bad({ redactPatterns: ['(a+)+$'] }, /"redactPatterns": "\(a\+\)\+\$" repeats a group that itself repeats \(nested quantifiers\)/);
+    bad({ redactPatterns: ['ok', '(unclosed'] }, /"redactPatterns" entry 2 is not a valid regular expression \(Unterminated group\)$/);
+    bad({ redactPatterns: ['(a+)+$'] }, /"redactPatterns" entry 1 repeats a group that itself repeats \(nested quantifiers\)/);
     bad({ redactPatterns: ['(?:[a-z]+\\s?)*!'] }, /nested quantifiers/);
     bad({ maxFileBytes: 1000 }, /"maxFileBytes" must be a whole number of bytes, at least 65536/);
     bad({ search: { expand: { maxQueries: 20 } } }, /"search\.expand\.maxQueries" must be a whole number from 1 to 8/);
