@@ -189,7 +189,7 @@ export class Daemon {
           this.runner.request(reason);
         }),
       search: async (request) => {
-        if (request.update && this.indexStale) await this.updateIndex();
+        if (request.update && this.indexMayLag) await this.updateIndex();
         return this.index.search(request, this.indexWarning);
       },
       recall: (request) => this.recall(request),
@@ -337,6 +337,15 @@ export class Daemon {
     this.indexDue = null;
   }
 
+  /**
+   * A search that wants the index current must update it first: when the tree changed since, or
+   * always when `search.include` names folders outside it, which no watch follows (the update
+   * then looks at those and at the memory files due, not at the whole tree).
+   */
+  private get indexMayLag(): boolean {
+    return this.indexStale || this.config.search.include.length > 0;
+  }
+
   private readonly indexWarning = (w: string): void => this.log('warn', 'index-warning', `search index: ${w}`, { warning: w });
 
   /** `hipo recall` for a command that asked: as Hipo.recall, with the index this daemon holds. */
@@ -345,7 +354,7 @@ export class Daemon {
     // Its clock is the command's (answerRequest checked): today as the command would see it.
     const today = resolveClock(this.config.timeZone).today;
     if (!request.search) return { ...(await recallIn(this.ws, this.config, today, request.question, request)), warnings: [] };
-    if (request.update && this.indexStale) await this.updateIndex();
+    if (request.update && this.indexMayLag) await this.updateIndex();
     try {
       return { ...(await this.index.recall(request, today, this.indexWarning)), warnings: [] };
     } catch (err) {

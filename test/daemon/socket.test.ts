@@ -132,6 +132,21 @@ describe('hipo compact with a daemon running', () => {
     expect(recalled.passages.map((p: { path: string }) => p.path)).toContain('memory/2026-06-02.md');
   });
 
+  it('finds what was just written in a `search.include` folder, which the watcher does not follow', async () => {
+    const ws = makeWorkspace({}, { ...FAST_DAEMON, search: { include: ['knowledge'] } });
+    ws.write('memory/2026-06-02.md', rawLog('2026-06-02', { 'work [project]': ['started'] }));
+    ws.write('knowledge/runbook.md', '# Runbook\n\n## restarts\n- restart the workers one by one\n');
+    const env = { HIPO_NOW: '2026-06-02' };
+    const d = start(ws.root, env);
+    await d.waitFor((l) => l.event === 'index', 30_000, 'the first index');
+    ws.write('knowledge/zeppelin.md', '# Zeppelin\n\n## hangar\n- the hangar doors are 41 m wide\n');
+    const r = runCli(['search', 'zeppelin', 'hangar', '--mode', 'bm25', '--json', '--dir', ws.root], { env });
+    expect(r.code).toBe(0);
+    expect(JSON.parse(r.stdout).hits.map((h: { path: string }) => h.path)).toContain('knowledge/zeppelin.md');
+    // The daemon answered it (a command that searched itself would have found it too).
+    await d.waitFor((l) => l.event === 'index' && l.files === 1, 10_000, 'the index update the search asked for');
+  });
+
   it("answers the MCP server's searches and recalls too, as the server answers them itself", async () => {
     const { ws, env } = workspace();
     ws.write('memory/2026-06-02.md', rawLog('2026-06-02', { 'zeppelin hangar [project]': ['measured the zeppelin hangar doors'] }));
