@@ -120,14 +120,14 @@ describe('faults: resources', () => {
     expect(c.rssMb).toBeLessThan(1024);
   }, 300_000);
 
-  it('refuses a redaction pattern that backtracks catastrophically, at config load, naming it', () => {
+  it('refuses a redaction pattern that backtracks catastrophically, at config load, naming its place', () => {
     const ws = makeWorkspace(
       { 'memory/2026-06-01.md': `# 2026-06-01\n\n## tokens [project]\n- ${'a'.repeat(48)}!\n` },
       { timeZone: 'UTC', redactPatterns: ['(a+)+$'] },
     );
     const r = runCli(['compact', '--now', '2026-06-02', '--dir', ws.root], { timeoutMs: 20_000 });
     expect(r.code).toBe(2);
-    expect(r.stderr).toContain('hipo.config.json: "redactPatterns": "(a+)+$" repeats a group that itself repeats (nested quantifiers)');
+    expect(r.stderr).toContain('hipo.config.json: "redactPatterns" entry 1 repeats a group that itself repeats (nested quantifiers)');
     expect(ws.exists('memory/daily/2026-06-01.md')).toBe(false);
   });
 });
