@@ -25,11 +25,20 @@ function roundSimilarity(x: number): number {
 const MAX_K = 4096;
 const MAX_RESIDENT_FLOATS = 16_000_000;
 
+/**
+ * The vectors in memory, with room to grow: rows 0 … rows − 1 are in use, except free ones
+ * (id 0: chunk ids are never 0) left by removed chunks, which new ones take first. Patched in
+ * place: a change to a few chunks costs those rows, not a copy of every vector (18 MB at 10
+ * years, on every search after a change in a daemon). Row order does not matter to a search:
+ * ties are settled by chunk id.
+ */
 interface Resident {
   dims: number;
+  rows: number;
   ids: Int32Array;
   vectors: Float32Array;
   rowOf: Map<number, number>;
+  free: number[];
   level: string[];
   start: string[];
   end: string[];
@@ -67,66 +76,86 @@ function cacheOf(index: SearchIndex): VectorCache {
 type VectorRow = [id: number | bigint, blob: Buffer, level: string, start: string, end: string, type: string];
 const VECTOR_ROW = 'SELECT chunk_id, embedding, level, period_start, period_end, type FROM chunk_vec';
 
-/** An empty in-memory copy of `n` rows; `put` fills them in turn, `rows` says how many are. */
-function residentOf(
-  dims: number,
-  n: number,
-): { r: Resident; put: (id: number, v: Float32Array, ...cols: string[]) => void; rows: () => number } {
-  const r: Resident = {
+/** Rows a resident copy of `n` vectors has room for: a few changes' worth more. */
+const capacityFor = (n: number): number => n + Math.max(256, n >> 5);
+
+function emptyResident(dims: number, capacity: number): Resident {
+  return {
     dims,
-    ids: new Int32Array(n),
-    vectors: new Float32Array(n * dims),
+    rows: 0,
+    ids: new Int32Array(capacity),
+    vectors: new Float32Array(capacity * dims),
     rowOf: new Map(),
+    free: [],
     level: [],
     start: [],
     end: [],
     type: [],
   };
-  let i = 0;
-  const put = (id: number, v: Float32Array, ...[level, start, end, type]: string[]): void => {
-    r.ids[i] = id;
-    r.vectors.set(v, i * dims);
-    r.rowOf.set(id, i);
-    r.level.push(level!);
-    r.start.push(start!);
-    r.end.push(end!);
-    r.type.push(type!);
-    i++;
-  };
-  return { r, put, rows: () => i };
+}
+
+/** Puts chunk `id`'s vector and filter columns in row `at`. */
+function setRow(r: Resident, at: number, id: number, v: Float32Array, [level, start, end, type]: string[]): void {
+  r.ids[at] = id;
+  r.vectors.set(v, at * r.dims);
+  r.rowOf.set(id, at);
+  r.level[at] = level!;
+  r.start[at] = start!;
+  r.end[at] = end!;
+  r.type[at] = type!;
+}
+
+/** A row for a new chunk: a free one, else the next one, else room made (false: it would not fit). */
+function newRow(r: Resident): number | null {
+  const free = r.free.pop();
+  if (free !== undefined) return free;
+  if (r.rows === r.ids.length) {
+    const capacity = capacityFor(r.rows);
+    if (capacity * r.dims > MAX_RESIDENT_FLOATS) return null;
+    const ids = new Int32Array(capacity);
+    ids.set(r.ids);
+    const vectors = new Float32Array(capacity * r.dims);
+    vectors.set(r.vectors);
+    r.ids = ids;
+    r.vectors = vectors;
+  }
+  return r.rows++;
 }
 
 function loadResident(db: IndexDb, dims: number): Resident | null {
   const n = (stmt(db, 'SELECT count(*) AS n FROM chunk_vec').get() as { n: number }).n;
   if (n * dims > MAX_RESIDENT_FLOATS) return null;
-  const b = residentOf(dims, n);
+  const r = emptyResident(dims, Math.min(capacityFor(n), Math.floor(MAX_RESIDENT_FLOATS / dims)));
   for (const [id, blob, ...cols] of stmt(db, VECTOR_ROW).raw().iterate() as Iterable<VectorRow>) {
-    if (b.rows() >= n || blob.byteLength !== dims * 4) continue;
-    b.put(Number(id), vectorFloats(blob), ...cols);
+    if (r.rows >= n || blob.byteLength !== dims * 4) continue;
+    setRow(r, r.rows++, Number(id), vectorFloats(blob), cols);
   }
-  return b.rows() === n ? b.r : null;
+  return r.rows === n ? r : null;
 }
 
-/** `r` without the rows of `changed` chunks, with their vectors as stored now; null when they do not fit. */
+/** `r` with the `changed` chunks' rows as stored now (removed ones freed), in place; null when they do not fit. */
 function patchResident(db: IndexDb, r: Resident, changed: ReadonlySet<number>): Resident | null {
-  if (changed.size === 0) return r;
   const dims = r.dims;
   const one = stmt(db, `${VECTOR_ROW} WHERE chunk_id = ?`).raw();
-  const fresh: VectorRow[] = [];
   for (const id of changed) {
     const row = one.get(BigInt(id)) as VectorRow | undefined;
-    if (!row) continue; // removed
-    if (row[1].byteLength !== dims * 4) return null;
-    fresh.push(row);
+    const at = r.rowOf.get(id);
+    if (!row) {
+      // Removed (or waiting for its vector): its row is free for the next new chunk.
+      if (at !== undefined) {
+        r.ids[at] = 0;
+        r.rowOf.delete(id);
+        r.free.push(at);
+      }
+      continue;
+    }
+    const [, blob, ...cols] = row;
+    if (blob.byteLength !== dims * 4) return null;
+    const slot = at ?? newRow(r);
+    if (slot === null) return null;
+    setRow(r, slot, id, vectorFloats(blob), cols);
   }
-  const kept: number[] = [];
-  for (let row = 0; row < r.ids.length; row++) if (!changed.has(r.ids[row]!)) kept.push(row);
-  if ((kept.length + fresh.length) * dims > MAX_RESIDENT_FLOATS) return null;
-  const b = residentOf(dims, kept.length + fresh.length);
-  for (const row of kept)
-    b.put(r.ids[row]!, r.vectors.subarray(row * dims, (row + 1) * dims), r.level[row]!, r.start[row]!, r.end[row]!, r.type[row]!);
-  for (const [id, blob, ...cols] of fresh) b.put(Number(id), vectorFloats(blob), ...cols);
-  return b.r;
+  return r;
 }
 
 /** The in-memory vectors, when this index has been searched before and they fit. */
@@ -169,7 +198,9 @@ export function nearestChunks(
     const four = dims - (dims % 4);
     const best: [number, number][] = [];
     let worst = -Infinity;
-    for (let row = 0; row < r.ids.length; row++) {
+    const ids = r.ids;
+    for (let row = 0; row < r.rows; row++) {
+      if (ids[row] === 0) continue; // a free row
       let sum = 0;
       const base = row * dims;
       let d = 0;
@@ -186,7 +217,7 @@ export function nearestChunks(
       const dot = roundSimilarity(sum);
       // Equal to the worst kept is kept too: ties are settled by chunk id below.
       if (dot < floor || (best.length >= k && dot < worst) || (ok && !ok(row))) continue;
-      best.push([r.ids[row]!, dot]);
+      best.push([ids[row]!, dot]);
       if (best.length > k * 2) {
         best.sort((a, b) => b[1] - a[1] || a[0] - b[0]);
         best.length = k;

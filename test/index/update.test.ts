@@ -202,6 +202,15 @@ describe('incremental updates', () => {
     expect(patched.flat().some((h) => h.startsWith('memory/2026-03-16.md'))).toBe(false);
     expect(patched[3]![0]).toMatch(/^memory\/2026-03-15\.md:/);
     fresh.close();
+    // Rows freed by the removal are taken again, and more new chunks than the copy has room for
+    // make it grow: still as a fresh handle finds.
+    const many = Array.from({ length: 300 }, (_, i) => `## crop ${i}\n- planted ${i % 2 ? 'kale' : 'sorrel'} row ${i}\n`);
+    writeFileSync(join(ws.memoryDir, '2026-03-17.md'), `# 2026-03-17\n\n${many.join('\n')}`);
+    expect(await updateIndex(index)).toMatchObject({ embedded: 300 });
+    const grown = await ranked(index);
+    const again = indexOf(ws, { embedder: wink });
+    expect(grown).toEqual(await ranked(again));
+    again.close();
   });
 
   it('moves chunks whose text moved without tokenizing or embedding them again', async () => {
