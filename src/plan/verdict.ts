@@ -147,8 +147,8 @@ export function dailyVerdict(
     if (!raw && node.sourceHash !== null && !node.problem)
       return flag(
         node,
-        `the raw log of its day (${rawRelPath(p.date)}) is gone; the node is kept (hipo never deletes one) and stays in its week, month and ` +
-          'ROOT: delete it too if the day should be forgotten',
+        `the raw log of its day (${rawRelPath(p.date)}) is gone; the node is kept (hipo never deletes one) ` +
+          'and stays in its week, month and ROOT: delete it too if the day should be forgotten',
       );
     return NOTHING;
   }
