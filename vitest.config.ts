@@ -23,6 +23,9 @@ export default defineConfig({
       // The PostgreSQL tests name their server themselves (HIPO_TEST_PG_URL); a user's own
       // HIPO_PG_URL must not send test rows to it.
       HIPO_PG_URL: '',
+      // Hooks start no compaction of their own in the background, where tests check the tree
+      // themselves (test/hooks/background.test.ts turns it on).
+      HIPO_BACKGROUND_COMPACT: '0',
     },
   },
 });

@@ -52,6 +52,11 @@ interface AgentsConfig {
   sessionStartChars: number;
   /** Default token budget of `hipo context` and `hipo recall`. */
   contextTokens: number;
+  /**
+   * After a capture hook archived new turns, with no daemon running, the hook starts `hipo
+   * compact --catch-up` in the background, at most once per this many minutes; 0: never.
+   */
+  compactAfterCaptureMinutes: number;
 }
 
 /**
@@ -199,6 +204,7 @@ export function defaultConfig(): HipoConfig {
       hookTimeoutMs: 8000,
       sessionStartChars: 8000,
       contextTokens: 2000,
+      compactAfterCaptureMinutes: 10,
     },
     daemon: { debounceMs: 2000, heartbeat: '*/30 * * * *', writeFinishMs: 300, retryMs: 5000, cacheMB: 16, releaseAfterMs: 120_000 },
     llm: {

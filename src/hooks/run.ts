@@ -66,6 +66,12 @@ export async function runHook(event: string, stdinText: string | Error, opts: Ho
         { event: event as CaptureEvent, sessionId, transcriptPath, prompt: str(input.prompt) },
         deadline,
       );
+      // New turns in the raw log: the tree should follow them (hooks/background.ts).
+      let background: string | null = null;
+      if (r.turns > 0) {
+        const { compactInBackground } = await import('./background.js');
+        background = compactInBackground(ws, config, opts.now ? { now: opts.now } : {});
+      }
       // A compaction is worth a line even when every turn was archived before it.
       if (r.turns > 0 || r.backlog > 0 || r.malformed > 0 || r.note || event === 'PreCompact') {
         appendJournal(ws, [
@@ -83,6 +89,7 @@ export async function runHook(event: string, stdinText: string | Error, opts: Ho
             redacted: r.redacted,
             ...(input.trigger ? { trigger: String(input.trigger) } : {}),
             ...(r.note ? { note: r.note } : {}),
+            ...(background === 'started' ? { compacting: 'started in the background' } : {}),
             ms: Math.round(performance.now() - opts.startedAt),
           },
         ]);

@@ -121,10 +121,12 @@ function formatStatus(r: StatusReport, configWarnings: string[]): string {
     );
   } else lines.push('  last cycle: none recorded');
   for (const e of r.recentErrors.slice(0, 5)) lines.push(`  error: ${e}`);
-  if (r.lastCapture)
-    lines.push(
-      `  last capture: ${r.lastCapture.at} (${r.lastCapture.event}, session ${r.lastCapture.session.slice(0, 8)}): ${r.lastCapture.turns} turn(s) → ${r.lastCapture.file ?? 'nothing new'}`,
-    );
+  if (r.lastCapture) {
+    const c = r.lastCapture;
+    const compacting = c.compacting ? `; compaction ${c.compacting}` : '';
+    const session = c.session.slice(0, 8);
+    lines.push(`  last capture: ${c.at} (${c.event}, session ${session}): ${c.turns} turn(s) → ${c.file ?? 'nothing new'}${compacting}`);
+  }
   for (const e of r.hookErrors)
     lines.push(`  hook error: ${e.at} ${e.event}${e.session ? ` (session ${e.session.slice(0, 8)})` : ''}: ${e.message}`);
   for (const e of r.handEdits.current)

@@ -42,9 +42,13 @@ export function noResultYet(req: ModelRequest, prompt: string): boolean {
   return toolResultsSince(req, prompt).length === 0;
 }
 
-/** Tool results that came from hipo (they name yesterday's fact). */
+/**
+ * Tool results that came from hipo (they name yesterday's fact). Claude Code appends its system
+ * reminders to a tool result, and one of them may be hipo's SessionStart memory, which names
+ * the fact too once the tree holds it: only the result's own text counts.
+ */
 export function hipoResults(req: ModelRequest): string[] {
-  return toolResults(req).filter((r) => r.includes(FACT_MARK));
+  return toolResults(req).filter((r) => r.replace(/<system-reminder>[\s\S]*?<\/system-reminder>/g, '').includes(FACT_MARK));
 }
 
 /** The hipo MCP tool offered to the model whose name ends in `tool` (`mcp__hipo__search`, `hipo_search`). */

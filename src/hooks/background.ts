@@ -1,0 +1,51 @@
+// The tree follows the sessions without anyone running `hipo compact` or a daemon: after a capture
+// hook archived new turns, it starts `hipo compact --catch-up` as a detached process and returns
+// at once (a hook never waits for compaction). At most once per
+// `agents.compactAfterCaptureMinutes`; never while a daemon runs (its watcher sees the append) or
+// a compaction holds the writer lock. `HIPO_BACKGROUND_COMPACT=0` turns it off for a process
+// tree (scripted runs, test suites), as a 0 in the config does for a workspace.
+import { spawn } from 'node:child_process';
+import { existsSync, statSync } from 'node:fs';
+import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import type { HipoConfig } from '../config/config.js';
+import { atomicWriteFile } from '../fs/atomic.js';
+import { ensureStateDir } from '../state/dir.js';
+import { lockHolder } from '../state/lock.js';
+import type { Workspace } from '../tree/layout.js';
+
+export type BackgroundCompaction = 'started' | 'off' | 'recent' | 'daemon' | 'busy' | 'no-cli';
+
+/** The marker whose time is the last start (a file's mtime: one stat to check). */
+const MARKER = 'background-compact';
+
+export function compactInBackground(
+  ws: Workspace,
+  config: HipoConfig,
+  opts: { now?: string; env?: NodeJS.ProcessEnv } = {},
+): BackgroundCompaction {
+  const env = opts.env ?? process.env;
+  const minutes = config.agents.compactAfterCaptureMinutes;
+  if (minutes <= 0 || env.HIPO_BACKGROUND_COMPACT === '0') return 'off';
+  // The built command line beside this module; run from sources (no build) there is none.
+  const cli = fileURLToPath(new URL('../cli.js', import.meta.url));
+  if (!existsSync(cli)) return 'no-cli';
+  const marker = join(ws.stateDir, MARKER);
+  const at = Date.now();
+  try {
+    if (at - statSync(marker).mtimeMs < minutes * 60_000) return 'recent';
+  } catch {
+    /* never started here */
+  }
+  if (lockHolder(ws, 'daemonLock')) return 'daemon';
+  if (lockHolder(ws)) return 'busy';
+  ensureStateDir(ws);
+  atomicWriteFile(marker, `${new Date(at).toISOString()}\n`);
+  const args = [cli, 'compact', '--catch-up', '--dir', ws.root, ...(opts.now ? ['--now', opts.now] : [])];
+  const child = spawn(process.execPath, args, { detached: true, stdio: 'ignore', env });
+  child.on('error', () => {
+    /* the next hook tries again after the interval; `hipo status` shows what is pending */
+  });
+  child.unref();
+  return 'started';
+}
