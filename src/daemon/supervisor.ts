@@ -114,10 +114,12 @@ export class Supervisor {
     }
     this.refused = null;
     this.o.log('info', 'config', 'the settings changed: the daemon starts again with them', {});
-    // Stopped first: the new one reads what the old one saved (the stamp cache, its state).
-    await this.daemon?.stop();
-    this.daemon = this.o.make(settings);
+    // Stopped first: the new one reads what the old one saved (the stamp cache, its state). A
+    // failure here ends the command (onFailed) rather than the queue: the final stop still runs.
     try {
+      await this.daemon?.stop();
+      this.daemon = null;
+      this.daemon = this.o.make(settings);
       await this.daemon.start();
     } catch (err) {
       this.daemon = null;
