@@ -83,9 +83,8 @@ export class Supervisor {
     return this.queue;
   }
 
-  private settings(): DaemonSettings {
-    // Read before the settings are loaded: a change in between makes commands do their own work.
-    const digest = settingsDigest(this.o.root, this.o.env);
+  /** `digest`: read before the settings are loaded, so a change in between makes commands do their own work. */
+  private settings(digest = settingsDigest(this.o.root, this.o.env)): DaemonSettings {
     const loaded = this.o.load();
     this.digest = digest;
     return { ...loaded, digest };
@@ -106,7 +105,7 @@ export class Supervisor {
     if (digest === this.digest || digest === this.refused) return;
     let settings: DaemonSettings;
     try {
-      settings = this.settings();
+      settings = this.settings(digest);
     } catch (err) {
       this.refused = digest;
       this.o.log('warn', 'config', `${(err as Error).message}; the daemon goes on with the settings it has`, {});
@@ -118,7 +117,6 @@ export class Supervisor {
     // failure here ends the command (onFailed) rather than the queue: the final stop still runs.
     try {
       await this.daemon?.stop();
-      this.daemon = null;
       this.daemon = this.o.make(settings);
       await this.daemon.start();
     } catch (err) {

@@ -34,7 +34,7 @@ type Kind = 'file' | 'dir';
 
 interface Folder {
   watch: FSWatcher | null;
-  /** Which folder it is (identityOf): a folder removed and made again is another one. */
+  /** Which folder it is (identity()): a folder removed and made again is another one. */
   identity: string | null;
   /** Entry name → kind, as last seen. */
   entries: Map<string, Kind>;
@@ -94,7 +94,7 @@ class FolderWatcher implements MemoryWatcher {
   /** Starts watching `dir` and the folders inside it; `report` says its files are new. */
   private addFolder(dir: string, report: boolean): void {
     if (this.folders.has(dir)) return;
-    const folder: Folder = { watch: null, identity: identityOf(dir, dir === this.mem), entries: new Map() };
+    const folder: Folder = { watch: null, identity: identity(statOf(dir, dir === this.mem)), entries: new Map() };
     this.folders.set(dir, folder);
     folder.watch = this.watchFolder(dir, (name) => this.onEvent(dir, name));
     for (const [name, kind] of listFolder(dir)) {
@@ -122,9 +122,10 @@ class FolderWatcher implements MemoryWatcher {
   }
 
   private checkMemoryFolder(): void {
-    const there = kindOf(this.mem, true) === 'dir';
+    const st = statOf(this.mem, true);
+    const there = kindFrom(st) === 'dir';
     const watched = this.folders.get(this.mem);
-    if (there && watched && watched.identity !== identityOf(this.mem, true)) {
+    if (there && watched && watched.identity !== identity(st)) {
       // Removed and made again before the system said so: the watch was on the old folder.
       this.removeFolder(this.mem);
       this.o.onChange(this.mem, 'unlinkDir');
@@ -161,7 +162,8 @@ class FolderWatcher implements MemoryWatcher {
     const abs = join(dir, name);
     if (this.ignored(abs)) return;
     const was = folder.entries.get(name);
-    const kind = kindOf(abs);
+    const st = statOf(abs);
+    const kind = kindFrom(st);
     if (kind === null) {
       if (was === 'dir') {
         folder.entries.delete(name);
@@ -185,7 +187,7 @@ class FolderWatcher implements MemoryWatcher {
     }
     if (kind === 'dir') {
       if (was === 'dir') {
-        if (this.folders.get(abs)?.identity === identityOf(abs)) return;
+        if (this.folders.get(abs)?.identity === identity(st)) return;
         // Replaced by another folder of the same name before its removal was read.
         this.removeFolder(abs);
         this.o.onChange(abs, 'unlinkDir');
@@ -260,9 +262,12 @@ function statOf(abs: string, follow = false): Stats | null {
   }
 }
 
-function kindOf(abs: string, follow = false): Kind | null {
-  const st = statOf(abs, follow);
+function kindFrom(st: Stats | null): Kind | null {
   return st === null ? null : st.isDirectory() ? 'dir' : 'file';
+}
+
+function kindOf(abs: string, follow = false): Kind | null {
+  return kindFrom(statOf(abs, follow));
 }
 
 /**
@@ -270,8 +275,7 @@ function kindOf(abs: string, follow = false): Kind | null {
  * again the inode number of the one just removed (ext4 does). Without birth times (some file
  * systems), the inode alone.
  */
-function identityOf(abs: string, follow = false): string | null {
-  const st = statOf(abs, follow);
+function identity(st: Stats | null): string | null {
   return st === null ? null : `${st.ino}:${st.birthtimeMs}`;
 }
 

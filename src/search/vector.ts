@@ -105,7 +105,7 @@ function setRow(r: Resident, at: number, id: number, v: Float32Array, [level, st
   r.type[at] = type!;
 }
 
-/** A row for a new chunk: a free one, else the next one, else room made (false: it would not fit). */
+/** A row for a new chunk: a free one, else the next one, else room made (null: it would not fit). */
 function newRow(r: Resident): number | null {
   const free = r.free.pop();
   if (free !== undefined) return free;
