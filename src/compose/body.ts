@@ -6,7 +6,7 @@
 import { weekdayName, type LocalDate } from '../time/calendar.js';
 import { periodId, type Period } from '../tree/layout.js';
 import { scanBlocks, sectionTree, splitLines } from '../tree/markdown.js';
-import { formatTopicTag, type TopicInfo } from '../tree/topic.js';
+import { formatTopicTag, topicListLength, type TopicInfo } from '../tree/topic.js';
 import type { SourceDoc, Summarizer, SummaryResult } from '../summarize/summarizer.js';
 
 type ComposeMode = 'copy' | 'concat' | 'summary';
@@ -33,18 +33,24 @@ export function nodeTitle(p: Period): string {
   }
 }
 
-/** A raw log copied verbatim, with the Topics section under its `# date` title (if it has one). */
+/**
+ * A raw log copied verbatim, with the Topics section under its `# date` title (if it has one).
+ * The section goes where it cannot take in the log's own text: a `## Topics` heading owns what
+ * follows it up to the next heading of its rank, so it is placed right before the log's first
+ * heading of level 1 or 2, and after the text when the log has none (plain lines, `###` times):
+ * otherwise the weekly node, which leaves each day's Topics out, would lose that text.
+ */
 function copyRawLog(text: string, topics: readonly TopicInfo[]): string {
   const lines = splitLines(text);
   const blocks = scanBlocks(lines);
   const first = blocks[0];
   const section = topicsSection(topics);
-  if (first && first.kind === 'heading' && first.depth === 1) {
-    const head = lines.slice(0, first.endLine).join('\n');
-    const rest = lines.slice(first.endLine).join('\n').replace(/^\n+/, '');
-    return `${head}\n\n${section}\n${rest}\n`;
-  }
-  return `${section}\n${text.replace(/^\n+/, '')}${text.endsWith('\n') ? '' : '\n'}`;
+  const titled = first !== undefined && first.kind === 'heading' && first.depth === 1;
+  const headEnd = titled ? first.endLine : 0;
+  const next = blocks.find((b) => b.line > headEnd && b.kind === 'heading' && b.depth <= 2);
+  const at = next ? next.line - 1 : lines.length;
+  const part = (from: number, to: number): string => lines.slice(from, to).join('\n').replace(/^\n+/, '').trimEnd();
+  return [part(0, headEnd), part(headEnd, at), section.trimEnd(), part(at, lines.length)].filter((p) => p !== '').join('\n\n') + '\n';
 }
 
 /**
@@ -71,11 +77,15 @@ function nestBody(text: string): string {
   const firstHeading = blocks.find((b) => b.kind !== 'html');
   if (firstHeading && firstHeading.kind === 'heading' && firstHeading.depth === 1)
     for (let l = firstHeading.line; l <= firstHeading.endLine; l++) drop.add(l);
-  // Its Topics section, wherever it sits at the top levels.
+  // Its Topics list, wherever it sits at the top levels.
   const visit = (s: typeof tree): void => {
     for (const c of s.children) {
-      if (/^topics$/i.test(c.heading.trim())) for (let l = c.line; l <= c.endLine; l++) drop.add(l);
-      else if (c.depth <= 2) visit(c);
+      if (/^topics$/i.test(c.heading.trim())) {
+        // The heading and its list; text after the list is the child's own (topicListLength).
+        const n = topicListLength(c.blocks);
+        const end = n ? c.blocks[n - 1]!.endLine : c.line;
+        for (let l = c.line; l <= end; l++) drop.add(l);
+      } else if (c.depth <= 2) visit(c);
     }
   };
   visit(tree);

@@ -3,7 +3,7 @@
 // concatenated weekly, or a summary node whose `## Key Decisions` etc. are already sorted.
 import { MEMORY_TYPES, type MemoryType } from '../tree/layout.js';
 import { scanBlocks, sectionTree, splitLines, type Block, type Section } from '../tree/markdown.js';
-import { normaliseTopic } from '../tree/topic.js';
+import { normaliseTopic, topicListLength } from '../tree/topic.js';
 import { stripStackTraces, type ExclusionRules } from './exclusion.js';
 
 /** Sections of a summary node, by the data they hold. */
@@ -175,9 +175,32 @@ export function collectEntries(label: string, body: string, rules: ExclusionRule
     return items;
   };
 
+  // A `# Title` that opens the document over sections of its own (`# Notes`, `# Friday`) names
+  // the document, not a topic or a bucket: its sections are the entries.
+  const titleOf =
+    tree.children[0]?.depth === 1 && tree.children[0].children.some((c) => !bucketOfTitle(c.heading)) ? tree.children[0] : null;
   const visit = (s: Section, inherited: HeadingParts | null, container: number): void => {
     if (s.depth > 0 && rules.isEphemeral(s.heading)) return;
-    const bucket = s.depth > 0 ? bucketOfTitle(s.heading) : null;
+    const bucket = s.depth > 0 && s !== titleOf ? bucketOfTitle(s.heading) : null;
+    if (bucket === 'topics') {
+      const n = topicListLength(s.blocks);
+      out.push({
+        source: label,
+        heading: s.heading,
+        topic: inherited?.topic ?? null,
+        type: inherited?.type ?? 'project',
+        tagged: false,
+        bucket,
+        items: itemsOf(s.blocks.slice(0, n), { speaker: null, assistantChars: 0 }),
+        line: s.line,
+        container,
+        day,
+      });
+      // What follows the list is the enclosing section's text (see topicListLength).
+      if (n < s.blocks.length || s.children.length)
+        visit({ ...s, heading: '', depth: 0, line: s.blocks[n]?.line ?? s.line, blocks: s.blocks.slice(n) }, inherited, container);
+      return;
+    }
     if (bucket) {
       const blocks = allBlocks(s);
       out.push({
@@ -194,7 +217,7 @@ export function collectEntries(label: string, body: string, rules: ExclusionRule
       });
       return;
     }
-    const structural = s.depth === 0 || STRUCTURAL.test(s.heading.trim());
+    const structural = s.depth === 0 || s === titleOf || STRUCTURAL.test(s.heading.trim());
     if (structural) {
       const dated = DAY.exec(s.heading.trim());
       if (dated) day = dated[0];

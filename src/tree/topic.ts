@@ -1,6 +1,7 @@
 // Topics: the keywords a node is about, each with its memory type. Written in frontmatter as
 // `name [type]` and in a node's `## Topics` section as `- name [type]: sub-keywords`.
 import type { MemoryType } from './layout.js';
+import type { Block } from './markdown.js';
 import type { LocalDate } from '../time/calendar.js';
 
 export interface TopicRef {
@@ -56,4 +57,16 @@ export function parseTopicLine(line: string): (TopicRef & { keywords: string[] }
     .map((k) => k.trim())
     .filter(Boolean);
   return { ...ref, keywords };
+}
+
+/**
+ * How many of a `## Topics` section's blocks are its topic list: the leading list items, or one
+ * paragraph (hipocampus writes `a, b, c`). Whatever follows belongs to the enclosing section:
+ * daily copies used to put the section first, so a log of plain lines sits under it there.
+ */
+export function topicListLength(blocks: readonly Block[]): number {
+  if (blocks[0]?.kind === 'paragraph') return 1;
+  let n = 0;
+  while (blocks[n]?.kind === 'item') n++;
+  return n;
 }

@@ -1,0 +1,84 @@
+// Raw logs come in whatever shape their writer likes: plain lines, a `# Notes` title over
+// sections, `### 09:30` times without sections. Every shape must reach each level of the tree.
+import { describe, expect, it } from 'vitest';
+import { composeBody } from '../../src/compose/body.js';
+import { collectEntries } from '../../src/summarize/entries.js';
+import { ExclusionRules } from '../../src/summarize/exclusion.js';
+import { parseIsoWeek } from '../../src/time/calendar.js';
+import type { Summarizer } from '../../src/summarize/summarizer.js';
+import { cycle, node } from '../helpers/tree.js';
+import { makeWorkspace } from '../helpers/workspace.js';
+
+const activeContext = (root: string): string[] => /## Active Context[^\n]*\n([\s\S]*?)\n\n/.exec(root)![1]!.split('\n');
+
+describe('raw logs of any shape reach the weekly node and ROOT.md', () => {
+  it('plain lines without a heading', async () => {
+    const ws = makeWorkspace({ 'memory/2026-06-02.md': 'Moved the billing cron to 03:00.\nThe staging database is full again.\n' });
+    await cycle(ws, '2026-06-03', { catchUp: true });
+    const daily = node(ws, 'daily/2026-06-02.md').body;
+    // The text stays out of the Topics section: the section follows it.
+    expect(daily.indexOf('Moved the billing cron')).toBeLessThan(daily.indexOf('## Topics'));
+    expect(node(ws, 'weekly/2026-W23.md').body).toContain('The staging database is full again.');
+    expect(node(ws, 'monthly/2026-06.md').body).toContain('Moved the billing cron to 03:00.');
+    const active = activeContext(ws.read('memory/ROOT.md'));
+    expect(active.join('\n')).toContain('Moved the billing cron to 03:00.');
+    expect(active.join('\n')).not.toMatch(/· (Topics|\(none\))$/m);
+  });
+
+  it('a title that is not a date over sections of its own', async () => {
+    const ws = makeWorkspace({
+      'memory/2026-06-02.md': '# Notes\n\n## Billing cron\n- moved to 03:00\n\n## Staging\n- database full again\n',
+    });
+    await cycle(ws, '2026-06-03', { catchUp: true });
+    expect(node(ws, 'daily/2026-06-02.md').data.topics).toEqual(['billing cron [project]', 'staging [project]']);
+    const weekly = node(ws, 'weekly/2026-W23.md').body;
+    expect(weekly).toContain('- moved to 03:00');
+    expect(weekly).toContain('- database full again');
+    const active = activeContext(ws.read('memory/ROOT.md'));
+    expect(active).toEqual(expect.arrayContaining(['- 06-02 · billing cron: moved to 03:00', '- 06-02 · staging: database full again']));
+    expect(active.join('\n')).not.toMatch(/· (Topics|\(none\)|Notes|Staging)$/m);
+  });
+
+  it('times as `###` headings under a date title', async () => {
+    const ws = makeWorkspace({
+      'memory/2026-06-02.md': '# 2026-06-02\n\n### 09:30\nMoved the billing cron to 03:00.\n\n### 14:10\nStaging database full again.\n',
+    });
+    await cycle(ws, '2026-06-03', { catchUp: true });
+    const weekly = node(ws, 'weekly/2026-W23.md').body;
+    expect(weekly).toContain('Moved the billing cron to 03:00.');
+    expect(weekly).toContain('Staging database full again.');
+  });
+});
+
+describe('daily copies written before the Topics section moved', () => {
+  // Such a copy put `## Topics` first, so a log's plain text sat under it.
+  const old =
+    '# 2026-06-02\n\n## Topics\n- billing cron [project]: moved\n\nMoved the billing cron to 03:00.\n\n### 14:10\nStaging full.\n';
+
+  it('keeps the text after the topic list when a weekly node concatenates it', async () => {
+    const never: Summarizer = { id: 'none', summarize: () => Promise.reject(new Error('a concatenation needs no summary')) };
+    const composed = await composeBody(
+      {
+        period: { level: 'weekly', week: parseIsoWeek('2026-W23')! },
+        lines: 9,
+        threshold: 300,
+        sources: [{ label: '2026-06-02 (Tue)', path: 'memory/daily/2026-06-02.md', level: 'daily', text: old, firstLine: 1 }],
+        topics: [],
+        today: '2026-06-03',
+      },
+      never,
+    );
+    expect(composed.mode).toBe('concat');
+    expect(composed.body).toContain('Moved the billing cron to 03:00.');
+    expect(composed.body).toContain('Staging full.');
+    expect(composed.body).not.toContain('- billing cron [project]: moved');
+  });
+
+  it('reads that text as the day’s, not as topics', () => {
+    const entries = collectEntries('2026-06-02', old, new ExclusionRules());
+    const topics = entries.find((e) => e.bucket === 'topics')!;
+    expect(topics.items.map((i) => i.text)).toEqual(['billing cron [project]: moved']);
+    const texts = entries.filter((e) => e.bucket === null).flatMap((e) => e.items.map((i) => i.text));
+    expect(texts).toEqual(expect.arrayContaining(['Moved the billing cron to 03:00.', 'Staging full.']));
+  });
+});
