@@ -8,8 +8,8 @@
 // not what the tree holds. Given the same tree, day and options, it returns the same plan as a
 // fresh one (planCycle); anything it cannot vouch for (another day, other options, no list of
 // changes) makes it start over.
-import { isoWeekOf, monthOf, weekDates, type IsoWeek, type LocalDate, type MonthId } from '../time/calendar.js';
-import { nodeKey, nodeRelPath, type NodeKey, type NodeLevel, type Period } from '../tree/layout.js';
+import { addDays, isoWeekOf, monthOf, weekDates, type IsoWeek, type LocalDate, type MonthId } from '../time/calendar.js';
+import { nodeKey, nodeRelPath, rawRelPath, type NodeKey, type NodeLevel, type Period } from '../tree/layout.js';
 import type { NodeInfo, RawLogInfo, TreeSnapshot } from '../tree/snapshot.js';
 import { monthChildren, weekChildren } from './children.js';
 import type { Attention, CyclePlan, DeferredNode, NodeAction } from './plan.js';
@@ -152,6 +152,12 @@ export class Planner {
   private readonly monthDays = new Map<string, number>();
   /** Months with a node or a day, most recent first (ROOT is made from them). */
   private readonly months = new RankedList<Period>();
+  /**
+   * Raw logs dated after tomorrow: likely a typo in the name (2027 for 2026), and compacted as
+   * the newest day, so a person is told. Tomorrow is fine: a writer in a time zone ahead of the
+   * configured one dates its log by its own day.
+   */
+  private readonly ahead = new Set<LocalDate>();
   private readonly dirtyDays = new Set<LocalDate>();
   private readonly dirtyWeeks = new Set<string>();
   private readonly dirtyMonths = new Set<string>();
@@ -218,7 +224,7 @@ export class Planner {
     this.daily = new Level('daily', opts.limits.daily);
     this.weekly = new Level('weekly', opts.limits.weekly);
     this.monthly = new Level('monthly', opts.limits.monthly);
-    for (const c of [this.days, this.weekDays, this.monthDays, this.dirtyDays, this.dirtyWeeks, this.dirtyMonths]) c.clear();
+    for (const c of [this.days, this.ahead, this.weekDays, this.monthDays, this.dirtyDays, this.dirtyWeeks, this.dirtyMonths]) c.clear();
     this.months.clear();
     this.root = null;
     this.rootDirty = true;
@@ -272,6 +278,8 @@ export class Planner {
       const raw = snap.raws.get(date);
       const node = snap.nodes.get(`daily:${date}`);
       if (slot && slot.raw === raw && slot.node === node) continue;
+      if (raw?.usable && date > addDays(this.today, 1)) this.ahead.add(date);
+      else this.ahead.delete(date);
       const present = !!raw?.usable || node !== undefined;
       if (slot) this.daily.unfile(date, slot.verdict);
       if (present !== (slot !== undefined)) {
@@ -356,6 +364,11 @@ export class Planner {
     const attention: Attention[] = [];
     const upToDate: Record<NodeLevel, number> = { daily: 0, weekly: 0, monthly: 0, root: 0 };
     for (const level of [this.daily, this.weekly, this.monthly]) level.emit(actions, deferred, attention, upToDate);
+    for (const date of [...this.ahead].sort())
+      attention.push({
+        relPath: rawRelPath(date),
+        message: `dated after today (${this.today}): compacted as the newest day; if the date is wrong, rename the file`,
+      });
     const root = this.root;
     if (root?.t === 'cand') {
       const limit = this.opts!.limits.root;

@@ -105,6 +105,20 @@ describe('planCycle', () => {
     expect(handMade.attention).toEqual([]);
   });
 
+  it('compacts a raw log dated after tomorrow, and says the date may be wrong', () => {
+    // 2027-06-20 for 2026-06-20: a typo that would make the log ROOT's newest day for a year.
+    const s = snap([raw('2026-06-19'), raw('2026-06-21'), raw('2026-06-22'), raw('2027-06-20')], []);
+    const p = planCycle(s, '2026-06-20' as LocalDate, { ...opts, limits: { daily: 9, weekly: 9, monthly: 9, root: 1 } });
+    expect(p.actions.filter((a) => a.period.level === 'daily').map((a) => a.relPath)).toContain('daily/2027-06-20.md');
+    // Tomorrow is a writer in a time zone ahead of the configured one, not a mistake.
+    expect(p.attention).toEqual([
+      { relPath: '2026-06-22.md', message: expect.stringMatching(/^dated after today \(2026-06-20\): .*rename the file$/) },
+      { relPath: '2027-06-20.md', message: expect.stringMatching(/^dated after today \(2026-06-20\)/) },
+    ]);
+    // Once its day comes, nothing to say.
+    expect(planCycle(s, '2027-06-19' as LocalDate, opts).attention).toEqual([]);
+  });
+
   it('keeps a fixed node it cannot verify (written by another tool) as it is', () => {
     const p = planCycle(
       snap([raw('2026-06-01')], [daily('2026-06-01', 'fixed', null, { recordedBodyHash: null })]),
