@@ -12,7 +12,7 @@ import { bucketOfTitle, parseHeading } from '../summarize/entries.js';
 import { userFactsByLine } from './facts.js';
 
 /** Bumped when chunking changes, so existing indexes are rebuilt instead of mixing two kinds. */
-export const CHUNKER_VERSION = 1;
+export const CHUNKER_VERSION = 2;
 
 export interface ChunkOptions {
   /** A chunk longer than this is split. */
@@ -66,6 +66,22 @@ function typeOfHeadings(path: readonly string[]): MemoryType | null {
   return null;
 }
 
+/** A node's empty-section mark: `- (none)` under Topics, `- (none yet)` in ROOT.md. */
+const PLACEHOLDER = /^\s*[-*]\s+\((?:none|none yet)\)\s*$/;
+
+/**
+ * Headings over nothing but a placeholder say there is nothing: found by "none", and handed
+ * to an agent by `hipo recall`, they would only take the place of something said.
+ */
+function placeholderOnly(text: string): boolean {
+  let mark = false;
+  for (const l of text.split('\n')) {
+    if (PLACEHOLDER.test(l)) mark = true;
+    else if (l.trim() !== '' && !/^ {0,3}#{1,6}(?:\s|$)/.test(l)) return false;
+  }
+  return mark;
+}
+
 export function chunkDocument(fileText: string, opts: ChunkOptions): ChunkedDocument {
   const doc = splitFrontmatter(fileText);
   const lines = splitLines(doc.body);
@@ -81,7 +97,7 @@ export function chunkDocument(fileText: string, opts: ChunkOptions): ChunkedDocu
     while (from < to && fileLines[from - 1]!.trim() === '') from++;
     while (to > from && fileLines[to - 1]!.trim() === '') to--;
     const text = slice ? fileLines[from - 1]!.slice(slice[0], slice[1]) : textOf(from, to);
-    if (text.trim() === '') return;
+    if (text.trim() === '' || placeholderOnly(text)) return;
     const type = typeOfHeadings(headingPath);
     let facts: string;
     if (type === 'user') facts = text;

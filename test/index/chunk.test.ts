@@ -191,3 +191,22 @@ describe('CJK text', () => {
     expect(cjkQueryTerms('plain english')).toEqual([]);
   });
 });
+
+describe('sections that say there is nothing', () => {
+  it('are not chunks: a search for "none" finds no placeholder, recall hands out none', () => {
+    const root = [
+      '## Active Context (recent ~7 days)',
+      '- 06-02 · billing cron: moved to 03:00',
+      '',
+      '## Recent Patterns',
+      '- (none yet)',
+      '',
+      '## Topics Index',
+      '- (none yet)',
+      '- none of the above: a topic named so [project, 1d] → [2026-06-02](daily/2026-06-02.md)',
+    ].join('\n');
+    const daily = ['# 2026-06-02', '', '## Topics', '- (none)', '', '## Billing cron', '- moved to 03:00'].join('\n');
+    expect(chunkDocument(root, opts).chunks.map((c) => c.headingPath.at(-1))).toEqual(['Active Context (recent ~7 days)', 'Topics Index']);
+    expect(chunkDocument(daily, opts).chunks.map((c) => c.text)).toEqual(['## Billing cron\n- moved to 03:00']);
+  });
+});
