@@ -127,6 +127,23 @@ function dedupeKey(text: string, memo: SummaryMemo | null): string {
   );
 }
 
+/** The words of a sentence, numbers left out: `retry (pass 2)` and `retry (pass 3)` say one thing. */
+function wordSet(text: string): Set<string> {
+  return new Set(text.toLowerCase().match(/\p{L}{2,}/gu) ?? []);
+}
+
+/**
+ * Whether two sentences say the same thing in nearly the same words (a request repeated with a
+ * counter, a line pasted twice with a typo): a highlight quotes each thing once.
+ */
+function restates(a: string, b: string): boolean {
+  const x = wordSet(a);
+  const y = wordSet(b);
+  let shared = 0;
+  for (const w of x) if (y.has(w)) shared++;
+  return shared >= 0.8 * (x.size + y.size - shared);
+}
+
 /** Short label for a line's origin in a weekly or monthly node: `03-15` or `W11`. */
 function shortLabel(source: string): string {
   const d = /^\d{4}-(\d{2}-\d{2})\b/.exec(source);
@@ -216,10 +233,12 @@ export function buildDraft(a: Analysis, level: Level, labelLines: boolean): Draf
         highlight.push({ text: s, score: sentenceScore(s, a.stats, isUser ? 1.4 : 1, a.memo), order: highlight.length });
       }
     }
-    const best = highlight
-      .sort((x, y) => y.score - x.score)
-      .slice(0, e.items.length > 12 ? 3 : 2)
-      .sort((x, y) => x.order - y.order);
+    const best: Candidate[] = [];
+    for (const c of highlight.sort((x, y) => y.score - x.score)) {
+      if (best.length === (e.items.length > 12 ? 3 : 2)) break;
+      if (!best.some((b) => restates(b.text, c.text))) best.push(c);
+    }
+    best.sort((x, y) => x.order - y.order);
     if (best.length)
       add(
         'highlights',

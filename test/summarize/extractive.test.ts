@@ -177,3 +177,25 @@ describe('captured conversations', () => {
     expect(topics).not.toMatch(/conversation|3f2a9c1b|14:05/);
   });
 });
+
+describe('highlights', () => {
+  it('quote a request the user repeated once, and give the room to what else was said', async () => {
+    // An agent retried: the user's requests come round again with a counter.
+    const round = (n: number) =>
+      [
+        `User: the exports worker retries the same PDF job forever when typst fails (pass ${n})`,
+        'Assistant: cap the attempts and move the job to a dead-letter queue',
+        `User: add a test for customer names with special characters (pass ${n})`,
+        'Assistant: a fixture with ampersands and umlauts covers it',
+      ].join('\n\n');
+    const turns = Array.from({ length: 60 }, (_, i) => round(i + 1)).join('\n\n');
+    const ws = makeWorkspace({ 'memory/2026-06-01.md': `# 2026-06-01\n\n## exports worker [project]\n\n${turns}\n` });
+    await cycle(ws, '2026-06-02');
+    const daily = node(ws, 'daily/2026-06-01.md');
+    expect(daily.data.summarizer).toBe('extractive');
+    const line = daily.body.split('## Highlights\n')[1]!.split('\n')[0]!;
+    expect(line).toMatch(/^- exports worker \[project\]: /);
+    expect(line.match(/retries the same PDF job/g)).toHaveLength(1);
+    expect(line).toMatch(/special characters/);
+  });
+});
