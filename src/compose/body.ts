@@ -5,7 +5,8 @@
 // listing `topic [type]: sub-keywords`, so topics are in the text that is read and indexed.
 import { weekdayName, type LocalDate } from '../time/calendar.js';
 import { periodId, type Period } from '../tree/layout.js';
-import { scanBlocks, sectionTree, splitLines } from '../tree/markdown.js';
+import { posix } from 'node:path';
+import { demoteHeadings, scanBlocks, sectionTree, splitLines } from '../tree/markdown.js';
 import { formatTopicTag, topicListLength, type TopicInfo } from '../tree/topic.js';
 import type { SourceDoc, Summarizer, SummaryResult } from '../summarize/summarizer.js';
 
@@ -51,6 +52,25 @@ function copyRawLog(text: string, topics: readonly TopicInfo[]): string {
   const at = next ? next.line - 1 : lines.length;
   const part = (from: number, to: number): string => lines.slice(from, to).join('\n').replace(/^\n+/, '').trimEnd();
   return [part(0, headEnd), part(headEnd, at), section.trimEnd(), part(at, lines.length)].filter((p) => p !== '').join('\n\n') + '\n';
+}
+
+/**
+ * A day's raw log copied: its main log as it is, then each other file of the day (tree/raw-day.ts)
+ * under a `## 2026-11-20-standup.md` heading, its own headings moved below it.
+ */
+function copyRawDay(date: LocalDate, sources: readonly SourceDoc[], topics: readonly TopicInfo[]): string {
+  const first = sources[0];
+  const main = first !== undefined && posix.basename(first.path) === `${date}.md` ? first : null;
+  if (main && sources.length === 1) return copyRawLog(main.text, topics);
+  const parts = (main ? sources.slice(1) : sources).map((s) => `## ${posix.basename(s.path)}\n\n${belowLevel2(s.text).trim()}`);
+  return copyRawLog([...(main ? [main.text.trimEnd()] : []), ...parts].join('\n\n') + '\n', topics);
+}
+
+/** The text with its headings moved down so that the shallowest is level 3. */
+function belowLevel2(text: string): string {
+  const depths = scanBlocks(splitLines(text)).flatMap((b) => (b.kind === 'heading' ? [b.depth] : []));
+  const shift = depths.length ? Math.max(0, 3 - Math.min(...depths)) : 0;
+  return shift ? demoteHeadings(text, shift) : text;
 }
 
 /**
@@ -135,7 +155,7 @@ export async function composeBody(input: ComposeInput, summarizer: Summarizer): 
   const { period } = input;
   if (period.level === 'root') throw new Error('ROOT is composed by the root builder');
   if (copiedVerbatim(input)) {
-    if (period.level === 'daily') return { body: copyRawLog(input.sources[0]!.text, input.topics), mode: 'copy', summarizer: 'copy' };
+    if (period.level === 'daily') return { body: copyRawDay(period.date, input.sources, input.topics), mode: 'copy', summarizer: 'copy' };
     const title = period.level === 'weekly' ? `Weekly: ${period.week}` : `Monthly: ${period.month}`;
     return {
       body: concatChildren(

@@ -5,7 +5,7 @@ import { dirname, join } from 'node:path';
 import type { HipoConfig } from '../config/config.js';
 import type { Clock } from '../time/clock.js';
 import { addDays, isoWeekOf, type LocalDate } from '../time/calendar.js';
-import { nodeKey, periodId, rawRelPath, type NodeKey, type NodeStatus, type Period } from '../tree/layout.js';
+import { nodeKey, periodId, type NodeKey, type NodeStatus, type Period } from '../tree/layout.js';
 import { decodeText } from '../tree/text.js';
 import { isHandEdited } from '../tree/snapshot.js';
 import type { ExclusionRules } from '../summarize/exclusion.js';
@@ -29,7 +29,7 @@ import {
   dayLink,
   monthlyFacts,
   parentInputs,
-  readRawLogBytes,
+  readRawDay,
   readSources,
   recentDailyPeriods,
   topicPointer,
@@ -195,12 +195,12 @@ async function applyGenerating(action: NodeAction, tree: TreeState, ctx: ExecEnv
   let inputs: NodeInputs;
   let prebuilt: Composed | null = null;
   if (period.level === 'daily') {
-    const { bytes, hash } = readRawLogBytes(period.date, tree);
+    const { parts, hash } = readRawDay(period.date, tree);
     const pre = ctx.prefetch ? await ctx.prefetch.take(period.date, hash) : null;
     if (pre) {
       inputs = pre.inputs;
       prebuilt = pre.composed;
-    } else inputs = dailyInputsFrom(period.date, bytes, hash, tree.shown(rawRelPath(period.date)), ctx.redactor, ctx.rules, ctx.memo);
+    } else inputs = dailyInputsFrom(period.date, parts, hash, ctx.redactor, ctx.rules, ctx.memo);
   } else inputs = parentInputs(action.children, tree, ctx.redactor);
   let status: NodeStatus = action.status;
   // A fixed node being amended stays fixed; a node becoming fixed needs every child settled.

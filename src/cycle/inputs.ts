@@ -8,6 +8,7 @@ import { contentHash, hashParts } from '../tree/hash.js';
 import { documentBody } from '../tree/frontmatter.js';
 import { nodeRelPath, periodId, rawRelPath, type Period } from '../tree/layout.js';
 import { rawLogBody } from '../tree/read.js';
+import { combinedHash, dayParts } from '../tree/raw-day.js';
 import { blankNodeLinks } from '../tree/node-links.js';
 import { countLines, decodeText } from '../tree/text.js';
 import type { TopicInfo } from '../tree/topic.js';
@@ -46,47 +47,75 @@ const DAY_TOPIC_LIMIT = 30;
 const PARENT_TOPIC_LIMIT = 60;
 
 export function dailyInputs(date: LocalDate, tree: TreeState, redactor: Redactor, rules: ExclusionRules): NodeInputs {
-  const { bytes, hash } = readRawLogBytes(date, tree);
-  return dailyInputsFrom(date, bytes, hash, tree.shown(rawRelPath(date)), redactor, rules);
+  const { parts, hash } = readRawDay(date, tree);
+  return dailyInputsFrom(date, parts, hash, redactor, rules);
 }
 
-/** Reads a raw log for its daily node, noting it in the tree if it changed since the scan. */
-export function readRawLogBytes(date: LocalDate, tree: TreeState): { bytes: Buffer; hash: string } {
-  const rel = rawRelPath(date);
-  let read: CappedRead;
-  try {
-    read = tree.readRaw(rel);
-  } catch (err) {
-    throw new SourceUnreadable(tree.shown(rel), `cannot be read (${(err as NodeJS.ErrnoException).code ?? String(err)})`);
+/** One file of a day's raw log, as read for its daily node. */
+export interface RawPart {
+  /** Workspace-relative, as nodes list their sources: `memory/2026-11-20.md`. */
+  shownPath: string;
+  bytes: Uint8Array;
+}
+
+/**
+ * Reads the files of a day's raw log (tree/raw-day.ts) for its daily node, noting any that
+ * changed since the scan; `hash` is what the node records as its source hash.
+ */
+export function readRawDay(date: LocalDate, tree: TreeState): { parts: RawPart[]; hash: string } {
+  const day = tree.raws.get(date);
+  const known = day ? dayParts(day) : [];
+  const rels = known.length ? known.map((p) => p.relPath) : [rawRelPath(date)];
+  const parts: RawPart[] = [];
+  const hashes: { relPath: string; hash: string }[] = [];
+  for (const rel of rels) {
+    let read: CappedRead;
+    try {
+      read = tree.readRaw(rel);
+    } catch (err) {
+      throw new SourceUnreadable(tree.shown(rel), `cannot be read (${(err as NodeJS.ErrnoException).code ?? String(err)})`);
+    }
+    if (known.find((p) => p.relPath === rel)?.hash !== read.hash) tree.noteRaw(date, rel, read);
+    parts.push({ shownPath: tree.shown(rel), bytes: read.bytes });
+    hashes.push({ relPath: rel, hash: read.hash });
   }
-  if (tree.raws.get(date)?.hash !== read.hash) tree.noteRaw(date, rel, read);
-  return { bytes: read.bytes, hash: read.hash };
+  return { parts, hash: combinedHash(hashes) };
 }
 
 /** A daily node's inputs from its raw log's bytes (pure: also run in the catch-up worker). */
 export function dailyInputsFrom(
   date: LocalDate,
-  bytes: Uint8Array,
+  parts: readonly RawPart[],
   hash: string,
-  shownPath: string,
   redactor: Redactor,
   rules: ExclusionRules,
   memo: SummaryMemo | null = null,
 ): NodeInputs {
-  const decoded = decodeText(bytes);
-  if (!decoded.ok) throw new SourceUnreadable(shownPath, decoded.reason);
-  const { body: original, firstLine } = rawLogBody(decoded.text);
-  // Nodes are hipo's files: line endings are normalised there (the raw log keeps its own).
-  const body = original.replace(/\r\n?/g, '\n');
-  const source: SourceDoc = { label: date, path: shownPath, level: 'raw', text: redactor.redact(body).text, firstLine };
-  const sources = [source];
+  const sources: SourceDoc[] = [];
+  let lines = 0;
+  let bytes = 0;
+  for (const part of parts) {
+    const decoded = decodeText(part.bytes);
+    // A day's other files may be empty or binary (each is reported by the scan): left out.
+    if (!decoded.ok) {
+      if (parts.length === 1) throw new SourceUnreadable(part.shownPath, decoded.reason);
+      continue;
+    }
+    const { body: original, firstLine } = rawLogBody(decoded.text);
+    // Nodes are hipo's files: line endings are normalised there (the raw log keeps its own).
+    const body = original.replace(/\r\n?/g, '\n');
+    if (parts.length > 1 && body.trim() === '') continue;
+    sources.push({ label: date, path: part.shownPath, level: 'raw', text: redactor.redact(body).text, firstLine });
+    lines += countLines(body);
+    bytes += Buffer.byteLength(body);
+  }
   return {
     sources,
     sourceHash: hash,
-    lines: countLines(body),
-    bytes: Buffer.byteLength(body),
+    lines,
+    bytes,
     topics: dayTopics(analyzeSources(sources, rules, memo), date, DAY_TOPIC_LIMIT),
-    sourceFiles: [source.path],
+    sourceFiles: sources.map((s) => s.path),
     children: [],
   };
 }

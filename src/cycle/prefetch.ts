@@ -53,7 +53,9 @@ export async function buildDaily(
 ): Promise<PrefetchResult> {
   try {
     const { bytes, hash } = readCapped(join(setup.memoryDir, `${date}.md`), setup.config.maxFileBytes);
-    const inputs = dailyInputsFrom(date, bytes, hash, `${setup.memoryName}/${date}.md`, redactor, rules);
+    // The main log only: a day written in several files has another hash, and is built again by
+    // the main thread (prefetch results are taken only for the hash they were built from).
+    const inputs = dailyInputsFrom(date, [{ shownPath: `${setup.memoryName}/${date}.md`, bytes }], hash, redactor, rules);
     const c = setup.config.compaction;
     const composed = await composeBody(
       {

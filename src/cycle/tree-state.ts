@@ -7,6 +7,7 @@ import { nodeKey, type NodeKey, type Period, type Workspace } from '../tree/layo
 import { cappedNote, DEFAULT_MAX_FILE_BYTES, readCapped, type CappedRead } from '../tree/capped.js';
 import { realInside, requireInside } from '../tree/inside.js';
 import { readNode, readRawLog } from '../tree/read.js';
+import { withPart } from '../tree/raw-day.js';
 import type { StampCache } from '../state/stamp-cache.js';
 import type { NodeInfo, Problem, RawLogInfo, TreeSnapshot } from '../tree/snapshot.js';
 import type { TopicInfo } from '../tree/topic.js';
@@ -73,7 +74,7 @@ export class TreeState implements TreeSnapshot {
       { size: st.size, mtimeMs: st.mtimeMs },
       { hash: read.hash, note: read.truncated ? cappedNote(read, this.maxFileBytes) : null },
     );
-    this.raws.set(date, info);
+    this.raws.set(date, withPart(this.raws.get(date), info));
     this.changedRaws.add(date);
     this.cache.set(relPath, { kind: 'raw', info });
     return info;

@@ -1,4 +1,5 @@
 // `hipo status`: what the tree holds, what the next cycle would do, how the last one went.
+import { dayParts } from '../tree/raw-day.js';
 import { existsSync, readFileSync, statSync } from 'node:fs';
 import { join } from 'node:path';
 import type { HipoConfig } from '../config/config.js';
@@ -96,8 +97,10 @@ export async function gatherStatus(ws: Workspace, config: HipoConfig, now?: stri
     fresh[n.relPath] = { hash: n.bodyHash, tokens };
     s.tokens += tokens;
   }
-  const raws = [...snapshot.raws.values()];
-  const dates = raws.map((r) => r.date).sort();
+  const days = [...snapshot.raws.values()];
+  const dates = days.map((r) => r.date).sort();
+  // Files, not days: a day may be written in several (tree/raw-day.ts).
+  const raws = days.flatMap((d) => dayParts(d));
   const journal = readJournalTail(ws);
   const cycles = journal.filter((r): r is CycleRecord => r.type === 'cycle');
   const recentErrors = cycles

@@ -76,7 +76,8 @@ export type Classified =
   | { kind: 'bad-name'; reason: string }
   | { kind: 'other' };
 
-const RAW_SHAPE = /^(\d{4}-\d{2}-\d{2})\.md$/;
+/** A day's raw log, or a dated note of that day beside it (`2026-11-20-standup.md`, tree/raw-day.ts). */
+const RAW_SHAPE = /^(\d{4}-\d{2}-\d{2})(?:-[^/]+)?\.md$/;
 const DAILY_SHAPE = /^daily\/(\d{4}-\d{2}-\d{2})\.md$/;
 const WEEKLY_SHAPE = /^weekly\/(\d{4}-W\d{2})\.md$/;
 const MONTHLY_SHAPE = /^monthly\/(\d{4}-\d{2})\.md$/;

@@ -7,6 +7,7 @@ import { realInside } from './inside.js';
 import { classifyPath, nodeKey, type NodeKey, type Workspace } from './layout.js';
 import { cappedNote, DEFAULT_MAX_FILE_BYTES, readCapped, type CappedRead } from './capped.js';
 import { oversizedNode, readNode, readRawLog } from './read.js';
+import { withoutPart, withPart } from './raw-day.js';
 import type { Cached, FileStamp, NodeInfo, Problem, RawLogInfo, ScanCache, TreeSnapshot } from './snapshot.js';
 
 export interface ScanResult {
@@ -90,8 +91,11 @@ export function rescanTree(
   const problems = previous.problems.filter((p) => !shownPaths.has(p.file));
   for (const rel of paths) {
     const what = classifyPath(rel);
-    if (what.kind === 'raw') raws.delete(what.date);
-    else if (what.kind === 'node') nodes.delete(nodeKey(what.period));
+    if (what.kind === 'raw') {
+      const rest = withoutPart(raws.get(what.date), rel);
+      if (rest) raws.set(what.date, rest);
+      else raws.delete(what.date);
+    } else if (what.kind === 'node') nodes.delete(nodeKey(what.period));
     else if (what.kind === 'other') continue;
     if (realInside(ws.memoryDir, rel) === null) {
       problems.push({ file: `${ws.memoryName}/${rel}`, message: 'skipped: a link to outside the memory folder' });
@@ -114,7 +118,7 @@ function checkMemoryDir(ws: Workspace): void {
 }
 
 function put(entry: Cached, raws: Map<LocalDate, RawLogInfo>, nodes: Map<NodeKey, NodeInfo>): void {
-  if (entry.kind === 'raw') raws.set(entry.info.date, entry.info);
+  if (entry.kind === 'raw') raws.set(entry.info.date, withPart(raws.get(entry.info.date), entry.info));
   // A node's own problem is reported by the planner, with what it means for the node.
   else nodes.set(nodeKey(entry.info.period), entry.info);
 }

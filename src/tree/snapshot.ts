@@ -23,6 +23,11 @@ export interface RawLogInfo {
   readonly usable: boolean;
   /** Why it is unusable, or a note on how it was read (e.g. Latin-1). */
   readonly note: string | null;
+  /**
+   * A day written in several files (tree/raw-day.ts): each file's record, the main log first.
+   * The day's own fields then describe them together (its hash what the daily node records).
+   */
+  readonly parts?: readonly RawLogInfo[];
 }
 
 export interface NodeInfo {

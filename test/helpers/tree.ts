@@ -18,7 +18,8 @@ export function cycle(ws: TestWorkspace, now: string, opts: CompactOptions = {})
   return compact(ws, configOf(ws), { now, lockWaitMs: 2000, ...opts });
 }
 
-const RAW_LOG = /^memory\/\d{4}-\d{2}-\d{2}\.md$/;
+// Raw logs, and the dated notes beside them (`2026-06-02-standup.md`).
+const RAW_LOG = /^memory\/\d{4}-\d{2}-\d{2}(?:-[^/]+)?\.md$/;
 
 /** Content hashes of the raw logs (to prove hipo never touched them). */
 export function rawLogHashes(ws: TestWorkspace): Record<string, string> {

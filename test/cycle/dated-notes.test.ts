@@ -1,0 +1,100 @@
+// A day's raw log may be several files: `2026-06-02.md` and dated notes beside it, as OpenClaw's
+// session-memory hook writes on `/new` (`2026-06-02-vendor-pitch.md`). One daily node holds them.
+import { rmSync } from 'node:fs';
+import { join } from 'node:path';
+import { describe, expect, it } from 'vitest';
+import { StampCache } from '../../src/state/stamp-cache.js';
+import { dayParts } from '../../src/tree/raw-day.js';
+import { rescanTree, scanTree } from '../../src/tree/scan.js';
+import { listIndexableFiles } from '../../src/index/files.js';
+import { cycle, node, rawLog, rawLogHashes } from '../helpers/tree.js';
+import { makeWorkspace } from '../helpers/workspace.js';
+
+// The shape OpenClaw's bundled session-memory hook writes.
+const openclawNote = [
+  '# Session: 2026-06-02 14:30:00 UTC',
+  '',
+  '- **Session Key**: agent:main:main',
+  '- **Session ID**: abc123def456',
+  '- **Source**: telegram',
+  '',
+  '## Conversation Summary',
+  '',
+  'user: the vendor Acme quoted 40k for the search migration',
+  'assistant: that is under the budget Carol set',
+  '',
+].join('\n');
+
+describe('dated notes beside a raw log', () => {
+  it('are part of their day: its daily node, week, month and ROOT hold them', async () => {
+    const ws = makeWorkspace({
+      'memory/2026-06-02.md': rawLog('2026-06-02', { 'billing cron [project]': ['moved to 03:00'] }),
+      'memory/2026-06-02-vendor-pitch.md': openclawNote,
+    });
+    const before = rawLogHashes(ws);
+    expect(Object.keys(before)).toEqual(['memory/2026-06-02-vendor-pitch.md', 'memory/2026-06-02.md']);
+    await cycle(ws, '2026-06-03', { catchUp: true });
+    const daily = node(ws, 'daily/2026-06-02.md');
+    expect(daily.data['source-files']).toEqual(['memory/2026-06-02.md', 'memory/2026-06-02-vendor-pitch.md']);
+    // The main log first, then the note under its file name, its headings below that.
+    expect(daily.body.indexOf('- moved to 03:00')).toBeLessThan(daily.body.indexOf('## 2026-06-02-vendor-pitch.md'));
+    expect(daily.body).toContain('### Session: 2026-06-02 14:30:00 UTC');
+    expect(daily.body).toContain('[raw log](../2026-06-02.md) · [2026-06-02-vendor-pitch](../2026-06-02-vendor-pitch.md)');
+    expect(node(ws, 'weekly/2026-W23.md').body).toContain('the vendor Acme quoted 40k for the search migration');
+    expect(ws.read('memory/ROOT.md')).toMatch(/vendor|acme/i);
+    expect(rawLogHashes(ws)).toEqual(before);
+  });
+
+  it('make a day of their own when the day has no main log', async () => {
+    const ws = makeWorkspace({ 'memory/2026-06-02-1430.md': openclawNote });
+    await cycle(ws, '2026-06-03', { catchUp: true });
+    expect(node(ws, 'daily/2026-06-02.md').data['source-files']).toEqual(['memory/2026-06-02-1430.md']);
+    expect(node(ws, 'daily/2026-06-02.md').body).toContain('the vendor Acme quoted 40k');
+  });
+
+  it('a note added, changed or deleted later rebuilds the day; a day of one file keeps its hash', async () => {
+    const ws = makeWorkspace({ 'memory/2026-06-02.md': rawLog('2026-06-02', { 'billing cron [project]': ['moved to 03:00'] }) });
+    await cycle(ws, '2026-06-02', { catchUp: true });
+    const alone = node(ws, 'daily/2026-06-02.md').data['source-hash'];
+    ws.write('memory/2026-06-02-standup.md', '# Standup\n\n- Carol presents the latency win on Monday\n');
+    let r = await cycle(ws, '2026-06-02', { catchUp: true });
+    expect(r.written).toContain('daily/2026-06-02.md');
+    expect(node(ws, 'daily/2026-06-02.md').body).toContain('Carol presents the latency win');
+    ws.write('memory/2026-06-02-standup.md', '# Standup\n\n- Dave presents instead\n');
+    r = await cycle(ws, '2026-06-02', { catchUp: true });
+    expect(node(ws, 'daily/2026-06-02.md').body).toContain('Dave presents instead');
+    rmSync(join(ws.root, 'memory/2026-06-02-standup.md'));
+    r = await cycle(ws, '2026-06-02', { catchUp: true });
+    expect(r.written).toContain('daily/2026-06-02.md');
+    expect(node(ws, 'daily/2026-06-02.md').body).not.toContain('presents');
+    expect(node(ws, 'daily/2026-06-02.md').data['source-hash']).toBe(alone);
+  });
+
+  it('a rescan of one file keeps the day’s other files', () => {
+    const ws = makeWorkspace({
+      'memory/2026-06-02.md': rawLog('2026-06-02', { 'billing cron [project]': ['moved to 03:00'] }),
+      'memory/2026-06-02-vendor-pitch.md': openclawNote,
+    });
+    const cache = StampCache.empty();
+    const { snapshot } = scanTree(ws, cache);
+    const files = (s: typeof snapshot) => dayParts(s.raws.get('2026-06-02')!).map((p) => p.relPath);
+    expect(files(snapshot)).toEqual(['2026-06-02.md', '2026-06-02-vendor-pitch.md']);
+    ws.write('memory/2026-06-02-vendor-pitch.md', `${openclawNote}user: and 5k a year for support\n`);
+    const changed = rescanTree(ws, cache, snapshot, ['2026-06-02-vendor-pitch.md']).snapshot;
+    expect(files(changed)).toEqual(['2026-06-02.md', '2026-06-02-vendor-pitch.md']);
+    expect(changed.raws.get('2026-06-02')!.hash).not.toBe(snapshot.raws.get('2026-06-02')!.hash);
+    rmSync(join(ws.root, 'memory/2026-06-02.md'));
+    const gone = rescanTree(ws, cache, changed, ['2026-06-02.md']).snapshot;
+    expect(files(gone)).toEqual(['2026-06-02-vendor-pitch.md']);
+  });
+
+  it('are searched as raw logs of their day; a dated name that is no date is skipped with a warning', async () => {
+    const ws = makeWorkspace({ 'memory/2026-06-02-vendor-pitch.md': openclawNote, 'memory/2026-02-30-standup.md': '- x\n' });
+    const listed = listIndexableFiles(ws, []).files.find((f) => f.path === 'memory/2026-06-02-vendor-pitch.md');
+    expect(listed).toMatchObject({ level: 'raw', period: { start: '2026-06-02', end: '2026-06-02' } });
+    const r = await cycle(ws, '2026-06-03', { catchUp: true });
+    expect(r.problems.map((p) => `${p.file}: ${p.message}`)).toContain(
+      'memory/2026-02-30-standup.md: skipped: "2026-02-30" is not a calendar date',
+    );
+  });
+});
