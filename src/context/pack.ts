@@ -6,7 +6,7 @@
 // the calendar, never by listing the tree, so the cost depends on what is selected, not on
 // years of history. Same tree, same date, same budget: same pack.
 import type { LocalDate } from '../time/calendar.js';
-import { nodeRelPath, rawRelPath, type Period } from '../tree/layout.js';
+import { nodeRelPath, periodId, rawRelPath, type Period } from '../tree/layout.js';
 import { demoteHeadings } from '../tree/markdown.js';
 import { fitBody, type Measure } from './fit.js';
 import { fitProfile, splitProfile } from './profile-part.js';
@@ -202,7 +202,7 @@ export function buildPack(o: PackOptions): Pack {
       order.forEach((x, i) => {
         const allowance = allowances[i]! + carry;
         carry = allowance;
-        const title = `## ${x.node!.title ?? x.rel} · ${x.rel}`;
+        const title = `## ${x.node!.title ?? periodId(x.p)} · ${x.rel}`;
         if (allowance < MIN_PART + m(title)) {
           // Too small to say anything: older nodes of the level are left out too (contiguous by age).
           carry = 0;

@@ -76,8 +76,10 @@ export function readNodeBody(memoryDir: string, rel: string): NodeBody | null {
   const m = /^# (.+)\n?/.exec(body);
   if (m) {
     title = m[1]!.trim();
-    body = stripNodeLinks(body.slice(m[0].length)).trim();
+    body = body.slice(m[0].length);
   }
+  // A daily copy of a log without a title starts with its links line.
+  body = stripNodeLinks(body).trim();
   return body ? { body, title } : null;
 }
 

@@ -53,6 +53,8 @@ export interface Item {
   checked: boolean | null;
   /** Who said it, in a conversation transcript. */
   speaker: Speaker | null;
+  /** A sub-section's heading, read as a line of its section. */
+  heading?: true;
 }
 
 export interface Entry {
@@ -76,8 +78,10 @@ export interface Entry {
 const TYPE_TAG = new RegExp(`\\[(${MEMORY_TYPES.join('|')})\\]`, 'i');
 const DAY = /^\d{4}-\d{2}-\d{2}\b/;
 const STRUCTURAL = /^(?:\d{4}-\d{2}-\d{2}|\d{4}-W\d{2}|\d{4}-\d{2})(?:\b|$)|^(?:daily|weekly|monthly)(?: summary| node)?\s*:|^memory\b/i;
+// Headings that name no topic: what kind of text follows, not what it is about. OpenClaw's
+// session notes say `## Conversation Summary` (or `## Last 15 Messages`) under `# Session: …`.
 const GENERIC =
-  /^(?:session|conversation|chat|transcript|notes?|log|entry|entries|untitled|misc(?:ellaneous)?|journal|checkpoint|update|turns?|context)(?:\s*(?:#?\d+|[0-9a-f]{6,}))?$/i;
+  /^(?:(?:session|conversation|chat)\s+(?:summary|notes?|log|transcript|excerpt)|last\s+\d+\s+(?:messages|turns)|session|conversation|chat|transcript|notes?|log|entry|entries|untitled|misc(?:ellaneous)?|journal|checkpoint|update|turns?|context)(?:\s*(?:#?\d+|[0-9a-f]{6,}))?$/i;
 const TIME = /^(?:\d{1,2}:\d{2}(?::\d{2})?(?:\s*[ap]m)?|\d{4}-\d{2}-\d{2}(?:[ T]\d{1,2}:\d{2}(?::\d{2})?)?)$/i;
 
 export interface HeadingParts {
@@ -97,7 +101,10 @@ export function parseHeading(heading: string): HeadingParts {
     .map((p) => p.trim())
     .filter(Boolean);
   const meaningful = parts.filter((p) => (!TIME.test(p) && !/^session\b/i.test(p)) || parts.length === 1);
-  text = (meaningful.length ? meaningful.join(' ') : (parts[0] ?? '')).replace(/^\d{1,2}:\d{2}\s+/, '');
+  // `Session: vendor pitch`: the label says what kind of text it is, the rest what it is about.
+  text = (meaningful.length ? meaningful.join(' ') : (parts[0] ?? ''))
+    .replace(/^\d{1,2}:\d{2}\s+/, '')
+    .replace(/^(?:session|conversation|chat)\s*:\s*/i, '');
   const topic = GENERIC.test(text) || TIME.test(text) || !isTopicLike(text) ? null : normaliseTopic(text);
   return { topic: topic || null, type, tagged: m !== null };
 }
@@ -146,7 +153,7 @@ export function collectEntries(label: string, body: string, rules: ExclusionRule
       // Past the cap, an assistant's answer is skipped unless a new turn starts in this block.
       if (state.speaker === 'assistant' && state.assistantChars > ASSISTANT_CHARS && !SPEAKER_ANYWHERE.test(b.text)) continue;
       if (b.kind === 'heading') {
-        items.push({ text: b.text, line: b.line, listed: false, checked: null, speaker: state.speaker });
+        items.push({ text: b.text, line: b.line, listed: false, checked: null, speaker: state.speaker, heading: true });
         continue;
       }
       // A paragraph can hold several turns ("User: …\nAssistant: …").

@@ -7,7 +7,7 @@ import { renderTemplate } from '../write/template.js';
 import { formatTopicTag } from '../tree/topic.js';
 import { analyzeSources, type Analysis } from './analyze.js';
 import { addEntities, clip, cueOf, emptyEntities, isSelfStatement, sentences, type Entities } from './classify.js';
-import type { Bucket, Entry, Item } from './entries.js';
+import { parseHeading, type Bucket, type Entry, type Item } from './entries.js';
 import { factsOfEntry as factsOf } from './facts/extract.js';
 import { formatUserFact } from './facts/fact.js';
 import type { ExclusionRules } from './exclusion.js';
@@ -219,6 +219,8 @@ export function buildDraft(a: Analysis, level: Level, labelLines: boolean): Draf
     for (const item of e.items) {
       const inChat = item.speaker !== null;
       if (userSpoke && item.speaker === 'assistant') continue;
+      // `Conversation Summary`, `Session 3`: a heading that names no topic says nothing.
+      if (item.heading && parseHeading(item.text).topic === null) continue;
       const cue = inChat ? null : cueOf(item.text, item.checked);
       if (cue) {
         add(cue, e, prefix + item.text, sentenceScore(item.text, a.stats, 1.2, a.memo));

@@ -7,6 +7,7 @@ import { StampCache } from '../../src/state/stamp-cache.js';
 import { dayParts } from '../../src/tree/raw-day.js';
 import { rescanTree, scanTree } from '../../src/tree/scan.js';
 import { listIndexableFiles } from '../../src/index/files.js';
+import { buildPack } from '../../src/context/pack.js';
 import { cycle, node, rawLog, rawLogHashes } from '../helpers/tree.js';
 import { makeWorkspace } from '../helpers/workspace.js';
 
@@ -43,6 +44,29 @@ describe('dated notes beside a raw log', () => {
     expect(node(ws, 'weekly/2026-W23.md').body).toContain('the vendor Acme quoted 40k for the search migration');
     expect(ws.read('memory/ROOT.md')).toMatch(/vendor|acme/i);
     expect(rawLogHashes(ws)).toEqual(before);
+  });
+
+  it('are named by what was said, and read well in the SessionStart pack', async () => {
+    const ws = makeWorkspace({ 'memory/2026-06-02-1430.md': openclawNote });
+    await cycle(ws, '2026-06-02', { catchUp: true });
+    // Neither the note's kind of text nor a heading is a topic or a line of Active Context.
+    const topics = node(ws, 'daily/2026-06-02.md').data.topics as string[];
+    expect(topics.join('\n')).not.toMatch(/conversation|summary|session/i);
+    expect(topics.join('\n')).toMatch(/vendor|acme|migration/i);
+    expect(ws.read('memory/ROOT.md')).not.toContain('Conversation Summary');
+    const pack = buildPack({
+      memoryDir: ws.memoryDir,
+      memoryName: ws.memoryName,
+      today: '2026-06-02',
+      timeZone: 'UTC',
+      budget: 8000,
+      unit: 'chars',
+      measure: (s) => s.length,
+    });
+    // A daily copy without a title of its own: named by its day, its links line left out.
+    expect(pack.text).toContain('## 2026-06-02 · daily/2026-06-02.md');
+    expect(pack.text).not.toContain('Sources: [');
+    expect(pack.text).toContain('user: the vendor Acme quoted 40k for the search migration');
   });
 
   it('make a day of their own when the day has no main log', async () => {

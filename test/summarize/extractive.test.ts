@@ -156,6 +156,11 @@ describe('headings', () => {
     ['Notes', null, 'project', false],
     ['dist = 120, thres = 16 0 degree: <45 = 10/10', null, 'project', false],
     ['인증 리팩터링 [project]', '인증 리팩터링', 'project', true],
+    // OpenClaw's session notes.
+    ['Session: 2026-06-02 14:30:00 UTC', null, 'project', false],
+    ['Conversation Summary', null, 'project', false],
+    ['Last 15 Messages', null, 'project', false],
+    ['Session: vendor pitch', 'vendor pitch', 'project', false],
   ])('%s', (heading, topic, type, tagged) => {
     expect(parseHeading(heading)).toEqual({ topic, type, tagged });
   });
