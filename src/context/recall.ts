@@ -5,7 +5,7 @@
 //      with a search over the whole tree when a search index is available.
 // Returns ranked passages with their file and line range, as many as fit the token budget.
 import { addDays, type LocalDate } from '../time/calendar.js';
-import { rawRelPath } from '../tree/layout.js';
+import { classifyPath, rawRelPath } from '../tree/layout.js';
 import type { Measure } from './fit.js';
 import { buildManifest, type TopicHit } from './manifest.js';
 import { filePassages, rankPassages, type Passage, type PassageLocation } from './passages.js';
@@ -70,7 +70,44 @@ const TOPICS_WEIGHT = 0.02;
 /** Days read when the manifest finds nothing (no ROOT yet, or no topic matches). */
 const FALLBACK_DAYS = 14;
 
-const RAW_LOG = /^\d{4}-\d{2}-\d{2}\.md$/;
+/** A list line as it is compared with others: without its bullet and `05-29 · ` label; '' for headings and blanks. */
+function lineKey(line: string): string {
+  if (/^\s*(?:#|$)/.test(line)) return '';
+  return line
+    .replace(/^\s*[-*]\s+(?:\d{2}-\d{2} · )?/, '')
+    .replace(/\s+/g, ' ')
+    .trim();
+}
+
+/**
+ * The passage without the lines already given at its start (after its headings) and at its end,
+ * its range with them; null when nothing new is left. Cut at the start, it starts at its first
+ * new line (its headings go too: the range stays one run of the file's lines).
+ */
+function withoutShownEdges(p: Passage, shown: ReadonlySet<string>): Passage | null {
+  const lines = p.text.split('\n');
+  const repeat = (l: string): boolean => lineKey(l) !== '' && shown.has(lineKey(l));
+  let head = 0;
+  while (head < lines.length && lineKey(lines[head]!) === '') head++;
+  let first = head;
+  while (first < lines.length && repeat(lines[first]!)) first++;
+  let end = lines.length;
+  while (end > first && (repeat(lines[end - 1]!) || lines[end - 1]!.trim() === '')) end--;
+  if (!lines.slice(first, end).some((l) => lineKey(l) !== '')) return null;
+  const from = first === head ? 0 : first;
+  if (from === 0 && end === lines.length) return p;
+  return { ...p, text: lines.slice(from, end).join('\n'), from: p.from + from, to: p.from + end - 1 };
+}
+
+/** Adds `a` to `list`, widening a listed range of the same file that it overlaps instead. */
+function addLocation(list: PassageLocation[], a: PassageLocation): void {
+  const same = list.find((b) => b.path === a.path && b.from <= a.to && a.from <= b.to);
+  if (!same) list.push({ ...a });
+  else {
+    same.from = Math.min(same.from, a.from);
+    same.to = Math.max(same.to, a.to);
+  }
+}
 
 function overlaps(a: Passage, b: Passage): boolean {
   return a.path === b.path && a.from <= b.to && b.from <= a.to;
@@ -91,7 +128,11 @@ export async function recall(o: RecallOptions): Promise<Recall> {
   // Step 3a: the manifest's days, raw logs (the detail) and daily nodes (the summary).
   const dayRank = new Map(days.map((d, i) => [d, i]));
   const candidates = days.flatMap((d) => [...filePassages(o.memoryDir, rawRelPath(d)), ...filePassages(o.memoryDir, `daily/${d}.md`)]);
-  const dayOf = (p: Passage): LocalDate | undefined => /(\d{4}-\d{2}-\d{2})\.md$/.exec(p.path)?.[1] as LocalDate | undefined;
+  // The day of a raw log (or a dated note beside it) or of a daily node.
+  const dayOf = (p: Passage): LocalDate | undefined => {
+    const what = classifyPath(p.path);
+    return what.kind === 'raw' ? what.date : what.kind === 'node' && what.period.level === 'daily' ? what.period.date : undefined;
+  };
   const lexical = rankPassages(candidates, terms, (p) => {
     const r = dayRank.get(dayOf(p)!);
     return r === undefined ? 1 : 1 + 0.5 / (1 + r);
@@ -101,7 +142,7 @@ export async function recall(o: RecallOptions): Promise<Recall> {
   const searched = o.search ? await o.search(o.question, limit, also).catch(() => null) : null;
   const fused: { p: Passage; score: number; via: Set<'topics' | 'search'>; alsoIn: PassageLocation[] }[] = [];
   const seenText = new Set<string>();
-  const isRaw = (p: Passage): boolean => RAW_LOG.test(p.path);
+  const isRaw = (p: Passage): boolean => classifyPath(p.path).kind === 'raw';
   const add = (list: readonly Passage[], via: 'topics' | 'search', weight: number): void => {
     // A passage is credited once per list, at its best rank (summary hits list their sources,
     // so the same raw section can come back many times).
@@ -116,9 +157,10 @@ export async function recall(o: RecallOptions): Promise<Recall> {
           same.via.add(via);
           credited.add(same);
         }
-        for (const a of alsoIn) if (!same.alsoIn.some((b) => b.path === a.path && b.from === a.from)) same.alsoIn.push(a);
+        for (const a of alsoIn) addLocation(same.alsoIn, a);
       } else if (!seenText.has(key)) {
-        const entry = { p, score: s, via: new Set([via]), alsoIn: [...alsoIn] };
+        const entry = { p, score: s, via: new Set([via]), alsoIn: [] as PassageLocation[] };
+        for (const a of alsoIn) addLocation(entry.alsoIn, a);
         fused.push(entry);
         credited.add(entry);
       }
@@ -141,7 +183,14 @@ export async function recall(o: RecallOptions): Promise<Recall> {
   const out: RecalledPassage[] = [];
   let left = o.budget;
   let leftOut = 0;
+  // Lines already given: a summary line the index could not trace to its source (a ROOT line
+  // without a day) may repeat a line of another passage. Repeats at a passage's edges are cut
+  // (its range with them); a passage with nothing new is left out.
+  const shown = new Set<string>();
   for (const [i, f] of fused.entries()) {
+    const edges = withoutShownEdges(f.p, shown);
+    if (!edges) continue;
+    f.p = edges;
     const header = passageHeader(f.p.path, f.p.from, f.p.to, f.alsoIn, 'memory');
     let text = f.p.text;
     let cost = o.measure(`${header}\n${text}`) + 2;
@@ -173,6 +222,7 @@ export async function recall(o: RecallOptions): Promise<Recall> {
       trimmed,
       alsoIn: f.alsoIn,
     });
+    for (const l of text.split('\n')) if (lineKey(l)) shown.add(lineKey(l));
     left -= cost;
   }
   return {

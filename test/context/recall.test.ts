@@ -150,3 +150,19 @@ describe('hipo recall', () => {
     expect(runCli(ask).stdout).toMatch(/## memory\/2026-11-02\.md:3-7\n\(also in daily\/2026-11-02\.md:\d+(-\d+)?, /);
   });
 });
+
+describe('where else a fact appears', () => {
+  it('names each file once per range: a node quoting the fact twice over is one place', () => {
+    const ws = makeWorkspace({});
+    cpSync(join(REPO, 'memory'), ws.memoryDir, { recursive: true });
+    expect(runCli(['compact', '--dir', ws.root, '--catch-up', '--now', '2026-11-23']).code).toBe(0);
+    const r = runCli(['recall', '--dir', ws.root, '--now', '2026-11-23', '--json', 'when', 'is', 'the', 'dentist', 'appointment']);
+    const j = JSON.parse(r.stdout) as { passages: { path: string; alsoIn: { path: string; from: number; to: number }[] }[] };
+    expect(j.passages[0]!.path).toBe('memory/2026-11-05.md');
+    for (const p of j.passages)
+      for (const a of p.alsoIn) {
+        const overlapping = p.alsoIn.filter((b) => b.path === a.path && b.from <= a.to && a.from <= b.to);
+        expect(overlapping, `${p.path}: ${a.path}:${a.from}-${a.to}`).toHaveLength(1);
+      }
+  });
+});
