@@ -74,6 +74,7 @@ const PLACEHOLDER = /^\s*[-*]\s+\((?:none|none yet)\)\s*$/;
  * to an agent by `hipo recall`, they would only take the place of something said.
  */
 function placeholderOnly(text: string): boolean {
+  if (!text.includes('(none')) return false;
   let mark = false;
   for (const l of text.split('\n')) {
     if (PLACEHOLDER.test(l)) mark = true;
