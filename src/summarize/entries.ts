@@ -133,7 +133,8 @@ interface ItemState {
   /** Assistant characters read since the last user turn. */
   assistantChars: number;
 }
-const METADATA_LINE = /^(?:session date|session id|date|time|timestamp|source)\s*:/i;
+// A transcript's own metadata (`Session Date: …`; OpenClaw's notes: `- **Session Key**: agent:main:main`).
+const METADATA_LINE = /^(?:\*\*|__)?(?:session date|session id|session key|date|time|timestamp|source)(?:\*\*|__)?\s*:/i;
 
 function speakerOf(word: string): Speaker {
   return /^(user|human|me)$/i.test(word) ? 'user' : 'assistant';

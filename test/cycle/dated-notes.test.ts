@@ -51,7 +51,7 @@ describe('dated notes beside a raw log', () => {
     await cycle(ws, '2026-06-02', { catchUp: true });
     // Neither the note's kind of text nor a heading is a topic or a line of Active Context.
     const topics = node(ws, 'daily/2026-06-02.md').data.topics as string[];
-    expect(topics.join('\n')).not.toMatch(/conversation|summary|session/i);
+    expect(topics.join('\n')).not.toMatch(/conversation|summary|session|key|telegram/i);
     expect(topics.join('\n')).toMatch(/vendor|acme|migration/i);
     expect(ws.read('memory/ROOT.md')).not.toContain('Conversation Summary');
     const pack = buildPack({
