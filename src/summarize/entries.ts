@@ -80,8 +80,12 @@ const DAY = /^\d{4}-\d{2}-\d{2}\b/;
 const STRUCTURAL = /^(?:\d{4}-\d{2}-\d{2}|\d{4}-W\d{2}|\d{4}-\d{2})(?:\b|$)|^(?:daily|weekly|monthly)(?: summary| node)?\s*:|^memory\b/i;
 // Headings that name no topic: what kind of text follows, not what it is about. OpenClaw's
 // session notes say `## Conversation Summary` (or `## Last 15 Messages`) under `# Session: …`.
-const GENERIC =
-  /^(?:(?:session|conversation|chat)\s+(?:summary|notes?|log|transcript|excerpt)|last\s+\d+\s+(?:messages|turns)|session|conversation|chat|transcript|notes?|log|entry|entries|untitled|misc(?:ellaneous)?|journal|checkpoint|update|turns?|context)(?:\s*(?:#?\d+|[0-9a-f]{6,}))?$/i;
+const GENERIC = new RegExp(
+  String.raw`^(?:(?:session|conversation|chat)\s+(?:summary|notes?|log|transcript|excerpt)|last\s+\d+\s+(?:messages|turns)|` +
+    'session|conversation|chat|transcript|notes?|log|entry|entries|untitled|misc(?:ellaneous)?|journal|checkpoint|update|turns?|context)' +
+    String.raw`(?:\s*(?:#?\d+|[0-9a-f]{6,}))?$`,
+  'i',
+);
 const TIME = /^(?:\d{1,2}:\d{2}(?::\d{2})?(?:\s*[ap]m)?|\d{4}-\d{2}-\d{2}(?:[ T]\d{1,2}:\d{2}(?::\d{2})?)?)$/i;
 
 export interface HeadingParts {
