@@ -137,8 +137,9 @@ interface ItemState {
   /** Assistant characters read since the last user turn. */
   assistantChars: number;
 }
-// A transcript's own metadata (`Session Date: …`; OpenClaw's notes: `- **Session Key**: agent:main:main`).
-const METADATA_LINE = /^(?:\*\*|__)?(?:session date|session id|session key|date|time|timestamp|source)(?:\*\*|__)?\s*:/i;
+// A transcript's own metadata: `Session Date: …`, and OpenClaw's `- **Session Key**: agent:main:main`.
+const METADATA_LINE = /^(?:session date|session id|date|time|timestamp|source)\s*:/i;
+const BOLD_METADATA = /^(?:\*\*|__)(?:session date|session id|session key|date|time|timestamp|source)(?:\*\*|__)\s*:/i;
 
 function speakerOf(word: string): Speaker {
   return /^(user|human|me)$/i.test(word) ? 'user' : 'assistant';
@@ -176,7 +177,8 @@ export function collectEntries(label: string, body: string, rules: ExclusionRule
       }
       for (const s of segments) {
         const text = s.text.replace(/\s+/g, ' ').trim();
-        if (!text || METADATA_LINE.test(text) || rules.isEphemeral(text)) continue;
+        // In bold only before anyone speaks: an assistant's `**Date**: …` is part of its answer.
+        if (!text || METADATA_LINE.test(text) || (s.speaker === null && BOLD_METADATA.test(text)) || rules.isEphemeral(text)) continue;
         if (s.speaker === 'assistant') {
           state.assistantChars += text.length;
           if (state.assistantChars > ASSISTANT_CHARS + text.length) continue;
@@ -194,27 +196,10 @@ export function collectEntries(label: string, body: string, rules: ExclusionRule
   const visit = (s: Section, inherited: HeadingParts | null, container: number): void => {
     if (s.depth > 0 && rules.isEphemeral(s.heading)) return;
     const bucket = s.depth > 0 && s !== titleOf ? bucketOfTitle(s.heading) : null;
-    if (bucket === 'topics') {
-      const n = topicListLength(s.blocks);
-      out.push({
-        source: label,
-        heading: s.heading,
-        topic: inherited?.topic ?? null,
-        type: inherited?.type ?? 'project',
-        tagged: false,
-        bucket,
-        items: itemsOf(s.blocks.slice(0, n), { speaker: null, assistantChars: 0 }),
-        line: s.line,
-        container,
-        day,
-      });
-      // What follows the list is the enclosing section's text (see topicListLength).
-      if (n < s.blocks.length || s.children.length)
-        visit({ ...s, heading: '', depth: 0, line: s.blocks[n]?.line ?? s.line, blocks: s.blocks.slice(n) }, inherited, container);
-      return;
-    }
     if (bucket) {
-      const blocks = allBlocks(s);
+      // A Topics section holds its list only: what follows is the enclosing section's text
+      // (topicListLength). Other buckets hold everything under them.
+      const listEnd = bucket === 'topics' ? topicListLength(s.blocks) : null;
       out.push({
         source: label,
         heading: s.heading,
@@ -222,11 +207,17 @@ export function collectEntries(label: string, body: string, rules: ExclusionRule
         type: inherited?.type ?? 'project',
         tagged: inherited?.tagged ?? false,
         bucket,
-        items: itemsOf(blocks, { speaker: null, assistantChars: 0 }),
+        items: itemsOf(listEnd === null ? allBlocks(s) : s.blocks.slice(0, listEnd), { speaker: null, assistantChars: 0 }),
         line: s.line,
         container,
         day,
       });
+      if (listEnd !== null && (listEnd < s.blocks.length || s.children.length))
+        visit(
+          { ...s, heading: '', depth: 0, line: s.blocks[listEnd]?.line ?? s.line, blocks: s.blocks.slice(listEnd) },
+          inherited,
+          container,
+        );
       return;
     }
     const structural = s.depth === 0 || s === titleOf || STRUCTURAL.test(s.heading.trim());
