@@ -66,7 +66,51 @@ export function scanTree(ws: Workspace, cache: ScanCache, maxFileBytes = DEFAULT
     if (got) put(got, raws, nodes);
   }
   cache.retain(live);
+  if (raws.size === 0) {
+    const nested = nestedDatedNotes(ws);
+    if (nested.length) {
+      const more =
+        nested.length > 1 ? ` (nor ${nested.length - 1}${nested.length > NESTED_LOOK ? '+' : ''} more dated notes in subfolders)` : '';
+      problems.push({
+        file: `${ws.memoryName}/${nested[0]}`,
+        message:
+          `not read as a raw log${more}: raw logs are read at the top of ${ws.memoryName}/ only, ` +
+          `as ${ws.memoryName}/YYYY-MM-DD.md; search finds them where they are`,
+      });
+    }
+  }
   return { snapshot: { raws, nodes, problems } };
+}
+
+/** How many dated notes a scan looks for in subfolders, and how deep. */
+const NESTED_LOOK = 20;
+const NESTED_DEPTH = 3;
+const TREE_FOLDERS = new Set(['daily', 'weekly', 'monthly', 'edits']);
+
+/**
+ * Dated notes in subfolders (`2026/11/2026-11-20.md`, a notes app's layout): looked for only when
+ * the top holds no raw log, so that a memory folder laid out another way is not just "nothing to
+ * do". Bounded: the first few, a few levels down.
+ */
+function nestedDatedNotes(ws: Workspace): string[] {
+  const found: string[] = [];
+  const walk = (rel: string, depth: number): void => {
+    let entries: Dirent[];
+    try {
+      entries = readdirSync(join(ws.memoryDir, rel), { withFileTypes: true });
+    } catch {
+      return;
+    }
+    for (const e of entries.sort((a, b) => (a.name < b.name ? -1 : 1))) {
+      if (found.length > NESTED_LOOK) return;
+      if (e.name.startsWith('.')) continue;
+      const path = rel ? `${rel}/${e.name}` : e.name;
+      if (e.isDirectory() && depth < NESTED_DEPTH && !(depth === 0 && TREE_FOLDERS.has(e.name))) walk(path, depth + 1);
+      else if (rel && e.isFile() && /^\d{4}-\d{2}-\d{2}\b.*\.md$/.test(e.name)) found.push(path);
+    }
+  };
+  walk('', 0);
+  return found;
 }
 
 /**

@@ -136,3 +136,18 @@ describe('bad and foreign nodes', () => {
     expect(node(ws, 'weekly/2026-W23.md').body).toContain('booked flights');
   });
 });
+
+describe('a memory folder laid out another way', () => {
+  it('says that dated notes in subfolders are not raw logs, when the top holds none', async () => {
+    const note = rawLog('2026-06-01', { 'deploy [project]': ['shipped the parser'] });
+    const ws = makeWorkspace({ 'memory/2026/06/2026-06-01.md': note, 'memory/2026/06/2026-06-02.md': note, 'memory/2026/.hidden.md': 'x' });
+    const r = await cycle(ws, '2026-06-03', { catchUp: true });
+    expect(warningsOf(r)).toEqual([
+      'memory/2026/06/2026-06-01.md: not read as a raw log (nor 1 more dated notes in subfolders): ' +
+        'raw logs are read at the top of memory/ only, as memory/YYYY-MM-DD.md; search finds them where they are',
+    ]);
+    // With raw logs at the top, notes kept elsewhere are the user's business: nothing is said.
+    ws.write('memory/2026-06-01.md', note);
+    expect(warningsOf(await cycle(ws, '2026-06-03', { catchUp: true }))).toEqual([]);
+  });
+});
