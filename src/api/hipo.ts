@@ -157,6 +157,7 @@ export class Hipo {
       budget: opts.budget ?? this.config.agents.contextTokens,
       unit: 'tokens',
       measure,
+      ephemeralMarkers: this.config.compaction.ephemeralMarkers,
       ...(opts.query ? { query: opts.query } : {}),
     });
   }

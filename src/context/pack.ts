@@ -7,7 +7,8 @@
 // years of history. Same tree, same date, same budget: same pack.
 import type { LocalDate } from '../time/calendar.js';
 import { nodeRelPath, periodId, rawRelPath, type Period } from '../tree/layout.js';
-import { demoteHeadings } from '../tree/markdown.js';
+import { demoteHeadings, scanBlocks, splitLines } from '../tree/markdown.js';
+import { ExclusionRules } from '../summarize/exclusion.js';
 import { fitBody, type Measure } from './fit.js';
 import { fitProfile, splitProfile } from './profile-part.js';
 import { nodeSectionRank, rootSectionRank, rootView } from './root-view.js';
@@ -58,6 +59,11 @@ export interface PackOptions {
   measure: Measure;
   query?: string;
   extra?: ExtraSection;
+  /**
+   * The exclusion rules' markers (`compaction.ephemeralMarkers`): a section whose heading says it
+   * is to be thrown away ("temporary", "delete later") is left out, as summaries leave it out.
+   */
+  ephemeralMarkers?: readonly string[];
 }
 
 export interface Pack {
@@ -98,8 +104,23 @@ function header(o: PackOptions): string {
   return `# Memory context · ${o.today} (${o.timeZone})\nFacts from this workspace's memory (hipo): the topic index and summaries by age, newest entries last. Full text of any part: the file named beside it, under ${o.memoryName}/.`;
 }
 
+/** `body` without the sections whose heading the rules mark as throwaway. */
+function withoutEphemeral(body: string, rules: ExclusionRules): string {
+  const lines = splitLines(body);
+  const drop: [number, number][] = [];
+  const headings = scanBlocks(lines).filter((b) => b.kind === 'heading');
+  headings.forEach((h, i) => {
+    if (h.kind !== 'heading' || !rules.isEphemeral(h.text)) return;
+    const next = headings.slice(i + 1).find((n) => n.kind === 'heading' && n.depth <= h.depth);
+    drop.push([h.line, next ? next.line - 1 : lines.length]);
+  });
+  if (!drop.length) return body;
+  return lines.filter((_, i) => !drop.some(([a, b]) => i + 1 >= a && i + 1 <= b)).join('\n');
+}
+
 export function buildPack(o: PackOptions): Pack {
   const m = o.measure;
+  const rules = new ExclusionRules(o.ephemeralMarkers);
   const terms = o.query ? queryTerms(o.query) : [];
   const anchor = findAnchor(o.memoryDir, o.today);
   const windows = contextWindows(anchor);
@@ -209,7 +230,8 @@ export function buildPack(o: PackOptions): Pack {
           omitted.push({ level, path: x.rel, reason: 'over budget' });
           return;
         }
-        const fit = fitBody(demoteHeadings(x.node!.body, 1), allowance - m(title) - 3, m, { rankOf: nodeSectionRank, query: o.query });
+        const body = withoutEphemeral(x.node!.body, rules);
+        const fit = fitBody(demoteHeadings(body, 1), allowance - m(title) - 3, m, { rankOf: nodeSectionRank, query: o.query });
         if (!fit.text.trim()) {
           carry = 0;
           omitted.push({ level, path: x.rel, reason: 'over budget' });
@@ -281,7 +303,8 @@ function rawWindow(
   const tail = readRawTail(o.memoryDir, rel);
   if (!tail || tail.entries.length === 0) return { part: null, complete: false, leftOut: null };
   const exclude = o.extra?.excludeHeading;
-  const all = tail.entries.filter((e) => !exclude || !e.heading.includes(exclude));
+  const rules = new ExclusionRules(o.ephemeralMarkers);
+  const all = tail.entries.filter((e) => (!exclude || !e.heading.includes(exclude)) && !rules.isEphemeral(e.heading));
   const title = `## Latest entries · ${rel}`;
   let left = budget - o.measure(title) - 1;
   const newestFirst = [...all].reverse();

@@ -97,6 +97,7 @@ export async function sessionStart(
     budget: config.agents.sessionStartChars,
     unit: 'chars',
     measure: (t) => t.length,
+    ephemeralMarkers: config.compaction.ephemeralMarkers,
     ...(extra ? { extra, query: state!.prompts.slice(-3).join(' ') } : {}),
   });
   const json = JSON.stringify({ hookSpecificOutput: { hookEventName: 'SessionStart', additionalContext: pack.text } });

@@ -1,0 +1,38 @@
+// The SessionStart pack leaves out what the exclusion rules throw away, as summaries do.
+import { describe, expect, it } from 'vitest';
+import { buildPack } from '../../src/context/pack.js';
+import { DEFAULT_EPHEMERAL_MARKERS } from '../../src/summarize/exclusion.js';
+import { cycle, rawLog } from '../helpers/tree.js';
+import { makeWorkspace } from '../helpers/workspace.js';
+
+describe('the pack and the exclusion rules', () => {
+  it('leaves out sections marked to be thrown away, in daily copies and the latest entries', async () => {
+    const day = (date: string) =>
+      rawLog(date, {
+        'search cutover [project]': [`${date}: 25% of /search on Postgres`],
+        'scratch [project] temporary': ['test run of the flag, delete later'],
+        'flag check [project]': ['PROBE-XYZ: ignore, delete later'],
+      });
+    const ws = makeWorkspace({ 'memory/2026-06-01.md': day('2026-06-01'), 'memory/2026-06-02.md': day('2026-06-02') });
+    await cycle(ws, '2026-06-02', { catchUp: true });
+    // The daily copy keeps everything (the spec's rule for copies); the pack does not show it.
+    expect(ws.read('memory/daily/2026-06-01.md')).toContain('test run of the flag');
+    const pack = (markers?: readonly string[]) =>
+      buildPack({
+        memoryDir: ws.memoryDir,
+        memoryName: ws.memoryName,
+        today: '2026-06-02',
+        timeZone: 'UTC',
+        budget: 8000,
+        unit: 'chars',
+        measure: (s) => s.length,
+        ...(markers ? { ephemeralMarkers: markers } : {}),
+      }).text;
+    const text = pack([...DEFAULT_EPHEMERAL_MARKERS]);
+    expect(text).toContain('2026-06-01: 25% of /search on Postgres');
+    expect(text).toContain('2026-06-02: 25% of /search on Postgres');
+    expect(text).not.toContain('test run of the flag');
+    // A line marked inside a kept section is the section's: only headings decide.
+    expect(text).toContain('PROBE-XYZ');
+  });
+});
