@@ -5,6 +5,7 @@
 // level each older node gets a smaller allowance (halving, with a floor). Files are found from
 // the calendar, never by listing the tree, so the cost depends on what is selected, not on
 // years of history. Same tree, same date, same budget: same pack.
+import { readdirSync } from 'node:fs';
 import type { LocalDate } from '../time/calendar.js';
 import { nodeRelPath, periodId, rawRelPath, type Period } from '../tree/layout.js';
 import { demoteHeadings, scanBlocks, splitLines } from '../tree/markdown.js';
@@ -104,6 +105,15 @@ function header(o: PackOptions): string {
   return `# Memory context · ${o.today} (${o.timeZone})\nFacts from this workspace's memory (hipo): the topic index and summaries by age, newest entries last. Full text of any part: the file named beside it, under ${o.memoryName}/.`;
 }
 
+/** Whether files of `date` other than its raw log sit beside it (`2026-11-20-standup.md`). */
+function hasDatedNotes(memoryDir: string, date: LocalDate): boolean {
+  try {
+    return readdirSync(memoryDir).some((f) => f.startsWith(`${date}-`) && f.endsWith('.md'));
+  } catch {
+    return false;
+  }
+}
+
 /** `body` without the sections whose heading the rules mark as throwaway. */
 function withoutEphemeral(body: string, rules: ExclusionRules): string {
   const lines = splitLines(body);
@@ -200,7 +210,9 @@ export function buildPack(o: PackOptions): Pack {
       const r = rawWindow(o, anchor, levelBudget, terms);
       spent = r.part ? r.part.cost + 2 : 0;
       if (r.part) levelParts.push(r.part);
-      anchorRawComplete = r.complete;
+      // The latest entries are the main log's: a day with dated notes beside it (tree/raw-day.ts)
+      // keeps its daily node in the pack, which holds them.
+      anchorRawComplete = r.complete && !hasDatedNotes(o.memoryDir, anchor);
       if (r.leftOut) omitted.push({ level: 'raw', path: rawRelPath(anchor), reason: r.leftOut });
     } else {
       const periods: Period[] =

@@ -69,6 +69,27 @@ describe('dated notes beside a raw log', () => {
     expect(pack.text).toContain('user: the vendor Acme quoted 40k for the search migration');
   });
 
+  it('reach the SessionStart pack on their own day, beside the latest entries of the main log', async () => {
+    const ws = makeWorkspace({
+      'memory/2026-06-02.md': rawLog('2026-06-02', { 'billing cron [project]': ['moved to 03:00'] }),
+      'memory/2026-06-02-vendor-pitch.md': openclawNote,
+    });
+    await cycle(ws, '2026-06-02', { catchUp: true });
+    const pack = buildPack({
+      memoryDir: ws.memoryDir,
+      memoryName: ws.memoryName,
+      today: '2026-06-02',
+      timeZone: 'UTC',
+      budget: 8000,
+      unit: 'chars',
+      measure: (s) => s.length,
+    });
+    expect(pack.text).toContain('## Latest entries · 2026-06-02.md');
+    // The latest entries are the main log's; the day's node, which holds the note, comes too.
+    const daily = pack.parts.find((p) => p.path === 'daily/2026-06-02.md');
+    expect(daily?.text).toContain('the vendor Acme quoted 40k for the search migration');
+  });
+
   it('make a day of their own when the day has no main log', async () => {
     const ws = makeWorkspace({ 'memory/2026-06-02-1430.md': openclawNote });
     await cycle(ws, '2026-06-03', { catchUp: true });
