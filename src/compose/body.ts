@@ -9,6 +9,7 @@ import { posix } from 'node:path';
 import { demoteHeadings, scanBlocks, sectionTree, splitLines } from '../tree/markdown.js';
 import { formatTopicTag, topicListLength, type TopicInfo } from '../tree/topic.js';
 import type { SourceDoc, Summarizer, SummaryResult } from '../summarize/summarizer.js';
+import { parseHeading } from '../summarize/entries.js';
 
 type ComposeMode = 'copy' | 'concat' | 'summary';
 
@@ -95,7 +96,8 @@ function nestBody(text: string): string {
   const drop = new Set<number>();
   // The child's title: a first-level heading that opens the body.
   const firstHeading = blocks.find((b) => b.kind !== 'html');
-  if (firstHeading && firstHeading.kind === 'heading' && firstHeading.depth === 1)
+  // A typed title (`# About me [user]`) types what is under it: kept, moved down with the rest.
+  if (firstHeading && firstHeading.kind === 'heading' && firstHeading.depth === 1 && !parseHeading(firstHeading.text).tagged)
     for (let l = firstHeading.line; l <= firstHeading.endLine; l++) drop.add(l);
   // Its Topics list, wherever it sits at the top levels.
   const visit = (s: typeof tree): void => {

@@ -190,9 +190,10 @@ export function collectEntries(label: string, body: string, rules: ExclusionRule
   };
 
   // A `# Title` that opens the document over sections of its own (`# Notes`, `# Friday`) names
-  // the document, not a topic or a bucket: its sections are the entries.
-  const titleOf =
-    tree.children[0]?.depth === 1 && tree.children[0].children.some((c) => !bucketOfTitle(c.heading)) ? tree.children[0] : null;
+  // the document, not a topic or a bucket: its sections are the entries. A typed one
+  // (`# About me [user]`) still types everything under it.
+  const top = tree.children[0];
+  const titleOf = top?.depth === 1 && !TYPE_TAG.test(top.heading) && top.children.some((c) => !bucketOfTitle(c.heading)) ? top : null;
   const visit = (s: Section, inherited: HeadingParts | null, container: number): void => {
     if (s.depth > 0 && rules.isEphemeral(s.heading)) return;
     const bucket = s.depth > 0 && s !== titleOf ? bucketOfTitle(s.heading) : null;

@@ -82,3 +82,19 @@ describe('daily copies written before the Topics section moved', () => {
     expect(texts).toEqual(expect.arrayContaining(['Moved the billing cron to 03:00.', 'Staging full.']));
   });
 });
+
+describe('a typed title', () => {
+  it('types everything under it, sections included', async () => {
+    const ws = makeWorkspace({
+      'memory/2026-06-02.md':
+        '# About me [user]\n\n## Family\n- daughter: Ada, seven years old\n\n## Work\n- payments team lead at Nordwind\n',
+    });
+    await cycle(ws, '2026-06-03', { catchUp: true });
+    // Neither line says "I" or "my": only the title's [user] makes them the user's facts.
+    const profile = /## Profile\n([\s\S]*?)\n## /.exec(ws.read('memory/ROOT.md'))?.[1] ?? '';
+    expect(profile.toLowerCase()).toContain('daughter: ada, seven years old');
+    expect(profile.toLowerCase()).toContain('payments team lead at nordwind');
+    // Its sections' headings label the facts; they are none.
+    expect(profile).not.toMatch(/^- (Family|Work) \(/m);
+  });
+});

@@ -152,7 +152,8 @@ export function factsOfEntry(e: Entry): EntryFact[] {
   if (e.bucket) return out;
 
   if (e.type === 'user') {
-    for (const item of e.items) out.push({ fact: typedFact(userFact(tidy(item.text), item.text)), item });
+    // A sub-section's heading (`## Family` under `# About me [user]`) labels facts; it is not one.
+    for (const item of e.items) if (!item.heading) out.push({ fact: typedFact(userFact(tidy(item.text), item.text)), item });
     return out;
   }
   if (e.type === 'feedback') {
