@@ -34,8 +34,15 @@ export function isStopWord(w: string): boolean {
 }
 
 // One simple character class, with trailing joiners trimmed after: much faster than lookaheads.
-const TOKEN = /[\p{L}\p{N}][\p{L}\p{N}_'’+#.\-/]*/gu;
-const ASCII_TOKEN = /[a-z0-9][a-z0-9_'+#.\-/]*/g;
+const TOKEN = /[\p{L}\p{N}][\p{L}\p{N}_'’+#.\-/\u0001]*/gu;
+const ASCII_TOKEN = /[a-z0-9][a-z0-9_'+#.\-/\u0001]*/g;
+/**
+ * A thousands separator (`1,900-line`, `$1,200`) joins its number (`1900-line`) instead of
+ * splitting it into `1` and `900-line`; the comma goes, since keywords are comma-separated.
+ */
+const GROUPED = /\d,\d{3}/;
+const THOUSANDS = /(?<=\d),(?=\d{3}(?!\d))/g;
+const JOINED = /\u0001/g;
 const NON_ASCII = /[^\x00-\x7f]/;
 const TRAILING = /[.\-/'’]+$/;
 const _CJK = /[\p{Script=Han}\p{Script=Hiragana}\p{Script=Katakana}\p{Script=Hangul}]/u;
@@ -43,11 +50,13 @@ const _CJK = /[\p{Script=Han}\p{Script=Hiragana}\p{Script=Katakana}\p{Script=Han
 /** Lower-cased words; possessive 's dropped. CJK runs stay whole (spaces separate Korean words). */
 export function tokenize(text: string, dropStopWords = false): string[] {
   const out: string[] = [];
-  const lower = text.toLowerCase();
+  let lower = text.toLowerCase();
+  const grouped = GROUPED.test(lower);
+  if (grouped) lower = lower.replace(THOUSANDS, '\u0001');
   const re = NON_ASCII.test(lower) ? TOKEN : ASCII_TOKEN;
   re.lastIndex = 0;
   for (let m = re.exec(lower); m !== null; m = re.exec(lower)) {
-    let w = m[0];
+    let w = grouped ? m[0].replace(JOINED, '') : m[0];
     const last = w.charCodeAt(w.length - 1);
     if (last === 46 || last === 45 || last === 47 || last === 39 || last === 0x2019) w = w.replace(TRAILING, '');
     if (w.endsWith("'s") || w.endsWith('’s')) w = w.slice(0, -2);

@@ -96,3 +96,21 @@ describe('topic names', () => {
     expect([...names, ...keywords].filter((w) => /redacted/i.test(w))).toEqual([]);
   });
 });
+
+describe('keywords', () => {
+  it('keep a number with a thousands separator whole, and never hold a comma', () => {
+    expect(contentWords('the 1,900-line export PR sat for a week; $1,200 budget, 1,000,000 rows')).toEqual([
+      '1900-line',
+      'export',
+      'pr',
+      'sat',
+      'week',
+      '1200',
+      'budget',
+      '1000000',
+      'rows',
+    ]);
+    // A comma between other things still separates them (`12`, `5` and `9` are too short to count).
+    expect(contentWords('csv,pdf 12,5 9,1000')).toEqual(['csv', 'pdf', '1000']);
+  });
+});
