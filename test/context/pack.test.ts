@@ -1,8 +1,7 @@
 // The SessionStart pack leaves out what the exclusion rules throw away, as summaries do.
 import { describe, expect, it } from 'vitest';
-import { buildPack } from '../../src/context/pack.js';
 import { DEFAULT_EPHEMERAL_MARKERS } from '../../src/summarize/exclusion.js';
-import { cycle, rawLog } from '../helpers/tree.js';
+import { cycle, rawLog, sessionPack } from '../helpers/tree.js';
 import { makeWorkspace } from '../helpers/workspace.js';
 
 describe('the pack and the exclusion rules', () => {
@@ -17,18 +16,7 @@ describe('the pack and the exclusion rules', () => {
     await cycle(ws, '2026-06-02', { catchUp: true });
     // The daily copy keeps everything (the spec's rule for copies); the pack does not show it.
     expect(ws.read('memory/daily/2026-06-01.md')).toContain('test run of the flag');
-    const pack = (markers?: readonly string[]) =>
-      buildPack({
-        memoryDir: ws.memoryDir,
-        memoryName: ws.memoryName,
-        today: '2026-06-02',
-        timeZone: 'UTC',
-        budget: 8000,
-        unit: 'chars',
-        measure: (s) => s.length,
-        ...(markers ? { ephemeralMarkers: markers } : {}),
-      }).text;
-    const text = pack([...DEFAULT_EPHEMERAL_MARKERS]);
+    const text = sessionPack(ws, '2026-06-02', { ephemeralMarkers: [...DEFAULT_EPHEMERAL_MARKERS] }).text;
     expect(text).toContain('2026-06-01: 25% of /search on Postgres');
     expect(text).toContain('2026-06-02: 25% of /search on Postgres');
     expect(text).not.toContain('test run of the flag');

@@ -7,8 +7,7 @@ import { StampCache } from '../../src/state/stamp-cache.js';
 import { dayParts } from '../../src/tree/raw-day.js';
 import { rescanTree, scanTree } from '../../src/tree/scan.js';
 import { listIndexableFiles } from '../../src/index/files.js';
-import { buildPack } from '../../src/context/pack.js';
-import { cycle, node, rawLog, rawLogHashes } from '../helpers/tree.js';
+import { cycle, node, rawLog, rawLogHashes, sessionPack } from '../helpers/tree.js';
 import { makeWorkspace } from '../helpers/workspace.js';
 
 // The shape OpenClaw's bundled session-memory hook writes.
@@ -54,15 +53,7 @@ describe('dated notes beside a raw log', () => {
     expect(topics.join('\n')).not.toMatch(/conversation|summary|session|key|telegram/i);
     expect(topics.join('\n')).toMatch(/vendor|acme|migration/i);
     expect(ws.read('memory/ROOT.md')).not.toContain('Conversation Summary');
-    const pack = buildPack({
-      memoryDir: ws.memoryDir,
-      memoryName: ws.memoryName,
-      today: '2026-06-02',
-      timeZone: 'UTC',
-      budget: 8000,
-      unit: 'chars',
-      measure: (s) => s.length,
-    });
+    const pack = sessionPack(ws, '2026-06-02');
     // A daily copy without a title of its own: named by its day, its links line left out.
     expect(pack.text).toContain('## 2026-06-02 · daily/2026-06-02.md');
     expect(pack.text).not.toContain('Sources: [');
@@ -75,15 +66,7 @@ describe('dated notes beside a raw log', () => {
       'memory/2026-06-02-vendor-pitch.md': openclawNote,
     });
     await cycle(ws, '2026-06-02', { catchUp: true });
-    const pack = buildPack({
-      memoryDir: ws.memoryDir,
-      memoryName: ws.memoryName,
-      today: '2026-06-02',
-      timeZone: 'UTC',
-      budget: 8000,
-      unit: 'chars',
-      measure: (s) => s.length,
-    });
+    const pack = sessionPack(ws, '2026-06-02');
     expect(pack.text).toContain('## Latest entries · 2026-06-02.md');
     // The latest entries are the main log's; the day's node, which holds the note, comes too.
     const daily = pack.parts.find((p) => p.path === 'daily/2026-06-02.md');

@@ -2,6 +2,8 @@
 import { splitFrontmatter, type FrontmatterData } from '../../src/tree/frontmatter.js';
 import { compact, type CompactOptions, type CompactResult } from '../../src/cycle/compaction.js';
 import { configOf, type TestWorkspace } from './workspace.js';
+import { buildPack, type Pack } from '../../src/context/pack.js';
+import type { LocalDate } from '../../src/time/calendar.js';
 
 export function node(ws: TestWorkspace, rel: string): { data: FrontmatterData; body: string } {
   const doc = splitFrontmatter(ws.read(`memory/${rel}`));
@@ -36,4 +38,18 @@ export function rawLog(date: string, entries: Record<string, string[]>): string 
   const parts = [`# ${date}`, ''];
   for (const [heading, bullets] of Object.entries(entries)) parts.push(`## ${heading}`, ...bullets.map((b) => `- ${b}`), '');
   return parts.join('\n');
+}
+
+/** The SessionStart pack of `ws` on `today`, at the hook's default budget (8,000 characters). */
+export function sessionPack(ws: TestWorkspace, today: string, opts: { ephemeralMarkers?: readonly string[] } = {}): Pack {
+  return buildPack({
+    memoryDir: ws.memoryDir,
+    memoryName: ws.memoryName,
+    today: today as LocalDate,
+    timeZone: 'UTC',
+    budget: 8000,
+    unit: 'chars',
+    measure: (s) => s.length,
+    ...opts,
+  });
 }
