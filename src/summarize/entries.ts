@@ -82,6 +82,7 @@ const STRUCTURAL = /^(?:\d{4}-\d{2}-\d{2}|\d{4}-W\d{2}|\d{4}-\d{2})(?:\b|$)|^(?:
 // session notes say `## Conversation Summary` (or `## Last 15 Messages`) under `# Session: …`.
 const GENERIC = new RegExp(
   String.raw`^(?:(?:session|conversation|chat)\s+(?:summary|notes?|log|transcript|excerpt)|last\s+\d+\s+(?:messages|turns)|` +
+    String.raw`(?:daily|work|dev|today'?s?)\s+(?:log|notes?|journal)|(?:mon|tues|wednes|thurs|fri|satur|sun)day|` +
     'session|conversation|chat|transcript|notes?|log|entry|entries|untitled|misc(?:ellaneous)?|journal|checkpoint|update|turns?|context)' +
     String.raw`(?:\s*(?:#?\d+|[0-9a-f]{6,}))?$`,
   'i',
@@ -189,11 +190,17 @@ export function collectEntries(label: string, body: string, rules: ExclusionRule
     return items;
   };
 
-  // A `# Title` that opens the document over sections of its own (`# Notes`, `# Friday`) names
-  // the document, not a topic or a bucket: its sections are the entries. A typed one
-  // (`# About me [user]`) still types everything under it.
+  // A `# Title` that names no topic (`# Notes`, `# Friday`, `# Daily log`) over sections of its
+  // own names the document: its sections are the entries. One that names a topic (`# Vendor
+  // pitch` over `## Context`, `## Decision`) or a type (`# About me [user]`) is the topic of all.
   const top = tree.children[0];
-  const titleOf = top?.depth === 1 && !TYPE_TAG.test(top.heading) && top.children.some((c) => !bucketOfTitle(c.heading)) ? top : null;
+  const titleOf =
+    top?.depth === 1 &&
+    !TYPE_TAG.test(top.heading) &&
+    parseHeading(top.heading).topic === null &&
+    top.children.some((c) => !bucketOfTitle(c.heading))
+      ? top
+      : null;
   const visit = (s: Section, inherited: HeadingParts | null, container: number): void => {
     if (s.depth > 0 && rules.isEphemeral(s.heading)) return;
     const bucket = s.depth > 0 && s !== titleOf ? bucketOfTitle(s.heading) : null;

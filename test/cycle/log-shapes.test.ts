@@ -39,6 +39,17 @@ describe('raw logs of any shape reach the weekly node and ROOT.md', () => {
     expect(active.join('\n')).not.toMatch(/· (Topics|\(none\)|Notes|Staging)$/m);
   });
 
+  it('a title that names a topic stays the topic of its sections', async () => {
+    const ws = makeWorkspace({
+      'memory/2026-06-02.md':
+        '# Vendor pitch\n\n## Context\n- Acme quoted 40k for the search migration\n\n## Decisions\n- decided to wait for Q3\n',
+      'memory/2026-06-03.md': '# Daily log\n\n## Billing cron\n- moved to 03:00\n\n## Staging\n- database full again\n',
+    });
+    await cycle(ws, '2026-06-04', { catchUp: true });
+    expect(node(ws, 'daily/2026-06-02.md').data.topics).toEqual(['vendor pitch [project]']);
+    expect(node(ws, 'daily/2026-06-03.md').data.topics).toEqual(['billing cron [project]', 'staging [project]']);
+  });
+
   it('times as `###` headings under a date title', async () => {
     const ws = makeWorkspace({
       'memory/2026-06-02.md': '# 2026-06-02\n\n### 09:30\nMoved the billing cron to 03:00.\n\n### 14:10\nStaging database full again.\n',

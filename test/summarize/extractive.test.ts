@@ -161,6 +161,8 @@ describe('headings', () => {
     ['Conversation Summary', null, 'project', false],
     ['Last 15 Messages', null, 'project', false],
     ['Session: vendor pitch', 'vendor pitch', 'project', false],
+    ['Friday', null, 'project', false],
+    ['Daily log', null, 'project', false],
   ])('%s', (heading, topic, type, tagged) => {
     expect(parseHeading(heading)).toEqual({ topic, type, tagged });
   });
