@@ -67,10 +67,14 @@ function copyRawDay(date: LocalDate, sources: readonly SourceDoc[], topics: read
   return copyRawLog([...(main ? [main.text.trimEnd()] : []), ...parts].join('\n\n') + '\n', topics);
 }
 
+/** Levels to move headings of these depths down so that the shallowest is level 3 (below a `##` label). */
+function shiftBelowLevel2(depths: readonly number[]): number {
+  return depths.length ? Math.max(0, 3 - Math.min(...depths)) : 0;
+}
+
 /** The text with its headings moved down so that the shallowest is level 3. */
 function belowLevel2(text: string): string {
-  const depths = scanBlocks(splitLines(text)).flatMap((b) => (b.kind === 'heading' ? [b.depth] : []));
-  const shift = depths.length ? Math.max(0, 3 - Math.min(...depths)) : 0;
+  const shift = shiftBelowLevel2(scanBlocks(splitLines(text)).flatMap((b) => (b.kind === 'heading' ? [b.depth] : [])));
   return shift ? demoteHeadings(text, shift) : text;
 }
 
@@ -111,8 +115,7 @@ function nestBody(text: string): string {
     }
   };
   visit(tree);
-  const depths = blocks.filter((b) => b.kind === 'heading' && !drop.has(b.line)).map((b) => (b as { depth: number }).depth);
-  const shift = depths.length ? Math.max(0, 3 - Math.min(...depths)) : 0;
+  const shift = shiftBelowLevel2(blocks.flatMap((b) => (b.kind === 'heading' && !drop.has(b.line) ? [b.depth] : [])));
   const out: string[] = [];
   const headingAt = new Map(blocks.filter((b) => b.kind === 'heading').map((b) => [b.line, b] as const));
   for (let i = 0; i < lines.length; i++) {

@@ -44,8 +44,8 @@ export function nodeLinksLine(p: Period, sources: readonly string[], memoryName:
   const dir = posix.dirname(self);
   const inMemory = (s: string): string => (memoryName === '.' ? s : s.startsWith(`${memoryName}/`) ? s.slice(memoryName.length + 1) : s);
   // A day's main log is its "raw log"; its other files (tree/raw-day.ts) go by their names.
-  const dailyLabel = (s: string): string => (p.level === 'daily' && posix.basename(s) === `${p.date}.md` ? 'raw log' : labelOf(s));
-  const src = sources.map(inMemory).map((s) => link(p.level === 'daily' ? dailyLabel(s) : labelOf(s), dir, s));
+  const sourceLabel = (s: string): string => (p.level === 'daily' && posix.basename(s) === `${p.date}.md` ? 'raw log' : labelOf(s));
+  const src = sources.map(inMemory).map((s) => link(sourceLabel(s), dir, s));
   const up = parentsOf(p, sources).map((s) => link(labelOf(s), dir, s));
   return [src.length ? `Sources: ${src.join(' · ')}` : '', up.length ? `Up: ${up.join(' · ')}` : ''].filter(Boolean).join(' · ');
 }

@@ -5,15 +5,14 @@
 // level each older node gets a smaller allowance (halving, with a floor). Files are found from
 // the calendar, never by listing the tree, so the cost depends on what is selected, not on
 // years of history. Same tree, same date, same budget: same pack.
-import { readdirSync } from 'node:fs';
 import type { LocalDate } from '../time/calendar.js';
 import { nodeRelPath, periodId, rawRelPath, type Period } from '../tree/layout.js';
-import { demoteHeadings, scanBlocks, splitLines } from '../tree/markdown.js';
+import { demoteHeadings, scanBlocks, sectionTree, splitLines, type Section } from '../tree/markdown.js';
 import { ExclusionRules } from '../summarize/exclusion.js';
 import { fitBody, type Measure } from './fit.js';
 import { fitProfile, splitProfile } from './profile-part.js';
 import { nodeSectionRank, rootSectionRank, rootView } from './root-view.js';
-import { readInMemory, readNodeBody, readRawTail, type RawEntry } from './sources.js';
+import { readInMemory, readNodeBody, readRawTail, splitFrontmatterLight, type RawEntry } from './sources.js';
 import { matchesAny, queryTerms } from './terms.js';
 import { contextWindows, findAnchor, type Windows } from './windows.js';
 
@@ -105,25 +104,30 @@ function header(o: PackOptions): string {
   return `# Memory context · ${o.today} (${o.timeZone})\nFacts from this workspace's memory (hipo): the topic index and summaries by age, newest entries last. Full text of any part: the file named beside it, under ${o.memoryName}/.`;
 }
 
-/** Whether files of `date` other than its raw log sit beside it (`2026-11-20-standup.md`). */
+/** Bytes read of a daily node to see its `source-files`: they come first. */
+const SOURCES_BYTES = 16 * 1024;
+
+/**
+ * Whether the day's node was made from files beside its raw log too (`2026-11-20-standup.md`,
+ * tree/raw-day.ts), as its `source-files` say: asked of the node, not by listing the tree.
+ */
 function hasDatedNotes(memoryDir: string, date: LocalDate): boolean {
-  try {
-    return readdirSync(memoryDir).some((f) => f.startsWith(`${date}-`) && f.endsWith('.md'));
-  } catch {
-    return false;
-  }
+  const r = readInMemory(memoryDir, nodeRelPath({ level: 'daily', date }), SOURCES_BYTES);
+  const yaml = r ? splitFrontmatterLight(r.text).yaml : null;
+  return yaml !== null && new RegExp(`/${date}-[^\\s,\\]]+\\.md`).test(yaml);
 }
 
 /** `body` without the sections whose heading the rules mark as throwaway. */
 function withoutEphemeral(body: string, rules: ExclusionRules): string {
   const lines = splitLines(body);
   const drop: [number, number][] = [];
-  const headings = scanBlocks(lines).filter((b) => b.kind === 'heading');
-  headings.forEach((h, i) => {
-    if (h.kind !== 'heading' || !rules.isEphemeral(h.text)) return;
-    const next = headings.slice(i + 1).find((n) => n.kind === 'heading' && n.depth <= h.depth);
-    drop.push([h.line, next ? next.line - 1 : lines.length]);
-  });
+  const visit = (s: Section): void => {
+    for (const c of s.children) {
+      if (rules.isEphemeral(c.heading)) drop.push([c.line, c.endLine]);
+      else visit(c);
+    }
+  };
+  visit(sectionTree(scanBlocks(lines), lines.length));
   if (!drop.length) return body;
   return lines.filter((_, i) => !drop.some(([a, b]) => i + 1 >= a && i + 1 <= b)).join('\n');
 }
@@ -207,7 +211,7 @@ export function buildPack(o: PackOptions): Pack {
     shareLeft -= share;
     let spent = 0;
     if (level === 'raw') {
-      const r = rawWindow(o, anchor, levelBudget, terms);
+      const r = rawWindow(o, anchor, levelBudget, terms, rules);
       spent = r.part ? r.part.cost + 2 : 0;
       if (r.part) levelParts.push(r.part);
       // The latest entries are the main log's: a day with dated notes beside it (tree/raw-day.ts)
@@ -310,12 +314,12 @@ function rawWindow(
   anchor: LocalDate,
   budget: number,
   terms: string[],
+  rules: ExclusionRules,
 ): { part: PackPart | null; complete: boolean; leftOut: string | null } {
   const rel = rawRelPath(anchor);
   const tail = readRawTail(o.memoryDir, rel);
   if (!tail || tail.entries.length === 0) return { part: null, complete: false, leftOut: null };
   const exclude = o.extra?.excludeHeading;
-  const rules = new ExclusionRules(o.ephemeralMarkers);
   const all = tail.entries.filter((e) => (!exclude || !e.heading.includes(exclude)) && !rules.isEphemeral(e.heading));
   const title = `## Latest entries · ${rel}`;
   let left = budget - o.measure(title) - 1;

@@ -222,7 +222,10 @@ export async function recall(o: RecallOptions): Promise<Recall> {
       trimmed,
       alsoIn: f.alsoIn,
     });
-    for (const l of text.split('\n')) if (lineKey(l)) shown.add(lineKey(l));
+    for (const l of text.split('\n')) {
+      const key = lineKey(l);
+      if (key) shown.add(key);
+    }
     left -= cost;
   }
   return {

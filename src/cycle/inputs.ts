@@ -64,18 +64,17 @@ export interface RawPart {
  */
 export function readRawDay(date: LocalDate, tree: TreeState): { parts: RawPart[]; hash: string } {
   const day = tree.raws.get(date);
-  const known = day ? dayParts(day) : [];
-  const rels = known.length ? known.map((p) => p.relPath) : [rawRelPath(date)];
+  const known: readonly { relPath: string; hash?: string }[] = day ? dayParts(day) : [{ relPath: rawRelPath(date) }];
   const parts: RawPart[] = [];
   const hashes: { relPath: string; hash: string }[] = [];
-  for (const rel of rels) {
+  for (const { relPath: rel, hash } of known) {
     let read: CappedRead;
     try {
       read = tree.readRaw(rel);
     } catch (err) {
       throw new SourceUnreadable(tree.shown(rel), `cannot be read (${(err as NodeJS.ErrnoException).code ?? String(err)})`);
     }
-    if (known.find((p) => p.relPath === rel)?.hash !== read.hash) tree.noteRaw(date, rel, read);
+    if (hash !== read.hash) tree.noteRaw(date, rel, read);
     parts.push({ shownPath: tree.shown(rel), bytes: read.bytes });
     hashes.push({ relPath: rel, hash: read.hash });
   }

@@ -1,5 +1,4 @@
 // `hipo status`: what the tree holds, what the next cycle would do, how the last one went.
-import { dayParts } from '../tree/raw-day.js';
 import { existsSync, readFileSync, statSync } from 'node:fs';
 import { join } from 'node:path';
 import type { HipoConfig } from '../config/config.js';
@@ -16,6 +15,7 @@ import { StampCache } from '../state/stamp-cache.js';
 import { isHandEdited, type Problem } from '../tree/snapshot.js';
 import { ensureStateDir } from '../state/dir.js';
 import { decodeText } from '../tree/text.js';
+import { dayParts } from '../tree/raw-day.js';
 import { atomicWriteFile } from '../fs/atomic.js';
 import { loadTokenCounter, type TokenizerName } from '../text/tokens.js';
 import { readDaemonState, type DaemonState } from '../state/daemon-record.js';
