@@ -175,8 +175,10 @@ export async function recall(o: RecallOptions): Promise<Recall> {
       else credit(p, s, p.alsoIn ?? []);
     });
   };
-  add(lexical, 'topics', o.search ? TOPICS_WEIGHT : 1);
+  // The index's list first: where both find the same lines, the passage shown is the index's
+  // (the chunk that matched, not a 40-line window of the day around it).
   if (searched) add(searched, 'search', 1);
+  add(lexical, 'topics', o.search ? TOPICS_WEIGHT : 1);
   fused.sort((a, b) => b.score - a.score || (a.p.path < b.p.path ? 1 : -1) || a.p.from - b.p.from);
 
   // Fit the budget: whole passages in rank order; a long one is cut to what is left.

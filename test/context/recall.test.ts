@@ -151,6 +151,32 @@ describe('hipo recall', () => {
   });
 });
 
+describe('the passage shown', () => {
+  it('is the lines the index matched, not the window of the day the topics led to', () => {
+    // A long conversation (summarized above the daily threshold): the topics index leads to the
+    // day, whose sections recall reads in 40-line windows; the index's chunk is the tighter one.
+    const turn = (i: number) => `Assistant: idea ${i}: a relaxed weekend walk with plenty of rest and a picnic by the water.`;
+    const lines = [
+      'User: can you suggest hikes for my family trip to Zermatt?',
+      ...Array.from({ length: 120 }, (_, i) => turn(i)),
+      'Assistant: the Gornergrat ridge trail has the best view of the Matterhorn at sunrise.',
+      ...Array.from({ length: 120 }, (_, i) => turn(120 + i)),
+    ];
+    const ws = makeWorkspace({ 'memory/2026-03-02.md': `# 2026-03-02\n\n## family trip [user]\n${lines.join('\n')}\n` });
+    expect(runCli(['compact', '--dir', ws.root, '--catch-up', '--now', '2026-03-03']).code).toBe(0);
+    const ask = ['--dir', ws.root, '--json', 'family', 'trip', 'Gornergrat', 'ridge'];
+    const j = JSON.parse(runCli(['recall', '--now', '2026-03-03', ...ask]).stdout) as {
+      passages: { path: string; from: number; to: number; text: string; via: string[] }[];
+    };
+    const top = j.passages.find((p) => p.text.includes('Gornergrat ridge trail'))!;
+    expect(top.via).toEqual(expect.arrayContaining(['topics', 'search']));
+    const hits = JSON.parse(runCli(['search', ...ask]).stdout).hits;
+    const hit = hits.find((h: { path: string }) => h.path === top.path);
+    expect({ start: top.from, end: top.to }).toEqual(hit.lines);
+    expect(top.to - top.from + 1).toBeLessThan(40);
+  });
+});
+
 describe('where else a fact appears', () => {
   it('names each file once per range: a node quoting the fact twice over is one place', () => {
     const ws = makeWorkspace({});
