@@ -1,6 +1,7 @@
 // Fitting a markdown body into an allowance: keep every section's heading and its first lines
 // (most important sections first), then fill with the rest in the same order. Lines that match
 // the query go first within their section. The output keeps the document's order.
+import { clip } from '../summarize/classify.js';
 import { queryTerms, matchesAny } from './terms.js';
 
 export type Measure = (text: string) => number;
@@ -107,4 +108,57 @@ export function fitBody(
   }
   const text = out.join('\n');
   return { text, cost: measure(text), dropped };
+}
+
+/** Room for at least this many characters of a line, or it is not cut but left out. */
+const MIN_CUT_CHARS = 40;
+
+/**
+ * The body read from the top: whole lines while they fit, the first that does not cut at a word
+ * when a useful part of it fits, then a count of the lines left. For a log entry, whose lines
+ * follow one another (a conversation's turns), where fitBody's "every line that fits" would
+ * skip a user's long question and keep the short lines of the answer after it. Code is left out,
+ * as fitBody leaves it out of a trimmed body.
+ */
+export function fitPrefix(body: string, allowance: number, measure: Measure): Fitted {
+  const full = body.trim();
+  const fullCost = measure(full);
+  if (fullCost <= allowance) return { text: full, cost: fullCost, dropped: 0 };
+  const lines: string[] = [];
+  let fence = false;
+  for (const l of full.split('\n')) {
+    if (/^ {0,3}(```|~~~)/.test(l)) fence = !fence;
+    else if (!fence) lines.push(l);
+  }
+  const more = (n: number): string => `- … ${n} more line${n === 1 ? '' : 's'} in the file`;
+  const nonBlank = lines.filter((l) => l.trim()).length;
+  const kept: string[] = [];
+  let shown = 0;
+  const fits = (extra: string[], left: number): boolean =>
+    measure([...kept, ...extra, ...(left ? [more(left)] : [])].join('\n')) <= allowance;
+  for (const l of lines) {
+    const counts = l.trim() ? 1 : 0;
+    if (fits([l], nonBlank - shown - counts)) {
+      kept.push(l);
+      shown += counts;
+      continue;
+    }
+    // The line that does not fit: as much of it as fits, cut at a word.
+    let lo = 0;
+    let hi = l.length;
+    while (lo < hi) {
+      const mid = Math.ceil((lo + hi) / 2);
+      if (fits([clip(l, mid)], nonBlank - shown - 1)) lo = mid;
+      else hi = mid - 1;
+    }
+    if (lo >= MIN_CUT_CHARS && counts) {
+      kept.push(clip(l, lo));
+      shown++;
+    }
+    break;
+  }
+  while (kept.length && !kept[kept.length - 1]!.trim()) kept.pop();
+  if (nonBlank > shown) kept.push(more(nonBlank - shown));
+  const text = kept.join('\n');
+  return { text, cost: measure(text), dropped: nonBlank - shown };
 }

@@ -9,7 +9,7 @@ import type { LocalDate } from '../time/calendar.js';
 import { nodeRelPath, periodId, rawRelPath, type Period } from '../tree/layout.js';
 import { demoteHeadings, scanBlocks, sectionTree, splitLines, type Section } from '../tree/markdown.js';
 import { ExclusionRules } from '../summarize/exclusion.js';
-import { fitBody, type Measure } from './fit.js';
+import { fitBody, fitPrefix, type Measure } from './fit.js';
 import { fitProfile, splitProfile } from './profile-part.js';
 import { nodeSectionRank, rootSectionRank, rootView } from './root-view.js';
 import { readInMemory, readNodeBody, readRawTail, splitFrontmatterLight, type RawEntry } from './sources.js';
@@ -338,7 +338,9 @@ function rawWindow(
       fitted.set(e, text);
       left -= c;
     } else if (chosen.size === 0 && left > MIN_PART * 4) {
-      const fit = fitBody(text, left - 2, o.measure, { query: o.query });
+      // Read from the top unless a query says which lines matter: an entry's lines follow one
+      // another (a conversation's turns).
+      const fit = o.query ? fitBody(text, left - 2, o.measure, { query: o.query }) : fitPrefix(text, left - 2, o.measure);
       chosen.add(e);
       fitted.set(e, fit.text);
       left -= fit.cost + 2;

@@ -24,3 +24,31 @@ describe('the pack and the exclusion rules', () => {
     expect(text).toContain('PROBE-XYZ');
   });
 });
+
+describe('the latest entries', () => {
+  it('are read from the top when the newest does not fit: the question, then the answer', async () => {
+    const answer = ['**Monday**', '- tennis lesson, 6 pm', '**Tuesday**', '- easy run, 5 km', '**Wednesday**', '- rest'];
+    const ws = makeWorkspace({
+      'memory/2026-06-02.md': [
+        '# 2026-06-02',
+        '',
+        '## Session 10',
+        'Session Date: 2026-06-02',
+        '',
+        `User: I'm planning my workout week around my tennis lessons and a 10 km run; ${'can you fit cycling in too? '.repeat(4)}`,
+        "Assistant: I'd be happy to help you plan your workout routine for the week.",
+        ...answer.flatMap((l) => Array.from({ length: 8 }, () => l)),
+        '',
+      ].join('\n'),
+    });
+    await cycle(ws, '2026-06-02', { catchUp: true });
+    const text = sessionPack(ws, '2026-06-02', { budget: 1500 }).text;
+    const latest = text.slice(text.indexOf('## Latest entries · 2026-06-02.md'));
+    expect(latest).toContain("User: I'm planning my workout week around my tennis lessons");
+    // Lines are not taken past one that did not fit (the answer's short lines without the question).
+    const lines = latest.trimEnd().split('\n');
+    const user = lines.findIndex((l) => l.startsWith('User: '));
+    expect(lines.slice(1, user).every((l) => !answer.includes(l))).toBe(true);
+    expect(lines.at(-1)).toMatch(/^- … \d+ more lines in the file$/);
+  });
+});

@@ -41,7 +41,7 @@ export function rawLog(date: string, entries: Record<string, string[]>): string 
 }
 
 /** The SessionStart pack of `ws` on `today`, at the hook's default budget (8,000 characters). */
-export function sessionPack(ws: TestWorkspace, today: string, opts: { ephemeralMarkers?: readonly string[] } = {}): Pack {
+export function sessionPack(ws: TestWorkspace, today: string, opts: { ephemeralMarkers?: readonly string[]; budget?: number } = {}): Pack {
   return buildPack({
     memoryDir: ws.memoryDir,
     memoryName: ws.memoryName,
