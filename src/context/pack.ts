@@ -8,6 +8,7 @@
 import type { LocalDate } from '../time/calendar.js';
 import { nodeRelPath, periodId, rawRelPath, type Period } from '../tree/layout.js';
 import { demoteHeadings, scanBlocks, sectionTree, splitLines, type Section } from '../tree/markdown.js';
+import { withoutPlaceholderSections } from '../tree/placeholder.js';
 import { ExclusionRules } from '../summarize/exclusion.js';
 import { fitBody, fitPrefix, type Measure } from './fit.js';
 import { fitProfile, splitProfile } from './profile-part.js';
@@ -161,7 +162,7 @@ export function buildPack(o: PackOptions): Pack {
       remaining -= m(profile.text) + 2;
     }
     const allowance = Math.min(remaining, Math.floor(o.budget * ROOT_SHARE));
-    const body = demoteHeadings(split.rest, 1);
+    const body = demoteHeadings(withoutPlaceholderSections(split.rest), 1);
     const fit = fitBody(body, allowance - m('## ROOT · ROOT.md') - 2, m, { rankOf: rootSectionRank, query: o.query, firstLines: 3 });
     if (fit.text) {
       const text = `## ROOT · ROOT.md${view.shiftedBy ? ` (ages moved forward ${view.shiftedBy}d from ${view.lastUpdated})` : ''}\n${fit.text}`;
@@ -246,7 +247,7 @@ export function buildPack(o: PackOptions): Pack {
           omitted.push({ level, path: x.rel, reason: 'over budget' });
           return;
         }
-        const body = withoutEphemeral(x.node!.body, rules);
+        const body = withoutPlaceholderSections(withoutEphemeral(x.node!.body, rules));
         const fit = fitBody(demoteHeadings(body, 1), allowance - m(title) - 3, m, { rankOf: nodeSectionRank, query: o.query });
         if (!fit.text.trim()) {
           carry = 0;

@@ -8,6 +8,7 @@ import { splitFrontmatter, type FrontmatterData } from '../tree/frontmatter.js';
 import { hashParts } from '../tree/hash.js';
 import type { MemoryType } from '../tree/layout.js';
 import { scanBlocks, sectionTree, splitLines, type Block, type Section } from '../tree/markdown.js';
+import { placeholderOnly } from '../tree/placeholder.js';
 import { bucketOfTitle, parseHeading } from '../summarize/entries.js';
 import { userFactsByLine } from './facts.js';
 
@@ -64,23 +65,6 @@ function typeOfHeadings(path: readonly string[]): MemoryType | null {
     if (bucket) return BUCKET_TYPES[bucket] ?? null;
   }
   return null;
-}
-
-/** A node's empty-section mark: `- (none)` under Topics, `- (none yet)` in ROOT.md. */
-const PLACEHOLDER = /^\s*[-*]\s+\((?:none|none yet)\)\s*$/;
-
-/**
- * Headings over nothing but a placeholder say there is nothing: found by "none", and handed
- * to an agent by `hipo recall`, they would only take the place of something said.
- */
-function placeholderOnly(text: string): boolean {
-  if (!text.includes('(none')) return false;
-  let mark = false;
-  for (const l of text.split('\n')) {
-    if (PLACEHOLDER.test(l)) mark = true;
-    else if (l.trim() !== '' && !/^ {0,3}#{1,6}(?:\s|$)/.test(l)) return false;
-  }
-  return mark;
 }
 
 export function chunkDocument(fileText: string, opts: ChunkOptions): ChunkedDocument {

@@ -52,3 +52,20 @@ describe('the latest entries', () => {
     expect(lines.at(-1)).toMatch(/^- … \d+ more lines in the file$/);
   });
 });
+
+describe('sections with nothing yet', () => {
+  it('take no room in the pack: ROOT\'s "(none yet)" and a node\'s "(none)" topics', async () => {
+    const ws = makeWorkspace({
+      'memory/2026-06-01.md': rawLog('2026-06-01', { 'search cutover [project]': ['25% of /search on Postgres'] }),
+      // Nothing that names a topic: the daily copy's Topics says "(none)".
+      'memory/2026-06-02.md': '# 2026-06-02\n\n## Session 1\n- ok\n',
+    });
+    await cycle(ws, '2026-06-03', { catchUp: true });
+    expect(ws.read('memory/ROOT.md')).toMatch(/## Recent Patterns\n- \(none yet\)/);
+    expect(ws.read('memory/daily/2026-06-02.md')).toMatch(/## Topics\n- \(none\)/);
+    const text = sessionPack(ws, '2026-06-03').text;
+    expect(text).toContain('25% of /search on Postgres');
+    expect(text).not.toMatch(/\(none( yet)?\)/);
+    expect(text).not.toContain('Recent Patterns');
+  });
+});
