@@ -1,4 +1,4 @@
-// npm run bench:awareness [-- --ws DIR] [--fresh] [--json]
+// npm run bench:awareness [-- --ws DIR] [--fresh] [--json] [--no-prompts]
 // Awareness (figures, not a test): does the tree, and what an agent loads at session start,
 // still hold the facts later requests depend on? Two parts:
 //   1. MemAware dev split (offline, no model): the corpus is compacted with the built CLI
@@ -9,6 +9,8 @@
 //      on the nodes of a level that cover no gold day. The definitions are the benchmark's own
 //      (its awareness.mjs); when that script is found beside the data, it is run on the same
 //      workspace and its figures are compared with these.
+//      Then (unless --no-prompts) each `answer` question is sent as the prompt of a
+//      UserPromptSubmit hook on the indexed tree: is the answer in what the hook hands the agent?
 //   2. The example memory in `memory/`: each fact its logs type as `[user]` or `[feedback]`, and
 //      whether it reaches the SessionStart pack.
 import { spawnSync } from 'node:child_process';
@@ -29,6 +31,21 @@ function hipo(args: string[], env: NodeJS.ProcessEnv, input?: string): string {
   const r = spawnSync(process.execPath, [CLI, ...args], { encoding: 'utf8', input, env, maxBuffer: 1 << 28 });
   if (r.status !== 0) throw new Error(`hipo ${args.join(' ')} exited ${r.status}: ${r.stderr.slice(-400)}`);
   return r.stdout;
+}
+
+/** What `hipo hook UserPromptSubmit` hands the agent for `prompt` ('' when nothing). */
+function promptContext(ws: string, env: NodeJS.ProcessEnv, prompt: string): string {
+  const input = JSON.stringify({
+    session_id: 'awareness-bench',
+    transcript_path: null,
+    cwd: ws,
+    hook_event_name: 'UserPromptSubmit',
+    prompt,
+  });
+  const out = hipo(['hook', 'UserPromptSubmit', '--dir', ws], env, input);
+  return out
+    ? ((JSON.parse(out) as { hookSpecificOutput?: { additionalContext?: string } }).hookSpecificOutput?.additionalContext ?? '')
+    : '';
 }
 
 /** Offline: no model or embedding endpoint reaches the measurement. */
@@ -101,7 +118,16 @@ interface Row {
   chance: Record<string, number>;
 }
 
-function memaware(): { ws: string; rootTokens: number; packChars: number; tests: Record<string, Row> } {
+/** The answer test with each question sent as the prompt: in what the prompt hook hands the agent, and in it or the pack. */
+interface PromptRow {
+  n: number;
+  context: number;
+  contextOrPack: number;
+  /** Mean characters handed over per prompt. */
+  chars: number;
+}
+
+function memaware(): { ws: string; rootTokens: number; packChars: number; tests: Record<string, Row>; prompt: PromptRow | null } {
   const ws = resolve(arg('--ws') ?? mkdtempSync(join(tmpdir(), 'hipo-awareness-')));
   const mem = join(ws, 'memory');
   const now = '2023-07-15';
@@ -195,7 +221,25 @@ function memaware(): { ws: string; rootTokens: number; packChars: number; tests:
     out[name] = row;
   }
   const rootTokens = Number(/^tokens:\s*(\d+)/m.exec(readFileSync(join(mem, 'ROOT.md'), 'utf8'))?.[1] ?? NaN);
-  return { ws, rootTokens, packChars, tests: out };
+  // Each answer question as the prompt of a UserPromptSubmit hook, on the indexed tree.
+  let prompt: PromptRow | null = null;
+  if (!argv.includes('--no-prompts')) {
+    hipo(['index', '--dir', ws], env);
+    const qs = gold.filter(tests.answer!.eligible);
+    let context = 0;
+    let either = 0;
+    let chars = 0;
+    for (const q of qs) {
+      const c = promptContext(ws, env, q.question);
+      chars += c.length;
+      const inContext = tests.answer!.hit(q, asText(c));
+      context += +inContext;
+      either += +(inContext || tests.answer!.hit(q, pack));
+    }
+    const pct = (k: number): number => +((100 * k) / Math.max(1, qs.length)).toFixed(1);
+    prompt = { n: qs.length, context: pct(context), contextOrPack: pct(either), chars: Math.round(chars / Math.max(1, qs.length)) };
+  }
+  return { ws, rootTokens, packChars, tests: out, prompt };
 }
 
 /** The benchmark's own script on the same workspace, when it is beside the data. */
@@ -272,6 +316,7 @@ if (argv.includes('--json')) {
           rootTokens: m.rootTokens,
           packChars: m.packChars,
           tests: m.tests,
+          prompt: m.prompt,
           agreesWithBenchmark: theirs ? JSON.stringify(theirs) === JSON.stringify(m.tests) : null,
         },
         example: ex,
@@ -295,6 +340,11 @@ if (argv.includes('--json')) {
         : `the benchmark's awareness.mjs disagrees: ${JSON.stringify(theirs)}`,
     );
   else console.log("(the benchmark's awareness.mjs was not found beside the data: no cross-check)");
+  if (m.prompt)
+    console.log(
+      `each answer question as the prompt (hook UserPromptSubmit, ${m.prompt.chars} chars on average): ` +
+        `answer in its context ${m.prompt.context} %, in it or the session-start pack ${m.prompt.contextOrPack} % (n ${m.prompt.n})`,
+    );
   console.log(
     `\nexample memory · session-start pack ${ex.packChars} chars · ${ex.facts.filter((f) => f.inPack).length} of ${ex.facts.length} typed user and feedback facts in it`,
   );

@@ -57,6 +57,12 @@ interface AgentsConfig {
    * compact --catch-up` in the background, at most once per this many minutes; 0: never.
    */
   compactAfterCaptureMinutes: number;
+  /**
+   * At UserPromptSubmit, the search hits (bm25, in the index the daemon or compaction keeps)
+   * handed to the agent with the prompt; 0: none. At most `promptRecallChars` characters.
+   */
+  promptRecallHits: number;
+  promptRecallChars: number;
 }
 
 /**
@@ -205,6 +211,8 @@ export function defaultConfig(): HipoConfig {
       sessionStartChars: 8000,
       contextTokens: 2000,
       compactAfterCaptureMinutes: 10,
+      promptRecallHits: 3,
+      promptRecallChars: 1500,
     },
     daemon: { debounceMs: 2000, heartbeat: '*/30 * * * *', writeFinishMs: 300, retryMs: 5000, cacheMB: 16, releaseAfterMs: 120_000 },
     llm: {
@@ -381,6 +389,9 @@ function validate(c: HipoConfig, file: string): void {
     throw new ConfigError(file, '"maxFileBytes" must be a whole number of bytes, at least 65536');
   if (c.agents.sessionStartChars < 500) throw new ConfigError(file, '"agents.sessionStartChars" must be at least 500');
   if (c.agents.contextTokens < 100) throw new ConfigError(file, '"agents.contextTokens" must be at least 100');
+  if (!Number.isInteger(c.agents.promptRecallHits) || c.agents.promptRecallHits < 0 || c.agents.promptRecallHits > 20)
+    throw new ConfigError(file, '"agents.promptRecallHits" must be a whole number from 0 to 20');
+  if (c.agents.promptRecallChars < 200) throw new ConfigError(file, '"agents.promptRecallChars" must be at least 200');
   validateLlm(c.llm, file);
   if (c.memoryDir.trim() === '' || resolve('/', c.memoryDir) === '/') throw new ConfigError(file, '"memoryDir" must name a folder');
   validatePostgres(c.search, file);

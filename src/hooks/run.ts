@@ -10,6 +10,9 @@ import { resolveClock } from '../time/clock.js';
 import { workspaceAt, type Workspace } from '../tree/layout.js';
 import { hookWorkspace, parseHookInput, type HookInput } from './input.js';
 
+/** Time a prompt's recall needs (open the index, one keyword search): not started with less left. */
+const PROMPT_RECALL_MIN_MS = 150;
+
 export const HOOK_EVENTS = ['SessionStart', ...Object.keys(CAPTURE_EVENTS)] as const;
 
 export interface HookRun {
@@ -93,6 +96,12 @@ export async function runHook(event: string, stdinText: string | Error, opts: Ho
             ms: Math.round(performance.now() - opts.startedAt),
           },
         ]);
+      }
+      // The prompt's turn is archived at Stop; what memory holds about it goes to the agent now,
+      // when the capture left time for it (hooks/prompt-recall.ts).
+      if (event === 'UserPromptSubmit' && performance.now() < deadline - PROMPT_RECALL_MIN_MS) {
+        const { promptRecall } = await import('./prompt-recall.js');
+        return { stdout: await promptRecall(ws, config, str(input.prompt), sessionId), error: null };
       }
       return { stdout: null, error: null };
     }

@@ -1,0 +1,65 @@
+// At UserPromptSubmit: what memory holds about the prompt, handed to the agent with it. The
+// SessionStart context names what the agent knows in general; a request that never names the
+// fact it depends on ("a vacuum for long shedding hair") still shares words with where it was
+// said ("my golden retriever sheds"), and a keyword search over the tree finds some of those
+// (MemAware's dev split: the answer is in the top three hits' snippets for 11 % of questions,
+// most of them beyond what the SessionStart context holds). Bounded and quiet: bm25 only (no
+// embedder to load, no model asked), the index as the daemon or the last compaction left it
+// (never built or updated here), nothing for a slash command or a prompt of one or two words,
+// nothing from ROOT.md (the SessionStart context has it) or from this session's own turns.
+import { existsSync } from 'node:fs';
+import type { HipoConfig } from '../config/config.js';
+import { queryTerms } from '../context/terms.js';
+import { indexFile, openIndex } from '../index/search-index.js';
+import { search, type SearchHit } from '../search/search.js';
+import { shortSessionId } from '../state/sessions.js';
+import type { Workspace } from '../tree/layout.js';
+
+/** A prompt needs this many content words to be searched: "yes", "go on" are not questions. */
+const MIN_TERMS = 3;
+
+/** The text an agent gets: each hit's place, section and matched lines, within `maxChars`. */
+function renderPromptRecall(hits: readonly SearchHit[], memoryName: string, maxChars: number): string | null {
+  const head = [
+    '## From memory, about this prompt (hipo)',
+    `Earlier notes that share words with the prompt (keyword search); the full text is in the file named, under ${memoryName}/.`,
+  ];
+  const out = [...head];
+  let size = head.join('\n').length;
+  for (const h of hits) {
+    const place = `${h.path.replace(/^[^/]+\//, '')}:${h.snippet.line}`;
+    const block = [
+      `- ${place}${h.heading ? ` · ${h.heading}` : ''}`,
+      ...h.snippet.text
+        .split('\n')
+        .filter((l) => l.trim())
+        .map((l) => `  ${l}`),
+    ].join('\n');
+    if (size + 1 + block.length > maxChars) continue;
+    out.push(block);
+    size += 1 + block.length;
+  }
+  return out.length > head.length ? out.join('\n') : null;
+}
+
+export async function promptRecall(
+  ws: Workspace,
+  config: HipoConfig,
+  prompt: string | null,
+  sessionId: string | null,
+): Promise<string | null> {
+  const want = config.agents.promptRecallHits;
+  const text = prompt?.trim() ?? '';
+  // Off, a slash command, "yes, go on", or no index to read (never built here).
+  if (want <= 0 || text.startsWith('/') || queryTerms(text).length < MIN_TERMS || !existsSync(indexFile(ws))) return null;
+  const index = openIndex(ws, config, { embedder: null });
+  try {
+    const own = sessionId ? `session ${shortSessionId(sessionId)}` : null;
+    const r = await search(index, text, { mode: 'bm25', limit: want + 6, sources: 0 });
+    const hits = r.hits.filter((h) => h.path !== `${ws.memoryName}/ROOT.md` && !(own && h.heading.includes(own))).slice(0, want);
+    const context = renderPromptRecall(hits, ws.memoryName, config.agents.promptRecallChars);
+    return context ? JSON.stringify({ hookSpecificOutput: { hookEventName: 'UserPromptSubmit', additionalContext: context } }) : null;
+  } finally {
+    index.close();
+  }
+}

@@ -1,0 +1,79 @@
+// `hipo hook UserPromptSubmit`: after archiving, the agent gets what memory holds about the prompt.
+import { existsSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { describe, expect, it } from 'vitest';
+import { hookJson, TranscriptWriter } from '../helpers/transcript.js';
+import { makeWorkspace, runCli, type TestWorkspace } from '../helpers/workspace.js';
+
+const SESSION = '7c1e0b2a-1111-4222-8333-944455566677';
+
+function prompt(ws: TestWorkspace, text: string, transcript: string | null = null) {
+  const r = runCli(['hook', 'UserPromptSubmit', '--dir', ws.root, '--now', '2026-03-20'], {
+    input: hookJson('UserPromptSubmit', { session_id: SESSION, cwd: ws.root, transcript_path: transcript, prompt: text }),
+  });
+  expect(r.code).toBe(0);
+  return r.stdout ? (JSON.parse(r.stdout) as { hookSpecificOutput: { hookEventName: string; additionalContext: string } }) : null;
+}
+
+function memory(): TestWorkspace {
+  return makeWorkspace({
+    'memory/2026-03-02.md':
+      '# 2026-03-02\n\n## Chat [user]\n- My golden retriever Max sheds long hair all over the sofa every spring\n' +
+      '- the groomer account password is hunter2-Xk93-Lq0Z, token sk-proj-abc123def456ghi789jkl012mno345\n',
+    'memory/2026-03-05.md': '# 2026-03-05\n\n## Kitchen [project]\n- repainted the kitchen cabinets in sage green\n',
+  });
+}
+
+describe('hipo hook UserPromptSubmit: memory about the prompt', () => {
+  it('hands the agent the lines that share words with the prompt, with their file and line', () => {
+    const ws = memory();
+    expect(runCli(['compact', '--dir', ws.root, '--catch-up', '--now', '2026-03-20']).code).toBe(0);
+    expect(runCli(['index', '--dir', ws.root]).code).toBe(0);
+    const out = prompt(ws, 'Which vacuum cleaner copes with long dog hair shedding on a sofa?');
+    expect(out?.hookSpecificOutput.hookEventName).toBe('UserPromptSubmit');
+    const text = out!.hookSpecificOutput.additionalContext;
+    expect(text).toMatch(/^## From memory, about this prompt \(hipo\)\n/);
+    expect(text).toContain('My golden retriever Max sheds long hair');
+    expect(text).toMatch(/- (daily\/)?2026-03-02\.md:\d+/);
+    // ROOT.md is the SessionStart context's; a secret never leaves (the index holds it redacted).
+    expect(text).not.toContain('ROOT.md');
+    expect(text).not.toContain('sk-proj-abc123');
+    expect(text.length).toBeLessThanOrEqual(1500);
+    expect(text).not.toContain('sage green');
+  });
+
+  it("leaves out this session's own turns: the agent has them already", () => {
+    const ws = memory();
+    const t = new TranscriptWriter(SESSION, '2026-03-20T09:00:00.000Z')
+      .user('Our retriever Max keeps shedding long hair, any grooming brush advice?')
+      .assistant('A deshedding rake works well for long hair.')
+      .writeTo(join(ws.root, 'session.jsonl'));
+    expect(
+      runCli(['hook', 'Stop', '--dir', ws.root, '--now', '2026-03-20'], {
+        input: hookJson('Stop', { session_id: SESSION, cwd: ws.root, transcript_path: t }),
+      }).code,
+    ).toBe(0);
+    expect(ws.read('memory/2026-03-20.md')).toContain('deshedding rake');
+    expect(runCli(['compact', '--dir', ws.root, '--catch-up', '--now', '2026-03-20']).code).toBe(0);
+    expect(runCli(['index', '--dir', ws.root]).code).toBe(0);
+    const text = prompt(ws, 'Which vacuum copes with long dog hair shedding from my retriever?', t)!.hookSpecificOutput.additionalContext;
+    expect(text).toContain('My golden retriever Max sheds long hair');
+    expect(text).not.toContain('deshedding rake');
+  });
+
+  it('says nothing for a slash command, a prompt of a word or two, with no index, or when turned off', () => {
+    const ws = memory();
+    expect(runCli(['compact', '--dir', ws.root, '--catch-up', '--now', '2026-03-20']).code).toBe(0);
+    // No index yet: the hook does not build one.
+    expect(prompt(ws, 'Which vacuum copes with long dog hair shedding?')).toBeNull();
+    expect(existsSync(join(ws.root, '.hipo', 'index.db'))).toBe(false);
+    expect(runCli(['index', '--dir', ws.root]).code).toBe(0);
+    expect(prompt(ws, '/compact keep the dog hair notes')).toBeNull();
+    expect(prompt(ws, 'yes, shedding')).toBeNull();
+    expect(prompt(ws, 'Which vacuum copes with long dog hair shedding?')).not.toBeNull();
+    writeFileSync(join(ws.root, 'hipo.config.json'), JSON.stringify({ agents: { promptRecallHits: 0 } }));
+    expect(prompt(ws, 'Which vacuum copes with long dog hair shedding?')).toBeNull();
+    writeFileSync(join(ws.root, 'hipo.config.json'), JSON.stringify({ agents: { promptRecallHits: 2.5 } }));
+    expect(runCli(['status', '--dir', ws.root]).stderr).toContain('"agents.promptRecallHits" must be a whole number from 0 to 20');
+  });
+});
