@@ -26,6 +26,7 @@ import {
   hipoResults,
   hipoTool,
   plainReply,
+  PROMPT_RECALL_MARK,
   PROMPTS,
   requestLog,
   RESTORE_MARK,
@@ -176,6 +177,17 @@ describe.skipIf(!!cli.reason)(`${cli.label}${cli.reason ? ` — skipped: ${cli.r
     const got = reqs.flatMap(hipoResults);
     expect(got.length, `no hipo result came back to the model\n${requestLog(model, from)}`).toBeGreaterThan(0);
     expect(got[0]).toContain(`${sb.yesterday}.md`);
+  });
+
+  it('4b. a prompt gets what memory holds about it (UserPromptSubmit hook, on the index test 4 built)', async () => {
+    const from = model.requests.length;
+    await claude(PROMPTS.recall);
+    const main = model.requests.slice(from).filter((r) => asks(r, PROMPTS.recall));
+    expect(main.length, requestLog(model, from)).toBeGreaterThan(0);
+    const text = requestText(main[0]!);
+    const at = text.indexOf(PROMPT_RECALL_MARK);
+    expect(at, `no prompt memory in the request\n${hookReport(sb)}`).toBeGreaterThanOrEqual(0);
+    expect(text.slice(at, at + 1500)).toContain(FACT_MARK);
   });
 
   it('5. hipo uninstall leaves the project and HOME as they were', async () => {

@@ -17,7 +17,11 @@ export const PROMPTS = {
   third: `Thanks. Note that the AWS key ${SECRETS.aws} was rotated yesterday.`,
   compact: 'Long task before compaction: tidy the changelog for the kettle-firmware release.',
   mcp: "MCPCHECK What is my dog's name? Look it up in hipo's memory.",
+  recall: 'RECALLCHECK Which chew toys last longest for a golden retriever puppy?',
 };
+
+/** The section hipo's UserPromptSubmit hook adds to a prompt (hooks/prompt-recall.ts). */
+export const PROMPT_RECALL_MARK = '## From memory, about this prompt (hipo)';
 
 /** The words a tool's output carries (never its command line): must not reach the raw log. */
 export const TOOL_OUTPUT = 'TOOLOUT-91c2';
