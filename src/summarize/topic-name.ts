@@ -5,7 +5,8 @@
 import { keyphrases, type TermStats } from './keywords.js';
 
 // Words that never name a topic on their own: conversation and request words, time words,
-// vague nouns, and common verbs and adjectives that slip past the stop-word list.
+// vague nouns, and common verbs and adjectives that slip past the stop-word list (irregular
+// past forms too: a lone -ed word is caught by its ending, "wrote" or "bought" is not).
 const NEVER_ALONE = new Set(
   `
 continue continued continues continuing write writing written rewrite edit help helping answer answers question questions response responses
@@ -25,6 +26,9 @@ important main major minor recent current previous next last first second third 
 idea ideas thought thoughts opinion opinions advice tip tips suggestion suggestions recommendation recommendations information info resources resource
 benefits benefit issue issues problem problems thing situation case cases experience experiences process result results
 thanks thank hello please sorry okay yes redacted
+wrote made went gone got gotten took taken gave given came saw seen said did done ran bought brought sent spent left met paid
+sold kept lost won began begun became ate eaten drank drove driven flew flown forgot forgotten grew grown knew known rode sang
+sat slept spoke spoken stood swam threw thrown understood woke wore worn
 `
     .split(/\s+/)
     .filter(Boolean),

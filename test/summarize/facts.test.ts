@@ -208,8 +208,21 @@ describe('kinds, salience and slots', () => {
     ["I'm planning a trip to Japan next month", 'plans'],
     ['My favorite band is Radiohead', 'tastes'],
     ['My name is Dana', 'identity'],
+    ['I have some gouramis in my 20-gallon tank', 'pets'],
+    ['I adopted two birds last spring', 'pets'],
   ])('%s → %s', (text, kind) => {
     expect(categoryOf(text)).toBe(kind);
+  });
+
+  it.each([
+    ["I'm making some burgers and hot dogs as well", 'pets'],
+    ['I also filled up the gas tank, which cost $30', 'pets'],
+    ['I just got back from a bird watching workshop at the Audubon society', 'pets'],
+    ["I'm also planning to visit the Tsukiji Fish Market", 'pets'],
+    ['I packed my camera gear in a Think Tank Urban Disguise bag', 'pets'],
+    ['I just got back from a bird watching workshop at the Audubon society', 'possessions'],
+  ])('%s is not about %s', (text, kind) => {
+    expect(categoryOf(text)).not.toBe(kind);
   });
 
   it('a specific statement outweighs a vague one', () => {

@@ -35,6 +35,8 @@ const BAD_NAMES = [
   'redacted',
   'really',
   'watched',
+  'wrote',
+  'bought',
 ];
 
 describe('topic names', () => {

@@ -62,10 +62,18 @@ const RULES: [Category, RegExp][] = [
   ],
   [
     'pets',
+    // Not every dog, fish, bird or tank is an animal of the user's: "hot dogs", "the fish
+    // market", "bird watching" (a pastime), "the gas tank", "a Think Tank bag" are not.
     wordsRegex(
-      wordsOf(`
-    dogs? puppy puppies cats? kitten kitty pets? fish aquarium tank hamster guinea\\spig parrot budgie bird rabbit
-    bunny horse pony tortoise turtle lizard gecko snake ferret vet veterinarian leash litter`),
+      anyOf(
+        '(?<!\\b(?:hot|corn|chili|chilli|bird)[\\s-])dogs?',
+        'fish(?![\\s-](?:market|tacos?|sauce|fillets?|sticks?|and\\schips)\\b)',
+        'birds?(?![\\s-](?:watch\\w*|feeders?|dogs?|species|seeds?)\\b)',
+        '(?:\\d+[\\s-]gallon|fish|freshwater|saltwater|community|reef|planted) tanks?',
+        wordsOf(`
+    puppy puppies cats? kitten kitty pets? aquarium hamster guinea\\spig parrot budgie rabbit bunny horse pony tortoise
+    turtle lizard gecko snake ferret vet veterinarian leash litter`),
+      ),
     ),
   ],
   [
@@ -132,7 +140,8 @@ const RULES: [Category, RegExp][] = [
     'possessions',
     wordsRegex(
       anyOf(
-        `i (?:just |recently |finally )?${wordsOf('bought purchased ordered got own have\\sowned received upgraded sold collect')}`,
+        // "I just got back", "I got home" say where the user went, not what they have.
+        `i (?:just |recently |finally )?${wordsOf('bought purchased ordered got(?!\\s(?:back|home|up|in|out|off|into|to|married|engaged|sick|lost|stuck)\\b) own have\\sowned received upgraded sold collect')}`,
         `my ${wordsOf(`car bike bikes laptop computer pc phone camera watch tablet console guitar piano tv headphones collection
       wardrobe shoes jacket bag ring necklace furniture couch sofa desk printer router truck motorcycle`)}`,
         'collection of',
