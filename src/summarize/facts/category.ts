@@ -68,11 +68,13 @@ const RULES: [Category, RegExp][] = [
       anyOf(
         '(?<!\\b(?:hot|corn|chili|chilli|bird)[\\s-])dogs?',
         'fish(?![\\s-](?:market|tacos?|sauce|fillets?|sticks?|and\\schips)\\b)',
-        'birds?(?![\\s-](?:watch\\w*|feeders?|dogs?|species|seeds?)\\b)',
+        // One bird is likely a pet; birds are what a bird watcher counts.
+        'bird(?![\\s-](?:watch\\w*|feeders?|dogs?|species|seeds?|baths?|guides?)\\b)',
         '(?:\\d+[\\s-]gallon|fish|freshwater|saltwater|community|reef|planted) tanks?',
         wordsOf(`
     puppy puppies cats? kitten kitty pets? aquarium hamster guinea\\spig parrot budgie rabbit bunny horse pony tortoise
-    turtle lizard gecko snake ferret vet veterinarian leash litter`),
+    turtle lizard gecko snake ferret vet veterinarian leash litter goldfish betta guppy guppies tetras? gouramis? cichlids?
+    nitrites? nitrates? ammonia`),
       ),
     ),
   ],
