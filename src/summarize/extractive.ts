@@ -50,8 +50,11 @@ const CAPS: Record<Level, Record<ListBucket, number>> = {
 const GROWING: Record<Level, { share: number; said: number; references: number }> = {
   daily: { share: 1, said: 800, references: 200 },
   weekly: { share: 0.4, said: 900, references: 150 },
-  monthly: { share: 0.3, said: 1200, references: 150 },
+  monthly: { share: 0.31, said: 1200, references: 150 },
 };
+// (monthly 0.3 → 0.31 when statements that name nothing stopped being facts: MemAware's daily
+// nodes hold 4 % fewer (7,907 → 7,572), and at 0.3 its monthly nodes kept fewer real ones; at
+// 0.31 they are 1 % larger and keep the answers they kept before.)
 const LINE_MAX: Record<ListBucket, number> = {
   user: 400,
   said: 400,

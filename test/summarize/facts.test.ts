@@ -48,6 +48,20 @@ describe('user facts in a transcript', () => {
     expect(texts(body, 'user')).toEqual([]);
   });
 
+  it('a statement that names nothing is not a fact: chatter and pointers back at the conversation', () => {
+    for (const turn of [
+      "I've heard of a few of those, but not all.",
+      "I'm really excited to try out this recipe.",
+      "I'll take a closer look at those resources.",
+      'Now I remember!',
+    ])
+      expect(said(turn)).toEqual([]);
+    // A word or two of its own is enough when nothing points back, or a thing of the user's is named.
+    expect(said('I also need to get knee pads')).toEqual(['I also need to get knee pads']);
+    expect(said("I have a bunch of shoes and it's getting hard to find what I need.")).toHaveLength(1);
+    expect(said("I've been keeping it in my glovebox")).toEqual(["I've been keeping it in my glovebox"]);
+  });
+
   it('a question or a request the user makes is not a fact about them', () => {
     for (const turn of [
       'Do you think I should repaint my bedroom walls a lighter shade of gray?',

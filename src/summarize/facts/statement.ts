@@ -6,6 +6,7 @@
 // and text they paste or quote are not facts about them.
 import { sentences } from '../classify.js';
 import { anyOf, wordsOf } from './alternation.js';
+import { tokenize } from '../keywords.js';
 
 const STATEMENT_MIN = 12;
 
@@ -180,7 +181,7 @@ function statementsIn(sentence: string): Statement[] {
     if (run.length) {
       const raw = run.join(' ');
       const text = tidy(raw);
-      if (text.length >= STATEMENT_MIN) out.push({ text, raw });
+      if (text.length >= STATEMENT_MIN && !saysNothing(text)) out.push({ text, raw });
     }
     run = [];
   };
@@ -284,6 +285,23 @@ function continuesStory(sentence: string): boolean {
     SPECIFIC.test(sentence) &&
     clauses(sentence).every((c) => c.kind === 'continuation')
   );
+}
+
+// What a statement points back at instead of naming: "I've had it before", "a few of those".
+const POINTER = /\b(?:it|that|this|those|these|them)\b/i;
+// "my favorites", "my mind": a possessive that names no thing of the user's.
+const MY_THING = /\bmy\s+(?!(?:favou?rites?|mind|opinion|thoughts?|own|best|way)\b)[a-z]/i;
+
+/**
+ * A statement about the speaker with nothing in it: no number, name or thing of theirs, and
+ * only a word or two of its own or a pointer back at the conversation ("I've been meaning to
+ * ask", "I've heard of a few of those, but not all", "I'm really excited to try out this
+ * recipe"). In a node, such lines only take the place of facts.
+ */
+function saysNothing(text: string): boolean {
+  if (SPECIFIC.test(text) || MY_THING.test(text)) return false;
+  const own = tokenize(text, true).filter((w) => w.length >= 3 && !/^i(?:'|’)/.test(w)).length;
+  return own < 2 || (POINTER.test(text) && own < 3);
 }
 
 export interface TurnParts {
