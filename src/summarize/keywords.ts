@@ -145,7 +145,15 @@ export function keyphrases(text: string, stats: TermStats, limit: number): Keyph
   return scored.slice(0, limit);
 }
 
-/** Top single words by TF-IDF, excluding `exclude`. */
+/** A plural's singular, enough to see that "cucumbers" and "cucumber" are one keyword. */
+function singular(w: string): string {
+  if (w.length > 4 && w.endsWith('ies')) return `${w.slice(0, -3)}y`;
+  if (w.length > 4 && /(?:ches|shes|sses|xes|zes)$/.test(w)) return w.slice(0, -2);
+  if (w.length > 3 && w.endsWith('s') && !/(?:ss|us|is)$/.test(w)) return w.slice(0, -1);
+  return w;
+}
+
+/** Top single words by TF-IDF, excluding `exclude`; a plural and its singular are one word. */
 export function topWords(
   tfs: readonly ReadonlyMap<string, number>[],
   stats: TermStats,
@@ -157,9 +165,16 @@ export function topWords(
   for (const m of tfs)
     for (const [w, n] of m)
       if (!exclude.has(w) && !/^[\d.,:-]+$/.test(w) && !w.includes('/') && w !== 'https' && w !== 'http') tf.set(w, (tf.get(w) ?? 0) + n);
-  return [...tf]
+  const seen = new Set([...exclude].map(singular));
+  const out: string[] = [];
+  for (const { w } of [...tf]
     .map(([w, n]) => ({ w, s: Math.log(1 + n) * stats.idf(w) }))
-    .sort((a, b) => b.s - a.s || a.w.localeCompare(b.w))
-    .slice(0, limit)
-    .map((x) => x.w);
+    .sort((a, b) => b.s - a.s || a.w.localeCompare(b.w))) {
+    if (out.length >= limit) break;
+    const one = singular(w);
+    if (seen.has(one)) continue;
+    seen.add(one);
+    out.push(w);
+  }
+  return out;
 }

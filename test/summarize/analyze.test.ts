@@ -1,7 +1,8 @@
 // The analysis of a node's sources is shared between cycles of a resident process (parts of
 // unchanged sources are reused): it must equal a fresh analysis, and follow the rules.
 import { describe, expect, it } from 'vitest';
-import { analyzeSources, type Analysis } from '../../src/summarize/analyze.js';
+import { analyzeSources, dayTopics, type Analysis } from '../../src/summarize/analyze.js';
+import type { LocalDate } from '../../src/time/calendar.js';
 import { SummaryMemo } from '../../src/summarize/memo.js';
 import { ExclusionRules } from '../../src/summarize/exclusion.js';
 import type { SourceDoc } from '../../src/summarize/summarizer.js';
@@ -56,5 +57,30 @@ describe('analyzeSources in a resident process', () => {
     );
     expect(plain.entries.flatMap((e) => e.items.map((i) => i.text))).toContain('draft idea (scratchpad)');
     expect(strict.entries.flatMap((e) => e.items.map((i) => i.text))).not.toContain('draft idea (scratchpad)');
+  });
+});
+
+describe("a day's topic keywords", () => {
+  it('name a word once, whether it was written in the singular or the plural', () => {
+    const a = analyzeSources(
+      [
+        day('2026-06-25', {
+          'recipe [project]': [
+            'pickled cucumbers with dill, two cucumbers per jar',
+            'one cucumber salad with fresh dill for the picnic',
+            'cucumbers keep a week in a sealed container',
+            'more recipes with cucumber and yoghurt',
+          ],
+        }),
+      ],
+      new ExclusionRules(),
+    );
+    const [topic] = dayTopics(a, '2026-06-25' as LocalDate, 10);
+    expect(topic!.name).toBe('recipe');
+    const words = topic!.keywords;
+    expect(words.filter((w) => w.startsWith('cucumber'))).toHaveLength(1);
+    // The topic's own name is not repeated as a keyword, in either number.
+    expect(words).not.toContain('recipes');
+    expect(words).toEqual(expect.arrayContaining(['dill']));
   });
 });
