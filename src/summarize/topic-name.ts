@@ -29,6 +29,11 @@ thanks thank hello please sorry okay yes redacted
 wrote made went gone got gotten took taken gave given came saw seen said did done ran bought brought sent spent left met paid
 sold kept lost won began begun became ate eaten drank drove driven flew flown forgot forgotten grew grown knew known rode sang
 sat slept spoke spoken stood swam threw thrown understood woke wore worn
+buy buying sell selling use using make making get getting go going need needs want wants add adding change changing compare comparing
+recommend recommending prepare preparing organize organizing organise organising manage managing handle handling improve improving
+incorporate incorporating introduce introducing prefer preferring enjoy enjoying love loving like liking seem seems look looking
+see seeing know knowing become becoming remember remembering understand understanding
+pretend pretending translate translating playing top item items instruction instructions line lines
 `
     .split(/\s+/)
     .filter(Boolean),
@@ -43,6 +48,8 @@ export function isTopicName(phrase: string): boolean {
     // ("ford mustang gt"), never alone ("br").
     if (/^[a-z]{1,2}\d+$|^\d|^(?=.*\d)[0-9a-f]{6,}$|\d[a-z]+\d/.test(w) || (w.length <= 2 && words.length === 1)) return false;
   }
+  // A citation's "et al" is no subject.
+  if (/\bet al\b/.test(phrase)) return false;
   const last = words[words.length - 1]!;
   if (words.length === 1) {
     if (NEVER_ALONE.has(last)) return false;

@@ -37,6 +37,9 @@ const BAD_NAMES = [
   'watched',
   'wrote',
   'bought',
+  'buying',
+  'incorporate',
+  'et al',
 ];
 
 describe('topic names', () => {
