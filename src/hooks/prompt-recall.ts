@@ -32,7 +32,7 @@ function renderPromptRecall(hits: readonly SearchHit[], memoryName: string, maxC
       `- ${place}${h.heading ? ` · ${h.heading}` : ''}`,
       ...h.snippet.text
         .split('\n')
-        .filter((l) => l.trim())
+        .filter((l) => l.trim() && !/^#{1,6}\s/.test(l)) // the place line names the section
         .map((l) => `  ${l}`),
     ].join('\n');
     if (size + 1 + block.length > maxChars) continue;
