@@ -143,6 +143,12 @@ describe('references in a transcript', () => {
       'And a budget line:',
       '',
       '- Influencer marketing: $2,000',
+      '- Total: $2,000',
+      '',
+      'The song:',
+      '',
+      '- **Verse 1**: the morning drive',
+      '- **Chorus**: Rolling On',
     );
     const names = suggestedNames(entries(body)[0]!.items);
     expect(names).toEqual(['Veja', 'Allbirds', 'Influencer marketing: $2,000']);

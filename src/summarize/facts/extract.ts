@@ -83,8 +83,16 @@ const GENERIC_HEADS = new Set(
   method tips notes examples options summary conclusion overview introduction benefit benefits pros cons cost price budget
   time timeline location day week phase part a an the for if when you your this these it consider check use try make get
   be do choose prepare apply add keep avoid look research examine consult start set find create build plan focus practice
-  learn take ask read visit join follow contact reach stay remember don't always never`.split(/\s+/),
+  learn take ask read visit join follow contact reach stay remember don't always never
+  total subtotal here verse chorus pre-chorus bridge outro intro`.split(/\s+/),
 );
+const generic = (head: string): boolean =>
+  GENERIC_HEADS.has(
+    head
+      .split(/\s+/)[0]!
+      .toLowerCase()
+      .replace(/[^a-z'-]/g, ''),
+  );
 
 const ABSTRACT = /(?:tion|sion|ity|ness|ment|ance|ence|ing|ship|ism|ics)$/i;
 const ADVICE_WORDS = new Set(
@@ -98,7 +106,7 @@ const ADVICE_WORDS = new Set(
 /** A list head that names something (a place, product, title, app), not a step of advice. */
 function isNameLike(head: string): boolean {
   const words = head.split(/\s+/);
-  if (words.length > 6 || GENERIC_HEADS.has(words[0]!.toLowerCase().replace(/[^a-z']/g, ''))) return false;
+  if (words.length > 6 || generic(head)) return false;
   // A name: every longer word capitalised ("International Budget Hostel"), or a capital after
   // the first word ("the Ringed City DLC"), or a single capitalised word ("Absinthe", "Veja").
   // One word that is an abstract noun ("Quality", "Sustainability", "Measurement") heads a
@@ -125,7 +133,8 @@ export function suggestedNames(items: readonly Item[]): string[] {
       // A short value after the head is part of what was suggested; an amount makes even a
       // plain head worth keeping ("Influencer marketing: $2,000").
       const value = rest.length > 0 && rest.length <= 30 && !/[.!?]$/.test(rest) ? rest : null;
-      if (!isNameLike(head) && !(value && /\d/.test(value) && head.split(/\s+/).length <= 5)) continue;
+      // ("Total: $80" sums up the list; it names nothing.)
+      if (!isNameLike(head) && !(value && /\d/.test(value) && head.split(/\s+/).length <= 5 && !generic(head))) continue;
       if (value) head = `${head}: ${value}`;
       const k = head.toLowerCase();
       if (seen.has(k)) continue;
