@@ -18,6 +18,15 @@ import type { Workspace } from '../tree/layout.js';
 /** A prompt needs this many content words to be searched: "yes", "go on" are not questions. */
 const MIN_TERMS = 3;
 
+/**
+ * The prompt as plain words for the index: a search reads "quotes" as a phrase and -word as a
+ * word to exclude, and a prompt that quotes what it asks ("…" in a chat client, OpenCode
+ * sends a pasted prompt in quotes) or writes "-v" means neither.
+ */
+function plainWords(prompt: string): string {
+  return prompt.replace(/["“”„]/g, ' ').replace(/(^|\s)-+(?=\S)/g, '$1');
+}
+
 /** The text an agent gets: each hit's place, section and matched lines, within `maxChars`. */
 function renderPromptRecall(hits: readonly SearchHit[], memoryName: string, maxChars: number): string | null {
   const head = [
@@ -55,7 +64,7 @@ export async function promptRecall(
   const index = openIndex(ws, config, { embedder: null });
   try {
     const own = sessionId ? `session ${shortSessionId(sessionId)}` : null;
-    const r = await search(index, text, { mode: 'bm25', limit: want + 6, sources: 0 });
+    const r = await search(index, plainWords(text), { mode: 'bm25', limit: want + 6, sources: 0 });
     const hits = r.hits.filter((h) => h.path !== `${ws.memoryName}/ROOT.md` && !(own && h.heading.includes(own))).slice(0, want);
     const context = renderPromptRecall(hits, ws.memoryName, config.agents.promptRecallChars);
     return context ? JSON.stringify({ hookSpecificOutput: { hookEventName: 'UserPromptSubmit', additionalContext: context } }) : null;

@@ -40,6 +40,9 @@ describe('hipo hook UserPromptSubmit: memory about the prompt', () => {
     expect(text).not.toContain('sk-proj-abc123');
     expect(text.length).toBeLessThanOrEqual(1500);
     expect(text).not.toContain('sage green');
+    // Quotes and dashes in a prompt are not search syntax (a phrase, an excluded word) here.
+    const quoted = prompt(ws, '"Which vacuum cleaner copes with long dog hair -shedding on a sofa?"');
+    expect(quoted?.hookSpecificOutput.additionalContext).toContain('My golden retriever Max sheds long hair');
   });
 
   it("leaves out this session's own turns: the agent has them already", () => {
