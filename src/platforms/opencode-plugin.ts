@@ -3,7 +3,8 @@
 // shape, message ids as uuids: the same bytes every time, so hipo's byte offsets hold), runs
 // `hipo hook Stop` on it when the session goes idle and deletes it again (it holds the
 // conversation unredacted: only the raw log, redacted, is kept); it puts the SessionStart context
-// into the system prompt and into the compaction prompt. The workspace is found from the folder
+// into the system prompt and into the compaction prompt, and what memory holds about the latest
+// prompt (the UserPromptSubmit hook's context) into the system prompt after it. The workspace is found from the folder
 // OpenCode runs in, upward (as hipo itself finds it), so the plugin holds no project path.
 
 export function openCodePlugin(argv: readonly string[]): string {
@@ -41,6 +42,16 @@ function sessionContext(sessionID, source) {
   }
 }
 
+/** What memory holds about a prompt (hipo's UserPromptSubmit hook), or ''. */
+function promptContext(sessionID, prompt) {
+  const out = hipo(['hook', 'UserPromptSubmit'], JSON.stringify({ session_id: sessionID, prompt, cwd: WORKSPACE }));
+  try {
+    return JSON.parse(out).hookSpecificOutput.additionalContext || '';
+  } catch {
+    return '';
+  }
+}
+
 function transcriptLines(messages) {
   const lines = [];
   for (const m of messages) {
@@ -62,6 +73,8 @@ export const HipoMemory = async ({ client, directory }) => {
   WORKSPACE = findWorkspace(directory || process.cwd());
   if (!WORKSPACE) return {}; // not a hipo workspace: nothing to load or archive
   const contexts = new Map();
+  // Per session, what memory holds about its latest prompt: in the system prompt until the next one.
+  const prompts = new Map();
   const archive = async (sessionID, event) => {
     try {
       const res = await client.session.messages({ path: { id: sessionID } });
@@ -86,13 +99,27 @@ export const HipoMemory = async ({ client, directory }) => {
       if (!id) return;
       if (event.type === 'session.idle') await archive(id, 'Stop');
       if (event.type === 'session.compacted') contexts.set(id, sessionContext(id, 'compact'));
-      if (event.type === 'session.deleted') contexts.delete(id);
+      if (event.type === 'session.deleted') {
+        contexts.delete(id);
+        prompts.delete(id);
+      }
+    },
+    'chat.message': async (input, output) => {
+      const id = input && input.sessionID;
+      if (!id) return;
+      const text = ((output && output.parts) || [])
+        .filter((p) => p.type === 'text' && !p.synthetic && p.text)
+        .map((p) => p.text)
+        .join('\\n');
+      prompts.set(id, text ? promptContext(id, text) : '');
     },
     'experimental.chat.system.transform': async (input, output) => {
       const id = (input && input.sessionID) || 'opencode';
       if (!contexts.has(id)) contexts.set(id, sessionContext(id, 'startup'));
       const text = contexts.get(id);
       if (text) output.system.push(text);
+      const about = prompts.get(id);
+      if (about) output.system.push(about);
     },
     'experimental.session.compacting': async (input, output) => {
       const id = input && input.sessionID;

@@ -27,6 +27,7 @@ import {
   hipoTool,
   noResultYet,
   plainReply,
+  PROMPT_RECALL_MARK,
   PROMPTS,
   requestLog,
   RESTORE_MARK,
@@ -183,6 +184,17 @@ describe.skipIf(!!cli.reason)(`${cli.label}${cli.reason ? ` — skipped: ${cli.r
     const got = reqs.flatMap(hipoResults);
     expect(got.length, `no hipo result came back to the model\n${requestLog(model, from)}`).toBeGreaterThan(0);
     expect(got[0]).toContain(`${sb.yesterday}.md`);
+  });
+
+  it('4b. a prompt gets what memory holds about it (the plugin adds it to the system prompt)', async () => {
+    const from = model.requests.length;
+    await opencode(PROMPTS.recall);
+    const main = model.requests.slice(from).filter((r) => asks(r, PROMPTS.recall));
+    expect(main.length, requestLog(model, from)).toBeGreaterThan(0);
+    const system = systemText(main.at(-1)!);
+    const at = system.indexOf(PROMPT_RECALL_MARK);
+    expect(at, `no prompt memory in the system prompt\n${hookReport(sb)}`).toBeGreaterThanOrEqual(0);
+    expect(system.slice(at, at + 1500)).toContain(FACT_MARK);
   });
 
   it('5. hipo uninstall leaves the project and HOME as they were', async () => {
