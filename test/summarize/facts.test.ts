@@ -229,6 +229,10 @@ describe('kinds, salience and slots', () => {
     ['My favorite band is Radiohead', 'tastes'],
     ['My name is Dana', 'identity'],
     ['I have some gouramis in my 20-gallon tank', 'pets'],
+    ["I'm currently 32 years old", 'identity'],
+    ['I am Kadence, a 25-year-old musician from New York City', 'identity'],
+    ['My birthday is on March 3', 'identity'],
+    ['My 9-year-old is super excited about snorkeling', 'people'],
   ])('%s → %s', (text, kind) => {
     expect(categoryOf(text)).toBe(kind);
   });
@@ -240,6 +244,9 @@ describe('kinds, salience and slots', () => {
     ['I just got back from a bird watching workshop at the Audubon society', 'pets'],
     ["I'm also planning to visit the Tsukiji Fish Market", 'pets'],
     ['I packed my camera gear in a Think Tank Urban Disguise bag', 'pets'],
+    ['My current desktop computer is around 5 years old', 'identity'],
+    ['My ideal customer is a female between 25-45 years old', 'identity'],
+    ['I recently bought a silver necklace on my birthday', 'identity'],
     ['I just got back from a bird watching workshop at the Audubon society', 'possessions'],
   ])('%s is not about %s', (text, kind) => {
     expect(categoryOf(text)).not.toBe(kind);

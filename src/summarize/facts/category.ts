@@ -48,9 +48,12 @@ const RULES: [Category, RegExp][] = [
       anyOf(
         "my name(?:'s| is)",
         "i(?:'m| am) \\d{1,3}\\b",
-        '\\d{1,3}[- ]years?[- ]old',
+        // The user's own age, not a computer's, a customer's or a child's ("my 9-year-old").
+        "(?:i(?:'m| am)(?: currently| now| turning)?|as|i turned|i(?:'ll| will) be) (?:a |an )?\\d{1,3}[- ]years?[- ]old",
+        "i(?:'m| am) [a-z]+, (?:a |an )?\\d{1,3}[- ]years?[- ]old",
         'i was born',
-        'my birthday',
+        // The date, not a present or a party ("a cookbook for my birthday").
+        "my birthday(?:'s| is| falls)",
         'native (?:language|speaker)',
         'my (?:first|native) language',
         'nationality',
@@ -85,7 +88,7 @@ const RULES: [Category, RegExp][] = [
     wife husband spouse partner boyfriend girlfriend fianc[ée]e? mom mum mother dad father parents? sister brother
     siblings? sons? daughters? kids? children child baby grandma grandmother grandpa grandfather grandparents? aunt
     uncle cousins? niece nephew friends? colleagues? co-?workers? boss manager team\\s?mates? roommates? neighbou?rs?
-    family in-laws? mother-in-law father-in-law twins? bestie`)}`,
+    family in-laws? mother-in-law father-in-law twins? bestie \\d{1,2}[- ]years?[- ]old`)}`,
     ),
   ],
   [
