@@ -61,7 +61,14 @@ export async function promptRecall(
   const text = prompt?.trim() ?? '';
   // Off, a slash command, "yes, go on", or no index to read (never built here).
   if (want <= 0 || text.startsWith('/') || queryTerms(text).length < MIN_TERMS || !existsSync(indexFile(ws))) return null;
-  const index = openIndex(ws, config, { embedder: null });
+  // Read only: an index of another hipo version waits for the daemon or `hipo index` to rebuild
+  // it, never a prompt (a rebuild here would empty it under a running daemon).
+  let index: ReturnType<typeof openIndex>;
+  try {
+    index = openIndex(ws, config, { embedder: null, readonly: true });
+  } catch {
+    return null;
+  }
   try {
     const own = sessionId ? `session ${shortSessionId(sessionId)}` : null;
     const r = await search(index, plainWords(text), { mode: 'bm25', limit: want + 6, sources: 0 });

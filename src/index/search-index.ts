@@ -56,12 +56,14 @@ export interface OpenOptions {
   /** Use this embedder instead of the configured one (tests, benchmarks). */
   embedder?: Embedder | null;
   env?: NodeJS.ProcessEnv;
+  /** Only read: an index of another version or a damaged one is an error, not rebuilt. */
+  readonly?: boolean;
 }
 
 /** Opens (creating or rebuilding when needed) the workspace's index. */
 export function openIndex(ws: Workspace, config: HipoConfig, opts: OpenOptions = {}): SearchIndex {
   const file = indexFile(ws);
-  const opened = openIndexDb(file);
+  const opened = openIndexDb(file, { readonly: opts.readonly ?? false });
   let embedder: Embedder | null = null;
   let embedderProblem: string | null = null;
   if (opts.embedder !== undefined) embedder = opts.embedder;

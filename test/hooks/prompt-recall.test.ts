@@ -1,5 +1,6 @@
 // `hipo hook UserPromptSubmit`: after archiving, the agent gets what memory holds about the prompt.
-import { existsSync, writeFileSync } from 'node:fs';
+import { existsSync, statSync, writeFileSync } from 'node:fs';
+import Database from 'better-sqlite3';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { hookJson, TranscriptWriter } from '../helpers/transcript.js';
@@ -73,6 +74,15 @@ describe('hipo hook UserPromptSubmit: memory about the prompt', () => {
     expect(runCli(['index', '--dir', ws.root]).code).toBe(0);
     expect(prompt(ws, '/compact keep the dog hair notes')).toBeNull();
     expect(prompt(ws, 'yes, shedding')).toBeNull();
+    expect(prompt(ws, 'Which vacuum copes with long dog hair shedding?')).not.toBeNull();
+    // An index another hipo version wrote is left for the daemon or `hipo index` to rebuild.
+    const db = new Database(join(ws.root, '.hipo', 'index.db'));
+    db.prepare("UPDATE meta SET value = '0' WHERE key = 'chunker_version'").run();
+    db.close();
+    const before = statSync(join(ws.root, '.hipo', 'index.db')).size;
+    expect(prompt(ws, 'Which vacuum copes with long dog hair shedding?')).toBeNull();
+    expect(statSync(join(ws.root, '.hipo', 'index.db')).size).toBe(before);
+    expect(runCli(['index', '--dir', ws.root]).code).toBe(0);
     expect(prompt(ws, 'Which vacuum copes with long dog hair shedding?')).not.toBeNull();
     writeFileSync(join(ws.root, 'hipo.config.json'), JSON.stringify({ agents: { promptRecallHits: 0 } }));
     expect(prompt(ws, 'Which vacuum copes with long dog hair shedding?')).toBeNull();
