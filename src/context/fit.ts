@@ -48,7 +48,13 @@ export function fitBody(
   body: string,
   allowance: number,
   measure: Measure,
-  opts: { rankOf?: (heading: string) => number; query?: string; firstLines?: number } = {},
+  opts: {
+    rankOf?: (heading: string) => number;
+    query?: string;
+    firstLines?: number;
+    /** Nothing at all unless the first line of the most important section fits (a node's topics, not its file list). */
+    leadOrNothing?: boolean;
+  } = {},
 ): Fitted {
   const secs = sections(body, opts.rankOf ?? (() => 0));
   const full = body.trim();
@@ -84,12 +90,17 @@ export function fitBody(
     return [...idx.filter((i) => matchesAny(s.lines[i]!, terms)), ...idx.filter((i) => !matchesAny(s.lines[i]!, terms))];
   };
   const first = opts.firstLines ?? 2;
+  const lead = order.find((s) => s.lines.some((l) => l.trim()));
+  if (opts.leadOrNothing && lead && !take(lead, orderOf(lead).find((i) => lead.lines[i]!.trim())!)) {
+    const all = secs.reduce((n, s) => n + s.lines.filter((l) => l.trim()).length, 0);
+    return { text: '', cost: 0, dropped: all };
+  }
   for (const s of order) {
     let n = 0;
     for (const i of orderOf(s)) {
       if (n >= first) break;
       if (!s.lines[i]!.trim()) continue;
-      if (take(s, i)) n++;
+      if (keep.get(s)!.has(i) || take(s, i)) n++; // the lead's first line is taken already
     }
   }
   for (const s of order) for (const i of orderOf(s)) if (!keep.get(s)!.has(i)) take(s, i);

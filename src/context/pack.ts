@@ -248,7 +248,13 @@ export function buildPack(o: PackOptions): Pack {
           return;
         }
         const body = withoutPlaceholderSections(withoutEphemeral(x.node!.body, rules));
-        const fit = fitBody(demoteHeadings(body, 1), allowance - m(title) - 3, m, { rankOf: nodeSectionRank, query: o.query });
+        // A node's part leads with its topics: a remnant of room that holds only a file list or a
+        // stray line says nothing about the period (the node is named among those left out).
+        const fit = fitBody(demoteHeadings(body, 1), allowance - m(title) - 3, m, {
+          rankOf: nodeSectionRank,
+          query: o.query,
+          leadOrNothing: true,
+        });
         if (!fit.text.trim()) {
           carry = 0;
           omitted.push({ level, path: x.rel, reason: 'over budget' });
