@@ -26,6 +26,9 @@ export const CATEGORY_TITLES: Record<Category, string> = {
 
 const DAYS = 'monday tuesday wednesday thursday friday saturday sunday';
 
+/** "got" as in "got a bike", not "got back", "got home", "got married". */
+const GOT_A_THING = 'got(?!\\s(?:back|home|up|in|out|off|into|to|married|engaged|sick|lost|stuck)\\b)';
+
 const RULES: [Category, RegExp][] = [
   // What someone does for a living or studies, said outright, decides before the place or the
   // people it involves ("I work as a nurse at St. Mary Hospital" is about work, not health).
@@ -146,7 +149,8 @@ const RULES: [Category, RegExp][] = [
     wordsRegex(
       anyOf(
         // "I just got back", "I got home" say where the user went, not what they have.
-        `i (?:just |recently |finally )?${wordsOf('bought purchased ordered got(?!\\s(?:back|home|up|in|out|off|into|to|married|engaged|sick|lost|stuck)\\b) own have\\sowned received upgraded sold collect')}`,
+        `i (?:just |recently |finally )?${wordsOf(`bought purchased ordered ${GOT_A_THING} own have\\sowned received upgraded sold
+      collect`)}`,
         `my ${wordsOf(`car bike bikes laptop computer pc phone camera watch tablet console guitar piano tv headphones collection
       wardrobe shoes jacket bag ring necklace furniture couch sofa desk printer router truck motorcycle`)}`,
         'collection of',
