@@ -33,8 +33,9 @@ function hipo(args, input) {
   }
 }
 
-function sessionContext(sessionID, source) {
-  const out = hipo(['hook', 'SessionStart'], JSON.stringify({ session_id: sessionID, source, cwd: WORKSPACE }));
+/** A hook's additionalContext for the model, or ''. */
+function hookContext(event, input) {
+  const out = hipo(['hook', event], JSON.stringify({ ...input, cwd: WORKSPACE }));
   try {
     return JSON.parse(out).hookSpecificOutput.additionalContext || '';
   } catch {
@@ -42,15 +43,9 @@ function sessionContext(sessionID, source) {
   }
 }
 
-/** What memory holds about a prompt (hipo's UserPromptSubmit hook), or ''. */
-function promptContext(sessionID, prompt) {
-  const out = hipo(['hook', 'UserPromptSubmit'], JSON.stringify({ session_id: sessionID, prompt, cwd: WORKSPACE }));
-  try {
-    return JSON.parse(out).hookSpecificOutput.additionalContext || '';
-  } catch {
-    return '';
-  }
-}
+const sessionContext = (sessionID, source) => hookContext('SessionStart', { session_id: sessionID, source });
+/** What memory holds about a prompt (hipo's UserPromptSubmit hook). */
+const promptContext = (sessionID, prompt) => hookContext('UserPromptSubmit', { session_id: sessionID, prompt });
 
 function transcriptLines(messages) {
   const lines = [];

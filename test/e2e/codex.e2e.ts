@@ -28,7 +28,7 @@ import {
   hipoTool,
   noResultYet,
   plainReply,
-  PROMPT_RECALL_MARK,
+  expectPromptMemory,
   PROMPTS,
   requestLog,
   RESTORE_MARK,
@@ -185,10 +185,7 @@ describe.skipIf(!!cli.reason)(`${cli.label}${cli.reason ? ` — skipped: ${cli.r
     await codex(PROMPTS.recall);
     const main = model.requests.slice(from).filter((r) => asks(r, PROMPTS.recall));
     expect(main.length, requestLog(model, from)).toBeGreaterThan(0);
-    const text = requestText(main[0]!);
-    const at = text.indexOf(PROMPT_RECALL_MARK);
-    expect(at, `no prompt memory in the request\n${hookReport(sb)}`).toBeGreaterThanOrEqual(0);
-    expect(text.slice(at, at + 1500)).toContain(FACT_MARK);
+    expectPromptMemory(requestText(main[0]!), hookReport(sb));
   });
 
   it('5. hipo uninstall (and codex mcp remove, as init said) leave the project and HOME as they were', async () => {

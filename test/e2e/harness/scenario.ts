@@ -21,7 +21,14 @@ export const PROMPTS = {
 };
 
 /** The section hipo's UserPromptSubmit hook adds to a prompt (hooks/prompt-recall.ts). */
-export const PROMPT_RECALL_MARK = '## From memory, about this prompt (hipo)';
+const PROMPT_RECALL_MARK = '## From memory, about this prompt (hipo)';
+
+/** `text` (a request, or its system prompt) holds the prompt hook's section, with yesterday's fact in it. */
+export function expectPromptMemory(text: string, report: string): void {
+  const at = text.indexOf(PROMPT_RECALL_MARK);
+  expect(at, `no prompt memory in the request\n${report}`).toBeGreaterThanOrEqual(0);
+  expect(text.slice(at, at + 1500)).toContain(FACT_MARK);
+}
 
 /** The words a tool's output carries (never its command line): must not reach the raw log. */
 export const TOOL_OUTPUT = 'TOOLOUT-91c2';
