@@ -2,7 +2,7 @@
 // SessionStart context names what the agent knows in general; a request that never names the
 // fact it depends on ("a vacuum for long shedding hair") still shares words with where it was
 // said ("my golden retriever sheds"), and a keyword search over the tree finds some of those
-// (MemAware's dev split: the answer is in the top three hits' snippets for 11 % of questions,
+// (MemAware's dev split: the answer is in the top three hits' snippets for 10.5 % of questions,
 // most of them beyond what the SessionStart context holds). Bounded and quiet: bm25 only (no
 // embedder to load, no model asked), the index as the daemon or the last compaction left it
 // (never built or updated here), nothing for a slash command or a prompt of one or two words,
@@ -17,6 +17,8 @@ import type { Workspace } from '../tree/layout.js';
 
 /** A prompt needs this many content words to be searched: "yes", "go on" are not questions. */
 const MIN_TERMS = 3;
+/** A hit's best line shares at least this many of the prompt's words. */
+const MIN_LINE_TERMS = 2;
 
 /**
  * The prompt as plain words for the index: a search reads "quotes" as a phrase and -word as a
@@ -72,7 +74,10 @@ export async function promptRecall(
   try {
     const own = sessionId ? `session ${shortSessionId(sessionId)}` : null;
     const r = await search(index, plainWords(text), { mode: 'bm25', limit: want + 6, sources: 0 });
-    const hits = r.hits.filter((h) => h.path !== `${ws.memoryName}/ROOT.md` && !(own && h.heading.includes(own))).slice(0, want);
+    // A hit whose best line shares one word with the prompt ("change", "use") is chance, not memory.
+    const hits = r.hits
+      .filter((h) => h.snippet.matched >= MIN_LINE_TERMS && h.path !== `${ws.memoryName}/ROOT.md` && !(own && h.heading.includes(own)))
+      .slice(0, want);
     const context = renderPromptRecall(hits, ws.memoryName, config.agents.promptRecallChars);
     return context ? JSON.stringify({ hookSpecificOutput: { hookEventName: 'UserPromptSubmit', additionalContext: context } }) : null;
   } finally {

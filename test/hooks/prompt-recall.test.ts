@@ -74,6 +74,8 @@ describe('hipo hook UserPromptSubmit: memory about the prompt', () => {
     expect(runCli(['index', '--dir', ws.root]).code).toBe(0);
     expect(prompt(ws, '/compact keep the dog hair notes')).toBeNull();
     expect(prompt(ws, 'yes, shedding')).toBeNull();
+    // One shared word ("kitchen") is chance: no line of the hit holds two of the prompt's words.
+    expect(prompt(ws, 'Which robot vacuum handles a tiled kitchen floor?')).toBeNull();
     expect(prompt(ws, 'Which vacuum copes with long dog hair shedding?')).not.toBeNull();
     // An index another hipo version wrote is left for the daemon or `hipo index` to rebuild.
     const db = new Database(join(ws.root, '.hipo', 'index.db'));
