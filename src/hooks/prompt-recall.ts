@@ -10,6 +10,7 @@
 import { existsSync } from 'node:fs';
 import type { HipoConfig } from '../config/config.js';
 import { queryTerms } from '../context/terms.js';
+import { cjkQueryTerms, cjkRuns } from '../index/cjk.js';
 import { indexFile, openIndex } from '../index/search-index.js';
 import { search, type SearchHit } from '../search/search.js';
 import { shortSessionId } from '../state/sessions.js';
@@ -27,6 +28,13 @@ const MIN_LINE_TERMS = 2;
  */
 function plainWords(prompt: string): string {
   return prompt.replace(/["“”„]/g, ' ').replace(/(^|\s)-+(?=\S)/g, '$1');
+}
+
+/** Words of a prompt as the index searches them: Korean, Chinese and Japanese by character pairs. */
+function wordCount(prompt: string): number {
+  const runs = cjkRuns(prompt);
+  const rest = runs.reduce((t, r) => t.replace(r, ' '), prompt);
+  return queryTerms(rest).length + cjkQueryTerms(runs.join(' ')).length;
 }
 
 /** The text an agent gets: each hit's place, section and matched lines, within `maxChars`. */
@@ -62,7 +70,7 @@ export async function promptRecall(
   const want = config.agents.promptRecallHits;
   const text = prompt?.trim() ?? '';
   // Off, a slash command, "yes, go on", or no index to read (never built here).
-  if (want <= 0 || text.startsWith('/') || queryTerms(text).length < MIN_TERMS || !existsSync(indexFile(ws))) return null;
+  if (want <= 0 || text.startsWith('/') || wordCount(text) < MIN_TERMS || !existsSync(indexFile(ws))) return null;
   // Read only: an index of another hipo version waits for the daemon or `hipo index` to rebuild
   // it, never a prompt (a rebuild here would empty it under a running daemon).
   let index: ReturnType<typeof openIndex>;

@@ -65,6 +65,17 @@ describe('hipo hook UserPromptSubmit: memory about the prompt', () => {
     expect(text).not.toContain('deshedding rake');
   });
 
+  it('reads a prompt in Chinese, Japanese or Korean by its characters, not its spaces', () => {
+    const ws = makeWorkspace({
+      'memory/2026-03-02.md':
+        '# 2026-03-02\n\n## 家庭 [user]\n- 我的女儿小美每周六上小提琴课\n\n## 회의 [project]\n- 다음 주 월요일에 데이터베이스 마이그레이션 회의\n',
+    });
+    expect(runCli(['compact', '--dir', ws.root, '--catch-up', '--now', '2026-03-20']).code).toBe(0);
+    expect(runCli(['index', '--dir', ws.root]).code).toBe(0);
+    expect(prompt(ws, '小美的小提琴课是哪天？')?.hookSpecificOutput.additionalContext).toContain('我的女儿小美每周六上小提琴课');
+    expect(prompt(ws, '마이그레이션 회의는 언제야?')?.hookSpecificOutput.additionalContext).toContain('데이터베이스 마이그레이션 회의');
+  });
+
   it('says nothing for a slash command, a prompt of a word or two, with no index, or when turned off', () => {
     const ws = memory();
     expect(runCli(['compact', '--dir', ws.root, '--catch-up', '--now', '2026-03-20']).code).toBe(0);
