@@ -1,6 +1,7 @@
 // npm run bench:hooks — wall time of `hipo hook` as a platform runs it (a fresh process with the
 // hook JSON on stdin): a typical incremental capture (one new turn), a repeat with nothing new,
-// SessionStart on a compacted 4-month workspace, and the first hook on a 100 MB transcript
+// SessionStart on a compacted 4-month workspace, UserPromptSubmit with memory about its prompt
+// (the workspace indexed), and the first hook on a 100 MB transcript
 // (bounded by agents.hookBudgetMs; the rest waits for the next hook). Medians of 11 runs.
 import { spawnSync } from 'node:child_process';
 import { appendFileSync, closeSync, existsSync, mkdtempSync, openSync, rmSync, writeFileSync, writeSync } from 'node:fs';
@@ -80,6 +81,18 @@ try {
   );
   const compactStarts = Array.from({ length: 11 }, () => hook('SessionStart', dir, { session_id: session, source: 'compact' }).ms);
   console.log(`SessionStart after compact ${median(compactStarts).toFixed(0).padStart(5)} ms wall`);
+
+  // Memory about the prompt: a keyword search of the index (built here, as a daemon keeps it).
+  spawnSync(process.execPath, [cli, 'index', '--dir', dir]);
+  const asked = Array.from({ length: 11 }, () =>
+    hook('UserPromptSubmit', dir, { ...input, prompt: 'why was the billing export slow and what did we decide about retries?' }),
+  );
+  const told = asked[0]!.stdout ? JSON.parse(asked[0]!.stdout).hookSpecificOutput.additionalContext.length : 0;
+  console.log(
+    `prompt, memory about it    ${median(asked.map((a) => a.ms))
+      .toFixed(0)
+      .padStart(5)} ms wall  peak RSS ${median(asked.map((a) => a.rssMB))} MB  (${told} chars)`,
+  );
 
   const big = join(dir, 'big.jsonl');
   const fd = openSync(big, 'w');
