@@ -60,6 +60,8 @@ export interface StatusReport {
   llm: { model: string; baseUrl: string; levels: string[]; backoff: BackoffView | null; failedInputs: number } | null;
   /** Whether every search asks the model for extra queries (search.expand.enabled). */
   searchExpand: boolean;
+  /** Whether the UserPromptSubmit hook hands the agent memory about a prompt (agents.promptRecallHits > 0). */
+  promptRecall: boolean;
   /**
    * Nodes edited by hand: those that are so now (kept as edited), and the latest regenerated
    * ones with where their edited version was saved.
@@ -146,6 +148,7 @@ export async function gatherStatus(ws: Workspace, config: HipoConfig, now?: stri
     daemon: daemonStatus(ws),
     llm: modelStatus(ws, config),
     searchExpand: config.search.expand.enabled,
+    promptRecall: config.agents.promptRecallHits > 0,
     handEdits: {
       current: [...snapshot.nodes.values()].filter(isHandEdited).map((n) => ({ node: `${ws.memoryName}/${n.relPath}`, status: n.status })),
       saved: journal

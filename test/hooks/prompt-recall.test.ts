@@ -79,9 +79,10 @@ describe('hipo hook UserPromptSubmit: memory about the prompt', () => {
   it('says nothing for a slash command, a prompt of a word or two, with no index, or when turned off', () => {
     const ws = memory();
     expect(runCli(['compact', '--dir', ws.root, '--catch-up', '--now', '2026-03-20']).code).toBe(0);
-    // No index yet: the hook does not build one.
+    // No index yet: the hook does not build one, and `hipo status` says what it is missing.
     expect(prompt(ws, 'Which vacuum copes with long dog hair shedding?')).toBeNull();
     expect(existsSync(join(ws.root, '.hipo', 'index.db'))).toBe(false);
+    expect(runCli(['status', '--dir', ws.root]).stdout).toContain('the prompt hook needs it to hand the agent memory about a prompt');
     expect(runCli(['index', '--dir', ws.root]).code).toBe(0);
     expect(prompt(ws, '/compact keep the dog hair notes')).toBeNull();
     expect(prompt(ws, 'yes, shedding')).toBeNull();

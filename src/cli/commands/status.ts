@@ -99,7 +99,7 @@ function formatStatus(r: StatusReport, configWarnings: string[]): string {
   lines.push(
     r.index
       ? `  search index: ${r.index.file} (${(r.index.bytes / 1024 / 1024).toFixed(1)} MB, embedder ${r.index.embedder})`
-      : '  search index: none yet (hipo search or hipo index builds it)',
+      : `  search index: none yet (hipo index or hipo search builds it${r.promptRecall ? '; the prompt hook needs it to hand the agent memory about a prompt' : ''})`,
   );
   const st = r.store;
   if (st) {
