@@ -7,6 +7,8 @@ import { EXIT } from '../exit.js';
 import { formatPlan } from '../format.js';
 import type { CommandSetup } from '../command-setup.js';
 
+const PROMPT_HOOK_NEEDS_INDEX = '; the prompt hook needs it to hand the agent memory about a prompt';
+
 export function registerStatus(program: Command, { io, setRun }: CommandSetup): void {
   program
     .command('status')
@@ -99,7 +101,7 @@ function formatStatus(r: StatusReport, configWarnings: string[]): string {
   lines.push(
     r.index
       ? `  search index: ${r.index.file} (${(r.index.bytes / 1024 / 1024).toFixed(1)} MB, embedder ${r.index.embedder})`
-      : `  search index: none yet (hipo index or hipo search builds it${r.promptRecall ? '; the prompt hook needs it to hand the agent memory about a prompt' : ''})`,
+      : `  search index: none yet (hipo index or hipo search builds it${r.promptRecall ? PROMPT_HOOK_NEEDS_INDEX : ''})`,
   );
   const st = r.store;
   if (st) {
