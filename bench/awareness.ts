@@ -33,21 +33,6 @@ function hipo(args: string[], env: NodeJS.ProcessEnv, input?: string): string {
   return r.stdout;
 }
 
-/** What `hipo hook UserPromptSubmit` hands the agent for `prompt` ('' when nothing). */
-function promptContext(ws: string, env: NodeJS.ProcessEnv, prompt: string): string {
-  const input = JSON.stringify({
-    session_id: 'awareness-bench',
-    transcript_path: null,
-    cwd: ws,
-    hook_event_name: 'UserPromptSubmit',
-    prompt,
-  });
-  const out = hipo(['hook', 'UserPromptSubmit', '--dir', ws], env, input);
-  return out
-    ? ((JSON.parse(out) as { hookSpecificOutput?: { additionalContext?: string } }).hookSpecificOutput?.additionalContext ?? '')
-    : '';
-}
-
 /** Offline: no model or embedding endpoint reaches the measurement. */
 function offlineEnv(now: string): NodeJS.ProcessEnv {
   const env = { ...process.env, HIPO_NOW: now };
@@ -55,19 +40,19 @@ function offlineEnv(now: string): NodeJS.ProcessEnv {
   return env;
 }
 
-function sessionStartPack(ws: string, env: NodeJS.ProcessEnv): string {
-  const input = JSON.stringify({
-    session_id: 'awareness-bench',
-    transcript_path: null,
-    cwd: ws,
-    hook_event_name: 'SessionStart',
-    source: 'startup',
-  });
-  const out = JSON.parse(hipo(['hook', 'SessionStart', '--dir', ws], env, input)) as {
-    hookSpecificOutput?: { additionalContext?: string };
-  };
-  return out.hookSpecificOutput?.additionalContext ?? '';
+/** The additionalContext a hook hands the agent ('' when it prints nothing). */
+function hookContext(ws: string, env: NodeJS.ProcessEnv, event: 'SessionStart' | 'UserPromptSubmit', fields: object): string {
+  const input = JSON.stringify({ session_id: 'awareness-bench', transcript_path: null, cwd: ws, hook_event_name: event, ...fields });
+  const out = hipo(['hook', event, '--dir', ws], env, input);
+  return out
+    ? ((JSON.parse(out) as { hookSpecificOutput?: { additionalContext?: string } }).hookSpecificOutput?.additionalContext ?? '')
+    : '';
 }
+
+/** The SessionStart context, as an agent starting a session gets it. */
+const sessionStartPack = (ws: string, env: NodeJS.ProcessEnv): string => hookContext(ws, env, 'SessionStart', { source: 'startup' });
+/** What `hipo hook UserPromptSubmit` hands the agent for `prompt`. */
+const promptContext = (ws: string, env: NodeJS.ProcessEnv, prompt: string): string => hookContext(ws, env, 'UserPromptSubmit', { prompt });
 
 // ---- the benchmark's definitions --------------------------------------------------------
 
@@ -142,8 +127,9 @@ function memaware(): { ws: string; rootTokens: number; packChars: number; tests:
     hipo(['compact', '--catch-up', '--now', now, '--dir', ws], env);
     console.error(`hipo compact --catch-up: ${((performance.now() - t) / 1000).toFixed(1)} s`);
   }
-  const pack = asText(sessionStartPack(ws, env));
-  const packChars = sessionStartPack(ws, env).length;
+  const packText = sessionStartPack(ws, env);
+  const pack = asText(packText);
+  const packChars = packText.length;
   const cache = new Map<string, Text | null>();
   const node = (rel: string): Text | null => {
     if (!cache.has(rel)) {

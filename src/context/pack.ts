@@ -7,7 +7,7 @@
 // years of history. Same tree, same date, same budget: same pack.
 import type { LocalDate } from '../time/calendar.js';
 import { nodeRelPath, periodId, rawRelPath, type Period } from '../tree/layout.js';
-import { demoteHeadings, scanBlocks, sectionTree, splitLines, type Section } from '../tree/markdown.js';
+import { demoteHeadings, withoutSections } from '../tree/markdown.js';
 import { withoutPlaceholderSections } from '../tree/placeholder.js';
 import { ExclusionRules } from '../summarize/exclusion.js';
 import { fitBody, fitPrefix, type Measure } from './fit.js';
@@ -116,21 +116,6 @@ function hasDatedNotes(memoryDir: string, date: LocalDate): boolean {
   const r = readInMemory(memoryDir, nodeRelPath({ level: 'daily', date }), SOURCES_BYTES);
   const yaml = r ? splitFrontmatterLight(r.text).yaml : null;
   return yaml !== null && new RegExp(`/${date}-[^\\s,\\]]+\\.md`).test(yaml);
-}
-
-/** `body` without the sections whose heading the rules mark as throwaway. */
-function withoutEphemeral(body: string, rules: ExclusionRules): string {
-  const lines = splitLines(body);
-  const drop: [number, number][] = [];
-  const visit = (s: Section): void => {
-    for (const c of s.children) {
-      if (rules.isEphemeral(c.heading)) drop.push([c.line, c.endLine]);
-      else visit(c);
-    }
-  };
-  visit(sectionTree(scanBlocks(lines), lines.length));
-  if (!drop.length) return body;
-  return lines.filter((_, i) => !drop.some(([a, b]) => i + 1 >= a && i + 1 <= b)).join('\n');
 }
 
 export function buildPack(o: PackOptions): Pack {
@@ -247,7 +232,7 @@ export function buildPack(o: PackOptions): Pack {
           omitted.push({ level, path: x.rel, reason: 'over budget' });
           return;
         }
-        const body = withoutPlaceholderSections(withoutEphemeral(x.node!.body, rules));
+        const body = withoutPlaceholderSections(withoutSections(x.node!.body, (s) => rules.isEphemeral(s.heading)));
         // A node's part leads with its topics: a remnant of room that holds only a file list or a
         // stray line says nothing about the period (the node is named among those left out).
         const fit = fitBody(demoteHeadings(body, 1), allowance - m(title) - 3, m, {

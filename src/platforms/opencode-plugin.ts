@@ -4,8 +4,9 @@
 // `hipo hook Stop` on it when the session goes idle and deletes it again (it holds the
 // conversation unredacted: only the raw log, redacted, is kept); it puts the SessionStart context
 // into the system prompt and into the compaction prompt, and what memory holds about the latest
-// prompt (the UserPromptSubmit hook's context) into the system prompt after it. The workspace is found from the folder
-// OpenCode runs in, upward (as hipo itself finds it), so the plugin holds no project path.
+// prompt (the UserPromptSubmit hook's context) into the system prompt after it. The workspace is
+// found from the folder OpenCode runs in, upward (as hipo itself finds it), so the plugin holds
+// no project path.
 
 export function openCodePlugin(argv: readonly string[]): string {
   return `// hipo memory for OpenCode. Written by "hipo init --platform opencode"; "hipo uninstall" removes it.

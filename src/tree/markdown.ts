@@ -229,6 +229,24 @@ export function sectionTree(blocks: readonly Block[], totalLines: number, offset
   return root;
 }
 
+/**
+ * `text` without the sections `drop` picks, each with everything under it. `drop` gets the
+ * text's lines too, for a rule that reads a section's own text.
+ */
+export function withoutSections(text: string, drop: (s: Section, lines: readonly string[]) => boolean): string {
+  const lines = splitLines(text);
+  const gone: [number, number][] = [];
+  const visit = (s: Section): void => {
+    for (const c of s.children) {
+      if (drop(c, lines)) gone.push([c.line, c.endLine]);
+      else visit(c);
+    }
+  };
+  visit(sectionTree(scanBlocks(lines), lines.length));
+  if (!gone.length) return text;
+  return lines.filter((_, i) => !gone.some(([a, b]) => i + 1 >= a && i + 1 <= b)).join('\n');
+}
+
 /** Demotes every ATX heading outside fences by `by` levels (capped at 6), for nesting a document. */
 export function demoteHeadings(text: string, by: number): string {
   const lines = splitLines(text);

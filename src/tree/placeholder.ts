@@ -3,6 +3,8 @@
 // make it a chunk (found by "none", `hipo recall` would hand it to an agent) and the context
 // pack does not spend its room on it.
 
+import { withoutSections } from './markdown.js';
+
 const PLACEHOLDER = /^\s*[-*]\s+\((?:none|none yet)\)\s*$/;
 const HEADING = /^ {0,3}#{1,6}(?:\s|$)/;
 
@@ -20,18 +22,5 @@ export function placeholderOnly(text: string): boolean {
 /** `body` without its sections that hold nothing but a placeholder (heading included). */
 export function withoutPlaceholderSections(body: string): string {
   if (!body.includes('(none')) return body;
-  const out: string[] = [];
-  let section: string[] = [];
-  const flush = (): void => {
-    if (!placeholderOnly(section.join('\n'))) out.push(...section);
-    section = [];
-  };
-  let fence = false;
-  for (const l of body.split('\n')) {
-    if (/^ {0,3}(```|~~~)/.test(l)) fence = !fence;
-    if (!fence && HEADING.test(l)) flush();
-    section.push(l);
-  }
-  flush();
-  return out.join('\n');
+  return withoutSections(body, (s, lines) => s.children.length === 0 && placeholderOnly(lines.slice(s.line - 1, s.endLine).join('\n')));
 }
