@@ -99,10 +99,10 @@ export class Hipo {
 
   /**
    * After a compaction: brings the search index up to date with what was written, when there is
-   * one (or `search.autoIndex` asks for one). Never throws: a failure is a warning.
+   * one (or `search.autoIndex` or `create` asks for one). Never throws: a failure is a warning.
    */
   async keepIndexCurrent(
-    opts: { onProgress?: (p: UpdateProgress) => void } = {},
+    opts: { onProgress?: (p: UpdateProgress) => void; create?: boolean } = {},
   ): Promise<{ report: UpdateReport | null; warnings: string[] }> {
     const { keepIndexCurrent } = await import('../index/maintain.js');
     return keepIndexCurrent(this.workspace, this.config, opts);

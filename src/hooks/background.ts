@@ -1,6 +1,7 @@
 // The tree follows the sessions without anyone running `hipo compact` or a daemon: after a capture
 // hook archived new turns, it starts `hipo compact --catch-up` as a detached process and returns
-// at once (a hook never waits for compaction). At most once per
+// at once (a hook never waits for compaction); `--index` too while the prompt hook is on, so that
+// the index it reads exists without a daemon or a `hipo index`. At most once per
 // `agents.compactAfterCaptureMinutes`; never while a daemon runs (its watcher sees the append) or
 // a compaction holds the writer lock. `HIPO_BACKGROUND_COMPACT=0` turns it off for a process
 // tree (scripted runs, test suites), as a 0 in the config does for a workspace.
@@ -41,7 +42,9 @@ export function compactInBackground(
   if (lockHolder(ws)) return 'busy';
   ensureStateDir(ws);
   atomicWriteFile(marker, `${new Date(at).toISOString()}\n`);
-  const args = [cli, 'compact', '--catch-up', '--dir', ws.root, ...(opts.now ? ['--now', opts.now] : [])];
+  // The prompt hook searches an index and never builds one: the first compaction builds it.
+  const index = config.agents.promptRecallHits > 0 ? ['--index'] : [];
+  const args = [cli, 'compact', '--catch-up', ...index, '--dir', ws.root, ...(opts.now ? ['--now', opts.now] : [])];
   const child = spawn(process.execPath, args, { detached: true, stdio: 'ignore', env });
   child.on('error', () => {
     /* the next hook tries again after the interval; `hipo status` shows what is pending */

@@ -77,14 +77,15 @@ export async function withIndex<T>(
 
 /**
  * After a compaction cycle wrote nodes: bring an existing index up to date (or build one when
- * `search.autoIndex` is set). Never throws: a failure here is a warning, the compaction stands.
+ * `search.autoIndex` is set or the caller asks with `create`). Never throws: a failure here is
+ * a warning, the compaction stands.
  */
 export async function keepIndexCurrent(
   ws: Workspace,
   config: HipoConfig,
-  opts: OpenOptions & Pick<UpdateOptions, 'onProgress'> = {},
+  opts: OpenOptions & Pick<UpdateOptions, 'onProgress'> & { create?: boolean } = {},
 ): Promise<{ report: UpdateReport | null; warnings: string[] }> {
-  if (!existsSync(indexFile(ws)) && !config.search.autoIndex) return { report: null, warnings: [] };
+  if (!existsSync(indexFile(ws)) && !config.search.autoIndex && !opts.create) return { report: null, warnings: [] };
   try {
     const s = await withIndex(ws, config, { update: true, ...opts }, async () => undefined);
     return { report: s.report, warnings: s.warnings };

@@ -22,6 +22,18 @@ function stop(ws: TestWorkspace, t: string, env: NodeJS.ProcessEnv = ON) {
   });
 }
 
+/** What the prompt hook hands the agent for `text` (null: nothing). */
+function promptContext(ws: TestWorkspace, text: string): string | null {
+  const r = runCli(['hook', 'UserPromptSubmit', '--dir', ws.root], {
+    input: hookJson('UserPromptSubmit', { session_id: 'another-session', cwd: ws.root, transcript_path: null, prompt: text }),
+    env: { ...ON, HIPO_BACKGROUND_COMPACT: '0' },
+  });
+  expect(r.code).toBe(0);
+  return r.stdout
+    ? (JSON.parse(r.stdout) as { hookSpecificOutput: { additionalContext: string } }).hookSpecificOutput.additionalContext
+    : null;
+}
+
 function captures(ws: TestWorkspace): Record<string, unknown>[] {
   return readFileSync(join(ws.root, '.hipo', 'journal.jsonl'), 'utf8')
     .trim()
@@ -60,6 +72,9 @@ describe('background compaction after a capture hook', () => {
     const last = captures(ws).at(-1)!;
     expect(last.turns).toBe(1);
     expect(last).not.toHaveProperty('compacting');
+    // With no daemon and no `hipo index`, the same run built the index the prompt hook reads.
+    const question = 'Which stream does the exporter queue use?';
+    await until(() => promptContext(ws, question)?.includes('Redis stream for the exporter queue') ?? false, 'the index');
   });
 
   it('starts nothing while a daemon runs, nor with the interval set to 0', async () => {

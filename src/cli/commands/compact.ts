@@ -9,6 +9,7 @@ interface CompactOpts {
   dryRun?: boolean;
   catchUp?: boolean;
   resummarize?: boolean;
+  index?: boolean;
   now?: string;
   json?: boolean;
   verbose?: boolean;
@@ -26,6 +27,7 @@ export function registerCompact(program: Command, { io, setRun }: CommandSetup):
       '--resummarize',
       'also give fixed nodes with an extractive summary a pass by the configured model (costs calls; per-cycle limits apply)',
     )
+    .option('--index', 'build the search index when there is none (as search.autoIndex does for every run)')
     .option('--json', 'print the plan or result as JSON')
     .option('--verbose', 'list every action of every cycle')
     .option(DIR_FLAGS, DIR_HELP)
@@ -56,11 +58,11 @@ export function registerCompact(program: Command, { io, setRun }: CommandSetup):
           })
           .finally(() => progress.done());
         // Keep the search index current for what was written (only if there is one, or
-        // search.autoIndex asks for it); a failure there is a warning, never the command's.
+        // search.autoIndex or --index asks for it); a failure there is a warning, never the command's.
         const indexProgress = progressSink(process.stderr, (l) => io.err(l), { plain: !opts.json, delayMs: 2000 });
         const index = result.dryRun
           ? { report: null, warnings: [] as string[] }
-          : await hipo.keepIndexCurrent({ onProgress: (p) => indexProgress.update(p) });
+          : await hipo.keepIndexCurrent({ onProgress: (p) => indexProgress.update(p), create: !!opts.index });
         indexProgress.done();
         if (opts.json)
           io.out(
