@@ -222,6 +222,7 @@ describe('kinds, salience and slots', () => {
     ['I graduated with a degree in Business Administration', 'work'],
     ['My sister lives in Chicago', 'people'],
     ["I'm allergic to peanuts", 'health'],
+    ['My Doctor said my Blood Pressure is fine now', 'health'],
     ['I moved to Lisbon in March', 'home'],
     ['I just bought a Fitbit Versa 3', 'possessions'],
     ['I go running every morning at 6', 'routines'],
@@ -233,6 +234,11 @@ describe('kinds, salience and slots', () => {
     ['I am Kadence, a 25-year-old musician from New York City', 'identity'],
     ['My birthday is on March 3', 'identity'],
     ['My 9-year-old is super excited about snorkeling', 'people'],
+    ['I actually recently had a bad case of bronchitis that I initially thought was just a cold', 'health'],
+    ["I've been fighting a fever and a cough since Monday", 'health'],
+    ["I've used Trello in my previous role as a marketing specialist at a small startup", 'work'],
+    ['I just got a cookbook for my birthday', 'possessions'],
+    ["We're celebrating our anniversary in Lisbon", 'plans'],
   ])('%s → %s', (text, kind) => {
     expect(categoryOf(text)).toBe(kind);
   });
@@ -248,6 +254,9 @@ describe('kinds, salience and slots', () => {
     ['My ideal customer is a female between 25-45 years old', 'identity'],
     ['I recently bought a silver necklace on my birthday', 'identity'],
     ['I just got back from a bird watching workshop at the Audubon society', 'possessions'],
+    ['I picked up the Sleepy Body Lotion from Bath & Body Works', 'health'],
+    ['I watched Doctor Strange and four other Marvel movies', 'health'],
+    ["I've been watching Unbox Therapy's reviews of the new phones", 'health'],
   ])('%s is not about %s', (text, kind) => {
     expect(categoryOf(text)).not.toBe(kind);
   });

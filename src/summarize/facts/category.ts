@@ -37,7 +37,8 @@ const RULES: [Category, RegExp][] = [
     wordsRegex(
       anyOf(
         "i(?:'ve| have)? work(?:ed)? (?:as|at|for|in)",
-        `my ${wordsOf('job boss manager employer career colleagues? co-?workers? degree major thesis')}`,
+        // "my previous role as a marketing specialist"
+        `my (?:${wordsOf('previous current new old first last former')}\\s)?${wordsOf('job role position boss manager employer career colleagues? co-?workers? degree major thesis')}`,
         "i(?:'m| am) (?:a|an) [a-z]+ (?:at|for|by profession)",
         'i graduated',
         "i(?:'m| am) studying",
@@ -98,10 +99,11 @@ const RULES: [Category, RegExp][] = [
     'health',
     wordsRegex(
       wordsOf(`
-    doctor dentist therapist therapy allerg\\w* diet vegan vegetarian gluten lactose intoleran\\w* sleep\\w* insomnia
+    doctor dentist therapist therapy allerg\\w* diet vegan vegetarian gluten lactose intoleran\\w* sleep(?:s|ing)? slept insomnia
     anxiety depress\\w* medication meds prescription injur\\w* surgery physio\\w* blood\\spressure diabet\\w* cholesterol
     pregnan\\w* weight calorie\\w* symptoms? migraines? asthma knee back\\spain hospital diagnosed recovering
-    mental\\shealth`),
+    mental\\shealth bronchitis pneumonia flu covid infections? fever cough\\w* strep a\\scold concussion sprain\\w*
+    fractur\\w* broke\\s(?:my|an?)\\s(?:arm|leg|wrist|ankle|toe|finger|rib)`),
     ),
   ],
   [
@@ -127,7 +129,9 @@ const RULES: [Category, RegExp][] = [
         `next ${wordsOf(`week month year weekend summer spring fall winter ${DAYS}`)}`,
         'upcoming',
         'this (?:weekend|summer|fall|winter|spring)',
-        wordsOf('birthday anniversary wedding appointment deadline reservation booked signed\\sup registered'),
+        // A date to keep, not a present ("a cookbook for my birthday" is about the cookbook).
+        `(?<!\\bfor\\s(?:my|our|his|her)\\s)${wordsOf('birthday anniversary')}`,
+        wordsOf('wedding appointment deadline reservation booked signed\\sup registered'),
       ),
     ),
   ],
@@ -191,7 +195,12 @@ const RULES: [Category, RegExp][] = [
   ],
 ];
 
+/** Two or more capitalised words in a row: a title or a brand ("Doctor Strange", "Unbox Therapy"). */
+const TITLE = /\b(?!(?:My|Our|I|The|A|An|This|That|We)\b)[A-Z][\p{L}'’]*(?:\s+(?:(?:of|the|and|&)\s+)?[A-Z][\p{L}'’]*)+/gu;
+
 export function categoryOf(statement: string): Category {
-  for (const [c, re] of RULES) if (re.test(statement)) return c;
+  // A health word inside a title names no one's health.
+  const untitled = statement.replace(TITLE, ' ');
+  for (const [c, re] of RULES) if (re.test(c === 'health' ? untitled : statement)) return c;
   return 'other';
 }
