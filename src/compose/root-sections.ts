@@ -8,6 +8,7 @@ import { CATEGORY_TITLES } from '../summarize/facts/category.js';
 import { distinctFacts, rankFacts } from '../summarize/facts/profile.js';
 import { clip } from '../summarize/classify.js';
 import { factDigest } from '../summarize/facts/digest.js';
+import { isPastPlan } from '../summarize/facts/past.js';
 
 /** One section's lines: `ranked` best first, `show` puts the kept ones in reading order. */
 export interface SectionLines<T> {
@@ -69,14 +70,18 @@ export function profileSection(
   room: ProfileRoom,
 ): SectionLines<FactInfo> {
   // Only a budget's worth can be shown; a few hundred candidates are plenty.
-  const ranked = distinctFacts(
+  const distinct = distinctFacts(
     rankFacts(
       facts.filter((f) => f.type === 'user'),
       today,
     ),
     600,
   );
-  const sentence = (f: FactInfo): string => `- ${clip(f.text, FACT_LINE_MAX)} ([${shortDate(f.lastSeen, today)}](${linkFor(f.lastSeen)}))`;
+  // A plan whose date is behind is history: said as such, and after every current fact.
+  const past = new Set(distinct.filter((f) => isPastPlan(f.text, f.lastSeen, today)));
+  const ranked = [...distinct.filter((f) => !past.has(f)), ...past];
+  const sentence = (f: FactInfo): string =>
+    `- ${clip(f.text, FACT_LINE_MAX)}${past.has(f) ? ' — past' : ''} ([${shortDate(f.lastSeen, today)}](${linkFor(f.lastSeen)}))`;
   const sentences = sentenceCount(ranked.map(sentence), room);
   const digests = new Map<FactInfo, string>();
   ranked.forEach((f, i) => {

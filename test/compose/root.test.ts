@@ -162,6 +162,27 @@ describe('ROOT.md', () => {
     expect(r.body).not.toContain('45 minutes');
   });
 
+  it('says a plan whose date is behind is past, after the facts that still hold', async () => {
+    // today is 2026-06-30: the appointment (said 06-10 for 06-20) is over, the trip (06-25 for 07-14) ahead.
+    const r = await root([
+      {
+        month: '2026-06',
+        topics: [],
+        facts: [
+          fact('Dentist appointment 2026-06-20 at 09:30, block the morning', 20, 3),
+          fact('My dentist is Dr. Weber at the Charité clinic', 30),
+          fact('Flight to Seoul on 2026-07-14, back 2026-07-28', 5),
+        ],
+      },
+    ]);
+    const health = section(r.body, 'Profile').split('### Health\n')[1]!.split('\n###')[0]!;
+    expect(lines(health)).toEqual([
+      '- My dentist is Dr. Weber at the Charité clinic ([05-31](daily/2026-05-31.md))',
+      '- Dentist appointment 2026-06-20 at 09:30, block the morning — past ([06-10](daily/2026-06-10.md))',
+    ]);
+    expect(r.body).toContain('- Flight to Seoul on 2026-07-14, back 2026-07-28 ([06-25](daily/2026-06-25.md))');
+  });
+
   it('marks references unseen for more than 30 days with ?', async () => {
     const r = await root([{ month: '2026-05', topics: [topic('old docs', 'reference', 45), topic('fresh docs', 'reference', 10)] }]);
     expect(r.body).toContain('- old docs [reference, 45d, ?]');
