@@ -9,10 +9,10 @@
 // nothing from ROOT.md (the SessionStart context has it) or from this session's own turns.
 import { existsSync } from 'node:fs';
 import type { HipoConfig } from '../config/config.js';
-import { queryTerms } from '../context/terms.js';
 import { cjkQueryTerms, cjkRuns } from '../index/cjk.js';
 import { indexFile, openIndex } from '../index/search-index.js';
 import { search, type SearchHit } from '../search/search.js';
+import { tokenize } from '../summarize/keywords.js';
 import { shortSessionId } from '../state/sessions.js';
 import type { Workspace } from '../tree/layout.js';
 
@@ -30,11 +30,14 @@ function plainWords(prompt: string): string {
   return prompt.replace(/["“”„]/g, ' ').replace(/(^|\s)-+(?=\S)/g, '$1');
 }
 
-/** Words of a prompt as the index searches them: Korean, Chinese and Japanese by character pairs. */
+/**
+ * Content words of a prompt as the index searches them: "PR", "CI" and "DB" count (a coding
+ * prompt names things by them), stop words do not; Korean, Chinese and Japanese by character pairs.
+ */
 function wordCount(prompt: string): number {
   const runs = cjkRuns(prompt);
   const rest = runs.reduce((t, r) => t.replace(r, ' '), prompt);
-  return queryTerms(rest).length + cjkQueryTerms(runs.join(' ')).length;
+  return new Set(tokenize(rest, true).filter((w) => w.length >= 2)).size + cjkQueryTerms(runs.join(' ')).length;
 }
 
 /** The text an agent gets: each hit's place, section and matched lines, within `maxChars`. */

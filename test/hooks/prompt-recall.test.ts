@@ -76,6 +76,19 @@ describe('hipo hook UserPromptSubmit: memory about the prompt', () => {
     expect(prompt(ws, '마이그레이션 회의는 언제야?')?.hookSpecificOutput.additionalContext).toContain('데이터베이스 마이그레이션 회의');
   });
 
+  it('counts the short names a coding prompt uses (PR, CI, DB) among its words', () => {
+    const ws = makeWorkspace({
+      'memory/2026-03-04.md':
+        '# 2026-03-04\n\n## pull requests [feedback]\n- rule: keep pull requests under 400 changed lines\n' +
+        '- how to apply: split by layer (schema, writer, endpoint) and stack the PRs\n',
+    });
+    expect(runCli(['compact', '--dir', ws.root, '--catch-up', '--now', '2026-03-20']).code).toBe(0);
+    expect(runCli(['index', '--dir', ws.root]).code).toBe(0);
+    expect(prompt(ws, 'how should I split this big PR')?.hookSpecificOutput.additionalContext).toContain('stack the PRs');
+    // Still two words ("fix", "ci"): too few to search.
+    expect(prompt(ws, 'yes please fix the CI')).toBeNull();
+  });
+
   it('says nothing for a slash command, a prompt of a word or two, with no index, or when turned off', () => {
     const ws = memory();
     expect(runCli(['compact', '--dir', ws.root, '--catch-up', '--now', '2026-03-20']).code).toBe(0);
