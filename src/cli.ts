@@ -4,12 +4,15 @@
 // prompt of an agent session, so its start-up time is the agent's latency.
 // `hipo --version` answers without loading the command line at all (install checks, scripts).
 // `hipo compact`, `search` and `recall` ask a running daemon first (cli/daemon-first.ts), and load the
-// command line only when it does not answer.
+// command line only when it does not answer. `hipo daemon` runs in a worker thread (cli/daemon-start.ts).
 const argv = process.argv.slice(2);
 const isHook = argv[0] === 'hook' && !argv.includes('--help') && !argv.includes('-h');
 const isVersion = argv.length === 1 && (argv[0] === '--version' || argv[0] === '-v');
 
 const isDaemonFirst = ['compact', 'search', 'recall'].includes(argv[0] ?? '') && !argv.includes('--help') && !argv.includes('-h');
+// The daemon runs in a worker thread with a bounded young generation (cli/daemon-start.ts);
+// HIPO_DAEMON_THREAD=0 keeps it on the main thread.
+const isDaemon = argv[0] === 'daemon' && !argv.includes('--help') && !argv.includes('-h') && process.env.HIPO_DAEMON_THREAD !== '0';
 
 const commandLine = (): Promise<number> => import('./cli/main.js').then((m) => m.main(argv));
 const run: Promise<number> = isHook
@@ -18,7 +21,9 @@ const run: Promise<number> = isHook
     ? import('./cli/version.js').then((m) => (process.stdout.write(`${m.VERSION}\n`), 0))
     : isDaemonFirst
       ? import('./cli/daemon-first.js').then((m) => m.daemonFirst(argv)).then((code) => code ?? commandLine())
-      : commandLine();
+      : isDaemon
+        ? import('./cli/daemon-start.js').then((m) => m.runDaemonInThread(argv))
+        : commandLine();
 
 run.then(
   (code) => {

@@ -2,6 +2,7 @@
 // after file changes (debounced) and on a heartbeat (so nodes turn fixed after midnight even
 // when nothing is written), one cycle per run so a backlog never blocks file-change handling.
 // It writes only under the shared writer lock, so `hipo compact` and the daemon never interleave.
+import { resourceLimits } from 'node:worker_threads';
 import { statSync } from 'node:fs';
 import { hostname } from 'node:os';
 import { createTask, type ScheduledTask } from 'node-cron';
@@ -141,7 +142,8 @@ export class Daemon {
       'info',
       'start',
       `hipo daemon: watching ${this.ws.memoryDir} (pid ${process.pid}, heartbeat "${this.config.daemon.heartbeat}" ${this.config.timeZone}, debounce ${this.config.daemon.debounceMs} ms)`,
-      { pid: process.pid, memoryDir: this.ws.memoryDir },
+      // In a worker thread (cli/commands/daemon.ts): the young generation it was given.
+      { pid: process.pid, memoryDir: this.ws.memoryDir, youngGenerationMb: resourceLimits.maxYoungGenerationSizeMb ?? null },
     );
     this.watcher = watchMemory(this.ws, {
       writeFinishMs: this.config.daemon.writeFinishMs,

@@ -1,10 +1,20 @@
 // The daemon's side of ask.ts: a Unix domain socket in `.hipo/`, readable and writable by its
-// owner only (created under a umask of 0177, then chmod 0600), one JSON request line per
-// connection, one JSON answer line back. A socket left by a daemon that crashed is removed at
-// start: the caller holds the daemon lock, so no live daemon owns it.
-import { chmodSync, unlinkSync } from 'node:fs';
+// owner only, one JSON request line per connection, one JSON answer line back. It is bound in a
+// fresh owner-only folder, made 0600 and then moved into place, so no other user can connect at
+// any moment, without the process-wide umask (which a worker thread, where the daemon runs,
+// cannot set, and which would race the daemon's other writes). A socket or binding folder left
+// by a daemon that crashed is removed at start: the caller holds the daemon lock, so no live
+// daemon owns them.
+import { chmodSync, mkdtempSync, readdirSync, renameSync, rmSync, unlinkSync } from 'node:fs';
 import { createServer, type Server, type Socket } from 'node:net';
+import { dirname, join } from 'node:path';
 import type { DaemonAnswer, DaemonRequest } from './ask.js';
+
+/**
+ * The binding folder's name before mkdtemp's six characters: `.s-XXXXXX/s` is as long as
+ * `daemon.sock`, so a path short enough for the socket (ask.ts) is short enough to bind.
+ */
+const BINDING = '.s-';
 
 /** A request line longer than this is refused (requests are a few hundred bytes). */
 const MAX_REQUEST_BYTES = 64 * 1024;
@@ -23,27 +33,37 @@ export class RequestServer {
   ) {}
 
   static listen(path: string, handle: RequestHandler): Promise<RequestServer> {
-    try {
-      unlinkSync(path);
-    } catch {
-      /* none left behind */
-    }
+    const parent = dirname(path);
+    for (const stale of [
+      path,
+      ...readdirSync(parent)
+        .filter((f) => f.startsWith(BINDING))
+        .map((f) => join(parent, f)),
+    ])
+      rmSync(stale, { recursive: true, force: true });
+    // mkdtemp makes the folder 0700: only this user can reach the socket while it is set up.
+    const folder = mkdtempSync(join(parent, BINDING));
+    const bound = join(folder, 's');
     const server = createServer({ allowHalfOpen: false });
     const rs = new RequestServer(server, path);
     server.on('connection', (socket) => rs.serve(socket, handle));
     return new Promise((resolve, reject) => {
-      const umask = process.umask(0o177);
-      server.once('error', (err) => {
-        process.umask(umask);
+      const fail = (err: Error): void => {
+        server.close();
+        rmSync(folder, { recursive: true, force: true });
         reject(err);
-      });
-      server.listen(path, () => {
-        process.umask(umask);
+      };
+      server.once('error', fail);
+      server.listen(bound, () => {
         try {
-          chmodSync(path, 0o600);
-        } catch {
-          /* the umask already made it 0600 */
+          chmodSync(bound, 0o600);
+          renameSync(bound, path);
+          rmSync(folder, { recursive: true, force: true });
+        } catch (err) {
+          fail(err as Error);
+          return;
         }
+        server.off('error', fail);
         resolve(rs);
       });
     });

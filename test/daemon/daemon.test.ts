@@ -85,9 +85,16 @@ describe('hipo daemon', () => {
   });
 
   it('stops cleanly on SIGTERM and SIGINT: exit 0, locks released, status says so', async () => {
-    for (const signal of ['SIGTERM', 'SIGINT'] as const) {
+    // In its worker thread (a bounded young generation), and on the main thread when asked.
+    const runs = [
+      ['SIGTERM', {}, 6],
+      ['SIGINT', {}, 6],
+      ['SIGTERM', { HIPO_DAEMON_THREAD: '0' }, null],
+    ] as const;
+    for (const [signal, env, youngGenerationMb] of runs) {
       const ws = makeWorkspace({ 'memory/2026-06-01.md': rawLog('2026-06-01', { 'x [project]': ['y'] }) }, FAST_DAEMON);
-      const d = start(ws.root, { HIPO_NOW: '2026-06-01' });
+      const d = start(ws.root, { HIPO_NOW: '2026-06-01', ...env });
+      expect(await d.waitFor((l) => l.event === 'start')).toMatchObject({ pid: d.child.pid, youngGenerationMb });
       await d.until(() => ws.exists('memory/ROOT.md'));
       await d.until(() => JSON.parse(ws.read('.hipo/daemon.json')).indexedAt !== null, 20_000, 'the index update');
       const live = JSON.parse(runCli(['status', '--json', '--dir', ws.root]).stdout);

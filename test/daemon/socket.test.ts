@@ -1,6 +1,6 @@
 // One-shot commands handing their work to a running daemon over `.hipo/daemon.sock`: the real
 // daemon child process, the real `hipo` CLI, a real Unix socket.
-import { appendFileSync, statSync, writeFileSync } from 'node:fs';
+import { appendFileSync, readdirSync, statSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { askDaemon } from '../../src/daemon/ask.js';
@@ -33,9 +33,12 @@ function workspace(slow = false) {
 describe('hipo compact with a daemon running', () => {
   it('is run by the daemon, which sees a line appended just before, on an owner-only socket', async () => {
     const { ws, env } = workspace(true);
+    // A binding folder a crashed daemon left behind (daemon/socket.ts) is cleared at start.
+    ws.write('.hipo/.s-Xk29fQ/s', '');
     const d = start(ws.root, env);
     await d.waitFor((l) => l.event === 'index', 30_000, 'the catch-up and first index');
     expect(statSync(join(ws.stateDir, 'daemon.sock')).mode & 0o777).toBe(0o600);
+    expect(readdirSync(ws.stateDir).filter((f) => f.startsWith('.s-'))).toEqual([]);
     // Appended and compacted at once: no time for the watcher to report the change first.
     appendFileSync(join(ws.root, 'memory/2026-06-02.md'), '- decided to hand compaction to the daemon\n');
     const r = runCli(['compact', '--dir', ws.root], { env });

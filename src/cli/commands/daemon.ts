@@ -1,3 +1,4 @@
+import { isMainThread, parentPort } from 'node:worker_threads';
 import type { Command } from 'commander';
 import { validate } from 'node-cron';
 import { Daemon, DaemonRunning } from '../../daemon/daemon.js';
@@ -6,6 +7,24 @@ import { DIR_FLAGS, DIR_HELP, loadWorkspace, workspaceRoot } from '../command-se
 import { Supervisor } from '../../daemon/supervisor.js';
 import { CliError, EXIT } from '../exit.js';
 import type { CommandSetup } from '../command-setup.js';
+
+type StopSignal = 'SIGINT' | 'SIGTERM';
+const STOP_SIGNALS: readonly StopSignal[] = ['SIGINT', 'SIGTERM'];
+
+/** Calls `stop` on SIGINT or SIGTERM: sent to this process, or forwarded by the main thread. */
+function onStopSignal(stop: (signal: StopSignal) => void): () => void {
+  if (isMainThread) {
+    for (const s of STOP_SIGNALS) process.on(s, stop);
+    return () => {
+      for (const s of STOP_SIGNALS) process.off(s, stop);
+    };
+  }
+  const onMessage = (m: { signal?: StopSignal }): void => {
+    if (m.signal) stop(m.signal);
+  };
+  parentPort!.on('message', onMessage);
+  return () => void parentPort!.off('message', onMessage);
+}
 
 export function registerDaemon(program: Command, { io, setRun }: CommandSetup): void {
   program
@@ -48,17 +67,14 @@ export function registerDaemon(program: Command, { io, setRun }: CommandSetup): 
           throw err;
         }
         await new Promise<void>((resolve) => {
-          const onSignal = (sig: string): void => {
+          const unsubscribe = onStopSignal((sig) => {
             log('info', 'signal', `received ${sig}: finishing the write in progress`, { signal: sig });
             ended();
-          };
+          });
           ended = () => {
-            process.off('SIGINT', onSignal);
-            process.off('SIGTERM', onSignal);
+            unsubscribe();
             supervisor.stop().then(resolve, resolve);
           };
-          process.on('SIGINT', onSignal);
-          process.on('SIGTERM', onSignal);
         });
         const { failed } = outcome;
         if (failed) throw new CliError(failed.message, failed instanceof DaemonRunning ? EXIT.busy : EXIT.failed);
