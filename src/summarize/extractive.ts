@@ -2,6 +2,7 @@
 // entry's lines into the template's sections and keeps the most informative sentences.
 // Type rules (spec): `user` entries are kept verbatim, `feedback` keeps rule, why and how to
 // apply verbatim, `reference` keeps the pointer and one line, `project` is condensed.
+import { withoutRestatements } from './facts/restatement.js';
 import type { TemplateSet } from '../write/template.js';
 import { renderTemplate } from '../write/template.js';
 import { formatTopicTag } from '../tree/topic.js';
@@ -256,7 +257,13 @@ export function buildDraft(a: Analysis, level: Level, labelLines: boolean): Draf
   const draft = { entities } as Draft;
   const caps = { ...CAPS[level] };
   const g = GROWING[level];
+  // The room grows with what was said, restatements included; they then leave it to other facts.
   caps.said = Math.min(g.said, Math.max(caps.said, Math.ceil(pools.said.length * g.share)));
+  pools.said = withoutRestatements(
+    pools.said,
+    (c) => c.text.replace(HAS_ORIGIN, ''),
+    (c) => c.score,
+  );
   caps.references = Math.min(g.references, Math.max(caps.references, Math.ceil(pools.references.length * g.share)));
   for (const b of LIST_BUCKETS) draft[b] = select(pools[b], caps[b]);
   return draft;

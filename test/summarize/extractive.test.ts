@@ -205,4 +205,24 @@ describe('highlights', () => {
     expect(line.match(/retries the same PDF job/g)).toHaveLength(1);
     expect(line).toMatch(/special characters/);
   });
+
+  it('states a fact the user said twice in other words once, the one that names more', async () => {
+    const chat = [
+      '## Session 1',
+      'User: I just got back from a solo camping trip to Yosemite National Park today. Any tips for drying a tent?',
+      'Assistant: Pitch it in the shade and let it air out.',
+      '## Session 2',
+      "User: I just started my solo camping trip to Yosemite National Park today and I'm really excited to explore the park. What should I pack?",
+      'Assistant: Layers and water.',
+      "User: I stayed at a hotel in Downtown LA during my friend's birthday celebration and had an amazing view of the city skyline.",
+      "User: I actually stayed at the Hilton Hotel in Downtown LA during my friend's birthday celebration and had an amazing view of the city skyline.",
+      // A long day (a small one is copied as it is).
+      ...Array.from({ length: 40 }, (_, i) => `## Session ${i + 3}\n\nUser: how do I rotate log file ${i}?\n\nAssistant: ${filler(8)}`),
+    ].join('\n\n');
+    const ws = makeWorkspace({ 'memory/2026-06-01.md': `# 2026-06-01\n\n${chat}\n` });
+    await cycle(ws, '2026-06-02');
+    const facts = node(ws, 'daily/2026-06-01.md').body.split('## User Facts (from conversations)\n')[1]!.split('\n\n')[0]!;
+    expect(facts.match(/solo camping trip to Yosemite/g)).toHaveLength(1);
+    expect(facts).toContain('the Hilton Hotel in Downtown LA');
+  });
 });
