@@ -230,6 +230,7 @@ describe('kinds, salience and slots', () => {
     ['My favorite band is Radiohead', 'tastes'],
     ['My name is Dana', 'identity'],
     ['I have some gouramis in my 20-gallon tank', 'pets'],
+    ['My cat Luna knocked the Blue Bottle Coffee mug off the desk', 'pets'],
     ["I'm currently 32 years old", 'identity'],
     ['I am Kadence, a 25-year-old musician from New York City', 'identity'],
     ['My birthday is on March 3', 'identity'],
@@ -256,6 +257,8 @@ describe('kinds, salience and slots', () => {
     ['I just got back from a bird watching workshop at the Audubon society', 'possessions'],
     ['I picked up the Sleepy Body Lotion from Bath & Body Works', 'health'],
     ['I watched Doctor Strange and four other Marvel movies', 'health'],
+    ["I'm also interested in visiting the Crazy Horse Memorial", 'pets'],
+    ['We ate at the Red Rooster Cafe', 'pets'],
     ["I've been watching Unbox Therapy's reviews of the new phones", 'health'],
   ])('%s is not about %s', (text, kind) => {
     expect(categoryOf(text)).not.toBe(kind);

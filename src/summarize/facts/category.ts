@@ -195,12 +195,13 @@ const RULES: [Category, RegExp][] = [
   ],
 ];
 
-/** Two or more capitalised words in a row: a title or a brand ("Doctor Strange", "Unbox Therapy"). */
+/** Two or more capitalised words in a row: a title, a brand or a place ("Doctor Strange", "Crazy Horse Memorial"). */
 const TITLE = /\b(?!(?:My|Our|I|The|A|An|This|That|We)\b)[A-Z][\p{L}'’]*(?:\s+(?:(?:of|the|and|&)\s+)?[A-Z][\p{L}'’]*)+/gu;
 
 export function categoryOf(statement: string): Category {
-  // A health word inside a title names no one's health.
+  // A health or animal word inside a title names no one's health or pet ("Doctor Strange",
+  // "the Crazy Horse Memorial").
   const untitled = statement.replace(TITLE, ' ');
-  for (const [c, re] of RULES) if (re.test(c === 'health' ? untitled : statement)) return c;
+  for (const [c, re] of RULES) if (re.test(c === 'health' || c === 'pets' ? untitled : statement)) return c;
   return 'other';
 }
