@@ -142,7 +142,7 @@ export class Daemon {
       'info',
       'start',
       `hipo daemon: watching ${this.ws.memoryDir} (pid ${process.pid}, heartbeat "${this.config.daemon.heartbeat}" ${this.config.timeZone}, debounce ${this.config.daemon.debounceMs} ms)`,
-      // In a worker thread (cli/commands/daemon.ts): the young generation it was given.
+      // In its worker thread (cli/daemon-start.ts): the young generation it was given.
       { pid: process.pid, memoryDir: this.ws.memoryDir, youngGenerationMb: resourceLimits.maxYoungGenerationSizeMb ?? null },
     );
     this.watcher = watchMemory(this.ws, {

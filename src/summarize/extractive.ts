@@ -157,6 +157,8 @@ function shortLabel(source: string): string {
 }
 
 const HAS_ORIGIN = /^(?:\d{2}-\d{2}|W\d{2}) · /;
+/** A user fact's kind before its text (`pets: My dog Max …`, facts/fact.ts). */
+const CATEGORY_LABEL = /^[a-z]+: /;
 
 export function buildDraft(a: Analysis, level: Level, labelLines: boolean): Draft {
   const pools: Record<ListBucket, Candidate[]> = {
@@ -261,7 +263,7 @@ export function buildDraft(a: Analysis, level: Level, labelLines: boolean): Draf
   caps.said = Math.min(g.said, Math.max(caps.said, Math.ceil(pools.said.length * g.share)));
   pools.said = withoutRestatements(
     pools.said,
-    (c) => c.text.replace(HAS_ORIGIN, ''),
+    (c) => c.text.replace(HAS_ORIGIN, '').replace(CATEGORY_LABEL, ''),
     (c) => c.score,
   );
   caps.references = Math.min(g.references, Math.max(caps.references, Math.ceil(pools.references.length * g.share)));

@@ -16,24 +16,25 @@ function contentWords(text: string): string[] {
   return [...new Set((text.toLowerCase().match(WORD) ?? []).filter((w) => !isStopWord(w)))];
 }
 
-// A name or a number: a capitalised word after the first, or a token with a digit.
-const DETAIL = /(?<=\S\s+)[A-Z][\p{L}'’-]*|[\p{L}$€£]*\d[\p{L}\p{N}.,:/%-]*/gu;
 const NOT_DETAILS = new Set(['i', "i'm", "i've", "i'd", "i'll", 'i’m', 'i’ve', 'i’d', 'i’ll']);
 
+/** Its names and numbers: the capitalised words after the first, and the tokens with a digit. */
 function details(text: string): string[] {
-  return [...new Set((text.match(DETAIL) ?? []).map((d) => d.toLowerCase().replace(/[.,:]+$/, '')))].filter(
-    (d) => d && !NOT_DETAILS.has(d),
-  );
+  const out: string[] = [];
+  text.split(/\s+/).forEach((token, i) => {
+    if (!((i > 0 && /^[A-Z]/.test(token)) || /\d/.test(token))) return;
+    const d = token.toLowerCase().replace(/^[^\p{L}\p{N}$€£]+|[^\p{L}\p{N}%]+$/gu, '');
+    if (d && !NOT_DETAILS.has(d)) out.push(d);
+  });
+  return out;
 }
 
 /** `items` without the ones a better item restates, in their order. */
 export function withoutRestatements<T>(items: readonly T[], textOf: (x: T) => string, scoreOf: (x: T) => number): T[] {
-  const words = items.map((x) => contentWords(textOf(x)));
-  const named = items.map((x) => details(textOf(x)));
-  const lower = items.map((x) => textOf(x).toLowerCase());
-  const best = items
-    .map((x, i) => i)
-    .sort((a, b) => scoreOf(items[b]!) - scoreOf(items[a]!) || textOf(items[b]!).length - textOf(items[a]!).length || a - b);
+  const texts = items.map(textOf);
+  const scores = items.map(scoreOf);
+  const words = texts.map(contentWords);
+  const best = texts.map((_, i) => i).sort((a, b) => scores[b]! - scores[a]! || texts[b]!.length - texts[a]!.length || a - b);
   // Kept items by word: only those sharing a word with a candidate are compared with it.
   const byWord = new Map<string, number[]>();
   const kept = new Set<number>();
@@ -41,9 +42,14 @@ export function withoutRestatements<T>(items: readonly T[], textOf: (x: T) => st
     const mine = words[i]!;
     const shared = new Map<number, number>();
     for (const w of mine) for (const k of byWord.get(w) ?? []) shared.set(k, (shared.get(k) ?? 0) + 1);
+    // Its names and numbers, read only when a kept item shares enough words with it.
+    let named: string[] | null = null;
     let restated = false;
     for (const [k, n] of shared) {
-      if (n >= MIN_SHARED && n >= MIN_SHARE * (mine.length + words[k]!.length - n) && named[i]!.every((d) => lower[k]!.includes(d))) {
+      if (n < MIN_SHARED || n < MIN_SHARE * (mine.length + words[k]!.length - n)) continue;
+      named ??= details(texts[i]!);
+      const other = texts[k]!.toLowerCase();
+      if (named.every((d) => other.includes(d))) {
         restated = true;
         break;
       }
