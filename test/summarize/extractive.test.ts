@@ -212,10 +212,12 @@ describe('highlights', () => {
       'User: I just got back from a solo camping trip to Yosemite National Park today. Any tips for drying a tent?',
       'Assistant: Pitch it in the shade and let it air out.',
       '## Session 2',
-      "User: I just started my solo camping trip to Yosemite National Park today and I'm really excited to explore the park. What should I pack?",
+      'User: I just started my solo camping trip to Yosemite National Park today and ' +
+        "I'm really excited to explore the park. What should I pack?",
       'Assistant: Layers and water.',
       "User: I stayed at a hotel in Downtown LA during my friend's birthday celebration and had an amazing view of the city skyline.",
-      "User: I actually stayed at the Hilton Hotel in Downtown LA during my friend's birthday celebration and had an amazing view of the city skyline.",
+      'User: I actually stayed at the Hilton Hotel in Downtown LA during ' +
+        "my friend's birthday celebration and had an amazing view of the city skyline.",
       // A long day (a small one is copied as it is).
       ...Array.from({ length: 40 }, (_, i) => `## Session ${i + 3}\n\nUser: how do I rotate log file ${i}?\n\nAssistant: ${filler(8)}`),
     ].join('\n\n');

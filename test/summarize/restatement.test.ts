@@ -33,8 +33,10 @@ describe('withoutRestatements', () => {
 
   it('keeps a restatement that names something the other does not', () => {
     const facts = [
-      "I've stayed in the area before, actually during my friend's birthday celebration, I stayed at a hotel in Downtown LA that had an amazing view of the city skyline from my room.",
-      "I actually stayed at the Hilton Hotel in Downtown LA during my friend's birthday celebration and had an amazing view of the city skyline from my room.",
+      "I've stayed in the area before, actually during my friend's birthday celebration, " +
+        'I stayed at a hotel in Downtown LA that had an amazing view of the city skyline from my room.',
+      "I actually stayed at the Hilton Hotel in Downtown LA during my friend's birthday celebration " +
+        'and had an amazing view of the city skyline from my room.',
     ];
     // The plainer one ranks first here (as salient, and longer), and both stay.
     expect(salience(facts[0]!)).toBeGreaterThanOrEqual(salience(facts[1]!));

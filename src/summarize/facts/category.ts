@@ -38,7 +38,9 @@ const RULES: [Category, RegExp][] = [
       anyOf(
         "i(?:'ve| have)? work(?:ed)? (?:as|at|for|in)",
         // "my previous role as a marketing specialist"
-        `my (?:${wordsOf('previous current new old first last former')}\\s)?${wordsOf('job role position boss manager employer career colleagues? co-?workers? degree major thesis')}`,
+        `my (?:${wordsOf('previous current new old first last former')}\\s)?${wordsOf(
+          'job role position boss manager employer career colleagues? co-?workers? degree major thesis',
+        )}`,
         "i(?:'m| am) (?:a|an) [a-z]+ (?:at|for|by profession)",
         'i graduated',
         "i(?:'m| am) studying",
