@@ -69,8 +69,12 @@ describe('user facts in a transcript', () => {
       "I'm looking for some new shows to watch on HBO Max.",
       'Write me a cover letter for my application.',
       'I was wondering if my cat could eat tuna.',
+      "I'd like to ask about travel insurance for my trip.",
+      "I'd like to explore the use of BERT-based models for intent detection in customer feedback.",
     ])
       expect(said(turn)).toEqual([]);
+    // A wish about the user's own life is theirs.
+    expect(said("I'd like to have one rest day a week, either Sunday or Monday.")).toHaveLength(1);
   });
 
   it('quoted or pasted text is not the user speaking about themselves', () => {

@@ -65,6 +65,8 @@ const REQUEST = new RegExp(
     'i need (?:help|some|you|to know|a list|advice|ideas|suggestions|recommendations)',
     'i want (?:you|to know|some|a list|to learn more)',
     "i(?:'d| would) (?:like|love) (?:you|to know|some|to learn|to get|to hear|to see|more)",
+    // What the user wants the conversation to do: "I'd like to ask about travel insurance".
+    "i(?:'d| would) like to (?:ask|explore|discuss|consider|brainstorm|go over|talk about|find out|look into)",
     "i (?:was|am|'m) (?:wondering|curious|hoping)",
     'i wonder',
     "i(?:'m| am) (?:looking for|interested in (?:learning|finding|getting|knowing))",
