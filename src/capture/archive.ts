@@ -1,6 +1,7 @@
 // Archiving a session's transcript into its raw log, incrementally: read from the session's
 // offset, group into turns, append the turns not yet archived, move the offset. Runs under the
 // append lock, so repeated and concurrent hooks for one session never write a turn twice.
+import { sliceWhole } from '../text/slice.js';
 import { createHash } from 'node:crypto';
 import { existsSync, statSync } from 'node:fs';
 import type { HipoConfig } from '../config/config.js';
@@ -189,7 +190,13 @@ export async function captureTranscript(
     let pos = at;
     for (const r of rendered) {
       const len = Buffer.byteLength(r.text);
-      archived.push({ key: r.turn.key, file: rel, at: pos, bytes: len, prompt: clean(r.turn.prompt).replace(/\s+/g, ' ').slice(0, 300) });
+      archived.push({
+        key: r.turn.key,
+        file: rel,
+        at: pos,
+        bytes: len,
+        prompt: sliceWhole(clean(r.turn.prompt).replace(/\s+/g, ' '), 0, 300),
+      });
       pos += len + 1;
     }
     // Record the intent first: a crash between the append and the state write is detected by

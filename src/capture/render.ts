@@ -5,6 +5,7 @@
 //   - Edit: src/auth/login.ts
 // The heading's topic ("Conversation") is generic on purpose: the summarizer names such a
 // section by what the user talked about. Time and session id are metadata after ` · `.
+import { sliceWhole } from '../text/slice.js';
 import type { LocalDate } from '../time/calendar.js';
 import { zonedParts } from '../time/calendar.js';
 import type { Turn } from './turns.js';
@@ -40,7 +41,7 @@ function containMarkdown(text: string): string {
 
 function clipText(text: string, max: number): string {
   if (text.length <= max) return text;
-  return `${text.slice(0, max).replace(/\s+\S*$/, '')} … [${(text.length - max).toLocaleString('en-US')} characters not kept]`;
+  return `${sliceWhole(text, 0, max).replace(/\s+\S*$/, '')} … [${(text.length - max).toLocaleString('en-US')} characters not kept]`;
 }
 
 export interface TurnContext {

@@ -5,6 +5,7 @@
 // level each older node gets a smaller allowance (halving, with a floor). Files are found from
 // the calendar, never by listing the tree, so the cost depends on what is selected, not on
 // years of history. Same tree, same date, same budget: same pack.
+import { sliceWhole } from '../text/slice.js';
 import type { LocalDate } from '../time/calendar.js';
 import { nodeRelPath, periodId, rawRelPath, type Period } from '../tree/layout.js';
 import { demoteHeadings, withoutSections } from '../tree/markdown.js';
@@ -294,10 +295,10 @@ function clipTo(text: string, budget: number, m: Measure): string {
   let hi = text.length;
   while (lo < hi) {
     const mid = Math.ceil((lo + hi) / 2);
-    if (m(text.slice(0, mid)) <= budget) lo = mid;
+    if (m(sliceWhole(text, 0, mid)) <= budget) lo = mid;
     else hi = mid - 1;
   }
-  return text.slice(0, lo);
+  return sliceWhole(text, 0, lo);
 }
 
 /** The newest entries of the anchor day's raw log that fit, oldest first. */

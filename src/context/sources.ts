@@ -1,5 +1,6 @@
 // Reading what a context pack is made of, with bounds: a node's body (frontmatter off, at most
 // `MAX_NODE_BYTES`), and the newest entries of a raw log from its tail.
+import { sliceWhole } from '../text/slice.js';
 import { closeSync, fstatSync, readSync } from 'node:fs';
 import { openRegular, realInside } from '../tree/inside.js';
 import { decodeText } from '../tree/text.js';
@@ -37,7 +38,7 @@ export function clipLongLines(text: string, max = MAX_PASSAGE_LINE_CHARS): strin
   if (text.length <= max) return text;
   return text
     .split('\n')
-    .map((l) => (l.length > max ? `${l.slice(0, max)} … [line cut: ${l.length} characters]` : l))
+    .map((l) => (l.length > max ? `${sliceWhole(l, 0, max)} … [line cut: ${l.length} characters]` : l))
     .join('\n');
 }
 

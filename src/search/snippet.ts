@@ -1,5 +1,6 @@
 // The lines of a hit worth showing: the line with the most query terms (stems matched loosely,
 // CJK by substring), with a line of context before and up to two after, at most MAX_CHARS.
+import { sliceWhole } from '../text/slice.js';
 import type { ParsedQuery } from './query.js';
 
 const MAX_SNIPPET_CHARS = 300;
@@ -78,7 +79,7 @@ export function makeSnippet(text: string, firstLine: number, matchers: readonly 
     const centre = offset + hit;
     const start = Math.max(0, Math.min(centre - 80, shown.length - MAX_SNIPPET_CHARS));
     const skipped = shown.slice(0, start).split('\n').length - 1;
-    shown = `${start > 0 ? '…' : ''}${shown.slice(start, start + MAX_SNIPPET_CHARS).trim()}${start + MAX_SNIPPET_CHARS < shown.length ? '…' : ''}`;
+    shown = `${start > 0 ? '…' : ''}${sliceWhole(shown, start, start + MAX_SNIPPET_CHARS).trim()}${start + MAX_SNIPPET_CHARS < shown.length ? '…' : ''}`;
     from += skipped;
   }
   return { line: firstLine + from, text: shown, matched: bestScore };

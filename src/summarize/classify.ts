@@ -1,5 +1,6 @@
 // Sorting an entry's lines into a summary's sections by what they say: decisions, completed
 // tasks, lessons, open items; finding entities; spotting facts a user states about themselves.
+import { sliceWhole } from '../text/slice.js';
 
 export type Cue = 'decisions' | 'tasks' | 'lessons' | 'open';
 
@@ -61,7 +62,7 @@ export function sentences(text: string): string[] {
 
 export function clip(text: string, max: number): string {
   if (text.length <= max) return text;
-  const cut = text.slice(0, max);
+  const cut = sliceWhole(text, 0, max);
   const space = cut.lastIndexOf(' ');
   return `${(space > max * 0.6 ? cut.slice(0, space) : cut).replace(/[\s,;:.\-–—]+$/, '')}…`;
 }

@@ -8,6 +8,7 @@
 //   2. if that is not enough, every source keeps its share of the budget from its start,
 //      with a marker saying how much was left out (the raw log keeps it all). A node's request
 //      builder tries sending it in parts (parts.ts) before accepting that.
+import { sliceWhole } from '../../text/slice.js';
 import { scanBlocks, splitLines } from '../../tree/markdown.js';
 import { isStackTraceLine, type ExclusionRules } from '../exclusion.js';
 import type { SourceDoc } from '../summarizer.js';
@@ -62,7 +63,7 @@ export function capAssistantTurns(text: string, max: number): string {
         continue;
       }
       if (inAssistant && line.length > max) {
-        out.push(`${line.slice(0, max).replace(/\s+\S*$/, '')} …`);
+        out.push(`${sliceWhole(line, 0, max).replace(/\s+\S*$/, '')} …`);
         used = max;
         continue;
       }

@@ -1,0 +1,54 @@
+// Cutting text without cutting a character in two (src/text/slice.ts), held to the string's own
+// code points, and the places that cut text to a length: clip (node lines) and search snippets.
+import { describe, expect, it } from 'vitest';
+import { sliceWhole } from '../../src/text/slice.js';
+import { clip } from '../../src/summarize/classify.js';
+import { makeSnippet, queryMatchers } from '../../src/search/snippet.js';
+import { parseQuery } from '../../src/search/query.js';
+
+/** Half of a two-unit character anywhere in `s`. */
+const LONE = /[\uD800-\uDBFF](?![\uDC00-\uDFFF])|(?<![\uD800-\uDBFF])[\uDC00-\uDFFF]/;
+
+describe('sliceWhole', () => {
+  const text = 'ok 😀 café 🐕‍🦺 日本語 𝒳 end';
+
+  it('cuts at every position into whole characters: a run of the text’s code points', () => {
+    const points = [...text];
+    for (let start = 0; start <= text.length; start++) {
+      for (let end = start; end <= text.length; end++) {
+        const cut = sliceWhole(text, start, end);
+        expect(LONE.test(cut), `${start}..${end}`).toBe(false);
+        // It is the code points whose units lie wholly within start..end.
+        let at = 0;
+        const inside = points.filter((p) => {
+          const from = at;
+          at += p.length;
+          return from >= start && at <= end;
+        });
+        expect(cut, `${start}..${end}`).toBe(inside.join(''));
+      }
+    }
+  });
+
+  it('is slice() where no character is cut', () => {
+    expect(sliceWhole('plain text', 2, 7)).toBe('plain text'.slice(2, 7));
+    expect(sliceWhole('plain text', 0)).toBe('plain text');
+  });
+});
+
+describe('text cut to a length keeps whole characters', () => {
+  it('clip: a node line', () => {
+    const line = `${'x'.repeat(9)}${'😀'.repeat(20)}`;
+    const cut = clip(line, 10);
+    expect(cut).toBe(`${'x'.repeat(9)}…`);
+    expect(LONE.test(clip(`${'😀'.repeat(200)}`, 101))).toBe(false);
+  });
+
+  it('a search snippet of a long line of emoji', () => {
+    // The cut around the match falls inside a 🐕 on both sides.
+    const line = `a${'🐕'.repeat(150)}xdog walk ${'🐕'.repeat(150)}`;
+    const s = makeSnippet(line, 1, queryMatchers(parseQuery('walk')));
+    expect(s.text).toContain('walk');
+    expect(LONE.test(s.text)).toBe(false);
+  });
+});
