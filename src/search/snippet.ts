@@ -79,7 +79,8 @@ export function makeSnippet(text: string, firstLine: number, matchers: readonly 
     const centre = offset + hit;
     const start = Math.max(0, Math.min(centre - 80, shown.length - MAX_SNIPPET_CHARS));
     const skipped = shown.slice(0, start).split('\n').length - 1;
-    shown = `${start > 0 ? '…' : ''}${sliceWhole(shown, start, start + MAX_SNIPPET_CHARS).trim()}${start + MAX_SNIPPET_CHARS < shown.length ? '…' : ''}`;
+    const cut = sliceWhole(shown, start, start + MAX_SNIPPET_CHARS).trim();
+    shown = `${start > 0 ? '…' : ''}${cut}${start + MAX_SNIPPET_CHARS < shown.length ? '…' : ''}`;
     from += skipped;
   }
   return { line: firstLine + from, text: shown, matched: bestScore };
