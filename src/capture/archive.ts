@@ -1,7 +1,6 @@
 // Archiving a session's transcript into its raw log, incrementally: read from the session's
 // offset, group into turns, append the turns not yet archived, move the offset. Runs under the
 // append lock, so repeated and concurrent hooks for one session never write a turn twice.
-import { sliceWhole } from '../text/slice.js';
 import { createHash } from 'node:crypto';
 import { existsSync, statSync } from 'node:fs';
 import type { HipoConfig } from '../config/config.js';
@@ -26,6 +25,7 @@ import { readTail } from './tail.js';
 import { dropCompactionSummary, parseTranscriptLine, type TranscriptMessage } from './transcript.js';
 import { groupTurns, type Turn } from './turns.js';
 import type { CaptureEvent } from './events.js';
+import { sliceWhole } from '../text/slice.js';
 
 export interface CaptureInput {
   event: CaptureEvent;

@@ -5,10 +5,10 @@
 //   - Edit: src/auth/login.ts
 // The heading's topic ("Conversation") is generic on purpose: the summarizer names such a
 // section by what the user talked about. Time and session id are metadata after ` · `.
-import { sliceWhole } from '../text/slice.js';
 import type { LocalDate } from '../time/calendar.js';
 import { zonedParts } from '../time/calendar.js';
 import type { Turn } from './turns.js';
+import { sliceWhole } from '../text/slice.js';
 
 const FENCE = /^( {0,3})(`{3,}|~{3,})/;
 const NEEDS_ESCAPE = /^( {0,3})(#{1,6}(?:[ \t]|$)|<!--|(?:=+|-+)[ \t]*$)/;

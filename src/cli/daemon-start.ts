@@ -10,7 +10,9 @@ import { Worker } from 'node:worker_threads';
 import type { DaemonThreadData, DaemonThreadEnd } from './daemon-thread.js';
 
 const YOUNG_GENERATION_MB = 6;
-const STOP_SIGNALS = ['SIGINT', 'SIGTERM'] as const;
+/** The signals that stop a daemon (forwarded to its thread, listened for on the main thread). */
+export const STOP_SIGNALS = ['SIGINT', 'SIGTERM'] as const;
+export type StopSignal = (typeof STOP_SIGNALS)[number];
 
 /** Runs `hipo <argv>` (a daemon command) in a worker thread; resolves with its exit code. */
 export function runDaemonInThread(argv: readonly string[]): Promise<number> {
@@ -18,7 +20,7 @@ export function runDaemonInThread(argv: readonly string[]): Promise<number> {
     workerData: { argv: [...argv] } satisfies DaemonThreadData,
     resourceLimits: { maxYoungGenerationSizeMb: YOUNG_GENERATION_MB },
   });
-  const forward = (signal: NodeJS.Signals): void => worker.postMessage({ signal });
+  const forward = (signal: StopSignal): void => worker.postMessage({ signal });
   for (const s of STOP_SIGNALS) process.on(s, forward);
   let code: number | null = null;
   worker.on('message', (m: DaemonThreadEnd) => {

@@ -5,7 +5,6 @@
 // level each older node gets a smaller allowance (halving, with a floor). Files are found from
 // the calendar, never by listing the tree, so the cost depends on what is selected, not on
 // years of history. Same tree, same date, same budget: same pack.
-import { sliceWhole } from '../text/slice.js';
 import type { LocalDate } from '../time/calendar.js';
 import { nodeRelPath, periodId, rawRelPath, type Period } from '../tree/layout.js';
 import { demoteHeadings, withoutSections } from '../tree/markdown.js';
@@ -17,6 +16,7 @@ import { nodeSectionRank, rootSectionRank, rootView } from './root-view.js';
 import { readInMemory, readNodeBody, readRawTail, splitFrontmatterLight, type RawEntry } from './sources.js';
 import { matchesAny, queryTerms } from './terms.js';
 import { contextWindows, findAnchor, type Windows } from './windows.js';
+import { sliceWhole } from '../text/slice.js';
 
 export type PackLevel = 'profile' | 'root' | 'session' | 'monthly' | 'weekly' | 'daily' | 'raw';
 export const PACK_LEVELS: readonly PackLevel[] = ['profile', 'root', 'session', 'monthly', 'weekly', 'daily', 'raw'];

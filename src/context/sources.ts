@@ -1,10 +1,10 @@
 // Reading what a context pack is made of, with bounds: a node's body (frontmatter off, at most
 // `MAX_NODE_BYTES`), and the newest entries of a raw log from its tail.
-import { sliceWhole } from '../text/slice.js';
 import { closeSync, fstatSync, readSync } from 'node:fs';
 import { openRegular, realInside } from '../tree/inside.js';
 import { decodeText } from '../tree/text.js';
 import { stripNodeLinks } from '../tree/node-links.js';
+import { sliceWhole } from '../text/slice.js';
 
 const MAX_NODE_BYTES = 256 * 1024;
 const RAW_TAIL_BYTES = 64 * 1024;

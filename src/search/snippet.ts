@@ -1,7 +1,7 @@
 // The lines of a hit worth showing: the line with the most query terms (stems matched loosely,
 // CJK by substring), with a line of context before and up to two after, at most MAX_CHARS.
-import { sliceWhole } from '../text/slice.js';
 import type { ParsedQuery } from './query.js';
+import { sliceWhole } from '../text/slice.js';
 
 const MAX_SNIPPET_CHARS = 300;
 

@@ -2,7 +2,6 @@
 // entry's lines into the template's sections and keeps the most informative sentences.
 // Type rules (spec): `user` entries are kept verbatim, `feedback` keeps rule, why and how to
 // apply verbatim, `reference` keeps the pointer and one line, `project` is condensed.
-import { withoutRestatements } from './facts/restatement.js';
 import type { TemplateSet } from '../write/template.js';
 import { renderTemplate } from '../write/template.js';
 import { formatTopicTag } from '../tree/topic.js';
@@ -16,6 +15,7 @@ import type { TermStats } from './keywords.js';
 import { lineEntities, lineKey, shapeOf } from './line-shapes.js';
 import type { SummaryMemo } from './memo.js';
 import type { SummaryRequest, SummaryResult, Summarizer } from './summarizer.js';
+import { withoutRestatements } from './facts/restatement.js';
 
 type Level = SummaryRequest['level'];
 type ListBucket = Exclude<Bucket, 'topics' | 'entities'>;
@@ -72,6 +72,8 @@ interface Candidate {
   text: string;
   score: number;
   order: number;
+  /** A fact's own words: its line without the origin label and kind. */
+  fact?: string;
 }
 
 export class ExtractiveSummarizer implements Summarizer {
@@ -157,8 +159,6 @@ function shortLabel(source: string): string {
 }
 
 const HAS_ORIGIN = /^(?:\d{2}-\d{2}|W\d{2}) · /;
-/** A user fact's kind before its text (`pets: My dog Max …`, facts/fact.ts). */
-const CATEGORY_LABEL = /^[a-z]+: /;
 
 export function buildDraft(a: Analysis, level: Level, labelLines: boolean): Draft {
   const pools: Record<ListBucket, Candidate[]> = {
@@ -177,14 +177,14 @@ export function buildDraft(a: Analysis, level: Level, labelLines: boolean): Draf
 
   // No sentence twice in a node: a line is kept once, in the first section that takes it.
   const seen = new Set<string>();
-  const add = (bucket: ListBucket, e: Entry, text: string, score: number, factKey?: string): void => {
+  const add = (bucket: ListBucket, e: Entry, text: string, score: number, factKey?: string, fact?: string): void => {
     const body = clip(text.trim(), LINE_MAX[bucket]);
     if (body.length < 3) return;
     const key = factKey ?? dedupeKey(body, a.memo);
     if (!key || seen.has(key)) return;
     seen.add(key);
     const line = labelLines && !HAS_ORIGIN.test(body) ? `${shortLabel(e.source)} · ${body}` : body;
-    pools[bucket].push({ text: line, score, order: order++ });
+    pools[bucket].push({ text: line, score, order: order++, fact });
   };
 
   for (const e of a.entries) {
@@ -202,7 +202,7 @@ export function buildDraft(a: Analysis, level: Level, labelLines: boolean): Draf
     for (const { fact, item, origin } of factsOf(e)) {
       const o = origin ?? '';
       if (fact.type === 'user') {
-        add(fact.typed ? 'user' : 'said', e, o + formatUserFact(fact), fact.salience, fact.key);
+        add(fact.typed ? 'user' : 'said', e, o + formatUserFact(fact), fact.salience, fact.key, fact.text);
         if (item.speaker !== null) stated.add(item);
       } else if (fact.type === 'feedback')
         add('feedback', e, o + (e.bucket || e.type !== 'feedback' ? fact.text : prefix + fact.text), 100 + fact.salience);
@@ -263,7 +263,7 @@ export function buildDraft(a: Analysis, level: Level, labelLines: boolean): Draf
   caps.said = Math.min(g.said, Math.max(caps.said, Math.ceil(pools.said.length * g.share)));
   pools.said = withoutRestatements(
     pools.said,
-    (c) => c.text.replace(HAS_ORIGIN, '').replace(CATEGORY_LABEL, ''),
+    (c) => c.fact ?? c.text,
     (c) => c.score,
   );
   caps.references = Math.min(g.references, Math.max(caps.references, Math.ceil(pools.references.length * g.share)));

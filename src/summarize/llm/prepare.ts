@@ -8,11 +8,11 @@
 //   2. if that is not enough, every source keeps its share of the budget from its start,
 //      with a marker saying how much was left out (the raw log keeps it all). A node's request
 //      builder tries sending it in parts (parts.ts) before accepting that.
-import { sliceWhole } from '../../text/slice.js';
 import { scanBlocks, splitLines } from '../../tree/markdown.js';
 import { isStackTraceLine, type ExclusionRules } from '../exclusion.js';
 import type { SourceDoc } from '../summarizer.js';
 import type { CountTokens } from '../../text/tokens.js';
+import { sliceWhole } from '../../text/slice.js';
 
 /** The source text without code blocks, stack traces, and ephemeral sections or lines. */
 export function applyExclusions(text: string, rules: ExclusionRules): string {
