@@ -7,7 +7,7 @@ describe('factDigest', () => {
   it.each([
     [
       'I recently got a new Orthopedic Memory Foam dog bed for my golden retriever, Max, about three weeks ago from Petco',
-      'Orthopedic Memory Foam, my golden retriever, Max, three weeks, Petco',
+      'Orthopedic Memory Foam, my golden retriever, Max, Petco',
     ],
     ['I just got a new phone case for my Samsung Galaxy S22 from Case-Mate for $30', 'Samsung Galaxy S22, Case-Mate, $30'],
     [
@@ -22,6 +22,12 @@ describe('factDigest', () => {
     expect(factDigest(text)).toBe(digest);
   });
 
+  it('gives no digest for amounts that say of nothing what they count', () => {
+    expect(factDigest('I paid $50 on Wednesday')).toBe('');
+    expect(factDigest('It came to $1,200 on October 30th')).toBe('');
+    expect(factDigest('I paid $50 for 3 tickets on Wednesday')).toBe('$50, 3 tickets, Wednesday');
+  });
+
   it('takes no sentence-start word for a name, and no vague "my old" alone', () => {
     expect(factDigest('Actually, my old phone broke and Back then I had no case')).toBe('my old phone');
     expect(factDigest('Recently I moved; my old one was too small')).toBe('');
@@ -30,7 +36,8 @@ describe('factDigest', () => {
   it('gives no digest for a fact that only says when', () => {
     expect(factDigest('It was on June 27th')).toBe('');
     expect(factDigest('the 15th of March was great')).toBe('');
-    expect(factDigest('I paid $50 on Wednesday')).toBe('$50, Wednesday');
+    expect(factDigest('I got a Golden Retriever three weeks ago')).toBe('Golden Retriever');
+    expect(factDigest('I have been learning Italian for three weeks')).toBe('Italian, three weeks');
     expect(factDigest('I got a Golden Retriever on May 12th')).toBe('Golden Retriever, May 12th');
   });
 

@@ -2,7 +2,7 @@
 // and the user's own people and things), for a profile that names far more of a user's life
 // than whole sentences could in the same room. "I recently got a new Orthopedic Memory Foam dog
 // bed for my golden retriever, Max, about three weeks ago from Petco" digests to
-// "Orthopedic Memory Foam, my golden retriever, Max, three weeks, Petco": enough for an agent
+// "Orthopedic Memory Foam, my golden retriever, Max, Petco": enough for an agent
 // to know the user has a golden retriever called Max and to search memory for the rest.
 import { isStopWord } from '../keywords.js';
 
@@ -184,7 +184,9 @@ function spans(text: string): string[] {
       // An amount with what it counts: "15 jars", "$225", "three weeks", "55-inch".
       const n = toks[i + 1];
       const unit = n && adjacent(text, t, n) && content(n.text) ? 1 : 0;
-      if (unit || hasDigit(t.text)) take(i, i + unit);
+      // "three weeks ago" says when, as a date does, and only against a day the line no longer shows.
+      const ago = /^[ \t]+ago\b/i.test(text.slice(toks[i + unit]!.end));
+      if ((unit || hasDigit(t.text)) && !ago) take(i, i + unit);
       i += unit;
     } else if (lower(t.text) === 'my') {
       // The user's own people and things: "my golden retriever", "my mom", "my home office".
@@ -224,8 +226,9 @@ function spans(text: string): string[] {
 /** The fact's digest, "" when it names nothing (then the fact is not worth a digest line). */
 export function factDigest(text: string): string {
   const kept = spans(text);
-  // Dates and times alone ("June 27th", "5 pm") say when, not what: no digest.
-  return kept.every(isWhen) ? '' : kept.join(', ');
+  // Dates, times and bare amounts ("June 27th", "5 pm", "$1,200") say when or how much, but not
+  // of what: a digest needs a name, a title, a counted thing or the user's own.
+  return kept.every((k) => isWhen(k) || isBareAmount(k)) ? '' : kept.join(', ');
 }
 
 const MONTHS =
@@ -236,3 +239,4 @@ const WHEN = new RegExp(
   'i',
 );
 const isWhen = (span: string): boolean => WHEN.test(span.trim());
+const isBareAmount = (span: string): boolean => /^[$£€]?[\d.,:/%-]+$/.test(span.trim());
