@@ -84,6 +84,11 @@ describe('user facts in a transcript', () => {
     expect(said('I finally started "Game of Thrones" about a month ago.')).toEqual([
       'I finally started "Game of Thrones" about a month ago.',
     ]);
+    // An "I" inside quotation marks is someone else speaking: a joke told, a line of dialogue.
+    expect(said('The bartender asks, "Does everyone want beer?" The first logician says, "I don\'t know."')).toEqual([]);
+    expect(said('My daughter said, "I want a puppy" when we visited the shelter in Austin.')).toEqual([
+      'My daughter said, "I want a puppy" when we visited the shelter in Austin.',
+    ]);
   });
 
   it('reactions and musings are not facts, the fact in the same sentence is', () => {

@@ -108,6 +108,8 @@ const REACTION = new RegExp(
   'i',
 );
 
+/** A quotation, closed or running to the end of a clause cut inside it. */
+const QUOTED = /["“][^"”]*(?:["”]|$)/g;
 /** Words by which a clause is about the speaker. */
 const FIRST_PERSON = /\b(?:i|i'm|i've|i'd|i'll|im|ive|my|me|mine|myself|we|we're|we've|we'd|our|ours|us)\b/i;
 
@@ -147,7 +149,8 @@ function classifyClause(raw: string, first: boolean): Clause {
   const bare = text.replace(DISCOURSE, '');
   if (bare.endsWith('?') || REQUEST.test(bare) || (first && QUESTION.test(bare))) return { text, kind: 'request' };
   if (REACTION.test(bare)) return { text, kind: 'reaction' };
-  if (FIRST_PERSON.test(bare)) return { text, kind: 'self' };
+  // An "I" in quotation marks is someone else speaking ("The first logician says, "I don't know"").
+  if (FIRST_PERSON.test(bare.replace(QUOTED, ' '))) return { text, kind: 'self' };
   return { text, kind: 'continuation' };
 }
 
