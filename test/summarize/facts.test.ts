@@ -75,6 +75,13 @@ describe('user facts in a transcript', () => {
       expect(said(turn)).toEqual([]);
     // A wish about the user's own life is theirs.
     expect(said("I'd like to have one rest day a week, either Sunday or Monday.")).toHaveLength(1);
+    // What the user asks after telling something is not part of the fact.
+    expect(said("I'm planning a trip to LA and was wondering if you could recommend coffee shops near LAX airport.")).toEqual([
+      "I'm planning a trip to LA",
+    ]);
+    expect(said("I've been trying to cut down on plastic and I was wondering whether you have any tips.")).toEqual([
+      "I've been trying to cut down on plastic",
+    ]);
   });
 
   it('quoted or pasted text is not the user speaking about themselves', () => {

@@ -67,7 +67,7 @@ const REQUEST = new RegExp(
     "i(?:'d| would) (?:like|love) (?:you|to know|some|to learn|to get|to hear|to see|more)",
     // What the user wants the conversation to do: "I'd like to ask about travel insurance".
     "i(?:'d| would) like to (?:ask|explore|discuss|consider|brainstorm|go over|talk about|find out|look into)",
-    "i (?:was|am|'m) (?:wondering|curious|hoping)",
+    "(?:i )?(?:was|am|'m) (?:wondering|curious|hoping)",
     'i wonder',
     "i(?:'m| am) (?:looking for|interested in (?:learning|finding|getting|knowing))",
     'i have a (?:question|request)',
@@ -159,6 +159,8 @@ const CLAUSE_SPLIT = new RegExp(
   anyOf(
     `(?<=[,;:])\\s+(?=(?:${wordsOf('and but so which because since as although though while plus or where who then')} )?["“']?[a-z'’]+\\b)`,
     '\\s+[-–—]\\s+',
+    // "I'm planning a trip to LA and was wondering if you could recommend…": the ask is a clause.
+    "\\s+(?=and (?:i(?:'m| am| was)? |was |am )?(?:wondering|hoping|curious)\\b)",
   ),
   'i',
 );
