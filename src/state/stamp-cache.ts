@@ -13,7 +13,7 @@ import { ensureStateDir, statePath } from './dir.js';
 import { redactValue } from '../redact/lines.js';
 import { workspaceRedactor } from '../redact/workspace.js';
 
-const CACHE_VERSION = 7;
+const CACHE_VERSION = 8;
 /**
  * A record is trusted when the file's mtime is older than the moment the record was taken: any
  * later change moves the mtime past it. On a file system with whole-second mtimes a change within

@@ -14,6 +14,7 @@ export const FACT_CATEGORIES = [
   'routines',
   'plans',
   'tastes',
+  'pastimes',
   'other',
 ] as const;
 export type FactCategory = (typeof FACT_CATEGORIES)[number];

@@ -256,6 +256,14 @@ describe('kinds, salience and slots', () => {
     ["I've used Trello in my previous role as a marketing specialist at a small startup", 'work'],
     ['I just got a cookbook for my birthday', 'possessions'],
     ["We're celebrating our anniversary in Lisbon", 'plans'],
+    ['I just binge-watched the entire season of The Crown today', 'pastimes'],
+    ['I recently started collecting vinyl', 'pastimes'],
+    ['I finally beat that last boss in the Dark Souls 3 DLC', 'pastimes'],
+    ['I ran the Midsummer 5K in 27 minutes and 42 seconds', 'pastimes'],
+    // A pastime said with a more telling word keeps that word's kind.
+    ['I play guitar every Sunday evening', 'routines'],
+    ['I just bought a Yamaha FG800 guitar', 'possessions'],
+    ['I love baking sourdough bread', 'tastes'],
   ])('%s → %s', (text, kind) => {
     expect(categoryOf(text)).toBe(kind);
   });

@@ -21,6 +21,7 @@ export const CATEGORY_TITLES: Record<Category, string> = {
   routines: 'Routines',
   plans: 'Plans and dates',
   tastes: 'Tastes',
+  pastimes: 'Pastimes',
   other: 'Other',
 };
 
@@ -193,6 +194,24 @@ const RULES: [Category, RegExp][] = [
         'my go-to',
         'taste in',
       ),
+    ),
+  ],
+  [
+    // What the user does for its own sake: reading, watching, music, games, making things,
+    // sports. Last but one: "every morning", "I love", "my guitar" decide before it.
+    'pastimes',
+    wordsRegex(
+      wordsOf(`
+    books? novels? reading audiobooks? kindle authors? bookstore book\\sclub
+    movies? films? documentar\\w* tv\\sshows? episodes? netflix hulu hbo watched watching re-?watch\\w* binge\\w*
+    music songs? albums? bands? playlists? concerts? gigs? singer spotify vinyl podcasts?
+    games? gaming playstation xbox nintendo dlc chess puzzles?
+    photograph\\w* photos? lens(?:es)?
+    cooking baking baked recipes? sourdough
+    gardening knitting crochet\\w* sewing painting drawing sketch\\w* crafts? crafting pottery scale\\smodels?
+    hik(?:e|ed|es|ing) camping marathons? triathlons? 5k 10k cycling yoga pilates gym workouts? swimming tennis golf
+    soccer basketball volleyball climbing skiing surfing
+    collect(?:ing|ion|or|ors) guitar piano drums violin`),
     ),
   ],
 ];
