@@ -10,6 +10,7 @@
 import { dataVersion, stmt, type IndexDb } from '../index/db.js';
 import type { SearchIndex } from '../index/search-index.js';
 import { hasVectorTable, vectorBytes, vectorFloats } from '../index/vectors.js';
+import { dot, dotsModule, vectorRows, type VectorRows } from './dots.js';
 import { vectorFilterSql, type SearchFilters } from './filters.js';
 
 /**
@@ -36,7 +37,8 @@ interface Resident {
   dims: number;
   rows: number;
   ids: Int32Array;
-  vectors: Float32Array;
+  /** The vectors, scanned in WebAssembly where it can be (dots.ts). */
+  store: VectorRows;
   rowOf: Map<number, number>;
   free: number[];
   level: string[];
@@ -84,7 +86,7 @@ function emptyResident(dims: number, capacity: number): Resident {
     dims,
     rows: 0,
     ids: new Int32Array(capacity),
-    vectors: new Float32Array(capacity * dims),
+    store: vectorRows(dims, capacity, dotsModule()),
     rowOf: new Map(),
     free: [],
     level: [],
@@ -97,7 +99,7 @@ function emptyResident(dims: number, capacity: number): Resident {
 /** Puts chunk `id`'s vector and filter columns in row `at`. */
 function setRow(r: Resident, at: number, id: number, v: Float32Array, [level, start, end, type]: string[]): void {
   r.ids[at] = id;
-  r.vectors.set(v, at * r.dims);
+  r.store.vectors.set(v, at * r.dims);
   r.rowOf.set(id, at);
   r.level[at] = level!;
   r.start[at] = start!;
@@ -114,10 +116,8 @@ function newRow(r: Resident): number | null {
     if (capacity * r.dims > MAX_RESIDENT_FLOATS) return null;
     const ids = new Int32Array(capacity);
     ids.set(r.ids);
-    const vectors = new Float32Array(capacity * r.dims);
-    vectors.set(r.vectors);
     r.ids = ids;
-    r.vectors = vectors;
+    r.store.grow(capacity);
   }
   return r.rows++;
 }
@@ -192,28 +192,14 @@ export function nearestChunks(
   const r = resident(index, query.length);
   if (r) {
     const ok = allowedBy(r, filters);
-    const dims = r.dims;
-    const vectors = r.vectors;
-    // Four terms per step, added in the same order as one at a time: the same sums, bit for bit.
-    const four = dims - (dims % 4);
+    const sums = r.store.scan(query, r.rows);
     const best: [number, number][] = [];
     let worst = -Infinity;
     const ids = r.ids;
     for (let row = 0; row < r.rows; row++) {
-      if (ids[row] === 0) continue; // a free row
-      let sum = 0;
-      const base = row * dims;
-      let d = 0;
-      for (; d < four; d += 4) {
-        const b = base + d;
-        sum =
-          sum +
-          vectors[b]! * query[d]! +
-          vectors[b + 1]! * query[d + 1]! +
-          vectors[b + 2]! * query[d + 2]! +
-          vectors[b + 3]! * query[d + 3]!;
-      }
-      for (; d < dims; d++) sum += vectors[base + d]! * query[d]!;
+      const sum = sums[row]!;
+      // Rounding moves a sum by at most 5e-7: one further below the bar cannot reach it.
+      if (sum < floor - 1e-6 || (best.length >= k && sum < worst - 1e-6) || ids[row] === 0) continue; // (0: a free row)
       const dot = roundSimilarity(sum);
       // Equal to the worst kept is kept too: ties are settled by chunk id below.
       if (dot < floor || (best.length >= k && dot < worst) || (ok && !ok(row))) continue;
@@ -256,16 +242,15 @@ export function similarities(index: SearchIndex, query: Float32Array, ids: reado
   for (const id of ids) {
     let v: Float32Array | null = null;
     const row = r?.rowOf.get(id);
-    if (r && row !== undefined) v = r.vectors.subarray(row * r.dims, (row + 1) * r.dims);
+    if (r && row !== undefined) v = r.store.vectors.subarray(row * r.dims, (row + 1) * r.dims);
     else {
       const got = one.get(BigInt(id)) as [Buffer] | undefined;
       if (got) v = vectorFloats(got[0]);
     }
     if (!v || v.length !== query.length) continue;
-    let sum = 0;
-    for (let i = 0; i < v.length; i++) sum += v[i]! * query[i]!;
-    const dot = roundSimilarity(sum);
-    if (dot >= floor) out.set(id, dot);
+    // Added as the scan adds them: a chunk's similarity is the same whichever way it is asked.
+    const sim = roundSimilarity(dot(v, 0, query));
+    if (sim >= floor) out.set(id, sim);
   }
   return out;
 }
