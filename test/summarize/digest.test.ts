@@ -47,6 +47,11 @@ describe('factDigest', () => {
     expect(factDigest('I bought a $50 Amazon gift card')).toBe('$50 Amazon');
   });
 
+  it("reads past an owner's 's to the thing owned", () => {
+    expect(factDigest("I went to my niece's high school graduation on June 15th")).toBe("my niece's high school, June 15th");
+    expect(factDigest('I kept my old phone box')).toBe('my old phone');
+  });
+
   it('takes no "my" with an abstract noun: it names nothing of the user\'s life', () => {
     expect(factDigest('I tracked my progress on my road bike')).toBe('my road bike');
     expect(factDigest('It really cleared my mind after the Berlin trip')).toBe('Berlin');

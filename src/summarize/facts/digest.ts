@@ -190,9 +190,10 @@ function spans(text: string): string[] {
       i += unit;
     } else if (lower(t.text) === 'my') {
       // The user's own people and things: "my golden retriever", "my mom", "my home office".
+      // Two words after "my", one more past an owner's 's: "my niece's high school", not "my niece's high".
       let j = i;
       while (
-        j - i < 2 &&
+        j - i < (j > i && /['’]s$/i.test(toks[i + 1]!.text) ? 3 : 2) &&
         toks[j + 1] &&
         adjacent(text, toks[j]!, toks[j + 1]!) &&
         content(toks[j + 1]!.text) &&
