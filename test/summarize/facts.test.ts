@@ -75,6 +75,16 @@ describe('user facts in a transcript', () => {
       expect(said(turn)).toEqual([]);
     // A wish about the user's own life is theirs.
     expect(said("I'd like to have one rest day a week, either Sunday or Monday.")).toHaveLength(1);
+    // An adverb or an "Okay," before the ask does not hide it.
+    for (const turn of [
+      'Okay, can you reprint the final chapter outline you made for me',
+      "I'm also looking for some advice on how to prevent damage to my vintage items.",
+      'I was also wondering if there are any lifestyle changes I can make for my skin.',
+    ])
+      expect(said(turn)).toEqual([]);
+    expect(said("I was also wondering if you could share some tips, since I've been slacking off on my daily steps.")).toEqual([
+      "I've been slacking off on my daily steps.",
+    ]);
     // What the user asks after telling something is not part of the fact.
     expect(said("I'm planning a trip to LA and was wondering if you could recommend coffee shops near LAX airport.")).toEqual([
       "I'm planning a trip to LA",
@@ -96,6 +106,16 @@ describe('user facts in a transcript', () => {
     expect(said('My daughter said, "I want a puppy" when we visited the shelter in Austin.')).toEqual([
       'My daughter said, "I want a puppy" when we visited the shelter in Austin.',
     ]);
+  });
+
+  it('hearsay and surprise are no facts about the user', () => {
+    for (const turn of [
+      "I've heard great things about his writing style.",
+      "I've heard it's a must-see attraction.",
+      "I didn't know that some luxury watches could appreciate in value like that.",
+    ])
+      expect(said(turn)).toEqual([]);
+    expect(said("I've heard great things about it, and my sister Ana lives in Porto.")).toEqual(['My sister Ana lives in Porto.']);
   });
 
   it('reactions and musings are not facts, the fact in the same sentence is', () => {

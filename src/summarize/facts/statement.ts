@@ -67,9 +67,9 @@ const REQUEST = new RegExp(
     "i(?:'d| would) (?:like|love) (?:you|to know|some|to learn|to get|to hear|to see|more)",
     // What the user wants the conversation to do: "I'd like to ask about travel insurance".
     "i(?:'d| would) like to (?:ask|explore|discuss|consider|brainstorm|go over|talk about|find out|look into)",
-    "(?:i )?(?:was|am|'m) (?:wondering|curious|hoping)",
+    "(?:i )?(?:was|am|'m)(?: also| just| really| still)? (?:wondering|curious|hoping)",
     'i wonder',
-    "i(?:'m| am) (?:looking for|interested in (?:learning|finding|getting|knowing))",
+    "i(?:'m| am)(?: also| just| really| still)? (?:looking for|interested in (?:learning|finding|getting|knowing))",
     'i have a (?:question|request)',
     "i(?:'m| am) not sure (?:what|how|which|where|if|whether)",
     "i don't know (?:what|how|which|where|if|whether)",
@@ -85,6 +85,10 @@ const REACTION = new RegExp(
     "i(?:'ll| will) (?:try|check|look|keep|definitely|probably|make sure|consider|give|go ahead|go with|start|think)",
     "i(?:'ll| will) (?:take (?:a look|your|that|those|these)|do (?:that|this|it)|use (?:that|this|it|those|these|your))",
     "i (?:agree|understand|see|appreciate|totally|completely|hope|can't wait)",
+    // Hearsay and surprise at what the assistant said: "I've heard great things about it".
+    "i(?:'ve| have) heard",
+    "i (?:didn't|did not) know",
+    'i had no idea',
     'i (?:love|like) (?:that|this|the idea|these|those|your|it|how)',
     'i really (?:like|love|appreciate)',
     "i think (?:i'll|i will|that's|it's|this|that)",
@@ -143,7 +147,7 @@ interface Clause {
   kind: 'self' | 'continuation' | 'request' | 'reaction';
 }
 
-/** `first`: the clause opens its sentence, where "which", "what" or "do" start a question. */
+/** `first`: the clause opens its sentence (after an "Okay,"), where "which", "what" or "do" start a question. */
 function classifyClause(raw: string, first: boolean): Clause {
   const text = raw.trim();
   const bare = text.replace(DISCOURSE, '');
@@ -165,13 +169,16 @@ const CLAUSE_SPLIT = new RegExp(
   'i',
 );
 
+/** "Okay," "So," "Also,": a clause that only opens the sentence, as its first word would. */
+const isOpener = (clause: string): boolean => /^[\p{L}']+[\s,.!:;-]*$/u.test(clause.trim()) && DISCOURSE.test(`${clause.trim()} x`);
+
 /** A sentence cut into clauses, each marked by what it does. */
 function clauses(sentence: string): Clause[] {
   // A trailing question mark belongs to the last clause only: "I have a dog, any tips?"
   return sentence
     .split(CLAUSE_SPLIT)
     .filter((c) => c.trim() !== '')
-    .map((c, i) => classifyClause(c, i === 0));
+    .map((c, i, all) => classifyClause(c, all.slice(0, i).every(isOpener)));
 }
 
 /**
