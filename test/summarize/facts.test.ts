@@ -75,8 +75,12 @@ describe('user facts in a transcript', () => {
       expect(said(turn)).toEqual([]);
     // A wish about the user's own life is theirs.
     expect(said("I'd like to have one rest day a week, either Sunday or Monday.")).toHaveLength(1);
+    expect(said("I'm hoping to run a marathon in Berlin next year.")).toHaveLength(1);
     // An adverb or an "Okay," before the ask does not hide it.
     for (const turn of [
+      'Come up with 2 slow cooker recipes for me.',
+      "I'm curious about the other games you mentioned earlier, like Horizon Zero Dawn and God of War.",
+      "I'm hoping you can help me with my resume.",
       'Okay, can you reprint the final chapter outline you made for me',
       "I'm also looking for some advice on how to prevent damage to my vintage items.",
       'I was also wondering if there are any lifestyle changes I can make for my skin.',
@@ -84,6 +88,12 @@ describe('user facts in a transcript', () => {
       expect(said(turn)).toEqual([]);
     expect(said("I was also wondering if you could share some tips, since I've been slacking off on my daily steps.")).toEqual([
       "I've been slacking off on my daily steps.",
+    ]);
+    expect(said("For my Japanese Zero fighter plane, I think I'll start by adding a pilot figure.")).toEqual([]);
+    // A clause that hangs on a noun of the ask is part of the ask; a reason is a statement.
+    expect(said("I'm also wondering if I should repot my snake plant, which I got from my sister last month.")).toEqual([]);
+    expect(said("Can you suggest paints for my model, as I've been building a Japanese Zero fighter plane.")).toEqual([
+      "I've been building a Japanese Zero fighter plane.",
     ]);
     // What the user asks after telling something is not part of the fact.
     expect(said("I'm planning a trip to LA and was wondering if you could recommend coffee shops near LAX airport.")).toEqual([

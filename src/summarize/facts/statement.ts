@@ -56,7 +56,10 @@ const QUESTION = new RegExp(
 const REQUEST = new RegExp(
   `^${anyOf(
     wordsOf(`please help tell give suggest recommend list explain describe write rewrite create generate make provide show find
-    compare summari[sz]e translate edit draft compose design outline let's`),
+    compare summari[sz]e translate edit draft compose design outline brainstorm recap reprint repeat let's`),
+    'come up with',
+    'walk me through',
+    'remind me',
     'let me know',
     'any (?:ideas?|tips?|suggestions?|advice|recommendations?|thoughts?)',
     'is there',
@@ -67,7 +70,9 @@ const REQUEST = new RegExp(
     "i(?:'d| would) (?:like|love) (?:you|to know|some|to learn|to get|to hear|to see|more)",
     // What the user wants the conversation to do: "I'd like to ask about travel insurance".
     "i(?:'d| would) like to (?:ask|explore|discuss|consider|brainstorm|go over|talk about|find out|look into)",
-    "(?:i )?(?:was|am|'m)(?: also| just| really| still)? (?:wondering|curious|hoping)",
+    // "I'm curious about the games you mentioned"; hoping only for the agent's help ("I'm hoping
+    // to run a marathon next year" is the user's plan).
+    "(?:i(?: was| am|'m)|was|am)(?: also| just| really| still)? (?:wondering|curious|hoping (?:you|to get (?:some )?(?:advice|help|ideas|tips|suggestions|recommendations)))",
     'i wonder',
     "i(?:'m| am)(?: also| just| really| still)? (?:looking for|interested in (?:learning|finding|getting|knowing))",
     'i have a (?:question|request)',
@@ -185,6 +190,16 @@ function clauses(sentence: string): Clause[] {
  * The statements about the speaker in one sentence: each run of clauses that starts with a
  * first-person clause and goes on through continuations, up to a request or a reaction.
  */
+/** "For my Japanese Zero fighter plane", cut from "…, I think I'll start by adding a pilot": no one says anything. */
+const isFragment = (text: string): boolean =>
+  /^(?:for|with|about|on|in|at|from|of|to|like)\b/i.test(text) && !/\b(?:i|i'm|i've|i'd|i'll|we|we're|we've)\b/i.test(text);
+
+/**
+ * A clause that hangs on a noun of the one before it ("which I got from my sister", "for my
+ * Japanese Zero"); one that gives a reason ("as I've been building a model") is whole.
+ */
+const DEPENDENT = new RegExp(`^${wordsOf('which who whom whose that where for like')}\\b`, 'i');
+
 function statementsIn(sentence: string): Statement[] {
   const out: Statement[] = [];
   let run: string[] = [];
@@ -195,10 +210,11 @@ function statementsIn(sentence: string): Statement[] {
     if (run.length) {
       const raw = run.join(' ');
       const text = tidy(raw);
-      if (text.length >= STATEMENT_MIN && !saysNothing(text)) out.push({ text, raw });
+      if (text.length >= STATEMENT_MIN && !saysNothing(text) && !isFragment(text)) out.push({ text, raw });
     }
     run = [];
   };
+  let afterAsk = false;
   for (const c of clauses(sentence)) {
     // "..., and it's been working out great": once the statement has said something, a clause
     // that only comments on it ends it.
@@ -206,6 +222,10 @@ function statementsIn(sentence: string): Statement[] {
       flush();
       continue;
     }
+    // "I'm wondering if I should repot my snake plant, which I got from my sister": a clause
+    // that hangs on the ask says nothing without it.
+    if (afterAsk && !run.length && DEPENDENT.test(c.text)) continue;
+    afterAsk = c.kind === 'request' || c.kind === 'reaction';
     if (c.kind === 'self') {
       // A new first-person clause continues the statement ("I have a dog, his name is Max").
       run.push(...lead, c.text);
@@ -273,7 +293,7 @@ const PREAMBLE = new RegExp(
 /** Discourse openers and dangling punctuation off; a statement reads as one clean clause run. */
 export function tidy(s: string): string {
   let t = s.trim().replace(DISCOURSE, '');
-  t = t.replace(/^(?:and|but|so|or|plus|which|because)\s+/i, '');
+  t = t.replace(/^(?:and|but|so|or|plus|which|because|(?:as|since)(?=\s+(?:i|my|we|our)\b))\s+/i, '');
   // "I was just thinking about our trip..." says "our trip..."; a leading "That I ..." or
   // "Including ..." is a fragment's hook, not part of the fact.
   t = t.replace(PREAMBLE, '');
