@@ -72,7 +72,8 @@ const REQUEST = new RegExp(
     "i(?:'d| would) like to (?:ask|explore|discuss|consider|brainstorm|go over|talk about|find out|look into)",
     // "I'm curious about the games you mentioned"; hoping only for the agent's help ("I'm hoping
     // to run a marathon next year" is the user's plan).
-    "(?:i(?: was| am|'m)|was|am)(?: also| just| really| still)? (?:wondering|curious|hoping (?:you|to get (?:some )?(?:advice|help|ideas|tips|suggestions|recommendations)))",
+    "(?:i(?: was| am|'m)|was|am)(?: also| just| really| still)? " +
+      '(?:wondering|curious|hoping (?:you|to get (?:some )?(?:advice|help|ideas|tips|suggestions|recommendations)))',
     'i wonder',
     "i(?:'m| am)(?: also| just| really| still)? (?:looking for|interested in (?:learning|finding|getting|knowing))",
     'i have a (?:question|request)',
