@@ -187,10 +187,6 @@ function clauses(sentence: string): Clause[] {
     .map((c, i, all) => classifyClause(c, all.slice(0, i).every(isOpener)));
 }
 
-/**
- * The statements about the speaker in one sentence: each run of clauses that starts with a
- * first-person clause and goes on through continuations, up to a request or a reaction.
- */
 /** "For my Japanese Zero fighter plane", cut from "…, I think I'll start by adding a pilot": no one says anything. */
 const isFragment = (text: string): boolean =>
   /^(?:for|with|about|on|in|at|from|of|to|like)\b/i.test(text) && !/\b(?:i|i'm|i've|i'd|i'll|we|we're|we've)\b/i.test(text);
@@ -201,6 +197,10 @@ const isFragment = (text: string): boolean =>
  */
 const DEPENDENT = new RegExp(`^${wordsOf('which who whom whose that where for like')}\\b`, 'i');
 
+/**
+ * The statements about the speaker in one sentence: each run of clauses that starts with a
+ * first-person clause and goes on through continuations, up to a request or a reaction.
+ */
 function statementsIn(sentence: string): Statement[] {
   const out: Statement[] = [];
   let run: string[] = [];
