@@ -64,5 +64,7 @@ describe('factDigest', () => {
 
   it('ends a name at punctuation: two names side by side stay two', () => {
     expect(factDigest('I visited Italy, Switzerland, and Germany')).toBe('Italy, Switzerland, Germany');
+    // An ampersand joins: one shop, not "Bed Bath, Beyond".
+    expect(factDigest('I got my brother a gift card from Bed Bath & Beyond')).toBe('my brother, Bed Bath & Beyond');
   });
 });

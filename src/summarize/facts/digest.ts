@@ -171,6 +171,11 @@ function spans(text: string): string[] {
           j++;
           continue;
         }
+        // "Bed Bath & Beyond", "Barnes & Noble": an ampersand is no token, and joins.
+        if (n && /^[ \t]+&[ \t]+$/.test(text.slice(toks[j]!.end, n.start)) && isCapital(n.text)) {
+          j++;
+          continue;
+        }
         const after = toks[j + 2];
         if (n && after && JOINERS.has(lower(n.text)) && adjacent(text, toks[j]!, n) && adjacent(text, n, after) && isCapital(after.text)) {
           j += 2;
