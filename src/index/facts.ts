@@ -1,9 +1,9 @@
 // What a user said about themselves: in a transcript (`User:` / `Assistant:` turns), the user's
-// sentences that state something about the speaker ("I moved to Lisbon in March", "my cat Luna
-// scratches everything") rather than ask for something. They are what a memory is for, and the
-// index weighs them more (a column of their own). Sections typed `[user]` hold such facts by
-// definition and count whole.
-import { isSelfStatement, sentences } from '../summarize/classify.js';
+// statements about the speaker ("I moved to Lisbon in March", "my cat Luna scratches
+// everything"), found as the tree's user facts are (summarize/facts/statement.ts), as the user
+// said them. They are what a memory is for, and the index weighs them more (a column of their
+// own). Sections typed `[user]` hold such facts by definition and count whole.
+import { userStatements } from '../summarize/facts/statement.js';
 
 const SPEAKER = /^\s*(?:\*\*)?(user|human|me|you|assistant|ai|claude|bot|gpt|codex|agent)(?:\*\*)?\s*:(?:\*\*)?\s*/i;
 
@@ -25,7 +25,7 @@ export function userFactsByLine(lines: readonly string[], firstLine = 1): Map<nu
       speaker = null;
     }
     if (speaker !== 'user') return;
-    const facts = sentences(text).filter(isSelfStatement);
+    const facts = userStatements(text).map((st) => st.raw);
     if (facts.length) out.set(firstLine + i, facts);
   });
   return out;

@@ -140,6 +140,17 @@ describe("the user's statements in a transcript", () => {
     expect(c!.facts).not.toContain('Can you suggest');
     expect(c!.facts).not.toContain('I have seen many cats');
   });
+
+  it("reads them as the tree's user facts do: the fact before an ask, no hearsay, no quoted I", () => {
+    const t = [
+      '## Session 4',
+      "User: I'm planning a trip to LA and was wondering if you could recommend coffee shops near LAX?",
+      "User: I've heard great things about the Blue Bottle on Abbot Kinney.",
+      'User: The first logician says, "I don\'t know."',
+    ].join('\n');
+    const [c] = chunkDocument(t, opts).chunks;
+    expect(c!.facts).toBe("I'm planning a trip to LA");
+  });
 });
 
 describe('fact chunks', () => {
