@@ -13,7 +13,7 @@ import { bucketOfTitle, parseHeading } from '../summarize/entries.js';
 import { userFactsByLine } from './facts.js';
 
 /** Bumped when chunking changes, so existing indexes are rebuilt instead of mixing two kinds. */
-export const CHUNKER_VERSION = 2;
+export const CHUNKER_VERSION = 3;
 
 export interface ChunkOptions {
   /** A chunk longer than this is split. */
