@@ -31,6 +31,18 @@ describe('isPastPlan', () => {
     expect(isPastPlan('Deadline 2026-13-45 for the draft', said, on('2027-01-01'))).toBe(false);
   });
 
+  it('a part of the day it was said, or tomorrow, is a date too', () => {
+    const day = on('2026-11-19');
+    expect(isPastPlan('Dentist this morning; working from 13:00', day, day)).toBe(false);
+    expect(isPastPlan('Dentist this morning; working from 13:00', day, on('2026-11-20'))).toBe(true);
+    expect(isPastPlan('Dinner with Ana tonight', day, on('2026-11-20'))).toBe(true);
+    expect(isPastPlan('Flight to Lisbon tomorrow at 07:10', day, on('2026-11-20'))).toBe(false);
+    expect(isPastPlan('Flight to Lisbon tomorrow at 07:10', day, on('2026-11-21'))).toBe(true);
+    // A name's word, or "today" (as often "these days", or the start of what goes on), is not.
+    expect(isPastPlan('I made a this morning routine playlist called Rise and Shine', day, on('2027-01-01'))).toBe(false);
+    expect(isPastPlan('I just started using a white noise machine today', day, on('2027-01-01'))).toBe(false);
+  });
+
   it('an event on the day it was said is past the next day', () => {
     expect(isPastPlan('Dentist this morning, 2026-11-19; working from 13:00', on('2026-11-19'), on('2026-11-20'))).toBe(true);
   });
