@@ -139,7 +139,11 @@ class WasmRows implements VectorRows {
 /** The compiled scan, or null where WebAssembly SIMD is not available. */
 export function dotsModule(): WasmModule | null {
   const bytes = Buffer.from(DOTS_WASM, 'base64');
-  return wasmApi?.validate(bytes) ? { compiled: new wasmApi.Module(bytes) } : null;
+  try {
+    return wasmApi?.validate(bytes) ? { compiled: new wasmApi.Module(bytes) } : null;
+  } catch {
+    return null; // WebAssembly there but not allowed to compile (`node --jitless`)
+  }
 }
 
 /**
@@ -147,5 +151,11 @@ export function dotsModule(): WasmModule | null {
  * the rows are a multiple of 4 floats long (every embedder's are), else by plain JavaScript.
  */
 export function vectorRows(dims: number, capacity: number, module: WasmModule | null): VectorRows {
-  return module && dims % 4 === 0 && dims > 0 ? new WasmRows(module, dims, capacity) : new PlainRows(dims, capacity);
+  if (module && dims % 4 === 0 && dims > 0)
+    try {
+      return new WasmRows(module, dims, capacity);
+    } catch {
+      // No memory to be had for the module (a runtime that limits it): the plain loop does the same.
+    }
+  return new PlainRows(dims, capacity);
 }

@@ -1,6 +1,8 @@
 // The resident vector scan in WebAssembly SIMD gives the same sums, bit for bit, as the plain
 // JavaScript loop and as one row's `dot` (a chunk's similarity must not depend on which path
 // computed it), keeps its rows when it grows, and is the module its .wat source compiles to.
+import { spawnSync } from 'node:child_process';
+import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { compileDots } from '../../scripts/build-wasm.mjs';
 import { dot, dotsModule, vectorRows, type VectorRows } from '../../src/search/dots.js';
@@ -81,6 +83,22 @@ describe('the vector scan', () => {
     expect(rows.constructor.name).toBe('PlainRows');
     rows.vectors.set([1, 2, 3, 4, 5, 6, 0, 0, 0, 0, 0, 1]);
     expect([...rows.scan(new Float32Array([1, 1, 1, 1, 1, 2]), 2)]).toEqual([27, 2]);
+  });
+
+  it('scans in JavaScript where WebAssembly is off (node --jitless), with the same sums', () => {
+    const script = [
+      "const m = await import('./src/search/dots.ts');",
+      'const mod = m.dotsModule();',
+      'const r = m.vectorRows(4, 2, mod);',
+      'r.vectors.set([1, 2, 3, 4, 0, 0, 0, 1]);',
+      'console.log(JSON.stringify({ wasm: mod !== null, kind: r.constructor.name, sums: [...r.scan(new Float32Array([1, 1, 1, 1]), 2)] }));',
+    ].join('\n');
+    const p = spawnSync(process.execPath, ['--jitless', '--import', 'tsx', '--input-type=module', '-e', script], {
+      cwd: join(import.meta.dirname, '..', '..'),
+      encoding: 'utf8',
+    });
+    expect(p.status, p.stderr).toBe(0);
+    expect(JSON.parse(p.stdout.trim().split('\n').pop()!)).toEqual({ wasm: false, kind: 'PlainRows', sums: [10, 1] });
   });
 
   it('is the module dots.wat compiles to (npm run build:wasm after editing it)', async () => {
