@@ -91,7 +91,8 @@ describe('the vector scan', () => {
       'const mod = m.dotsModule();',
       'const r = m.vectorRows(4, 2, mod);',
       'r.vectors.set([1, 2, 3, 4, 0, 0, 0, 1]);',
-      'console.log(JSON.stringify({ wasm: mod !== null, kind: r.constructor.name, sums: [...r.scan(new Float32Array([1, 1, 1, 1]), 2)] }));',
+      'const sums = [...r.scan(new Float32Array([1, 1, 1, 1]), 2)];',
+      'console.log(JSON.stringify({ wasm: mod !== null, kind: r.constructor.name, sums }));',
     ].join('\n');
     const p = spawnSync(process.execPath, ['--jitless', '--import', 'tsx', '--input-type=module', '-e', script], {
       cwd: join(import.meta.dirname, '..', '..'),
