@@ -73,6 +73,16 @@ describe('user facts in a transcript', () => {
       "I'd like to explore the use of BERT-based models for intent detection in customer feedback.",
     ])
       expect(said(turn)).toEqual([]);
+    // What a coding agent is told to do is no fact about the user, whatever "my" it holds.
+    for (const turn of [
+      'fix my failing test in src/export/csv.test.ts',
+      'add a retry to my webhook handler and run the tests',
+      'Update the README with my new install steps.',
+      'Let us deploy to staging after my PR merges',
+    ])
+      expect(said(turn)).toEqual([]);
+    expect(said('Test coverage in my repo is 80% now')).toHaveLength(1);
+    expect(said('I set up my home office last week')).toHaveLength(1);
     // A wish about the user's own life is theirs.
     expect(said("I'd like to have one rest day a week, either Sunday or Monday.")).toHaveLength(1);
     expect(said("I'm hoping to run a marathon in Berlin next year.")).toHaveLength(1);

@@ -60,6 +60,13 @@ const REQUEST = new RegExp(
     'come up with',
     'walk me through',
     'remind me',
+    'let us',
+    // An instruction to a coding agent: a bare verb and its object ("fix my failing test", "run npm
+    // test", "update the README with my new steps"), not a noun ("Test coverage in my repo is 80%").
+    `${wordsOf(`fix add update rename refactor run remove delete move change implement install build deploy commit push merge
+    rebase revert debug review open use set convert format lint clean split extract replace document bump upgrade migrate
+    optimize improve simplify stop restart start send save print check test try read`)} ` +
+      wordsOf('the a an my our your this that these those it them me us all some up out down back npm pnpm yarn git'),
     'let me know',
     'any (?:ideas?|tips?|suggestions?|advice|recommendations?|thoughts?)',
     'is there',
