@@ -48,6 +48,15 @@ describe('user facts in a transcript', () => {
     expect(texts(body, 'user')).toEqual([]);
   });
 
+  it("takes a coding session's instructions for asks, and what the user says of themselves for facts", () => {
+    const body = chat(
+      'User: fix my failing test in src/export/csv.test.ts',
+      'Assistant: Fixed: the BOM was missing.',
+      'User: thanks. I prefer pnpm over npm, by the way. Now run the tests again and update my changelog.',
+    );
+    expect(texts(body, 'user')).toEqual(['I prefer pnpm over npm, by the way.']);
+  });
+
   it('a statement that names nothing is not a fact: chatter and pointers back at the conversation', () => {
     for (const turn of [
       "I've heard of a few of those, but not all.",

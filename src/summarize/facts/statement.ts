@@ -42,7 +42,7 @@ const DISCOURSE = new RegExp(
     'i see',
     'thank you',
     wordsOf(`oh ah well so also and but anyway anyways actually btw plus yes yeah no ok okay hmm hey hi hello great thanks
-    perfect cool awesome interesting right sure honestly basically incidentally`),
+    perfect cool awesome interesting right sure honestly basically incidentally now then finally`),
   )}\\s*[,:;!.\\-–—]*\\s+)+`,
   'i',
 );
