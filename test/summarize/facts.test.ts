@@ -170,6 +170,8 @@ describe('feedback in a transcript', () => {
       'Please never use emojis in your answers.',
       'I prefer short answers with the command first.',
       'Always write dates as YYYY-MM-DD.',
+      'I always want commit messages to explain the why, not the what',
+      'I never want code comments that repeat the code.',
     ]) {
       expect(isStandingInstruction(s), s).toBe(true);
     }
@@ -182,6 +184,8 @@ describe('feedback in a transcript', () => {
       'They will always be my best partners in life.',
       'Please make the answer shorter.',
       'Can you always answer in English?',
+      'I always want my coffee black.',
+      'I want the answers to these three questions.',
     ]) {
       expect(isStandingInstruction(s), s).toBe(false);
     }

@@ -54,6 +54,10 @@ const DURABLE = wordsRegex(
 const WISH = new RegExp(
   `^${anyOf(
     "i(?:'d| would)? (?:like|want|need|prefer) (?:you|it if you|that you)",
+    // What the agent makes, wanted a certain way: "I always want commit messages to explain why".
+    `i(?: always| never)? (?:like|want|need|prefer) (?:the |my |our |your )?(?:${wordsOf(`commit\\smessages? answers? responses?
+    replies code comments tests docs documentation pull\\srequests prs diffs changes output explanations? summaries
+    variable\\snames function\\snames`)})`,
     `(?:from now on|going forward|in (?:the )?future),?\\s+(?:please\\s+)?${wordsOf("you always never don't do\\snot use write answer respond reply keep call\\sme")}`,
   )}\\b`,
   'i',
