@@ -73,14 +73,37 @@ export function topicName(text: string, stats: TermStats): string | null {
   let best: { phrase: string; score: number } | null = null;
   let names: Set<string> | null = null;
   for (const c of candidates) {
-    if (!isTopicName(c.phrase)) continue;
-    const words = c.phrase.split(' ');
+    const phrase = withoutVerbs(c.phrase);
+    if (!isTopicName(phrase)) continue;
+    const words = phrase.split(' ');
     let score = c.score * (words.length > 1 ? 1.35 : 1);
     names ??= capitalisedWords(text);
     if (names.has(words[0]!)) score *= 1.25;
-    if (!best || score > best.score) best = { phrase: c.phrase, score };
+    if (!best || score > best.score) best = { phrase, score };
   }
   return best?.phrase ?? null;
+}
+
+// A key phrase is a run of words between stop words, so a verb can open or close one: "review
+// small prs" (from "I'll only review small PRs"), "daughter lea starts" ("My daughter Lea starts
+// school"). Verbs that open an instruction and are seldom a noun or an adjective there ("open
+// mics", "book club", "run club", "commit message" keep theirs), and third-person forms that end
+// a clause, are cut.
+const OPENING_VERBS = new Set(
+  `fix add rename refactor remove delete implement install deploy rebase revert migrate optimize improve simplify restart
+  send keep make get take give tell ask find buy convert extract replace upgrade`
+    .split(/\s+/)
+    .filter(Boolean),
+);
+const CLOSING_VERBS = new Set(
+  'starts begins ends wants needs says seems looks feels thinks knows likes loves hates gets makes takes gives keeps goes comes'.split(' '),
+);
+
+function withoutVerbs(phrase: string): string {
+  const words = phrase.split(' ');
+  while (words.length > 1 && OPENING_VERBS.has(words[0]!)) words.shift();
+  while (words.length > 1 && CLOSING_VERBS.has(words[words.length - 1]!)) words.pop();
+  return words.join(' ');
 }
 
 /** Words written with a capital inside a sentence (proper names), not only at its start; lower-cased. */

@@ -63,6 +63,15 @@ describe('topic names', () => {
     expect(topicName('continue', stats)).toBeNull();
   });
 
+  it("cuts a verb off the ends of a name: an instruction's, or a clause's last word", () => {
+    const stats = new TermStats();
+    for (const d of ['the cake was fine', 'weekend plans', 'code review notes', 'school run']) stats.addDocument(new Set(contentWords(d)));
+    expect(topicName('My daughter Lea starts school in Berlin-Mitte on 2026-12-07', stats)).not.toMatch(/starts/);
+    expect(topicName('please refactor my csv writer to stream rows', stats)).not.toMatch(/^refactor\b/);
+    // A word that opens a noun phrase as often as an instruction stays: "book club", "open mics".
+    expect(topicName('I joined a book club in Lisbon', stats)).toMatch(/book club/);
+  });
+
   it('a tree of chat sessions has none of the bad names in its topics or ROOT, and no redaction tag as a keyword', async () => {
     const session = (n: number, user: string, assistant: string): string =>
       `## Session ${n}\nSession Date: 2026-06-0${1 + (n % 3)}\n\nUser: ${user}\nAssistant: ${assistant}\n`;
