@@ -4,9 +4,10 @@
 // A one-shot process (`hipo search`) asks sqlite-vec, which scans the vector table on disk. A
 // resident process (daemon, MCP server) that searches the same index again keeps the vectors
 // in memory instead, as float32 rows with their filter columns, and scans them (in WebAssembly
-// SIMD where it can, dots.ts): several times faster than sqlite-vec's scan. It is built from the second query on, only when it fits
-// MAX_RESIDENT_FLOATS (64 MB), patched after this process's own updates (they say which vectors
-// they changed) and dropped when another process changed the index.
+// SIMD where it can, dots.ts): several times faster than sqlite-vec's scan. It is built from the
+// second query on, only when it fits MAX_RESIDENT_FLOATS (64 MB), patched after this process's
+// own updates (they say which vectors they changed) and dropped when another process changed
+// the index.
 import { dataVersion, stmt, type IndexDb } from '../index/db.js';
 import type { SearchIndex } from '../index/search-index.js';
 import { hasVectorTable, vectorBytes, vectorFloats } from '../index/vectors.js';

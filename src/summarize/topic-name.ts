@@ -84,11 +84,11 @@ export function topicName(text: string, stats: TermStats): string | null {
   return best?.phrase ?? null;
 }
 
-// A key phrase is a run of words between stop words, so a verb can open or close one: "review
-// small prs" (from "I'll only review small PRs"), "daughter lea starts" ("My daughter Lea starts
-// school"). Verbs that open an instruction and are seldom a noun or an adjective there ("open
-// mics", "book club", "run club", "commit message" keep theirs), and third-person forms that end
-// a clause, are cut.
+// A key phrase is a run of words between stop words, so a verb can open or close one: "fix login
+// bug" (from "please fix the login bug"), "daughter lea starts" ("My daughter Lea starts
+// school"). Verbs that open an instruction and are seldom a noun or an adjective there are cut
+// ("review", "open", "book", "run", "commit" are left: "review process", "open mics", "book
+// club", "run club", "commit message"), and so are third-person forms that end a clause.
 const OPENING_VERBS = new Set(
   `fix add rename refactor remove delete implement install deploy rebase revert migrate optimize improve simplify restart
   send keep make get take give tell ask find buy convert extract replace upgrade`

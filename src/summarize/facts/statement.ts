@@ -53,6 +53,8 @@ const QUESTION = new RegExp(
   who whom whose should shall may might`)}\\b`,
   'i',
 );
+/** A word that softens an ask without changing it: "I'm also looking for…", "I was just wondering…". */
+const SOFTENER = '(?: also| just| really| still)?';
 const REQUEST = new RegExp(
   `^${anyOf(
     wordsOf(`please help tell give suggest recommend list explain describe write rewrite create generate make provide show find
@@ -79,10 +81,10 @@ const REQUEST = new RegExp(
     "i(?:'d| would) like to (?:ask|explore|discuss|consider|brainstorm|go over|talk about|find out|look into)",
     // "I'm curious about the games you mentioned"; hoping only for the agent's help ("I'm hoping
     // to run a marathon next year" is the user's plan).
-    "(?:i(?: was| am|'m)|was|am)(?: also| just| really| still)? " +
+    `(?:i(?: was| am|'m)|was|am)${SOFTENER} ` +
       '(?:wondering|curious|hoping (?:you|to get (?:some )?(?:advice|help|ideas|tips|suggestions|recommendations)))',
     'i wonder',
-    "i(?:'m| am)(?: also| just| really| still)? (?:looking for|interested in (?:learning|finding|getting|knowing))",
+    `i(?:'m| am)${SOFTENER} (?:looking for|interested in (?:learning|finding|getting|knowing))`,
     'i have a (?:question|request)',
     "i(?:'m| am) not sure (?:what|how|which|where|if|whether)",
     "i don't know (?:what|how|which|where|if|whether)",
