@@ -121,6 +121,11 @@ describe('user facts in a transcript', () => {
     expect(said("I've been trying to cut down on plastic and I was wondering whether you have any tips.")).toEqual([
       "I've been trying to cut down on plastic",
     ]);
+    // "I'd like" and a thing: something for the assistant to make.
+    expect(said("My sister's wedding is in June. I'd like a few opening lines for my toast.")).toEqual([
+      "My sister's wedding is in June.",
+    ]);
+    expect(said("I'm in 95123, and I'd like a 5-mile route.")).toEqual(["I'm in 95123"]);
   });
 
   it('quoted or pasted text is not the user speaking about themselves', () => {

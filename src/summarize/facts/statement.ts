@@ -55,6 +55,8 @@ const QUESTION = new RegExp(
 );
 /** A word that softens an ask without changing it: "I'm also looking for…", "I was just wondering…". */
 const SOFTENER = '(?: also| just| really| still)?';
+/** "I'd like a few opening lines": something for the assistant to make ("I'd love a dog" is a wish). */
+const LIKE_A_THING = `i(?:'d| would) like ${wordsOf('you a an the your any some help ideas advice tips suggestions recommendations feedback')}`;
 const REQUEST = new RegExp(
   `^${anyOf(
     wordsOf(`please help tell give suggest recommend list explain describe write rewrite create generate make provide show find
@@ -77,6 +79,7 @@ const REQUEST = new RegExp(
     'i need (?:help|some|you|to know|a list|advice|ideas|suggestions|recommendations)',
     'i want (?:you|to know|some|a list|to learn more)',
     "i(?:'d| would) (?:like|love) (?:you|to know|some|to learn|to get|to hear|to see|more)",
+    LIKE_A_THING,
     // What the user wants the conversation to do: "I'd like to ask about travel insurance".
     "i(?:'d| would) like to (?:ask|explore|discuss|consider|brainstorm|go over|talk about|find out|look into)",
     // "I'm curious about the games you mentioned"; hoping only for the agent's help ("I'm hoping
@@ -180,6 +183,7 @@ const CLAUSE_SPLIT = new RegExp(
     '\\s+[-–—]\\s+',
     // "I'm planning a trip to LA and was wondering if you could recommend…": the ask is a clause.
     "\\s+(?=and (?:i(?:'m| am| was)? |was |am )?(?:wondering|hoping|curious)\\b)",
+    `\\s+(?=and ${LIKE_A_THING})`,
   ),
   'i',
 );
