@@ -5,6 +5,7 @@ import { MEMORY_TYPES, type MemoryType } from '../tree/layout.js';
 import { scanBlocks, sectionTree, splitLines, type Block, type Section } from '../tree/markdown.js';
 import { normaliseTopic, topicListLength } from '../tree/topic.js';
 import { stripStackTraces, type ExclusionRules } from './exclusion.js';
+import { plainApostrophes } from '../text/apostrophes.js';
 
 /** Sections of a summary node, by the data they hold. */
 export type Bucket =
@@ -148,7 +149,7 @@ function speakerOf(word: string): Speaker {
 
 /** Collects the entries of one document body. `firstLine` is the body's first file line. */
 export function collectEntries(label: string, body: string, rules: ExclusionRules, firstLine = 1): Entry[] {
-  const lines = splitLines(body);
+  const lines = splitLines(plainApostrophes(body));
   let day: string | null = DAY.exec(label)?.[0] ?? null;
   const tree = sectionTree(scanBlocks(lines, firstLine - 1), lines.length, firstLine - 1);
   const out: Entry[] = [];

@@ -1,6 +1,7 @@
 // Words and key phrases for the extractive summarizer: a tokenizer that keeps technical terms
 // whole (node.js, gpt-4, c++), its stop words, and TF-IDF over the sections being summarized.
 import { stopWords } from '../text/stopwords.js';
+import { plainApostrophes } from '../text/apostrophes.js';
 
 /**
  * Besides the common list: contractions as this tokenizer keeps them (whole), more function
@@ -50,7 +51,7 @@ const _CJK = /[\p{Script=Han}\p{Script=Hiragana}\p{Script=Katakana}\p{Script=Han
 /** Lower-cased words; possessive 's dropped. CJK runs stay whole (spaces separate Korean words). */
 export function tokenize(text: string, dropStopWords = false): string[] {
   const out: string[] = [];
-  let lower = text.toLowerCase();
+  let lower = plainApostrophes(text.toLowerCase());
   const grouped = GROUPED.test(lower);
   if (grouped) lower = lower.replace(THOUSANDS, '\u0001');
   const re = NON_ASCII.test(lower) ? TOKEN : ASCII_TOKEN;

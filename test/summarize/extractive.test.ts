@@ -228,3 +228,39 @@ describe('highlights', () => {
     expect(facts).toContain('the Hilton Hotel in Downtown LA');
   });
 });
+
+describe('smart punctuation', () => {
+  // Phones, macOS and many models write "I’m" with U+2019. The rules that find facts, asks and
+  // topic names read "I'm": a chat typed either way must give the same tree.
+  const sessions = (apostrophe: string): string => {
+    const said = [
+      "User: By the way, I'm allergic to shellfish and I've been vegetarian since 2019. Can you suggest a dinner?",
+      "User: My sister's wedding is on June 12th in Porto, and I'm giving the toast. I'd like a few opening lines.",
+      "User: I've been volunteering at the animal shelter every Saturday. What's a good way to thank the staff?",
+      "User: I'm hoping to finish my first half marathon in under two hours. I don't stretch enough, though.",
+      "User: We're moving to Lisbon's old town next month, so I'm selling my piano. How do I price it?",
+    ];
+    const days = Array.from({ length: 12 }, (_, i) =>
+      [
+        `## Session ${i + 1}`,
+        'Session Date: 2026-06-01',
+        '',
+        said[i % said.length]!,
+        ...Array.from({ length: 16 }, (_, j) => `Assistant: here is point ${j} of answer ${i}, with a detail you can use.`),
+        '',
+      ].join('\n'),
+    );
+    return `# 2026-06-01\n\n${days.join('\n')}`.replace(/'/g, apostrophe);
+  };
+
+  it('reads a transcript typed with typographic apostrophes as one typed with plain ones', async () => {
+    const plain = makeWorkspace({ 'memory/2026-06-01.md': sessions("'") });
+    const smart = makeWorkspace({ 'memory/2026-06-01.md': sessions('’') });
+    for (const ws of [plain, smart]) await cycle(ws, '2026-06-02');
+    const daily = (ws: typeof plain) => node(ws, 'daily/2026-06-01.md').body;
+    expect(daily(plain)).toMatch(/^- health: I'm allergic to shellfish/m);
+    expect(daily(smart)).toBe(daily(plain));
+    expect(smart.read('memory/ROOT.md').replace(/source-hash.*\n/, '')).toBe(plain.read('memory/ROOT.md').replace(/source-hash.*\n/, ''));
+    expect(daily(smart)).not.toMatch(/i’m|i’ve/i);
+  });
+});

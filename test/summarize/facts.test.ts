@@ -122,10 +122,18 @@ describe('user facts in a transcript', () => {
       "I've been trying to cut down on plastic",
     ]);
     // "I'd like" and a thing: something for the assistant to make.
-    expect(said("My sister's wedding is in June. I'd like a few opening lines for my toast.")).toEqual([
-      "My sister's wedding is in June.",
-    ]);
+    expect(said("My sister's wedding is in June. I'd like a few opening lines for my toast.")).toEqual(["My sister's wedding is in June."]);
     expect(said("I'm in 95123, and I'd like a 5-mile route.")).toEqual(["I'm in 95123"]);
+  });
+
+  it('reads typographic apostrophes as plain ones', () => {
+    // Smart punctuation (phones, macOS, many models) writes U+2019: the same statements, asks and kinds.
+    const turn = "By the way, I'm a nurse at St. Mary's, I've been vegetarian since 2019 and I'd like a dinner idea.";
+    const smart = turn.replace(/'/g, '\u2019');
+    expect(said(smart)).toEqual(said(turn));
+    expect(said(turn)).toEqual(["I'm a nurse at St. Mary's, I've been vegetarian since 2019"]);
+    const [fact] = texts(chat(`User: ${smart}`), 'user').map((t) => userFact(t));
+    expect(fact).toMatchObject({ category: 'work', salience: userFact(said(turn)[0]!).salience });
   });
 
   it('quoted or pasted text is not the user speaking about themselves', () => {

@@ -1,0 +1,31 @@
+// Typographic apostrophes are read as plain ones, one character for one; quotation marks stay.
+import { describe, expect, it } from 'vitest';
+import { plainApostrophes } from '../../src/text/apostrophes.js';
+import { tokenize } from '../../src/summarize/keywords.js';
+
+describe('plainApostrophes', () => {
+  it('makes the apostrophes inside words plain', () => {
+    expect(plainApostrophes('I’m sure Sarah’s dog isn’t rock’n’roll')).toBe("I'm sure Sarah's dog isn't rock'n'roll");
+    expect(plainApostrophes('Iʼve been there')).toBe("I've been there");
+  });
+
+  it('leaves quotation marks, and apostrophes outside a word, as they are', () => {
+    for (const t of ['she said ‘hello’ twice', 'the ’90s', 'my parents’ house', 'a ’ alone', 'plain text, nothing to do'])
+      expect(plainApostrophes(t)).toBe(t);
+  });
+
+  it('keeps every offset: one character for one', () => {
+    const t = 'User: I’ve had 2 cats\nUser: we’re in Lisbon’s old town 🐈 now';
+    expect(plainApostrophes(t)).toHaveLength(t.length);
+    expect(
+      plainApostrophes(t)
+        .split('\n')
+        .map((l) => l.length),
+    ).toEqual(t.split('\n').map((l) => l.length));
+  });
+
+  it('gives the same keywords either way: contractions are stop words, a possessive is its owner', () => {
+    expect(tokenize('I’m sure Sarah’s dog doesn’t bark', true)).toEqual(['sarah', 'dog', 'bark']);
+    expect(tokenize('I’m sure Sarah’s dog doesn’t bark', true)).toEqual(tokenize("I'm sure Sarah's dog doesn't bark", true));
+  });
+});
