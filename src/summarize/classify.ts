@@ -52,10 +52,16 @@ export function isSelfStatement(sentence: string): boolean {
   return true;
 }
 
-/** Splits prose into sentences. Keeps abbreviations like "e.g." and decimals intact enough. */
+/**
+ * Splits prose into sentences. Keeps abbreviations like "e.g." and decimals intact enough. A
+ * sentence starts with a capital, or with a first-person word typed in lower case ("it was
+ * amazing! i'm going back. my sister loved it"): many people chat without capitals.
+ */
 export function sentences(text: string): string[] {
   return text
-    .split(/(?<=[.!?。！？])(?<!\b(?:Mr|Mrs|Ms|Dr|St|Mt|Jr|Sr|vs|etc|e\.g|i\.e|No|Vol|Fig|approx)\.)\s+(?=[\p{Lu}\p{Lo}"'(\d])|\n+/u)
+    .split(
+      /(?<=[.!?。！？])(?<!\b(?:Mr|Mrs|Ms|Dr|St|Mt|Jr|Sr|vs|etc|e\.g|i\.e|No|Vol|Fig|approx)\.)\s+(?=[\p{Lu}\p{Lo}"'(\d]|i[\s'’,]|(?:my|we|our)\s)|\n+/u,
+    )
     .map((s) => s.trim())
     .filter((s) => s.length > 1);
 }

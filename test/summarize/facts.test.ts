@@ -136,6 +136,19 @@ describe('user facts in a transcript', () => {
     expect(fact).toMatchObject({ category: 'work', salience: userFact(said(turn)[0]!).salience });
   });
 
+  it('reads a user who types without capitals', () => {
+    // A lower-case "i" or "my" starts a sentence too: this was one run-on statement, fact and ask.
+    const turn =
+      "We saw Glass Animals live in Brooklyn, they were amazing! I'm definitely going to check out more of their music. My sister Ana loved it. Can you suggest similar bands?";
+    const lower = turn.replace(/\bI'm\b/g, "i'm").replace('My sister', 'my sister');
+    expect(said(lower)).toEqual(said(turn));
+    expect(said(turn)).toEqual([
+      'We saw Glass Animals live in Brooklyn, they were amazing!',
+      "I'm definitely going to check out more of their music.",
+      'My sister Ana loved it.',
+    ]);
+  });
+
   it('quoted or pasted text is not the user speaking about themselves', () => {
     expect(said('Please proofread this: I was born in Ohio in 1950 and I moved to Texas when I was ten.')).toEqual([]);
     expect(said('Here is the paragraph from my novel: "I had three brothers and I never once saw the sea until I was forty."')).toEqual([]);
