@@ -4,25 +4,27 @@
 // said them. They are what a memory is for, and the index weighs them more (a column of their
 // own). Sections typed `[user]` hold such facts by definition and count whole.
 import { userStatements } from '../summarize/facts/statement.js';
-
-const SPEAKER = /^\s*(?:\*\*)?(user|human|me|you|assistant|ai|claude|bot|gpt|codex|agent)(?:\*\*)?\s*:(?:\*\*)?\s*/i;
+import { Speakers, type Speaker } from '../tree/speakers.js';
 
 /** For each 1-based line spoken by the user, its self-statements (lines without any are absent). */
 export function userFactsByLine(lines: readonly string[], firstLine = 1): Map<number, string[]> {
   const out = new Map<number, string[]>();
-  let speaker: 'user' | 'assistant' | null = null;
+  const speakers = new Speakers(lines.join('\n'));
+  let speaker: Speaker | null = null;
   let inFence = false;
   lines.forEach((line, i) => {
     if (/^\s{0,3}(```|~~~)/.test(line)) inFence = !inFence;
     if (inFence) return;
-    const m = SPEAKER.exec(line);
+    const turn = speakers.turn(line);
     let text = line;
-    if (m) {
-      speaker = /^(user|human|me)$/i.test(m[1]!) ? 'user' : 'assistant';
-      text = line.slice(m[0].length);
+    if (turn) {
+      speaker = turn.speaker;
+      text = line.slice(turn.labelLength);
     } else if (/^#{1,6}\s/.test(line)) {
-      // A new section starts a new exchange; its first turn names its speaker.
-      speaker = null;
+      // A heading that names a speaker starts a turn; any other starts a new exchange, whose
+      // first turn names its speaker.
+      speaker = speakers.heading(line);
+      if (speaker) return;
     }
     if (speaker !== 'user') return;
     const facts = userStatements(text).map((st) => st.raw);

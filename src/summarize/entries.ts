@@ -6,6 +6,7 @@ import { scanBlocks, sectionTree, splitLines, type Block, type Section } from '.
 import { normaliseTopic, topicListLength } from '../tree/topic.js';
 import { stripStackTraces, type ExclusionRules } from './exclusion.js';
 import { plainApostrophes } from '../text/apostrophes.js';
+import { Speakers, startsTurn, type Speaker } from '../tree/speakers.js';
 
 /** Sections of a summary node, by the data they hold. */
 export type Bucket =
@@ -41,8 +42,6 @@ export function bucketOfTitle(title: string): Bucket | null {
   for (const [re, b] of BUCKET_TITLES) if (re.test(t)) return b;
   return null;
 }
-
-type Speaker = 'user' | 'assistant';
 
 export interface Item {
   text: string;
@@ -124,9 +123,6 @@ function isTopicLike(text: string): boolean {
   return letters / visible.length >= 0.6;
 }
 
-const SPEAKER = /^\s*(?:\*\*)?(user|human|me|you|assistant|ai|claude|bot|gpt|codex|agent)(?:\*\*)?\s*:(?:\*\*)?\s*/i;
-const SPEAKER_ANYWHERE = /^\s*(?:\*\*)?(?:user|human|me|you|assistant|ai|claude|bot|gpt|codex|agent)(?:\*\*)?\s*:/im;
-
 /**
  * Characters of one assistant answer that are read. Long answers are mostly general advice;
  * what the user's memory needs (their facts, decisions) is in the user's turns and the first
@@ -143,13 +139,15 @@ interface ItemState {
 const METADATA_LINE = /^(?:session date|session id|date|time|timestamp|source)\s*:/i;
 const BOLD_METADATA = /^(?:\*\*|__)(?:session date|session id|session key|date|time|timestamp|source)(?:\*\*|__)\s*:/i;
 
-function speakerOf(word: string): Speaker {
-  return /^(user|human|me)$/i.test(word) ? 'user' : 'assistant';
-}
-
 /** Collects the entries of one document body. `firstLine` is the body's first file line. */
 export function collectEntries(label: string, body: string, rules: ExclusionRules, firstLine = 1): Entry[] {
-  const lines = splitLines(plainApostrophes(body));
+  const plain = plainApostrophes(body);
+  // A heading that only names a speaker (`### User`, `## ChatGPT`) starts a turn, as `User:` does.
+  const speakers = new Speakers(plain);
+  const lines = splitLines(plain).map((l) => {
+    const sp = speakers.heading(l);
+    return sp ? `${sp === 'user' ? 'User' : 'Assistant'}:` : l;
+  });
   let day: string | null = DAY.exec(label)?.[0] ?? null;
   const tree = sectionTree(scanBlocks(lines, firstLine - 1), lines.length, firstLine - 1);
   const out: Entry[] = [];
@@ -159,7 +157,7 @@ export function collectEntries(label: string, body: string, rules: ExclusionRule
     for (const b of blocks) {
       if (b.kind === 'code' || b.kind === 'html' || b.kind === 'rule') continue;
       // Past the cap, an assistant's answer is skipped unless a new turn starts in this block.
-      if (state.speaker === 'assistant' && state.assistantChars > ASSISTANT_CHARS && !SPEAKER_ANYWHERE.test(b.text)) continue;
+      if (state.speaker === 'assistant' && state.assistantChars > ASSISTANT_CHARS && !startsTurn(b.text)) continue;
       if (b.kind === 'heading') {
         items.push({ text: b.text, line: b.line, listed: false, checked: null, speaker: state.speaker, heading: true });
         continue;
@@ -167,10 +165,10 @@ export function collectEntries(label: string, body: string, rules: ExclusionRule
       // A paragraph can hold several turns ("User: …\nAssistant: …").
       const segments: { text: string; speaker: Speaker | null }[] = [];
       for (const raw of stripStackTraces(b.text).split('\n')) {
-        const sp = SPEAKER.exec(raw);
-        if (sp) {
-          state.speaker = speakerOf(sp[1]!);
-          segments.push({ text: raw.slice(sp[0].length), speaker: state.speaker });
+        const turn = speakers.turn(raw);
+        if (turn) {
+          state.speaker = turn.speaker;
+          segments.push({ text: raw.slice(turn.labelLength), speaker: state.speaker });
         } else if (segments.length && b.kind !== 'item') {
           segments[segments.length - 1]!.text += ' ' + raw.trim();
         } else {

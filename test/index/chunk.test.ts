@@ -151,6 +151,20 @@ describe("the user's statements in a transcript", () => {
     const [c] = chunkDocument(t, opts).chunks;
     expect(c!.facts).toBe("I'm planning a trip to LA");
   });
+
+  it('knows the speaker from a heading of its own, as ChatGPT exporters write turns', () => {
+    const t = [
+      '# Chat',
+      '',
+      '## Prompt:',
+      'My cat Luna keeps scratching the new sofa.',
+      '',
+      '## Response:',
+      'I have seen many cats do this.',
+    ];
+    const facts = chunkDocument(t.join('\n'), opts).chunks.map((c) => c.facts);
+    expect(facts).toEqual(['My cat Luna keeps scratching the new sofa.', '']);
+  });
 });
 
 describe('fact chunks', () => {

@@ -136,6 +136,24 @@ describe('user facts in a transcript', () => {
     expect(fact).toMatchObject({ category: 'work', salience: userFact(said(turn)[0]!).salience });
   });
 
+  it('finds the same facts in every shape a transcript comes in', () => {
+    const turns: [string, string][] = [
+      ['user', 'Can you suggest a collar? By the way, my dog Max is a Golden Retriever.'],
+      ['assistant', 'I have a dog too and I live in the cloud. Try a leather collar.'],
+      ['user', 'I adopted him from a shelter in Austin in March.'],
+    ];
+    const shapes: ((who: string, text: string) => string)[] = [
+      (who, text) => `${who === 'user' ? 'User' : 'Assistant'}: ${text}`,
+      (who, text) => `**${who === 'user' ? 'You' : 'ChatGPT'}:** ${text}`,
+      (who, text) => `${who === 'user' ? 'Human' : 'Claude'}:\n${text}`,
+      (who, text) => `### ${who === 'user' ? 'User' : 'Assistant'}\n\n${text}`,
+      (who, text) => `## ${who === 'user' ? 'Prompt' : 'Response'}:\n${text}`,
+    ];
+    const found = shapes.map((shape) => texts(`# 2026-06-01\n\n${turns.map(([who, t]) => shape(who, t)).join('\n\n')}\n`, 'user'));
+    expect(found[0]).toEqual(['My dog Max is a Golden Retriever.', 'I adopted him from a shelter in Austin in March.']);
+    for (const f of found.slice(1)) expect(f).toEqual(found[0]);
+  });
+
   it('reads a user who types without capitals', () => {
     // A lower-case "i" or "my" starts a sentence too: this was one run-on statement, fact and ask.
     const turn =

@@ -13,6 +13,7 @@ import { isStackTraceLine, type ExclusionRules } from '../exclusion.js';
 import type { SourceDoc } from '../summarizer.js';
 import type { CountTokens } from '../../text/tokens.js';
 import { sliceWhole } from '../../text/slice.js';
+import { Speakers } from '../../tree/speakers.js';
 
 /** The source text without code blocks, stack traces, and ephemeral sections or lines. */
 export function applyExclusions(text: string, rules: ExclusionRules): string {
@@ -39,7 +40,6 @@ export function applyExclusions(text: string, rules: ExclusionRules): string {
     .trim();
 }
 
-const SPEAKER = /^\s*(?:\*\*)?(user|human|me|you|assistant|ai|claude|bot|gpt|codex|agent)(?:\*\*)?\s*:/i;
 const HEADING = /^\s{0,3}#{1,6}\s/;
 
 /** Cuts every assistant turn to about `max` characters (whole lines, at least the first); 0 leaves them out. */
@@ -52,11 +52,14 @@ export function capAssistantTurns(text: string, max: number): string {
     if (omitted && max > 0) out.push(`[… ${omitted} more line${omitted === 1 ? '' : 's'} of the answer]`);
     omitted = 0;
   };
+  const speakers = new Speakers(text);
   for (const line of splitLines(text)) {
-    const sp = SPEAKER.exec(line);
-    if (sp || HEADING.test(line)) {
+    const heading = HEADING.test(line);
+    // A heading starts a new part; one that names a speaker (`## Assistant`) starts a turn.
+    const sp = speakers.turn(line)?.speaker ?? (heading ? speakers.heading(line) : null);
+    if (sp || heading) {
       flush();
-      inAssistant = !!sp && !/^(user|human|me)$/i.test(sp[1]!);
+      inAssistant = sp === 'assistant';
       used = 0;
       if (inAssistant && max === 0) {
         omitted++;

@@ -55,6 +55,13 @@ describe('fitting sources to the budget', () => {
     expect(out).toMatch(/\[… \d+ more lines of the answer\]/);
   });
 
+  it('knows an answer by its heading too (`### Assistant`), as exporters write turns', () => {
+    const chat = transcript(40).replace(/^(User|Assistant): /gm, '### $1\n');
+    const out = capAssistantTurns(chat, 120);
+    expect(out).toContain('He is 12 weeks old.');
+    expect(out).not.toContain('advice number 39');
+  });
+
   it('sends sources unchanged when they fit, condensed when they do not, within the budget', async () => {
     const count = await loadTokenCounter();
     const src: SourceDoc[] = [{ label: '2026-03-15', path: 'memory/2026-03-15.md', level: 'raw', text: transcript(400), firstLine: 1 }];

@@ -1,0 +1,45 @@
+// Speaker labels as transcripts write them: who is the user, who the assistant, and when a
+// heading or a line's first word is not a speaker at all.
+import { describe, expect, it } from 'vitest';
+import { Speakers, startsTurn } from '../../src/tree/speakers.js';
+
+describe('speaker labels', () => {
+  it('reads plain and bold labels, and says where the said text starts', () => {
+    const s = new Speakers('');
+    const line = '**ChatGPT:** Sure, here is a plan.';
+    expect(s.turn(line)).toEqual({ speaker: 'assistant', labelLength: '**ChatGPT:** '.length });
+    expect(s.turn('User: my cat Luna')).toEqual({ speaker: 'user', labelLength: 6 });
+    expect(s.turn('__Human__: hi')?.speaker).toBe('user');
+    for (const name of ['Assistant', 'AI', 'Claude', 'Gemini', 'Copilot', 'Codex', 'Agent'])
+      expect(s.turn(`${name}: ok`)?.speaker).toBe('assistant');
+    // A line that only starts with a name is no turn, nor is a name not followed by a colon.
+    for (const line of ['Users: 40 a day', 'Response: 200 OK', 'Model: gpt-4o', 'user interviews went well'])
+      expect(s.turn(line)).toBeNull();
+  });
+
+  it('takes "You" for the user, as ChatGPT names them, unless the user is "Me"', () => {
+    expect(new Speakers('**You:** hi\n**ChatGPT:** hello').turn('**You:** hi')?.speaker).toBe('user');
+    expect(new Speakers('Me: hi\nYou: hello').turn('You: hello')?.speaker).toBe('assistant');
+  });
+
+  it('reads a heading as a turn only in a document whose headings name both sides', () => {
+    const chat = new Speakers('### User\n\nI have a dog.\n\n### Assistant\n\nNice.\n\n## Prompt:\nx\n## Response:\ny');
+    expect(['### User', '### Assistant', '## Prompt:', '## Response:', '## **Claude**'].map((h) => chat.heading(h))).toEqual([
+      'user',
+      'assistant',
+      'user',
+      'assistant',
+      'assistant',
+    ]);
+    expect(chat.heading('## User research')).toBeNull();
+    expect(chat.heading('## Prompt')).toBeNull(); // without its colon, a topic
+    // A note about a data model: its `## User` section is a topic.
+    const note = new Speakers('# Schema\n\n## User\n- id, email\n\n## Invoice\n- total');
+    expect(note.heading('## User')).toBeNull();
+  });
+
+  it('tells whether a block starts a turn on any line', () => {
+    expect(startsTurn('some words\nAssistant: more')).toBe(true);
+    expect(startsTurn('some words\nno one speaks')).toBe(false);
+  });
+});
