@@ -17,14 +17,19 @@ const HEADING_USERS = ['prompt'];
 const HEADING_ASSISTANTS = ['response'];
 
 const BOLD = '(?:\\*\\*|__)?';
-const LABEL = new RegExp(`^\\s*${BOLD}(${[...USERS, ...ASSISTANTS].join('|')})${BOLD}\\s*:${BOLD}\\s*`, 'i');
-const ANY_LABEL = new RegExp(`^\\s*${BOLD}(?:${[...USERS, ...ASSISTANTS].join('|')})${BOLD}\\s*:`, 'im');
-const HEADING_NAME = `(?:(${[...USERS, ...ASSISTANTS].join('|')})${BOLD}\\s*:?|(${[...HEADING_USERS, ...HEADING_ASSISTANTS].join('|')})${BOLD}\\s*:)`;
+/** A time or date beside the name, as chat exports stamp turns: `[10:42] User:`, `User (2023-05-30 10:42):`. */
+const STAMP = '[\\d:./\\-,T ]{3,24}(?:\\s?[AaPp]\\.?[Mm]\\.?)?';
+const BEFORE = `(?:\\[${STAMP}\\]\\s*)?`;
+const AFTER = `(?:\\s*[[(]${STAMP}[\\])])?`;
+const NAMES = [...USERS, ...ASSISTANTS].join('|');
+const LABEL = new RegExp(`^\\s*${BEFORE}${BOLD}(${NAMES})${BOLD}${AFTER}\\s*:${BOLD}\\s*`, 'i');
+const ANY_LABEL = new RegExp(`^\\s*${BEFORE}${BOLD}(?:${NAMES})${BOLD}${AFTER}\\s*:`, 'im');
+const HEADING_NAME = `(?:(${NAMES})${BOLD}${AFTER}\\s*:?|(${[...HEADING_USERS, ...HEADING_ASSISTANTS].join('|')})${BOLD}\\s*:)`;
 const HEADING_SOURCE = `^\\s{0,3}#{1,6}\\s+${BOLD}${HEADING_NAME}${BOLD}\\s*#*\\s*$`;
 const HEADING = new RegExp(HEADING_SOURCE, 'i');
 const HEADINGS = new RegExp(HEADING_SOURCE, 'gim');
 /** A transcript that names its user "Me" speaks to "You"; elsewhere "You" is how ChatGPT names the user. */
-const ME_LABEL = /^\s*(?:\*\*|__)?me(?:\*\*|__)?\s*:/im;
+const ME_LABEL = new RegExp(`^\\s*${BEFORE}${BOLD}me${BOLD}${AFTER}\\s*:`, 'im');
 
 export interface Turn {
   speaker: Speaker;

@@ -17,6 +17,14 @@ describe('speaker labels', () => {
       expect(s.turn(line)).toBeNull();
   });
 
+  it('reads a label stamped with a time or date, before or after the name', () => {
+    const s = new Speakers('');
+    for (const line of ['[10:42] User: hi', 'User (10:42): hi', '**User** (2023-05-30 10:42 AM): hi', '[2023-05-30 10:42] **User:** hi'])
+      expect(s.turn(line)).toEqual({ speaker: 'user', labelLength: line.length - 2 });
+    expect(s.turn('[link] User: hi')).toBeNull();
+    expect(new Speakers('### Assistant (10:43)\nx\n### User (10:42)').heading('### Assistant (10:43)')).toBe('assistant');
+  });
+
   it('takes "You" for the user, as ChatGPT names them, unless the user is "Me"', () => {
     expect(new Speakers('**You:** hi\n**ChatGPT:** hello').turn('**You:** hi')?.speaker).toBe('user');
     expect(new Speakers('Me: hi\nYou: hello').turn('You: hello')?.speaker).toBe('assistant');
