@@ -6,6 +6,7 @@ import { scanBlocks, sectionTree, splitLines, type Block, type Section } from '.
 import { normaliseTopic, topicListLength } from '../tree/topic.js';
 import { stripStackTraces, type ExclusionRules } from './exclusion.js';
 import { plainApostrophes } from '../text/apostrophes.js';
+import { splitConversations } from './conversations.js';
 import { Speakers, startsTurn, type Speaker } from '../tree/speakers.js';
 
 /** Sections of a summary node, by the data they hold. */
@@ -232,19 +233,22 @@ export function collectEntries(label: string, body: string, rules: ExclusionRule
       const dated = DAY.exec(s.heading.trim());
       if (dated) day = dated[0];
       const items = itemsOf(s.blocks, { speaker: null, assistantChars: 0 });
-      if (items.length)
-        out.push({
-          source: label,
-          heading: s.heading,
-          topic: inherited?.topic ?? null,
-          type: inherited?.type ?? 'project',
-          tagged: false,
-          bucket: null,
-          items,
-          line: s.line,
-          container: s.line,
-          day,
-        });
+      // A transcript no heading divides: one entry per conversation in it.
+      const parts = items.some((i) => i.speaker === 'user') ? splitConversations(items) : [items];
+      for (const part of parts)
+        if (part.length)
+          out.push({
+            source: label,
+            heading: s.heading,
+            topic: inherited?.topic ?? null,
+            type: inherited?.type ?? 'project',
+            tagged: false,
+            bucket: null,
+            items: part,
+            line: part === parts[0] ? s.line : part[0]!.line,
+            container: s.line,
+            day,
+          });
       for (const c of s.children) visit(c, inherited, s.line);
       return;
     }
