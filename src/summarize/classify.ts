@@ -60,7 +60,7 @@ export function isSelfStatement(sentence: string): boolean {
 export function sentences(text: string): string[] {
   return text
     .split(
-      /(?<=[.!?。！？])(?<!\b(?:Mr|Mrs|Ms|Dr|St|Mt|Jr|Sr|vs|etc|e\.g|i\.e|No|Vol|Fig|approx)\.)\s+(?=[\p{Lu}\p{Lo}"'(\d]|i[\s'’,]|(?:my|we|our)\s)|\n+/u,
+      /(?<=[.!?。！？])(?<!\b(?:Mr|Mrs|Ms|Dr|St|Mt|Jr|Sr|vs|etc|e\.g|i\.e|No|Vol|Fig|approx)\.)\s+(?=[\p{Lu}\p{Lo}"'(\d]|i[\s'’,]|(?:my|we|our)\s)|(?<=\b\p{Ll}+[!?]+)\s+(?=\p{Ll})|(?<=\b(?:\p{Ll}{3,}|\d+)\.)(?<!\b(?:approx|etc|lbs|hrs|mins|secs|min|max|sec|est|dept|govt|misc|incl|excl|ext|tel|vol|fig|cont|tbsp|tsp|pkg|qty|avg|temp|nos|pgs|pp)\.)\s+(?=\p{Ll}{2,}\b)|\n+/u,
     )
     .map((s) => s.trim())
     .filter((s) => s.length > 1);

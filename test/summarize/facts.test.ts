@@ -165,6 +165,12 @@ describe('user facts in a transcript', () => {
       "I'm definitely going to check out more of their music.",
       'My sister Ana loved it.',
     ]);
+    // All in lower case: a sentence starts after a lower-case word's full stop, or its ! or ?.
+    expect(said('we adopted a beagle named rufus last spring. he is three now. any tips for his walks?')).toEqual([
+      'We adopted a beagle named rufus last spring. He is three now.',
+    ]);
+    expect(said('My Funko POP! figure collection has 40 pieces, including the Encore! edition.')).toHaveLength(1);
+    expect(said('I got 5 lbs. of flour from the mill.')).toEqual(['I got 5 lbs. of flour from the mill.']);
   });
 
   it('quoted or pasted text is not the user speaking about themselves', () => {
