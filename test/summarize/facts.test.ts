@@ -124,6 +124,12 @@ describe('user facts in a transcript', () => {
     // "I'd like" and a thing: something for the assistant to make.
     expect(said("My sister's wedding is in June. I'd like a few opening lines for my toast.")).toEqual(["My sister's wedding is in June."]);
     expect(said("I'm in 95123, and I'd like a 5-mile route.")).toEqual(["I'm in 95123"]);
+    // A negative imperative, and asking the assistant to ask: instructions, typed in lower case too.
+    expect(said("Don't mention my friend, mention myself when writing it")).toEqual([]);
+    expect(said('I never saw a place where I can recycle cloth. ask if it can help our brand')).toEqual([
+      'I never saw a place where I can recycle cloth.',
+    ]);
+    expect(said("Don't worry, my dog Max is fine.")).toHaveLength(1);
   });
 
   it('reads typographic apostrophes as plain ones', () => {

@@ -73,6 +73,9 @@ const REQUEST = new RegExp(
     optimize improve simplify stop restart start send save print check test try read`)} ` +
       wordsOf('the a an my our your this that these those it them me us all some up out down back npm pnpm yarn git'),
     'let me know',
+    // A negative imperative ("Don't mention my friend") and asking the assistant to ask.
+    "(?:don't|do not) (?!worry\\b|know\\b|think\\b|have\\b|like\\b|want\\b|need\\b)[a-z]+",
+    `ask ${wordsOf('if what how whether me them him her about for the a')}`,
     'any (?:ideas?|tips?|suggestions?|advice|recommendations?|thoughts?)',
     'is there',
     'are there',
