@@ -5,7 +5,7 @@ import { MEMORY_TYPES, type MemoryType } from '../tree/layout.js';
 import { scanBlocks, sectionTree, splitLines, type Block, type Section } from '../tree/markdown.js';
 import { normaliseTopic, topicListLength } from '../tree/topic.js';
 import { stripStackTraces, type ExclusionRules } from './exclusion.js';
-import { plainApostrophes } from '../text/apostrophes.js';
+import { plainApostrophes, spelledContractions } from '../text/apostrophes.js';
 import { splitConversations } from './conversations.js';
 import { Speakers, startsTurn, type Speaker } from '../tree/speakers.js';
 
@@ -177,7 +177,9 @@ export function collectEntries(label: string, body: string, rules: ExclusionRule
         }
       }
       for (const s of segments) {
-        const text = s.text.replace(/\s+/g, ' ').trim();
+        const flat = s.text.replace(/\s+/g, ' ').trim();
+        // "im", "dont": a person typing fast (an assistant does not, and is most of the text).
+        const text = s.speaker === 'assistant' ? flat : spelledContractions(flat);
         // In bold only before anyone speaks: an assistant's `**Date**: …` is part of its answer.
         if (!text || METADATA_LINE.test(text) || (s.speaker === null && BOLD_METADATA.test(text)) || rules.isEphemeral(text)) continue;
         if (s.speaker === 'assistant') {

@@ -142,6 +142,13 @@ describe('user facts in a transcript', () => {
     expect(fact).toMatchObject({ category: 'work', salience: userFact(said(turn)[0]!).salience });
   });
 
+  it('reads contractions typed without their apostrophe', () => {
+    expect(said('im allergic to shellfish and ive been vegetarian since 2019. dont suggest any fish')).toEqual([
+      "I'm allergic to shellfish and i've been vegetarian since 2019.",
+    ]);
+    expect(texts(chat('User: im a nurse at St. Mary hospital'), 'user').map((t) => userFact(t).category)).toEqual(['work']);
+  });
+
   it('finds the same facts in every shape a transcript comes in', () => {
     const turns: [string, string][] = [
       ['user', 'Can you suggest a collar? By the way, my dog Max is a Golden Retriever.'],

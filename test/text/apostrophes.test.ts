@@ -1,6 +1,6 @@
 // Typographic apostrophes are read as plain ones, one character for one; quotation marks stay.
 import { describe, expect, it } from 'vitest';
-import { plainApostrophes } from '../../src/text/apostrophes.js';
+import { plainApostrophes, spelledContractions } from '../../src/text/apostrophes.js';
 import { tokenize } from '../../src/summarize/keywords.js';
 
 describe('plainApostrophes', () => {
@@ -27,5 +27,14 @@ describe('plainApostrophes', () => {
   it('gives the same keywords either way: contractions are stop words, a possessive is its owner', () => {
     expect(tokenize('I’m sure Sarah’s dog doesn’t bark', true)).toEqual(['sarah', 'dog', 'bark']);
     expect(tokenize('I’m sure Sarah’s dog doesn’t bark', true)).toEqual(tokenize("I'm sure Sarah's dog doesn't bark", true));
+  });
+
+  it('gives contractions typed without their apostrophe it back, where they are no other word', () => {
+    expect(spelledContractions('im sure ive seen it. Dont worry, thats fine and i cant stop')).toBe(
+      "i'm sure i've seen it. Don't worry, that's fine and i can't stop",
+    );
+    // Words of their own, an instant message, a name, a capital inside a sentence.
+    for (const t of ['i feel ill', 'my id card', 'were you there', 'its tail', 'send me an IM', 'designed by Jony Ive', 'the Dont list'])
+      expect(spelledContractions(t)).toBe(t);
   });
 });

@@ -7,7 +7,7 @@
 import { sentences } from '../classify.js';
 import { anyOf, wordsOf } from './alternation.js';
 import { tokenize } from '../keywords.js';
-import { plainApostrophes } from '../../text/apostrophes.js';
+import { plainSpeech } from '../../text/apostrophes.js';
 
 const STATEMENT_MIN = 12;
 
@@ -367,7 +367,7 @@ export function turnParts(turn: string, isInstruction: (sentence: string) => boo
   const statements: Statement[] = [];
   const instructions: string[] = [];
   let last = -1; // index of the statement the previous sentence ended with
-  for (const s of sentences(ownWords(plainApostrophes(turn)))) {
+  for (const s of sentences(ownWords(plainSpeech(turn)))) {
     if (s.length > 1200) {
       last = -1; // pasted prose without a cue
       continue;
