@@ -21,6 +21,8 @@ const SESSION = '7c1e2d3f-4a5b-4c6d-8e9f-0a1b2c3d4e5f';
 /** The formats whose value (or a 16-character piece of it) appears in `text`. */
 function leaks(text: string): string[] {
   return SECRETS.filter((s) => {
+    // A value of a few digits (a card's security code) is in any text: it leaks beside its word.
+    if (s.secret.length < 6) return text.includes(s.text.slice(0, s.text.indexOf(s.secret) + s.secret.length));
     if (text.includes(s.secret)) return true;
     if (s.secret.length < 24) return false;
     const mid = Math.floor(s.secret.length / 2) - 8;

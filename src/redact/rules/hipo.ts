@@ -105,6 +105,30 @@ function proseValue(secret: string, loose: boolean): boolean {
   return loose ? c.digit || c.symbol || (c.upper && c.lower) : c.digit && shannonEntropy(secret) >= 3.3;
 }
 
+/** Luhn's check digit, as every payment card number carries. */
+function luhn(digits: string): boolean {
+  let sum = 0;
+  for (let i = 0; i < digits.length; i++) {
+    let d = digits.charCodeAt(digits.length - 1 - i) - 48;
+    if (i % 2 === 1) {
+      d *= 2;
+      if (d > 9) d -= 9;
+    }
+    sum += d;
+  }
+  return sum % 10 === 0;
+}
+
+/** 13–19 digits that start as card numbers do (Amex, Visa, Mastercard, Discover: 3–6) and pass Luhn. */
+function cardNumber(value: string): boolean {
+  const digits = value.replace(/[ -]/g, '');
+  return digits.length >= 13 && digits.length <= 19 && /^[3-6]/.test(digits) && luhn(digits);
+}
+
+const PASSWORD_WORDS = raw`(?:password|passcode|passphrase|passwd|pin(?: code| number)?|pwd|pw)`;
+/** "… for the router is", "… was", "… set to": how prose gives a password its value. */
+const PASSWORD_IS = raw`(?:\s+(?:for|of|on|to)(?:\s+[^\s:=]{1,30}){1,3}?)?\s+(?:is now|is|was|will be|has been set to|set to|=|:)\s+`;
+
 export const HIPO_RULES: readonly ScannerRule[] = [
   ...TOKEN_RULES,
   {
@@ -186,11 +210,55 @@ export const HIPO_RULES: readonly ScannerRule[] = [
   ASSIGNMENT,
   {
     id: 'password',
-    keywords: ['pass', 'pin', 'pwd'],
+    keywords: ['pass', 'pin', 'pw'],
     ignoreCase: true,
     secretGroup: 1,
-    regex: raw`\b(?:password|passcode|passphrase|passwd|pin(?: code)?|pwd)(?:\s+(?:for|of|on|to)(?:\s+[^\s:=]{1,30}){1,3}?)?\s+(?:is now|is|was|will be|has been set to|set to|=|:)\s+["'\x60]?([^\s"'\x60,;]{2,}[^\s"'\x60,;.!?:)\]])`,
+    regex: raw`\b${PASSWORD_WORDS}${PASSWORD_IS}["'\x60]?([^\s"'\x60,;]{2,}[^\s"'\x60,;.!?:)\]])`,
     accept: (s) => proseValue(s, true),
+  },
+  {
+    // A passphrase of several words, quoted: "my passphrase is "correct horse battery staple"".
+    id: 'password',
+    keywords: ['pass', 'pin', 'pw'],
+    ignoreCase: true,
+    secretGroup: 1,
+    regex: raw`\b${PASSWORD_WORDS}${PASSWORD_IS}["“'](?=[^"”'\n]*\s)([^"”'\n]{6,80})["”']`,
+    accept: (s) => !isPlaceholder(s) && !/^(?:your|my|the|a|an) /i.test(s),
+  },
+  {
+    // A payment card number in groups (4-4-4-4, Amex's 4-6-5). No word announces one, so the
+    // rule reads the whole text; a run of digits is a card only when it passes Luhn's check.
+    id: 'card-number',
+    keywords: [],
+    anchor: 'text',
+    secretGroup: 1,
+    regex: raw`(?<![\d/-]|\d[.,])(\d{4}([ -])\d{4}\2\d{4}\2\d{1,4}(?:\2\d{1,3})?|\d{4}([ -])\d{6}\3\d{5})(?![\d/]|[.,][\d]|[ -]\d)`,
+    accept: cardNumber,
+  },
+  {
+    // Written whole, a card number needs a word that says what it is.
+    id: 'card-number',
+    keywords: ['card', 'visa', 'mastercard', 'amex', 'credit', 'debit'],
+    ignoreCase: true,
+    secretGroup: 1,
+    regex: raw`(?:card|visa|mastercard|amex|credit|debit)\b[^\n\d]{0,40}?(?<!\d)(\d{13,19})(?!\d)`,
+    accept: cardNumber,
+  },
+  {
+    id: 'card-code',
+    keywords: ['cvv', 'cvc', 'security code'],
+    ignoreCase: true,
+    secretGroup: 1,
+    regex: raw`\b(?:cvv2?|cvc2?|card security code|security code)\b\s*(?:is|was|:|=|#|-)?\s*(\d{3,4})(?!\d)`,
+  },
+  {
+    // A US Social Security number, where the text says it is one.
+    id: 'ssn',
+    keywords: ['ssn', 'social security'],
+    ignoreCase: true,
+    secretGroup: 1,
+    regex: raw`\b(?:ssn|social security(?: number| no\.?| #)?)\b[^\n\d]{0,20}?(?<!\d)(\d{3}([- ]?)\d{2}\2\d{4})(?!\d)`,
+    accept: (s) => !/^(?:000|666|9)/.test(s),
   },
   {
     id: 'secret',
