@@ -217,13 +217,23 @@ export const HIPO_RULES: readonly ScannerRule[] = [
     accept: (s) => proseValue(s, true),
   },
   {
-    // A passphrase of several words, quoted: "my passphrase is "correct horse battery staple"".
+    // A quoted value, words too: "the wifi password is 'sunflower'", a passphrase of several
+    // words ("correct horse battery staple").
     id: 'password',
     keywords: ['pass', 'pin', 'pw'],
     ignoreCase: true,
     secretGroup: 1,
-    regex: raw`\b${PASSWORD_WORDS}${PASSWORD_IS}["“'](?=[^"”'\n]*\s)([^"”'\n]{6,80})["”']`,
+    regex: raw`\b${PASSWORD_WORDS}${PASSWORD_IS}["“'‘]([^"”'’\n]{4,80})["”'’]`,
     accept: (s) => !isPlaceholder(s) && !/^(?:your|my|the|a|an) /i.test(s),
+  },
+  {
+    // A PIN or passcode given without "is": "my PIN 4821 for the garage" (not "pin 2024 as the
+    // release year": whose PIN it is says it is one).
+    id: 'password',
+    keywords: ['pin', 'passcode'],
+    ignoreCase: true,
+    secretGroup: 1,
+    regex: raw`(?:(?<=\b(?:my|the|your|his|her|our|their|card|bank|atm|debit|door|garage|phone|sim|alarm)\s)pin|\bpasscode)(?: code| number)?\s+#?(\d{4,8})(?![\d.,:/-])`,
   },
   {
     // A payment card number in groups (4-4-4-4, Amex's 4-6-5). No word announces one, so the
