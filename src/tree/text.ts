@@ -3,11 +3,15 @@
 export type Decoded = { ok: true; text: string; encoding: 'utf-8' | 'latin-1'; note: string | null } | { ok: false; reason: string };
 
 const utf8 = new TextDecoder('utf-8', { fatal: true });
+const lenientUtf8 = new TextDecoder('utf-8');
 const latin1 = new TextDecoder('latin1');
 
 /**
- * Decodes a file's bytes. NUL bytes or mostly control characters mean binary (refused);
- * invalid UTF-8 is read as Latin-1 so nothing is lost, with a note saying so.
+ * Decodes a file's bytes. NUL bytes or mostly control characters mean binary (refused).
+ * Invalid UTF-8 is read as Latin-1 so nothing is lost, with a note saying so, unless the file
+ * is UTF-8 with a few broken bytes (a write cut mid-character, one pasted line in another
+ * encoding): then its valid characters outnumber the broken ones, and only those are replaced
+ * ("�"), where Latin-1 would garble every accent, emoji and CJK character of the file.
  */
 export function decodeText(bytes: Uint8Array): Decoded {
   if (bytes.subarray(0, 64 * 1024).indexOf(0) !== -1) return { ok: false, reason: 'binary data (NUL bytes), not a text file' };
@@ -19,6 +23,18 @@ export function decodeText(bytes: Uint8Array): Decoded {
   try {
     return { ok: true, text: utf8.decode(bytes.subarray(start)), encoding: 'utf-8', note: null };
   } catch {
+    const text = lenientUtf8.decode(bytes.subarray(start));
+    let broken = 0;
+    let wide = 0;
+    for (let i = 0; i < text.length; i++) {
+      const c = text.charCodeAt(i);
+      if (c === 0xfffd) broken++;
+      else if (c > 0x7f && (c < 0xdc00 || c > 0xdfff)) wide++;
+    }
+    if (wide > broken) {
+      const note = `${broken} byte sequence${broken === 1 ? '' : 's'} not valid UTF-8, read as "\uFFFD"`;
+      return { ok: true, text, encoding: 'utf-8', note };
+    }
     return { ok: true, text: latin1.decode(bytes), encoding: 'latin-1', note: 'not valid UTF-8; read as Latin-1' };
   }
 }

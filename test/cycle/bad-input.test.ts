@@ -56,6 +56,17 @@ describe('bad raw logs', () => {
     expect(crlf).not.toContain('\r');
   });
 
+  it('reads a UTF-8 log with a few broken bytes as UTF-8, not as Latin-1', async () => {
+    // A write cut in the middle of a character: the rest of the file is good UTF-8.
+    const text = Buffer.from('# 2026-06-02\n\n## café [user]\n- prefers crème brûlée 🍮\n- 東京に住んでいます\n- cut here é', 'utf8');
+    const ws = makeWorkspace({ 'memory/2026-06-02.md': text.subarray(0, text.length - 1) });
+    const r = await cycle(ws, '2026-06-03', { catchUp: true });
+    expect(warningsOf(r)).toContain('memory/2026-06-02.md: 1 byte sequence not valid UTF-8, read as "\uFFFD"');
+    const body = node(ws, 'daily/2026-06-02.md').body;
+    expect(body).toContain('prefers crème brûlée 🍮');
+    expect(body).toContain('東京に住んでいます');
+  });
+
   it('does not read "status: fixed" or "needs-summarization" in a log as a status (pitfall 6)', async () => {
     const tricky = rawLog('2026-06-10', { 'notes [project]': ['status: fixed', 'the old tool wrote needs-summarization placeholders'] });
     const ws = makeWorkspace({ 'memory/2026-06-10.md': tricky });
