@@ -52,16 +52,33 @@ export function isSelfStatement(sentence: string): boolean {
   return true;
 }
 
+/** Abbreviations written in lower case with a full stop, which a sentence goes on after. */
+const LOWER_ABBREVIATIONS =
+  'approx|etc|lbs|hrs|mins|secs|min|max|sec|est|dept|govt|misc|incl|excl|ext|tel|vol|fig|cont|tbsp|tsp|pkg|qty|avg|temp|nos|pgs|pp';
 /**
- * Splits prose into sentences. Keeps abbreviations like "e.g." and decimals intact enough. A
- * sentence starts with a capital, or with a first-person word typed in lower case ("it was
- * amazing! i'm going back. my sister loved it"): many people chat without capitals.
+ * Where one sentence ends and the next begins, three ways (and at every line break):
+ * - after . ! ? and before a capital, a digit, a quote, or a first-person word in lower case
+ *   ("amazing! i'm going back. my sister loved it"), not after a title or an abbreviation;
+ * - after a lower-case word's ! or ? and before any lower-case word ("wow! any tips"; "Funko
+ *   POP! figure" stays one);
+ * - after a full stop ending a lower-case word of three letters or more, or a number, before a
+ *   lower-case word ("since 2019. dont suggest fish"), not after an abbreviation ("5 lbs. of").
+ * Many people chat without capitals: the second and third are theirs.
  */
+const SENTENCE_BREAK = new RegExp(
+  [
+    String.raw`(?<=[.!?。！？])(?<!\b(?:Mr|Mrs|Ms|Dr|St|Mt|Jr|Sr|vs|etc|e\.g|i\.e|No|Vol|Fig|approx)\.)\s+(?=[\p{Lu}\p{Lo}"'(\d]|i[\s'’,]|(?:my|we|our)\s)`,
+    String.raw`(?<=\b\p{Ll}+[!?]+)\s+(?=\p{Ll})`,
+    String.raw`(?<=\b(?:\p{Ll}{3,}|\d+)\.)(?<!\b(?:${LOWER_ABBREVIATIONS})\.)\s+(?=\p{Ll}{2,}\b)`,
+    String.raw`\n+`,
+  ].join('|'),
+  'u',
+);
+
+/** Splits prose into sentences. Keeps abbreviations like "e.g." and decimals intact enough. */
 export function sentences(text: string): string[] {
   return text
-    .split(
-      /(?<=[.!?。！？])(?<!\b(?:Mr|Mrs|Ms|Dr|St|Mt|Jr|Sr|vs|etc|e\.g|i\.e|No|Vol|Fig|approx)\.)\s+(?=[\p{Lu}\p{Lo}"'(\d]|i[\s'’,]|(?:my|we|our)\s)|(?<=\b\p{Ll}+[!?]+)\s+(?=\p{Ll})|(?<=\b(?:\p{Ll}{3,}|\d+)\.)(?<!\b(?:approx|etc|lbs|hrs|mins|secs|min|max|sec|est|dept|govt|misc|incl|excl|ext|tel|vol|fig|cont|tbsp|tsp|pkg|qty|avg|temp|nos|pgs|pp)\.)\s+(?=\p{Ll}{2,}\b)|\n+/u,
-    )
+    .split(SENTENCE_BREAK)
     .map((s) => s.trim())
     .filter((s) => s.length > 1);
 }

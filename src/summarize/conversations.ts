@@ -32,7 +32,7 @@ function exchanges(items: readonly Item[]): Item[][] {
   return out;
 }
 
-function wordsOf(exchange: readonly Item[]): Map<string, number> {
+function exchangeWords(exchange: readonly Item[]): Map<string, number> {
   const counts = new Map<string, number>();
   let answer = 0;
   for (const item of exchange) {
@@ -74,7 +74,7 @@ function cosine(a: readonly Map<string, number>[], b: readonly Map<string, numbe
 export function splitConversations(items: readonly Item[]): Item[][] {
   const ex = exchanges(items);
   if (ex.filter((e) => e[0]!.speaker === 'user').length < MIN_EXCHANGES) return [items.slice()];
-  const words = ex.map(wordsOf);
+  const words = ex.map(exchangeWords);
   // Gap i lies before exchange i. Deepest valleys first: where one conversation ends and the next
   // begins, several gaps in a row can fall below the bar, and the right one is the lowest (ties:
   // the two exchanges beside it share the fewest words).
