@@ -52,6 +52,8 @@ export function isSelfStatement(sentence: string): boolean {
   return true;
 }
 
+/** Titles and abbreviations, which a sentence goes on after. */
+const ABBREVIATIONS = String.raw`Mr|Mrs|Ms|Dr|St|Mt|Jr|Sr|vs|etc|e\.g|i\.e|No|Vol|Fig|approx`;
 /** Abbreviations written in lower case with a full stop, which a sentence goes on after. */
 const LOWER_ABBREVIATIONS =
   'approx|etc|lbs|hrs|mins|secs|min|max|sec|est|dept|govt|misc|incl|excl|ext|tel|vol|fig|cont|tbsp|tsp|pkg|qty|avg|temp|nos|pgs|pp';
@@ -67,7 +69,7 @@ const LOWER_ABBREVIATIONS =
  */
 const SENTENCE_BREAK = new RegExp(
   [
-    String.raw`(?<=[.!?。！？])(?<!\b(?:Mr|Mrs|Ms|Dr|St|Mt|Jr|Sr|vs|etc|e\.g|i\.e|No|Vol|Fig|approx)\.)\s+(?=[\p{Lu}\p{Lo}"'(\d]|i[\s'’,]|(?:my|we|our)\s)`,
+    String.raw`(?<=[.!?。！？])(?<!\b(?:${ABBREVIATIONS})\.)\s+(?=[\p{Lu}\p{Lo}"'(\d]|i[\s'’,]|(?:my|we|our)\s)`,
     String.raw`(?<=\b\p{Ll}+[!?]+)\s+(?=\p{Ll})`,
     String.raw`(?<=\b(?:\p{Ll}{3,}|\d+)\.)(?<!\b(?:${LOWER_ABBREVIATIONS})\.)\s+(?=\p{Ll}{2,}\b)`,
     String.raw`\n+`,

@@ -170,7 +170,8 @@ describe('user facts in a transcript', () => {
   it('reads a user who types without capitals', () => {
     // A lower-case "i" or "my" starts a sentence too: this was one run-on statement, fact and ask.
     const turn =
-      "We saw Glass Animals live in Brooklyn, they were amazing! I'm definitely going to check out more of their music. My sister Ana loved it. Can you suggest similar bands?";
+      "We saw Glass Animals live in Brooklyn, they were amazing! I'm definitely going to check out more of their music. " +
+      'My sister Ana loved it. Can you suggest similar bands?';
     const lower = turn.replace(/\bI'm\b/g, "i'm").replace('My sister', 'my sister');
     expect(said(lower)).toEqual(said(turn));
     expect(said(turn)).toEqual([

@@ -125,6 +125,8 @@ function cardNumber(value: string): boolean {
   return digits.length >= 13 && digits.length <= 19 && /^[3-6]/.test(digits) && luhn(digits);
 }
 
+/** Whose PIN it is: "my PIN 4821", "the garage PIN 4821". */
+const PIN_OWNERS = 'my|the|your|his|her|our|their|card|bank|atm|debit|door|garage|phone|sim|alarm';
 const PASSWORD_WORDS = raw`(?:password|passcode|passphrase|passwd|pin(?: code| number)?|pwd|pw)`;
 /** "… for the router is", "… was", "… set to": how prose gives a password its value. */
 const PASSWORD_IS = raw`(?:\s+(?:for|of|on|to)(?:\s+[^\s:=]{1,30}){1,3}?)?\s+(?:is now|is|was|will be|has been set to|set to|=|:)\s+`;
@@ -233,7 +235,7 @@ export const HIPO_RULES: readonly ScannerRule[] = [
     keywords: ['pin', 'passcode'],
     ignoreCase: true,
     secretGroup: 1,
-    regex: raw`(?:(?<=\b(?:my|the|your|his|her|our|their|card|bank|atm|debit|door|garage|phone|sim|alarm)\s)pin|\bpasscode)(?: code| number)?\s+#?(\d{4,8})(?![\d.,:/-])`,
+    regex: raw`(?:(?<=\b(?:${PIN_OWNERS})\s)pin|\bpasscode)(?: code| number)?\s+#?(\d{4,8})(?![\d.,:/-])`,
   },
   {
     // A payment card number in groups (4-4-4-4, Amex's 4-6-5). No word announces one, so the

@@ -57,7 +57,9 @@ const QUESTION = new RegExp(
 /** A word that softens an ask without changing it: "I'm also looking for…", "I was just wondering…". */
 const SOFTENER = '(?: also| just| really| still)?';
 /** "I'd like a few opening lines": something for the assistant to make ("I'd love a dog" is a wish). */
-const LIKE_A_THING = `i(?:'d| would) like ${wordsOf('you a an the your any some help ideas advice tips suggestions recommendations feedback')}`;
+const LIKE_A_THING = `i(?:'d| would) like ${wordsOf(
+  'you a an the your any some help ideas advice tips suggestions recommendations feedback',
+)}`;
 const REQUEST = new RegExp(
   `^${anyOf(
     wordsOf(`please help tell give suggest recommend list explain describe write rewrite create generate make provide show find
