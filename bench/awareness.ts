@@ -1,4 +1,4 @@
-// npm run bench:awareness [-- --ws DIR] [--fresh] [--json] [--no-prompts]
+// npm run bench:awareness [-- --ws DIR] [--fresh] [--json] [--no-prompts] [--shapes]
 // Awareness (figures, not a test): does the tree, and what an agent loads at session start,
 // still hold the facts later requests depend on? Two parts:
 //   1. MemAware dev split (offline, no model): the corpus is compacted with the built CLI
@@ -13,11 +13,15 @@
 //      UserPromptSubmit hook on the indexed tree: is the answer in what the hook hands the agent?
 //   2. The example memory in `memory/`: each fact its logs type as `[user]` or `[feedback]`, and
 //      whether it reaches the SessionStart pack.
+//   3. With --shapes: part 1's answer test again on MemAware rewritten in other writers' shapes
+//      (bench/lib/shapes.ts: smart punctuation, no capitals, exported chats' labels, ...), each
+//      in a workspace of its own. The questions and what counts as an answer stay the original's.
 import { spawnSync } from 'node:child_process';
 import { cpSync, existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { basename, join, resolve } from 'node:path';
 import { benchDataDir, memawareMemory } from './lib/memaware.js';
+import { SHAPES } from './lib/shapes.js';
 
 const REPO = resolve(import.meta.dirname, '..');
 const CLI = join(REPO, 'dist', 'cli.js');
@@ -112,16 +116,32 @@ interface PromptRow {
   chars: number;
 }
 
-function memaware(): { ws: string; rootTokens: number; packChars: number; tests: Record<string, Row>; prompt: PromptRow | null } {
-  const ws = resolve(arg('--ws') ?? mkdtempSync(join(tmpdir(), 'hipo-awareness-')));
+interface MemAwareRun {
+  ws: string;
+  fresh: boolean;
+  prompts: boolean;
+  /** Rewrites each raw log before compaction (a writer's shape); none: the logs as they are. */
+  shape?: (log: string) => string;
+}
+
+function memaware(run: MemAwareRun): {
+  ws: string;
+  rootTokens: number;
+  packChars: number;
+  tests: Record<string, Row>;
+  prompt: PromptRow | null;
+} {
+  const ws = run.ws;
   const mem = join(ws, 'memory');
   const now = '2023-07-15';
   const env = offlineEnv(now);
-  if (argv.includes('--fresh') || !existsSync(join(mem, 'ROOT.md'))) {
+  const src = memawareMemory();
+  if (run.fresh || !existsSync(join(mem, 'ROOT.md'))) {
     rmSync(ws, { recursive: true, force: true });
     mkdirSync(mem, { recursive: true });
-    const src = memawareMemory();
-    for (const f of readdirSync(src)) cpSync(join(src, f), join(mem, f));
+    for (const f of readdirSync(src))
+      if (run.shape) writeFileSync(join(mem, f), run.shape(readFileSync(join(src, f), 'utf8')));
+      else cpSync(join(src, f), join(mem, f));
     writeFileSync(join(ws, 'hipo.config.json'), JSON.stringify({ timeZone: 'UTC' }) + '\n');
     const t = performance.now();
     hipo(['compact', '--catch-up', '--now', now, '--dir', ws], env);
@@ -148,7 +168,8 @@ function memaware(): { ws: string; rootTokens: number; packChars: number; tests:
     let s = sessions.get(key);
     if (!s) {
       const [day, n] = key.split('#');
-      const raw = readFileSync(join(mem, `${day}.md`), 'utf8');
+      // The original log: a shape changes how it is written, not which questions it answers.
+      const raw = readFileSync(join(src, `${day}.md`), 'utf8');
       s = asText(raw.split(/^(?=## Session )/m).find((c) => c.startsWith(`## Session ${n}\n`)) ?? '');
       sessions.set(key, s);
     }
@@ -209,7 +230,7 @@ function memaware(): { ws: string; rootTokens: number; packChars: number; tests:
   const rootTokens = Number(/^tokens:\s*(\d+)/m.exec(readFileSync(join(mem, 'ROOT.md'), 'utf8'))?.[1] ?? NaN);
   // Each answer question as the prompt of a UserPromptSubmit hook, on the indexed tree.
   let prompt: PromptRow | null = null;
-  if (!argv.includes('--no-prompts')) {
+  if (run.prompts) {
     hipo(['index', '--dir', ws], env);
     const qs = gold.filter(tests.answer!.eligible);
     let context = 0;
@@ -291,7 +312,25 @@ if (!existsSync(CLI)) {
   console.error('dist/cli.js is missing: npm run build first');
   process.exit(2);
 }
-const m = memaware();
+const m = memaware({
+  ws: resolve(arg('--ws') ?? mkdtempSync(join(tmpdir(), 'hipo-awareness-'))),
+  fresh: argv.includes('--fresh'),
+  prompts: !argv.includes('--no-prompts'),
+});
+/** Part 3: the answer test per writer's shape, beside the original's. */
+function shapes(): Record<string, Record<string, number>> {
+  const out: Record<string, Record<string, number>> = { original: m.tests.answer!.survives };
+  for (const [name, shape] of Object.entries(SHAPES)) {
+    const ws = mkdtempSync(join(tmpdir(), 'hipo-awareness-shape-'));
+    try {
+      out[name] = memaware({ ws, fresh: true, prompts: false, shape }).tests.answer!.survives;
+    } finally {
+      rmSync(ws, { recursive: true, force: true });
+    }
+  }
+  return out;
+}
+const byShape = argv.includes('--shapes') ? shapes() : null;
 const theirs = benchmarkScript(m.ws);
 const ex = example();
 if (argv.includes('--json')) {
@@ -304,6 +343,7 @@ if (argv.includes('--json')) {
           tests: m.tests,
           prompt: m.prompt,
           agreesWithBenchmark: theirs ? JSON.stringify(theirs) === JSON.stringify(m.tests) : null,
+          ...(byShape ? { shapes: byShape } : {}),
         },
         example: ex,
       },
@@ -335,5 +375,10 @@ if (argv.includes('--json')) {
     `\nexample memory · session-start pack ${ex.packChars} chars · ${ex.facts.filter((f) => f.inPack).length} of ${ex.facts.length} typed user and feedback facts in it`,
   );
   for (const f of ex.facts) console.log(`${f.inPack ? '  in pack ' : '  MISSING '} ${f.day} [${f.type}] ${f.text}`);
+  if (byShape) {
+    console.log(`\nanswer survival (%) with MemAware written in other shapes (n ${m.tests.answer!.n})`);
+    console.log(`| shape | ${levels.join(' | ')} |\n|---|${levels.map(() => '---:').join('|')}|`);
+    for (const [name, row] of Object.entries(byShape)) console.log(`| ${name} | ${levels.map((l) => row[l]).join(' | ')} |`);
+  }
   console.error(`workspace: ${m.ws}`);
 }
