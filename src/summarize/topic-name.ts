@@ -99,10 +99,19 @@ const CLOSING_VERBS = new Set(
   'starts begins ends wants needs says seems looks feels thinks knows likes loves hates gets makes takes gives keeps goes comes'.split(' '),
 );
 
+/**
+ * A past participle closing a clause ("my car oil changed", "the ring appraised", "Lola
+ * microchipped"): six letters or more ending in -ed (not -eed: speed, breed), and not a name
+ * that ends so ("Manchester United").
+ */
+const PARTICIPLE = /^[a-z]{4,}(?<!e)ed$/;
+const NOT_PARTICIPLES = new Set(['united', 'limited', 'hundred', 'kindred', 'sacred', 'wicked', 'naked', 'rugged']);
+const closesClause = (w: string): boolean => CLOSING_VERBS.has(w) || (PARTICIPLE.test(w) && !NOT_PARTICIPLES.has(w));
+
 function withoutVerbs(phrase: string): string {
   const words = phrase.split(' ');
   while (words.length > 1 && OPENING_VERBS.has(words[0]!)) words.shift();
-  while (words.length > 1 && CLOSING_VERBS.has(words[words.length - 1]!)) words.pop();
+  while (words.length > 1 && closesClause(words[words.length - 1]!)) words.pop();
   return words.join(' ');
 }
 

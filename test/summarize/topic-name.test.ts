@@ -70,6 +70,10 @@ describe('topic names', () => {
     expect(topicName('please refactor my csv writer to stream rows', stats)).not.toMatch(/^refactor\b/);
     // A word that opens a noun phrase as often as an instruction stays: "book club", "open mics".
     expect(topicName('I joined a book club in Lisbon', stats)).toMatch(/book club/);
+    // A past participle that closes a clause: "my car oil changed", "grandmother's ring appraised".
+    expect(topicName('I finally got my car oil changed at the dealership', stats)).not.toMatch(/changed/);
+    expect(topicName("I had my grandmother's ring appraised last week", stats)).toMatch(/ring$/);
+    expect(topicName('We watched Manchester United at the pub', stats)).toMatch(/united/);
   });
 
   it('a tree of chat sessions has none of the bad names in its topics or ROOT, and no redaction tag as a keyword', async () => {
