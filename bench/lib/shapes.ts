@@ -32,5 +32,6 @@ export const SHAPES: Record<string, Shape> = {
   '**You:** / **ChatGPT:**': labels((who) => (who === 'User' ? '**You:** ' : '**ChatGPT:** ')),
   'turns as headings (### User)': labels((who) => `### ${who}\n\n`),
   'stamped labels ([10:42] User:)': labels((who) => `[10:42] ${who}: `),
+  'the user by name (Dana:)': labels((who) => (who === 'User' ? 'Dana: ' : 'Assistant: ')),
   'no session headings': (log) => log.replace(/^## Session \d+\nSession Date: .*\n/gm, ''),
 };

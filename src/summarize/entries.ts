@@ -7,7 +7,7 @@ import { normaliseTopic, topicListLength } from '../tree/topic.js';
 import { stripStackTraces, type ExclusionRules } from './exclusion.js';
 import { plainApostrophes, spelledContractions } from '../text/apostrophes.js';
 import { splitConversations } from './conversations.js';
-import { Speakers, startsTurn, type Speaker } from '../tree/speakers.js';
+import { Speakers, type Speaker } from '../tree/speakers.js';
 
 /** Sections of a summary node, by the data they hold. */
 export type Bucket =
@@ -158,7 +158,7 @@ export function collectEntries(label: string, body: string, rules: ExclusionRule
     for (const b of blocks) {
       if (b.kind === 'code' || b.kind === 'html' || b.kind === 'rule') continue;
       // Past the cap, an assistant's answer is skipped unless a new turn starts in this block.
-      if (state.speaker === 'assistant' && state.assistantChars > ASSISTANT_CHARS && !startsTurn(b.text)) continue;
+      if (state.speaker === 'assistant' && state.assistantChars > ASSISTANT_CHARS && !speakers.startsTurn(b.text)) continue;
       if (b.kind === 'heading') {
         items.push({ text: b.text, line: b.line, listed: false, checked: null, speaker: state.speaker, heading: true });
         continue;

@@ -37,6 +37,18 @@ export interface Turn {
   labelLength: number;
 }
 
+/** A label that may be a person's name: one or two capitalised words and a colon, at a line's start. */
+const NAME_LABEL = /^\s*(?:\*\*|__)?(\p{Lu}[\p{L}'’.-]{0,20}(?: \p{Lu}[\p{L}'’.-]{0,20})?)(?:\*\*|__)?\s*:(?:\*\*|__)?\s*/u;
+/** Labels notes use that are no one's name. */
+const NOT_NAMES = new Set(
+  `note notes update summary decision decisions example question answer tip warning step context goal todo done next
+  result results reason why how what when where fix issue problem solution idea ideas action actions status plan
+  source sources link links date time session topic tags tag title subject re fyi ps nb important edit output input
+  error errors response prompt q a`
+    .split(/\s+/)
+    .filter(Boolean),
+);
+
 /** The speaker labels of one document. */
 export class Speakers {
   private readonly youIsUser: boolean;
@@ -45,12 +57,46 @@ export class Speakers {
    * section (about a data model, say) is a topic.
    */
   private readonly headingTurns: boolean;
+  /**
+   * The name a transcript gives its user ("Dana: …" answered by "Assistant: …"), when it names
+   * the assistant but not the user: the one name label the assistant answers, at least twice and
+   * at least half the times it speaks (a label inside an answer, "Monday:", is not answered).
+   */
+  private readonly userName: string | null;
 
   constructor(text: string) {
     this.youIsUser = !ME_LABEL.test(text);
     const named = new Set<Speaker>();
     for (const m of text.matchAll(HEADINGS)) named.add(this.speakerOf(m[1] ?? m[2]!));
     this.headingTurns = named.size === 2;
+    this.userName = this.nameOfUser(text);
+  }
+
+  private nameOfUser(text: string): string | null {
+    // Labels in document order: a known speaker, or a name.
+    const order: (Speaker | string)[] = [];
+    for (const line of text.split('\n')) {
+      const known = LABEL.exec(line);
+      if (known) {
+        order.push(this.speakerOf(known[1]!));
+        continue;
+      }
+      const m = NAME_LABEL.exec(line);
+      if (m && !NOT_NAMES.has(m[1]!.toLowerCase())) order.push(m[1]!);
+    }
+    if (order.includes('user') || !order.includes('assistant')) return null;
+    const said = new Map<string, { turns: number; answered: number }>();
+    order.forEach((label, i) => {
+      if (label === 'user' || label === 'assistant') return;
+      const c = said.get(label) ?? { turns: 0, answered: 0 };
+      c.turns++;
+      if (order[i + 1] === 'assistant') c.answered++;
+      said.set(label, c);
+    });
+    // The assistant answers its user, twice at least and most times; where it answers several
+    // (a meeting it minutes), which one is the user is a guess.
+    const users = [...said].filter(([, c]) => c.answered >= 2 && c.answered * 2 >= c.turns);
+    return users.length === 1 ? users[0]![0] : null;
   }
 
   private speakerOf(name: string): Speaker {
@@ -62,7 +108,15 @@ export class Speakers {
   /** The turn a line starts (`User: …`, `**ChatGPT:** …`), or null. */
   turn(line: string): Turn | null {
     const m = LABEL.exec(line);
-    return m ? { speaker: this.speakerOf(m[1]!), labelLength: m[0].length } : null;
+    if (m) return { speaker: this.speakerOf(m[1]!), labelLength: m[0].length };
+    if (this.userName === null) return null;
+    const n = NAME_LABEL.exec(line);
+    return n && n[1] === this.userName ? { speaker: 'user', labelLength: n[0].length } : null;
+  }
+
+  /** Does some line of `text` start a turn? */
+  startsTurn(text: string): boolean {
+    return ANY_LABEL.test(text) || (this.userName !== null && text.split('\n').some((l) => this.turn(l) !== null));
   }
 
   /** The speaker a heading names when it is nothing but a speaker (`### User`, `## ChatGPT:`). */
@@ -71,9 +125,4 @@ export class Speakers {
     const m = HEADING.exec(line);
     return m ? this.speakerOf(m[1] ?? m[2]!) : null;
   }
-}
-
-/** Does some line of `text` start a turn? */
-export function startsTurn(text: string): boolean {
-  return ANY_LABEL.test(text);
 }

@@ -154,6 +154,7 @@ describe('user facts in a transcript', () => {
       ['user', 'Can you suggest a collar? By the way, my dog Max is a Golden Retriever.'],
       ['assistant', 'I have a dog too and I live in the cloud. Try a leather collar.'],
       ['user', 'I adopted him from a shelter in Austin in March.'],
+      ['assistant', 'Shelters in Austin are busy in spring, so well done.'],
     ];
     const shapes: ((who: string, text: string) => string)[] = [
       (who, text) => `${who === 'user' ? 'User' : 'Assistant'}: ${text}`,
@@ -161,6 +162,7 @@ describe('user facts in a transcript', () => {
       (who, text) => `${who === 'user' ? 'Human' : 'Claude'}:\n${text}`,
       (who, text) => `### ${who === 'user' ? 'User' : 'Assistant'}\n\n${text}`,
       (who, text) => `## ${who === 'user' ? 'Prompt' : 'Response'}:\n${text}`,
+      (who, text) => `${who === 'user' ? 'Dana' : 'Assistant'}: ${text}`,
     ];
     const found = shapes.map((shape) => texts(`# 2026-06-01\n\n${turns.map(([who, t]) => shape(who, t)).join('\n\n')}\n`, 'user'));
     expect(found[0]).toEqual(['My dog Max is a Golden Retriever.', 'I adopted him from a shelter in Austin in March.']);

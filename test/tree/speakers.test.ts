@@ -1,7 +1,7 @@
 // Speaker labels as transcripts write them: who is the user, who the assistant, and when a
 // heading or a line's first word is not a speaker at all.
 import { describe, expect, it } from 'vitest';
-import { Speakers, startsTurn } from '../../src/tree/speakers.js';
+import { Speakers } from '../../src/tree/speakers.js';
 
 describe('speaker labels', () => {
   it('reads plain and bold labels, and says where the said text starts', () => {
@@ -47,7 +47,24 @@ describe('speaker labels', () => {
   });
 
   it('tells whether a block starts a turn on any line', () => {
-    expect(startsTurn('some words\nAssistant: more')).toBe(true);
-    expect(startsTurn('some words\nno one speaks')).toBe(false);
+    const s = new Speakers('');
+    expect(s.startsTurn('some words\nAssistant: more')).toBe(true);
+    expect(s.startsTurn('some words\nno one speaks')).toBe(false);
+  });
+
+  it('takes the name a transcript gives its user, where the assistant answers it', () => {
+    const chat = ['Dana: I adopted a beagle.', 'Assistant: Congratulations!', 'Dana: He is three.', 'Assistant: A fine age.'].join('\n');
+    const s = new Speakers(chat);
+    expect(s.turn('Dana: He is three.')).toEqual({ speaker: 'user', labelLength: 6 });
+    expect(s.startsTurn('more words\nDana: hi')).toBe(true);
+    // Not a note's labels, not where the user is named, not a name the assistant does not answer.
+    const notes = new Speakers(['Note: I adopted a beagle.', 'Assistant: ok', 'Note: he is three', 'Assistant: ok'].join('\n'));
+    expect(notes.turn('Note: he is three')).toBeNull();
+    expect(new Speakers(`${chat}\nUser: hi\nAssistant: hello`).turn('Dana: He is three.')).toBeNull();
+    const meeting = ['Dana: ships Friday', 'Assistant: noted', 'Lee: reviews it', 'Assistant: noted', 'Dana: merges'];
+    expect(new Speakers([...meeting, 'Assistant: ok', 'Lee: ok', 'Assistant: ok'].join('\n')).turn('Dana: merges')).toBeNull();
+    // A label inside an answer ("Monday:") is not answered by the assistant: the user is still Dana.
+    const plan = [chat, 'Dana: plan my week', 'Assistant: Here it is.', 'Monday: gym', 'Tuesday: rest', 'Dana: thanks'].join('\n');
+    expect(new Speakers(plan).turn('Dana: thanks')?.speaker).toBe('user');
   });
 });
