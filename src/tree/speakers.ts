@@ -73,6 +73,8 @@ export class Speakers {
   }
 
   private nameOfUser(text: string): string | null {
+    // Most documents name no speaker at all: one scan tells, before a look at every line.
+    if (!ANY_LABEL.test(text)) return null;
     // Labels in document order: a known speaker, or a name.
     const order: (Speaker | string)[] = [];
     for (const line of text.split('\n')) {
