@@ -24,6 +24,8 @@ const AFTER = `(?:\\s*[[(]${STAMP}[\\])])?`;
 const NAMES = [...USERS, ...ASSISTANTS].join('|');
 const LABEL = new RegExp(`^\\s*${BEFORE}${BOLD}(${NAMES})${BOLD}${AFTER}\\s*:${BOLD}\\s*`, 'i');
 const ANY_LABEL = new RegExp(`^\\s*${BEFORE}${BOLD}(?:${NAMES})${BOLD}${AFTER}\\s*:`, 'im');
+const USER_LABEL = new RegExp(`^\\s*${BEFORE}${BOLD}(?:${USERS.join('|')})${BOLD}${AFTER}\\s*:`, 'im');
+const ASSISTANT_LABEL = new RegExp(`^\\s*${BEFORE}${BOLD}(?:${ASSISTANTS.join('|')})${BOLD}${AFTER}\\s*:`, 'im');
 const HEADING_NAME = `(?:(${NAMES})${BOLD}${AFTER}\\s*:?|(${[...HEADING_USERS, ...HEADING_ASSISTANTS].join('|')})${BOLD}\\s*:)`;
 const HEADING_SOURCE = `^\\s{0,3}#{1,6}\\s+${BOLD}${HEADING_NAME}${BOLD}\\s*#*\\s*$`;
 const HEADING = new RegExp(HEADING_SOURCE, 'i');
@@ -73,8 +75,9 @@ export class Speakers {
   }
 
   private nameOfUser(text: string): string | null {
-    // Most documents name no speaker at all: one scan tells, before a look at every line.
-    if (!ANY_LABEL.test(text)) return null;
+    // Only a document that names its assistant and not its user has one to find: two scans tell,
+    // before a look at every line (most documents name no speaker, or both).
+    if (!ASSISTANT_LABEL.test(text) || USER_LABEL.test(text)) return null;
     // Labels in document order: a known speaker, or a name.
     const order: (Speaker | string)[] = [];
     for (const line of text.split('\n')) {
