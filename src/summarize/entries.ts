@@ -6,7 +6,7 @@ import { scanBlocks, sectionTree, splitLines, type Block, type Section } from '.
 import { normaliseTopic, topicListLength } from '../tree/topic.js';
 import { stripStackTraces, type ExclusionRules } from './exclusion.js';
 import { plainApostrophes, spelledContractions } from '../text/apostrophes.js';
-import { splitConversations } from './conversations.js';
+import { LONG_SESSION, splitConversations } from './conversations.js';
 import { Speakers, type Speaker } from '../tree/speakers.js';
 
 /** Sections of a summary node, by the data they hold. */
@@ -270,18 +270,21 @@ export function collectEntries(label: string, body: string, rules: ExclusionRule
       }
     };
     walk(s);
-    out.push({
-      source: label,
-      heading: s.heading,
-      topic: parts.topic,
-      type: parts.type,
-      tagged: parts.tagged,
-      bucket: null,
-      items,
-      line: s.line,
-      container,
-      day,
-    });
+    // A long session whose heading names no topic may hold several conversations.
+    const convs = parts.topic === null && items.some((i) => i.speaker === 'user') ? splitConversations(items, LONG_SESSION) : [items];
+    for (const conv of convs)
+      out.push({
+        source: label,
+        heading: s.heading,
+        topic: parts.topic,
+        type: parts.type,
+        tagged: parts.tagged,
+        bucket: null,
+        items: conv,
+        line: conv === convs[0] ? s.line : conv[0]!.line,
+        container,
+        day,
+      });
     for (const c of nested) visit(c, parts, container);
   };
 

@@ -50,4 +50,39 @@ describe('conversations in a transcript without headings', () => {
     expect(entries.map((e) => e.items.filter((i) => i.speaker === 'user').length)).toEqual([3, 2, 2]);
     expect(firstWords(entries.map((e) => e.items))).toEqual(['My sourdough starter', 'I signed up', 'I need to']);
   });
+
+  it("cuts a long agent session under a heading that names no topic into its tasks", () => {
+    const login = [
+      'User: the login test in src/auth/login.test.ts is flaky on CI, it times out',
+      'Assistant: The login test waits for the token refresh; it races the refresh timer.',
+      'User: so the token refresh is not awaited in the login flow?',
+      'Assistant: Right, login() fires refresh() without await.',
+      'User: add an await for the token refresh in login and rerun the login tests',
+      'Assistant: Done: login awaits the token refresh; the login tests pass 20 times in a row.',
+      'User: run the whole auth suite after the login fix too',
+      'Assistant: All 48 auth tests pass with the login fix.',
+      'User: good. commit the login fix',
+      'Assistant: Committed "auth: await token refresh in login".',
+    ];
+    const csv = [
+      'User: next, the CSV export drops the BOM so Excel shows mojibake for umlauts',
+      'Assistant: The CSV writer in src/export/csv.ts writes UTF-8 without a BOM.',
+      'User: write the BOM at the start of every CSV export file',
+      'Assistant: The CSV export now starts with the BOM; Excel opens umlauts correctly.',
+      'User: add a CSV export test with umlauts in customer names',
+      'Assistant: Added a CSV export test: Müller and Jürgen round-trip.',
+      'User: update the changelog and the README section about CSV exports for the BOM',
+      'Assistant: CHANGELOG and README now say CSV exports start with a BOM.',
+      'User: run the CSV export tests and commit the BOM fix',
+      'Assistant: 12 CSV export tests pass; committed "export: write a BOM".',
+    ];
+    const session = (turns: string[]): string => `# 2026-11-20\n\n## Conversation [project] · 14:05 · session 3f2a9c1d\n${turns.join('\n')}\n`;
+    const long = collectEntries('2026-11-20', session([...login, ...csv]), rules);
+    expect(long.map((e) => e.items.filter((i) => i.speaker === 'user').length)).toEqual([5, 5]);
+    expect(long.map((e) => e.type)).toEqual(['project', 'project']);
+    // Under ten user turns a session is one conversation; so is one whose heading names its topic.
+    expect(collectEntries('2026-11-20', session([...login.slice(0, 6), ...csv.slice(0, 6)]), rules)).toHaveLength(1);
+    const named = collectEntries('2026-11-20', session([...login, ...csv]).replace('Conversation', 'auth and export'), rules);
+    expect(named).toHaveLength(1);
+  });
 });
