@@ -43,10 +43,11 @@ const SPELLED: Record<string, string> = {
   theyre: "they're",
 };
 /**
- * Lower case, or capitalised where a sentence starts ("Im", "Dont"); "IM" is an instant message,
- * and "Jony Ive" a name.
+ * A word on its own, not part of a flag, a file name or code (`--dont-ask`, `dont.txt`); lower
+ * case, or capitalised where a sentence starts ("Im", "Dont"): "IM" is an instant message, and
+ * "Jony Ive" a name.
  */
-const SPELLED_WORD = new RegExp(`\\b(?:${Object.keys(SPELLED).join('|')})\\b`, 'gi');
+const SPELLED_WORD = new RegExp(`(?<![\\w'’\\-/.\x60])(?:${Object.keys(SPELLED).join('|')})(?![\\w'’\\-/\x60]|\\.\\w)`, 'gi');
 const SENTENCE_END = /(?:^|[.!?:;]["')\]]?)\s*$/;
 
 /** `text` with the contractions typed without their apostrophe given it back ("im" → "i'm"). */

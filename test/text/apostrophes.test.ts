@@ -36,5 +36,9 @@ describe('plainApostrophes', () => {
     // Words of their own, an instant message, a name, a capital inside a sentence.
     for (const t of ['i feel ill', 'my id card', 'were you there', 'its tail', 'send me an IM', 'designed by Jony Ive', 'the Dont list'])
       expect(spelledContractions(t)).toBe(t);
+    // A flag, a file name, code.
+    for (const t of ['the flag is --dont-ask', 'see dont.txt and dont-delete.txt', 'run `cant` again'])
+      expect(spelledContractions(t)).toBe(t);
+    expect(spelledContractions('yes im. (im here)')).toBe("yes i'm. (i'm here)");
   });
 });
