@@ -51,7 +51,7 @@ describe('conversations in a transcript without headings', () => {
     expect(firstWords(entries.map((e) => e.items))).toEqual(['My sourdough starter', 'I signed up', 'I need to']);
   });
 
-  it("cuts a long agent session under a heading that names no topic into its tasks", () => {
+  it('cuts a long agent session under a heading that names no topic into its tasks', () => {
     const login = [
       'User: the login test in src/auth/login.test.ts is flaky on CI, it times out',
       'Assistant: The login test waits for the token refresh; it races the refresh timer.',
@@ -76,7 +76,8 @@ describe('conversations in a transcript without headings', () => {
       'User: run the CSV export tests and commit the BOM fix',
       'Assistant: 12 CSV export tests pass; committed "export: write a BOM".',
     ];
-    const session = (turns: string[]): string => `# 2026-11-20\n\n## Conversation [project] · 14:05 · session 3f2a9c1d\n${turns.join('\n')}\n`;
+    const session = (turns: string[]): string =>
+      `# 2026-11-20\n\n## Conversation [project] · 14:05 · session 3f2a9c1d\n${turns.join('\n')}\n`;
     const long = collectEntries('2026-11-20', session([...login, ...csv]), rules);
     expect(long.map((e) => e.items.filter((i) => i.speaker === 'user').length)).toEqual([5, 5]);
     expect(long.map((e) => e.type)).toEqual(['project', 'project']);
