@@ -372,6 +372,9 @@ describe('kinds, salience and slots', () => {
     ['My 9-year-old is super excited about snorkeling', 'people'],
     ['I actually recently had a bad case of bronchitis that I initially thought was just a cold', 'health'],
     ["I've been fighting a fever and a cough since Monday", 'health'],
+    // A pet's medicine is about the pet; a flea market is not.
+    ['I just got a new batch of flea and tick medication for Max from Chewy.com', 'pets'],
+    ['I found a brass lamp at the flea market in Lisbon', 'other'],
     ["I've used Trello in my previous role as a marketing specialist at a small startup", 'work'],
     ['I just got a cookbook for my birthday', 'possessions'],
     ["We're celebrating our anniversary in Lisbon", 'plans'],

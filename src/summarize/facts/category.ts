@@ -84,7 +84,9 @@ const RULES: [Category, RegExp][] = [
         wordsOf(`
     puppy puppies cats? kitten kitty pets? aquarium hamster guinea\\spig parrot budgie rabbit bunny horse pony tortoise
     turtle lizard gecko snake ferret vet veterinarian leash litter goldfish betta guppy guppies tetras? gouramis? cichlids?
-    nitrites? nitrates? ammonia`),
+    nitrites? nitrates? ammonia heartworm kibble`),
+        // Flea and tick care, not a flea market.
+        'flea\\s(?:and\\stick|collars?|medications?|treatments?|shampoo|combs?|drops|prevention)',
       ),
     ),
   ],
