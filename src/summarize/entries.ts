@@ -236,9 +236,8 @@ export function collectEntries(label: string, body: string, rules: ExclusionRule
       if (dated) day = dated[0];
       const items = itemsOf(s.blocks, { speaker: null, assistantChars: 0 });
       // A transcript no heading divides: one entry per conversation in it.
-      const parts = items.some((i) => i.speaker === 'user') ? splitConversations(items) : [items];
-      for (const part of parts)
-        if (part.length)
+      for (const part of conversationsOf(items, s.line))
+        if (part.items.length)
           out.push({
             source: label,
             heading: s.heading,
@@ -246,8 +245,7 @@ export function collectEntries(label: string, body: string, rules: ExclusionRule
             type: inherited?.type ?? 'project',
             tagged: false,
             bucket: null,
-            items: part,
-            line: part === parts[0] ? s.line : part[0]!.line,
+            ...part,
             container: s.line,
             day,
           });
@@ -271,8 +269,7 @@ export function collectEntries(label: string, body: string, rules: ExclusionRule
     };
     walk(s);
     // A long session whose heading names no topic may hold several conversations.
-    const convs = parts.topic === null && items.some((i) => i.speaker === 'user') ? splitConversations(items, LONG_SESSION) : [items];
-    for (const conv of convs)
+    for (const part of parts.topic === null ? conversationsOf(items, s.line, LONG_SESSION) : [{ items, line: s.line }])
       out.push({
         source: label,
         heading: s.heading,
@@ -280,8 +277,7 @@ export function collectEntries(label: string, body: string, rules: ExclusionRule
         type: parts.type,
         tagged: parts.tagged,
         bucket: null,
-        items: conv,
-        line: conv === convs[0] ? s.line : conv[0]!.line,
+        ...part,
         container,
         day,
       });
@@ -290,6 +286,14 @@ export function collectEntries(label: string, body: string, rules: ExclusionRule
 
   visit(tree, null, 0);
   return mergeAnswerHeadings(out);
+}
+
+/**
+ * A section's items as the conversations in them (a text with no user turns is one), each with the
+ * line it starts at: the section's for the first.
+ */
+function conversationsOf(items: Item[], sectionLine: number, minExchanges?: number): { items: Item[]; line: number }[] {
+  return splitConversations(items, minExchanges).map((part, i) => ({ items: part, line: i === 0 ? sectionLine : part[0]!.line }));
 }
 
 /**

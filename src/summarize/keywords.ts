@@ -60,7 +60,7 @@ export function tokenize(text: string, dropStopWords = false): string[] {
     let w = grouped ? m[0].replace(JOINED, '') : m[0];
     const last = w.charCodeAt(w.length - 1);
     if (last === 46 || last === 45 || last === 47 || last === 39 || last === 0x2019) w = w.replace(TRAILING, '');
-    if (w.endsWith("'s") || w.endsWith('’s')) w = w.slice(0, -2);
+    if (w.endsWith("'s")) w = w.slice(0, -2);
     if (w.length === 0 || w.length > 40) continue; // hashes, base64: not words
     if (dropStopWords && isStopWord(w)) continue;
     out.push(w);

@@ -22,16 +22,20 @@ const STAMP = '[\\d:./\\-,T ]{3,24}(?:\\s?[AaPp]\\.?[Mm]\\.?)?';
 const BEFORE = `(?:\\[${STAMP}\\]\\s*)?`;
 const AFTER = `(?:\\s*[[(]${STAMP}[\\])])?`;
 const NAMES = [...USERS, ...ASSISTANTS].join('|');
-const LABEL = new RegExp(`^\\s*${BEFORE}${BOLD}(${NAMES})${BOLD}${AFTER}\\s*:${BOLD}\\s*`, 'i');
-const ANY_LABEL = new RegExp(`^\\s*${BEFORE}${BOLD}(?:${NAMES})${BOLD}${AFTER}\\s*:`, 'im');
-const USER_LABEL = new RegExp(`^\\s*${BEFORE}${BOLD}(?:${USERS.join('|')})${BOLD}${AFTER}\\s*:`, 'im');
-const ASSISTANT_LABEL = new RegExp(`^\\s*${BEFORE}${BOLD}(?:${ASSISTANTS.join('|')})${BOLD}${AFTER}\\s*:`, 'im');
+/** `Name:` at a line's start for any of `names` (a group of them), and the rest of the label. */
+const label = (names: string, flags: string): RegExp => new RegExp(`^\\s*${BEFORE}${BOLD}${names}${BOLD}${AFTER}\\s*:`, flags);
+/** A turn's label and the space after it (the said text follows); the name in group 1. */
+const LABEL = new RegExp(`${label(`(${NAMES})`, '').source}${BOLD}\\s*`, 'i');
+/** Does some line start a turn, a user's, an assistant's? */
+const ANY_LABEL = label(`(?:${NAMES})`, 'im');
+const USER_LABEL = label(`(?:${USERS.join('|')})`, 'im');
+const ASSISTANT_LABEL = label(`(?:${ASSISTANTS.join('|')})`, 'im');
 const HEADING_NAME = `(?:(${NAMES})${BOLD}${AFTER}\\s*:?|(${[...HEADING_USERS, ...HEADING_ASSISTANTS].join('|')})${BOLD}\\s*:)`;
 const HEADING_SOURCE = `^\\s{0,3}#{1,6}\\s+${BOLD}${HEADING_NAME}${BOLD}\\s*#*\\s*$`;
 const HEADING = new RegExp(HEADING_SOURCE, 'i');
 const HEADINGS = new RegExp(HEADING_SOURCE, 'gim');
 /** A transcript that names its user "Me" speaks to "You"; elsewhere "You" is how ChatGPT names the user. */
-const ME_LABEL = new RegExp(`^\\s*${BEFORE}${BOLD}me${BOLD}${AFTER}\\s*:`, 'im');
+const ME_LABEL = label('me', 'im');
 
 export interface Turn {
   speaker: Speaker;
