@@ -212,7 +212,7 @@ export function defaultConfig(): HipoConfig {
       contextTokens: 2000,
       compactAfterCaptureMinutes: 10,
       promptRecallHits: 3,
-      promptRecallChars: 1500,
+      promptRecallChars: 2000,
     },
     daemon: { debounceMs: 2000, heartbeat: '*/30 * * * *', writeFinishMs: 300, retryMs: 5000, cacheMB: 16, releaseAfterMs: 120_000 },
     llm: {

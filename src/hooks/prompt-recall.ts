@@ -1,10 +1,12 @@
 // At UserPromptSubmit: what memory holds about the prompt, handed to the agent with it. The
 // SessionStart context names what the agent knows in general; a request that never names the
 // fact it depends on ("a vacuum for long shedding hair") still shares words with where it was
-// said ("my golden retriever sheds"), and a keyword search over the tree finds some of those
-// (MemAware's dev split: the answer is in the top three hits' snippets for 10.5 % of questions,
-// most of them beyond what the SessionStart context holds). Bounded and quiet: bm25 only (no
-// embedder to load, no model asked), the index as the daemon or the last compaction left it
+// said ("my golden retriever sheds"), and a keyword search over the tree finds some of those.
+// Its matched lines are often the assistant's advice in that conversation; what the user said of
+// themselves there comes with them (context/said.ts). MemAware's dev split, each question as the
+// prompt: the answer is in this context for 18.2 % of questions (10.0 % with matched lines
+// alone), half of them beyond what the SessionStart context holds. Bounded and quiet: bm25 only
+// (no embedder to load, no model asked), the index as the daemon or the last compaction left it
 // (never built or updated here), nothing for a slash command or a prompt of one or two words,
 // nothing from ROOT.md (the SessionStart context has it) or from this session's own turns.
 import { existsSync } from 'node:fs';
@@ -12,7 +14,9 @@ import type { HipoConfig } from '../config/config.js';
 import { cjkQueryTerms, cjkRuns } from '../index/cjk.js';
 import { indexFile, openIndex } from '../index/search-index.js';
 import { search, type SearchHit } from '../search/search.js';
+import { pickSaid, saidInSection, type Said } from '../context/said.js';
 import { tokenize } from '../summarize/keywords.js';
+import { clip } from '../summarize/classify.js';
 import { shortSessionId } from '../state/sessions.js';
 import type { Workspace } from '../tree/layout.js';
 
@@ -40,28 +44,44 @@ function wordCount(prompt: string): number {
   return new Set(tokenize(rest, true).filter((w) => w.length >= 2)).size + cjkQueryTerms(runs.join(' ')).length;
 }
 
-/** The text an agent gets: each hit's place, section and matched lines, within `maxChars`. */
-function renderPromptRecall(hits: readonly SearchHit[], memoryName: string, maxChars: number): string | null {
-  const head = [
-    '## From memory, about this prompt (hipo)',
-    `Earlier notes that share words with the prompt (keyword search); the full text is in the file named, under ${memoryName}/.`,
-  ];
-  const out = [...head];
-  let size = head.join('\n').length;
-  for (const h of hits) {
-    const place = `${h.path.replace(/^[^/]+\//, '')}:${h.snippet.line}`;
-    const block = [
-      `- ${place}${h.heading ? ` · ${h.heading}` : ''}`,
-      ...h.snippet.text
-        .split('\n')
-        .filter((l) => l.trim() && !/^#{1,6}\s/.test(l)) // the place line names the section
-        .map((l) => `  ${l}`),
-    ].join('\n');
+/**
+ * Where the user said something of themselves in a hit's section, its matched lines are cut
+ * shorter than a search shows them: they say why the hit came up, and the rest of its share of
+ * the room is better spent on what the user said.
+ */
+const SNIPPET_BESIDE_SAID = 200;
+
+/** A hit's lines for the agent: its place and section, its matched lines, what the user said there. */
+function hitBlock(h: SearchHit, said: readonly Said[], snippetChars = Infinity): string {
+  const place = `${h.path.replace(/^[^/]+\//, '')}:${h.snippet.line}`;
+  return [
+    `- ${place}${h.heading ? ` · ${h.heading}` : ''}`,
+    ...clip(h.snippet.text, snippetChars)
+      .split('\n')
+      .filter((l) => l.trim() && !/^#{1,6}\s/.test(l)) // the place line names the section
+      .map((l) => `  ${l}`),
+    ...said.map(saidLine),
+  ].join('\n');
+}
+
+const saidLine = (s: Said): string => `  the user, line ${s.line}: ${s.text}`;
+
+const head = (memoryName: string): string[] => [
+  '## From memory, about this prompt (hipo)',
+  `Earlier notes that share words with the prompt (keyword search), and what the user said of themselves there; the full text is in the file named, under ${memoryName}/.`,
+];
+
+/** The text an agent gets: each hit's block, best first, within `maxChars`. */
+function renderPromptRecall(blocks: readonly string[], memoryName: string, maxChars: number): string | null {
+  const HEAD = head(memoryName);
+  const out = [...HEAD];
+  let size = HEAD.join('\n').length;
+  for (const block of blocks) {
     if (size + 1 + block.length > maxChars) continue;
     out.push(block);
     size += 1 + block.length;
   }
-  return out.length > head.length ? out.join('\n') : null;
+  return out.length > HEAD.length ? out.join('\n') : null;
 }
 
 export async function promptRecall(
@@ -89,7 +109,16 @@ export async function promptRecall(
     const hits = r.hits
       .filter((h) => h.snippet.matched >= MIN_LINE_TERMS && h.path !== `${ws.memoryName}/ROOT.md` && !(own && h.heading.includes(own)))
       .slice(0, want);
-    const context = renderPromptRecall(hits, ws.memoryName, config.agents.promptRecallChars);
+    // Each hit gets an even share of the room; what its matched lines leave goes to what the user said.
+    const share = Math.floor((config.agents.promptRecallChars - head(ws.memoryName).join('\n').length) / Math.max(1, hits.length)) - 1;
+    const blocks = hits.map((hit) => {
+      const shown = hit.snippet.line + hit.snippet.text.split('\n').length;
+      const said = saidInSection(index.db, hit.path, hit.snippet.line).filter((s) => s.line < hit.snippet.line || s.line >= shown);
+      const room = share - hitBlock(hit, [], SNIPPET_BESIDE_SAID).length;
+      const picked = pickSaid(said, text, room, (s) => saidLine(s).length + 1);
+      return picked.length ? hitBlock(hit, picked, SNIPPET_BESIDE_SAID) : hitBlock(hit, []);
+    });
+    const context = renderPromptRecall(blocks, ws.memoryName, config.agents.promptRecallChars);
     return context ? JSON.stringify({ hookSpecificOutput: { hookEventName: 'UserPromptSubmit', additionalContext: context } }) : null;
   } finally {
     index.close();

@@ -39,11 +39,42 @@ describe('hipo hook UserPromptSubmit: memory about the prompt', () => {
     // ROOT.md is the SessionStart context's; a secret never leaves (the index holds it redacted).
     expect(text).not.toContain('ROOT.md');
     expect(text).not.toContain('sk-proj-abc123');
-    expect(text.length).toBeLessThanOrEqual(1500);
+    expect(text.length).toBeLessThanOrEqual(2000);
     expect(text).not.toContain('sage green');
     // Quotes and dashes in a prompt are not search syntax (a phrase, an excluded word) here.
     const quoted = prompt(ws, '"Which vacuum cleaner copes with long dog hair -shedding on a sofa?"');
     expect(quoted?.hookSpecificOutput.additionalContext).toContain('My golden retriever Max sheds long hair');
+  });
+
+  it('adds what the user said of themselves in a conversation the prompt found by other words', () => {
+    const advice = Array.from(
+      { length: 6 },
+      (_, i) => `${i + 1}. Vacuum the carpet slowly and empty the storage boxes before you start, step ${i + 1}.`,
+    );
+    const ws = makeWorkspace({
+      'memory/2026-03-02.md': [
+        '# 2026-03-02',
+        '',
+        '## Session 3',
+        "User: I've heard of Teva and Merrell, they're great brands. By the way, I've been keeping my old sneakers under my bed for storage, and they're starting to smell.",
+        "Assistant: I'd recommend baking soda for the sneakers. I have seen it work wonders on old shoes.",
+        'User: Thanks! My home wifi password is hunter2-Xk93-Lq0Z, can you remind me to change it?',
+        'Assistant: Sure. Here is a cleaning plan for the bedroom:',
+        ...advice,
+        '',
+      ].join('\n'),
+    });
+    expect(runCli(['compact', '--dir', ws.root, '--catch-up', '--now', '2026-03-20']).code).toBe(0);
+    expect(runCli(['index', '--dir', ws.root]).code).toBe(0);
+    const text = prompt(ws, 'I want to vacuum the carpet and clear the storage boxes today, any tips?')!.hookSpecificOutput
+      .additionalContext;
+    // The matched lines are the assistant's advice; the user's own statement comes with them.
+    expect(text).toContain('Vacuum the carpet');
+    expect(text).toMatch(/the user, line 4: .*keeping my old sneakers under my bed for storage/);
+    // Never the assistant's first person, never a secret (the index's redacted text).
+    expect(text).not.toMatch(/the user, line \d+: I'd recommend|I have seen it work/);
+    expect(text).not.toContain('hunter2-Xk93');
+    expect(text.length).toBeLessThanOrEqual(2000);
   });
 
   it("leaves out this session's own turns: the agent has them already", () => {

@@ -27,7 +27,7 @@ const PROMPT_RECALL_MARK = '## From memory, about this prompt (hipo)';
 export function expectPromptMemory(text: string, report: string): void {
   const at = text.indexOf(PROMPT_RECALL_MARK);
   expect(at, `no prompt memory in the request\n${report}`).toBeGreaterThanOrEqual(0);
-  expect(text.slice(at, at + 1500)).toContain(FACT_MARK);
+  expect(text.slice(at, at + 2000)).toContain(FACT_MARK);
 }
 
 /** The words a tool's output carries (never its command line): must not reach the raw log. */
