@@ -68,7 +68,8 @@ const saidLine = (s: Said): string => `  the user, line ${s.line}: ${s.text}`;
 
 const head = (memoryName: string): string[] => [
   '## From memory, about this prompt (hipo)',
-  `Earlier notes that share words with the prompt (keyword search), and what the user said of themselves there; the full text is in the file named, under ${memoryName}/.`,
+  'Earlier notes that share words with the prompt (keyword search), and what the user said of themselves there; ' +
+    `the full text is in the file named, under ${memoryName}/.`,
 ];
 
 /** The text an agent gets: each hit's block, best first, within `maxChars`. */

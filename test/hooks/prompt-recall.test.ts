@@ -56,7 +56,8 @@ describe('hipo hook UserPromptSubmit: memory about the prompt', () => {
         '# 2026-03-02',
         '',
         '## Session 3',
-        "User: I've heard of Teva and Merrell, they're great brands. By the way, I've been keeping my old sneakers under my bed for storage, and they're starting to smell.",
+        "User: I've heard of Teva and Merrell, they're great brands. By the way, I've been keeping my old sneakers under my bed " +
+          "for storage, and they're starting to smell.",
         "Assistant: I'd recommend baking soda for the sneakers. I have seen it work wonders on old shoes.",
         'User: Thanks! My home wifi password is hunter2-Xk93-Lq0Z, can you remind me to change it?',
         'Assistant: Sure. Here is a cleaning plan for the bedroom:',
