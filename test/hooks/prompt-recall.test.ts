@@ -59,7 +59,7 @@ describe('hipo hook UserPromptSubmit: memory about the prompt', () => {
         "User: I've heard of Teva and Merrell, they're great brands. By the way, I've been keeping my old sneakers under my bed " +
           "for storage, and they're starting to smell.",
         "Assistant: I'd recommend baking soda for the sneakers. I have seen it work wonders on old shoes.",
-        'User: Thanks! My home wifi password is hunter2-Xk93-Lq0Z, can you remind me to change it?',
+        "User: Thanks! I just set the storage room's wifi password to hunter2-Xk93-Lq0Z, after my old router died.",
         'Assistant: Sure. Here is a cleaning plan for the bedroom:',
         ...advice,
         '',
@@ -74,6 +74,7 @@ describe('hipo hook UserPromptSubmit: memory about the prompt', () => {
     expect(text).toMatch(/the user, line 4: .*keeping my old sneakers under my bed for storage/);
     // Never the assistant's first person, never a secret (the index's redacted text).
     expect(text).not.toMatch(/the user, line \d+: I'd recommend|I have seen it work/);
+    expect(text).toMatch(/the user, line 6: I just set the storage room's wifi password to \S*REDACTED/);
     expect(text).not.toContain('hunter2-Xk93');
     expect(text.length).toBeLessThanOrEqual(2000);
   });

@@ -131,6 +131,9 @@ const PASSWORD_WORDS = raw`(?:password|passcode|passphrase|passwd|pin(?: code| n
 /** "… for the router is", "… was", "… set to": how prose gives a password its value. */
 const PASSWORD_IS = raw`(?:\s+(?:for|of|on|to)(?:\s+[^\s:=]{1,30}){1,3}?)?\s+(?:is now|is|was|will be|has been set to|set to|=|:)\s+`;
 
+/** "I set the …", "changed my …": the verb before a password word given a new value with "to". */
+const PASSWORD_SET = raw`\b(?:set|changed?|reset|updated?|switched)\b[^.!?\n]{0,40}`;
+
 export const HIPO_RULES: readonly ScannerRule[] = [
   ...TOKEN_RULES,
   {
@@ -216,6 +219,16 @@ export const HIPO_RULES: readonly ScannerRule[] = [
     ignoreCase: true,
     secretGroup: 1,
     regex: raw`\b${PASSWORD_WORDS}${PASSWORD_IS}["'\x60]?([^\s"'\x60,;]{2,}[^\s"'\x60,;.!?:)\]])`,
+    accept: (s) => proseValue(s, true),
+  },
+  {
+    // A password given by what was done to it: "I set the wifi password to Xk93-Lq0Z", "changed
+    // my email password to …" (not "set the password to expire after 90 days": proseValue).
+    id: 'password',
+    keywords: ['pass', 'pin', 'pw'],
+    ignoreCase: true,
+    secretGroup: 1,
+    regex: raw`(?<=${PASSWORD_SET})\b${PASSWORD_WORDS}\s+to\s+["'\x60]?([^\s"'\x60,;]{2,}[^\s"'\x60,;.!?:)\]])`,
     accept: (s) => proseValue(s, true),
   },
   {
