@@ -66,23 +66,36 @@ function hitBlock(h: SearchHit, said: readonly Said[], snippetChars = Infinity):
 
 const saidLine = (s: Said): string => `  the user, line ${s.line}: ${s.text}`;
 
-const head = (memoryName: string): string[] => [
+/** The section's heading and what it holds; `said`: some hit brings what the user said there. */
+const head = (memoryName: string, said: boolean): string[] => [
   '## From memory, about this prompt (hipo)',
-  'Earlier notes that share words with the prompt (keyword search), and what the user said of themselves there; ' +
+  `Earlier notes that share words with the prompt (keyword search)${said ? ', and what the user said of themselves there' : ''}; ` +
     `the full text is in the file named, under ${memoryName}/.`,
 ];
 
+/** A hit's text for the agent, and whether it holds what the user said. */
+interface Block {
+  text: string;
+  said: boolean;
+}
+
 /** The text an agent gets: each hit's block, best first, within `maxChars`. */
-function renderPromptRecall(blocks: readonly string[], memoryName: string, maxChars: number): string | null {
-  const HEAD = head(memoryName);
-  const out = [...HEAD];
-  let size = HEAD.join('\n').length;
+function renderPromptRecall(blocks: readonly Block[], memoryName: string, maxChars: number): string | null {
+  let size = head(memoryName, true).join('\n').length;
+  const shown: Block[] = [];
   for (const block of blocks) {
-    if (size + 1 + block.length > maxChars) continue;
-    out.push(block);
-    size += 1 + block.length;
+    if (size + 1 + block.text.length > maxChars) continue;
+    shown.push(block);
+    size += 1 + block.text.length;
   }
-  return out.length > HEAD.length ? out.join('\n') : null;
+  if (!shown.length) return null;
+  return [
+    ...head(
+      memoryName,
+      shown.some((b) => b.said),
+    ),
+    ...shown.map((b) => b.text),
+  ].join('\n');
 }
 
 export async function promptRecall(
@@ -111,13 +124,14 @@ export async function promptRecall(
       .filter((h) => h.snippet.matched >= MIN_LINE_TERMS && h.path !== `${ws.memoryName}/ROOT.md` && !(own && h.heading.includes(own)))
       .slice(0, want);
     // Each hit gets an even share of the room; what its matched lines leave goes to what the user said.
-    const share = Math.floor((config.agents.promptRecallChars - head(ws.memoryName).join('\n').length) / Math.max(1, hits.length)) - 1;
+    const share =
+      Math.floor((config.agents.promptRecallChars - head(ws.memoryName, true).join('\n').length) / Math.max(1, hits.length)) - 1;
     const blocks = hits.map((hit) => {
       const shown = hit.snippet.line + hit.snippet.text.split('\n').length;
       const said = saidInSection(index.db, hit.path, hit.snippet.line).filter((s) => s.line < hit.snippet.line || s.line >= shown);
       const room = share - hitBlock(hit, [], SNIPPET_BESIDE_SAID).length;
       const picked = pickSaid(said, text, room, (s) => saidLine(s).length + 1);
-      return picked.length ? hitBlock(hit, picked, SNIPPET_BESIDE_SAID) : hitBlock(hit, []);
+      return picked.length ? { text: hitBlock(hit, picked, SNIPPET_BESIDE_SAID), said: true } : { text: hitBlock(hit, []), said: false };
     });
     const context = renderPromptRecall(blocks, ws.memoryName, config.agents.promptRecallChars);
     return context ? JSON.stringify({ hookSpecificOutput: { hookEventName: 'UserPromptSubmit', additionalContext: context } }) : null;

@@ -117,7 +117,10 @@ describe('hipo hook UserPromptSubmit: memory about the prompt', () => {
     });
     expect(runCli(['compact', '--dir', ws.root, '--catch-up', '--now', '2026-03-20']).code).toBe(0);
     expect(runCli(['index', '--dir', ws.root]).code).toBe(0);
-    expect(prompt(ws, 'how should I split this big PR')?.hookSpecificOutput.additionalContext).toContain('stack the PRs');
+    const text = prompt(ws, 'how should I split this big PR')!.hookSpecificOutput.additionalContext;
+    expect(text).toContain('stack the PRs');
+    // Notes, not a conversation: no statement of the user's, and the heading does not promise one.
+    expect(text).not.toMatch(/the user, line|what the user said/);
     // Still two words ("fix", "ci"): too few to search.
     expect(prompt(ws, 'yes please fix the CI')).toBeNull();
   });
