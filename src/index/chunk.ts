@@ -13,7 +13,7 @@ import { bucketOfTitle, parseHeading } from '../summarize/entries.js';
 import { userFactsByLine } from './facts.js';
 
 /** Bumped when chunking changes, so existing indexes are rebuilt instead of mixing two kinds. */
-export const CHUNKER_VERSION = 3;
+export const CHUNKER_VERSION = 4;
 
 export interface ChunkOptions {
   /** A chunk longer than this is split. */
@@ -52,7 +52,7 @@ export function chunkOptions(maxChars: number): ChunkOptions {
   return { maxChars, overlapChars: Math.min(400, Math.floor(maxChars / 10)) };
 }
 
-const BUCKET_TYPES: Partial<Record<string, MemoryType>> = { user: 'user', feedback: 'feedback', references: 'reference' };
+const BUCKET_TYPES: Partial<Record<string, MemoryType>> = { user: 'user', said: 'user', feedback: 'feedback', references: 'reference' };
 
 /** The type of a heading path: the deepest `[type]` tag, else a summary section's own type. */
 function typeOfHeadings(path: readonly string[]): MemoryType | null {

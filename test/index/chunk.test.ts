@@ -114,6 +114,10 @@ describe('chunking nodes and other markdown', () => {
     const node =
       '# Weekly\n\n## User Facts\n- lives in Lisbon\n\n## Feedback\n- keep commits small\n\n## References\n- https://example.com\n';
     expect(chunkDocument(node, opts).chunks.map((c) => c.type)).toEqual(['user', 'feedback', 'reference']);
+    // What hipo found the user saying of themselves in conversations is user memory too:
+    // `hipo search --type user` finds it in a chat-only memory.
+    const said = '# Daily\n\n## User Facts (from conversations)\n- pets: I adopted a beagle named Biscuit\n\n## Topics\n- beagle\n';
+    expect(chunkDocument(said, opts).chunks.map((c) => c.type)).toEqual(['user', null]);
   });
 
   it("keeps text before the first heading and a title's own text", () => {
