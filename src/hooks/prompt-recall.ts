@@ -14,7 +14,7 @@ import type { HipoConfig } from '../config/config.js';
 import { cjkQueryTerms, cjkRuns } from '../index/cjk.js';
 import { indexFile, openIndex } from '../index/search-index.js';
 import { search, type SearchHit } from '../search/search.js';
-import { pickSaid, saidInSection, type Said } from '../context/said.js';
+import { pickSaid, saidBeside, type Said } from '../search/said.js';
 import { tokenize } from '../summarize/keywords.js';
 import { clip } from '../summarize/classify.js';
 import { shortSessionId } from '../state/sessions.js';
@@ -127,8 +127,7 @@ export async function promptRecall(
     const share =
       Math.floor((config.agents.promptRecallChars - head(ws.memoryName, true).join('\n').length) / Math.max(1, hits.length)) - 1;
     const blocks = hits.map((hit) => {
-      const shown = hit.snippet.line + hit.snippet.text.split('\n').length;
-      const said = saidInSection(index.db, hit.path, hit.snippet.line).filter((s) => s.line < hit.snippet.line || s.line >= shown);
+      const said = saidBeside(index.db, hit);
       const room = share - hitBlock(hit, [], SNIPPET_BESIDE_SAID).length;
       const picked = pickSaid(said, text, room, (s) => saidLine(s).length + 1);
       return picked.length ? { text: hitBlock(hit, picked, SNIPPET_BESIDE_SAID), said: true } : { text: hitBlock(hit, []), said: false };

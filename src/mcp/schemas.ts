@@ -36,6 +36,10 @@ export const SEARCH_OUTPUT = {
       status: z.string().nullable(),
       type: z.string().nullable(),
       snippet: z.object({ line: z.number().int(), text: z.string() }),
+      said: z
+        .array(z.object({ line: z.number().int(), text: z.string() }))
+        .optional()
+        .describe("what the user said of themselves elsewhere in the hit's section (a conversation), by file line"),
       sources: z.array(z.object(sectionRef)).describe('for a summary node: the raw sections it came from'),
       workspace: z.string().optional().describe('the workspace it belongs to (a shared PostgreSQL store only)'),
     }),

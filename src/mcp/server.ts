@@ -68,7 +68,9 @@ function buildServer(current: () => Served, version: string): McpServer {
     {
       title: 'Search memory',
       description:
-        'Search the memory tree (raw logs and daily/weekly/monthly/ROOT nodes): bm25 (keywords), vector (meaning) or hybrid (both, default). Each result names its file and line range, with a snippet; a summary-node hit lists the raw sections it came from. Words in "quotes" are phrases, -word excludes.',
+        'Search the memory tree (raw logs and daily/weekly/monthly/ROOT nodes): bm25 (keywords), vector (meaning) or hybrid ' +
+        '(both, default). Each result names its file and line range, with a snippet and, in a conversation, what the user said ' +
+        'of themselves there; a summary-node hit lists the raw sections it came from. Words in "quotes" are phrases, -word excludes.',
       inputSchema: {
         query: z.string().min(1).max(1000).describe('what to look for'),
         mode: z

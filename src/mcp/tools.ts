@@ -203,7 +203,16 @@ export async function searchTool(env: ToolEnv, args: SearchArgs): Promise<ToolAn
   };
   const filters = { levels: args.levels, since: date(args.since, 'since'), until: date(args.until, 'until'), types: args.types };
   const { formatSearch } = await import('../search/format.js');
-  const ask = { mode: args.mode, limit: args.limit, filters, also: args.also, expand: args.expand, workspaces: args.workspaces };
+  // An agent gets what the user said of themselves beside each hit's matched lines (search/said.ts).
+  const ask = {
+    mode: args.mode,
+    limit: args.limit,
+    filters,
+    also: args.also,
+    expand: args.expand,
+    workspaces: args.workspaces,
+    said: true,
+  };
   const result =
     (await daemonAnswer<SearchAnswered>(env, { op: 'search', search: { query: args.query, ...ask, update: true } }))?.search ??
     (await (await hipoOf(env)).search(args.query, ask));
@@ -221,6 +230,7 @@ export async function searchTool(env: ToolEnv, args: SearchArgs): Promise<ToolAn
         status: h.status,
         type: h.type,
         snippet: { line: h.snippet.line, text: h.snippet.text },
+        ...(h.said ? { said: h.said } : {}),
         sources: h.sources.map(ref),
         ...(h.workspace ? { workspace: h.workspace } : {}),
       })),

@@ -7,6 +7,7 @@ import { extraQueries, type ExtraQueries } from './expand.js';
 import type { SearchFilters } from './filters.js';
 import type { SearchMode } from './modes.js';
 import { search, type SearchResult } from './search.js';
+import { pickSaid, saidBeside } from './said.js';
 
 export interface SearchAsk {
   mode?: SearchMode;
@@ -18,7 +19,12 @@ export interface SearchAsk {
   expand?: boolean;
   /** With `search.store` "postgres": the workspaces to read (`--workspace`; default this one and the configured). */
   workspaces?: string[];
+  /** Each hit also with what the user said of themselves in its section (said.ts; the MCP tool asks). */
+  said?: boolean;
 }
+
+/** Characters of statements a hit may bring, beside its snippet. */
+const SAID_ROOM = 300;
 
 /** A whole search as a command asks for it: the query, and whether the index is brought up to date first. */
 export interface SearchRequest extends SearchAsk {
@@ -48,5 +54,13 @@ export async function answerSearch(
     also: x.also,
     workspaces: opts.workspaces,
   });
-  return { ...result, warnings: [...x.warnings, ...result.warnings], expansion: x.expansion };
+  // Hits read from a shared PostgreSQL store may be another workspace's: only this index's are read.
+  const hits = opts.said
+    ? result.hits.map((h) => {
+        if (h.workspace) return h;
+        const said = pickSaid(saidBeside(index.db, h), query, SAID_ROOM, (s) => s.text.length);
+        return said.length ? { ...h, said } : h;
+      })
+    : result.hits;
+  return { ...result, hits, warnings: [...x.warnings, ...result.warnings], expansion: x.expansion };
 }

@@ -35,6 +35,7 @@ export function formatSearch(r: SearchResult): string {
     const snippetLines = h.snippet.text.split('\n');
     const width = String(h.snippet.line + snippetLines.length - 1).length;
     snippetLines.forEach((l, k) => lines.push(`    ${String(h.snippet.line + k).padStart(width)} │ ${l}`));
+    for (const said of h.said ?? []) lines.push(`    the user, line ${said.line}: ${said.text}`);
     for (const s of h.sources) lines.push(`    ↳ ${where(s)}  ${s.headingPath[s.headingPath.length - 1] ?? ''}`);
     if (h.alsoIn.length) lines.push(`    also in ${h.alsoIn.map(where).join(' · ')}`);
   });

@@ -1,6 +1,7 @@
 // What a search returns about a section: where it is (file, level, period, headings, lines) and,
 // for a raw section, where else in the tree the same fact appears — the summary lines that quote
 // it or name its topic, most specific level first.
+import type { Said } from './said.js';
 import type { MemoryType } from '../tree/layout.js';
 import type { DateRange, IndexLevel } from '../index/files.js';
 import { stmt, type IndexDb } from '../index/db.js';
@@ -33,6 +34,8 @@ export interface SearchHit extends SectionRef {
    * lines only; `score` is that summary chunk's score in this search (0: it did not match).
    */
   alsoIn: SectionRef[];
+  /** What the user said of themselves in the hit's section besides its snippet, when asked for (said.ts). */
+  said?: Said[];
 }
 
 export interface ChunkMeta {

@@ -108,6 +108,36 @@ describe('hipo mcp', () => {
     expect(recalled).not.toContain('## memory/daily/');
   });
 
+  it("brings what the user said of themselves beside a hit's matched lines", async () => {
+    const advice = Array.from(
+      { length: 6 },
+      (_, i) => `${i + 1}. Vacuum the carpet slowly and empty the storage boxes first, step ${i + 1}.`,
+    );
+    const ws = makeWorkspace({
+      'memory/2026-03-02.md': [
+        '# 2026-03-02',
+        '',
+        '## Session 3',
+        "User: By the way, I've been keeping my old sneakers under my bed for storage, and they're starting to smell.",
+        "Assistant: I'd recommend baking soda. Here is a cleaning plan for the bedroom:",
+        ...advice,
+        '',
+      ].join('\n'),
+    });
+    const client = await connect(ws.root);
+    const r = await client.callTool({
+      name: 'search',
+      arguments: { query: 'vacuum the carpet and empty the storage boxes', mode: 'bm25' },
+    });
+    expect(text(r)).toContain("    the user, line 4: By the way, I've been keeping my old sneakers under my bed for storage");
+    const hit = (r as { structuredContent: { hits: { path: string; said?: { line: number; text: string }[] }[] } }).structuredContent
+      .hits[0]!;
+    expect(hit.path).toBe('memory/2026-03-02.md');
+    expect(hit.said).toEqual([{ line: 4, text: expect.stringContaining('keeping my old sneakers under my bed') }]);
+    // The assistant's first person is never the user's.
+    expect(text(r)).not.toMatch(/the user, line \d+: I'd recommend/);
+  });
+
   it('rejects arguments outside the schema', async () => {
     const ws = makeWorkspace();
     const client = await connect(ws.root);

@@ -1,6 +1,6 @@
 // Which of the user's statements in a hit's section the prompt hook hands the agent.
 import { describe, expect, it } from 'vitest';
-import { pickSaid, type Said } from '../../src/context/said.js';
+import { pickSaid, type Said } from '../../src/search/said.js';
 
 const length = (s: Said): number => s.text.length;
 

@@ -9,6 +9,7 @@ import { userFactsByLine } from '../index/facts.js';
 import { clip } from '../summarize/classify.js';
 import { salience } from '../summarize/facts/salience.js';
 import { tokenize } from '../summarize/keywords.js';
+import type { SearchHit } from './hits.js';
 
 export interface Said {
   /** The file line it was said on. */
@@ -32,7 +33,7 @@ const SAID_MAX = 220;
  * The user's statements about themselves in the section of `path` holding `line` (its chunks
  * nearest the line), each once, in file order.
  */
-export function saidInSection(db: IndexDb, path: string, line: number): Said[] {
+function saidInSection(db: IndexDb, path: string, line: number): Said[] {
   const rows = stmt(
     db,
     `SELECT c.line_start AS start, c.text AS text FROM chunks c JOIN files f ON f.id = c.file_id
@@ -57,6 +58,12 @@ export function saidInSection(db: IndexDb, path: string, line: number): Said[] {
 
 /** What a word the statement shares with the prompt adds to its salience. */
 const PROMPT_WORD = 0.5;
+
+/** What the user said in a hit's section, but not in the lines its snippet shows. */
+export function saidBeside(db: IndexDb, hit: SearchHit): Said[] {
+  const shown = hit.snippet.line + hit.snippet.text.split('\n').length;
+  return saidInSection(db, hit.path, hit.snippet.line).filter((s) => s.line < hit.snippet.line || s.line >= shown);
+}
 
 /**
  * The statements worth the room: the most telling first (names, numbers, what the user did or
