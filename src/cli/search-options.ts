@@ -23,6 +23,7 @@ export interface SearchFlags {
   expand?: boolean;
   also?: string[];
   workspace?: string[];
+  said?: boolean;
 }
 
 function listOption<T extends string>(value: string | undefined, allowed: readonly T[], flag: string): T[] | undefined {
@@ -73,6 +74,7 @@ export function searchRequest(words: readonly string[], flags: SearchFlags): Sea
     ...(flags.also ? { also: flags.also } : {}),
     ...(flags.expand !== undefined ? { expand: flags.expand } : {}),
     ...(flags.workspace ? { workspaces: flags.workspace } : {}),
+    ...(flags.said ? { said: true } : {}),
     update: flags.update !== false,
   };
 }

@@ -88,6 +88,32 @@ describe('hipo search', () => {
     ]);
   });
 
+  it("with --said, shows what the user said of themselves in a hit's conversation, in text and JSON", () => {
+    const advice = Array.from(
+      { length: 6 },
+      (_, i) => `${i + 1}. Vacuum the carpet slowly and empty the storage boxes first, step ${i + 1}.`,
+    );
+    const ws = makeWorkspace({
+      'memory/2026-03-02.md': [
+        '# 2026-03-02',
+        '',
+        '## Session 3',
+        "User: By the way, I've been keeping my old sneakers under my bed for storage, and they're starting to smell.",
+        'Assistant: Here is a cleaning plan for the bedroom:',
+        ...advice,
+        '',
+      ].join('\n'),
+    });
+    const query = ['vacuum', 'the', 'carpet', 'storage', 'boxes', '--mode', 'bm25', '-n', '1', '--dir', ws.root];
+    const plain = runCli(['search', ...query]);
+    expect(plain.stdout).not.toContain('the user, line');
+    const said = runCli(['search', ...query, '--said']);
+    expect(said.stdout).toContain("    the user, line 4: By the way, I've been keeping my old sneakers under my bed for storage");
+    const hit = json(runCli(['search', ...query, '--said', '--json']).stdout).hits[0] as JsonHit & { said?: unknown };
+    expect(hit.said).toEqual([{ line: 4, text: expect.stringContaining('old sneakers under my bed') }]);
+    expect(json(runCli(['search', ...query, '--json']).stdout).hits[0]).not.toHaveProperty('said');
+  });
+
   it('says "nothing found" and exits 0 when nothing matches', () => {
     const ws = makeWorkspace(FILES, { timeZone: 'UTC', search: { embedder: 'none' } });
     const r = runCli(['search', 'zeppelin', '--dir', ws.root]);

@@ -32,6 +32,7 @@ export function registerSearch(program: Command, { io, setRun }: CommandSetup): 
       'another wording, e.g. the fact the request depends on (repeatable): ranked like the query, at equal weight',
       collect,
     )
+    .option('--said', "also what the user said of themselves in each hit's section (a conversation), beside its matched lines")
     .option('--expand', 'let the configured model (llm section) read ROOT.md and add queries for what the request depends on')
     .option('--no-expand', 'no model expansion, even if search.expand.enabled is set')
     .option(
