@@ -7,6 +7,7 @@ import { stmt } from '../index/db.js';
 import type { SearchIndex } from '../index/search-index.js';
 import { rephrasings } from '../search/extra-queries.js';
 import { search, type SectionRef } from '../search/search.js';
+import { saidOutside } from '../search/said.js';
 import type { SearchMode } from '../search/modes.js';
 import type { Passage } from './passages.js';
 import type { TreeSearch } from './recall.js';
@@ -67,5 +68,7 @@ export function indexTreeSearch(index: SearchIndex, memoryName: string, memoryDi
       .all(prefix + p.path, p.from, p.to) as [number, number, string][];
     return rows.map(([start, end, path]) => passage({ path, lines: { start, end } })).filter((x): x is Passage => x !== null);
   };
-  return Object.assign(run, { origins });
+  /** What the user said of themselves in the rest of a passage's section. */
+  const said = (p: Passage) => saidOutside(index.db, prefix + p.path, p.from, p.to);
+  return Object.assign(run, { origins, said });
 }

@@ -10,6 +10,7 @@ import type { Measure } from './fit.js';
 import { buildManifest, type TopicHit } from './manifest.js';
 import { filePassages, rankPassages, type Passage, type PassageLocation } from './passages.js';
 import { readInMemory } from './sources.js';
+import { pickSaid, type Said } from '../search/said.js';
 import { recallTerms } from './terms.js';
 import { rootView } from './root-view.js';
 import { findAnchor } from './windows.js';
@@ -18,7 +19,14 @@ import { findAnchor } from './windows.js';
 export type TreeSearch = ((query: string, limit: number, also?: readonly string[]) => Promise<Passage[]>) & {
   /** The raw passages a summary node's passage was taken from (empty when not known). */
   origins?: (p: Passage) => Passage[];
+  /** What the user said of themselves in the rest of a passage's section (search/said.ts). */
+  said?: (p: Passage) => Said[];
 };
+
+/** Characters of the user's statements a passage may bring from the rest of its section. */
+const SAID_ROOM = 300;
+/** Passages, best first, that bring them. */
+const SAID_PASSAGES = 10;
 
 export interface RecallOptions {
   memoryDir: string;
@@ -34,6 +42,8 @@ export interface RecallOptions {
 }
 
 interface RecalledPassage extends Passage {
+  /** What the user said of themselves in the rest of its section, when read (an index search). */
+  said?: Said[];
   /** Where else in the tree it appears: summary lines that repeat it or name its topic. */
   alsoIn: PassageLocation[];
   rank: number;
@@ -195,7 +205,17 @@ export async function recall(o: RecallOptions): Promise<Recall> {
     f.p = edges;
     const header = passageHeader(f.p.path, f.p.from, f.p.to, f.alsoIn, 'memory');
     let text = f.p.text;
-    let cost = o.measure(`${header}\n${text}`) + 2;
+    // Read for the best passages shown only: a section's statements cost a few milliseconds each,
+    // and a large budget shows hundreds of passages.
+    let said =
+      o.search?.said && out.length < SAID_PASSAGES ? pickSaid(o.search.said(f.p), o.question, SAID_ROOM, (x) => x.text.length) : [];
+    const saidText = (): string => (said.length ? `\n${said.map(saidLine).join('\n')}` : '');
+    let cost = o.measure(`${header}\n${text}${saidText()}`) + 2;
+    // What the user said elsewhere in the section goes first when room is short: the lines are the find.
+    if (cost > left && said.length) {
+      said = [];
+      cost = o.measure(`${header}\n${text}`) + 2;
+    }
     let trimmed = false;
     if (cost > left) {
       if (left < 80) {
@@ -215,6 +235,7 @@ export async function recall(o: RecallOptions): Promise<Recall> {
     const to = trimmed ? f.p.from + text.split('\n').length - 1 : f.p.to;
     out.push({
       ...f.p,
+      ...(said.length ? { said } : {}),
       to,
       text,
       rank: out.length + 1,
@@ -243,6 +264,9 @@ export async function recall(o: RecallOptions): Promise<Recall> {
   };
 }
 
+/** A statement of the user's from the rest of a passage's section, as recall shows it. */
+const saidLine = (s: Said): string => `the user, line ${s.line}: ${s.text}`;
+
 /** Summary locations named after a passage's own, at most. */
 const MAX_ALSO_SHOWN = 3;
 
@@ -260,7 +284,8 @@ export function renderRecall(r: Recall, memoryName: string): string {
   if (r.topics.length)
     lines.push(`Topics: ${r.topics.map((t) => `${t.name} [${t.type}]${t.latest ? ` (latest ${t.latest})` : ''}`).join('; ')}`);
   if (!r.passages.length) lines.push('', 'Nothing in memory matches.');
-  for (const p of r.passages) lines.push('', passageHeader(p.path, p.from, p.to, p.alsoIn, memoryName), p.text);
+  for (const p of r.passages)
+    lines.push('', passageHeader(p.path, p.from, p.to, p.alsoIn, memoryName), p.text, ...(p.said ?? []).map(saidLine));
   if (r.leftOut) lines.push('', `(${r.leftOut} more passage${r.leftOut === 1 ? '' : 's'} over the budget)`);
   return `${lines.join('\n')}\n`;
 }

@@ -60,6 +60,10 @@ export const RECALL_OUTPUT = {
       via: z.array(z.string()),
       trimmed: z.boolean(),
       text: z.string(),
+      said: z
+        .array(z.object({ line: z.number().int(), text: z.string() }))
+        .optional()
+        .describe('what the user said of themselves in the rest of its section (a conversation), by file line'),
     }),
   ),
   leftOut: z.number().int().describe('ranked passages the budget left out'),

@@ -171,6 +171,7 @@ export async function recallTool(env: ToolEnv, args: { question: string; budget?
         via: p.via,
         trimmed: p.trimmed,
         text: p.text,
+        ...(p.said ? { said: p.said } : {}),
       })),
       leftOut: r.leftOut,
       tokens: r.tokens,

@@ -61,8 +61,12 @@ const PROMPT_WORD = 0.5;
 
 /** What the user said in a hit's section, but not in the lines its snippet shows. */
 export function saidBeside(db: IndexDb, hit: SearchHit): Said[] {
-  const shown = hit.snippet.line + hit.snippet.text.split('\n').length;
-  return saidInSection(db, hit.path, hit.snippet.line).filter((s) => s.line < hit.snippet.line || s.line >= shown);
+  return saidOutside(db, hit.path, hit.snippet.line, hit.snippet.line + hit.snippet.text.split('\n').length - 1);
+}
+
+/** What the user said in the section of `path` holding line `from`, outside the lines `from`..`to` shown already. */
+export function saidOutside(db: IndexDb, path: string, from: number, to: number): Said[] {
+  return saidInSection(db, path, from).filter((s) => s.line < from || s.line > to);
 }
 
 /**

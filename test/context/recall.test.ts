@@ -71,6 +71,44 @@ describe('hipo recall', () => {
     expect(text).toMatch(/## memory\/(daily\/)?2026-01-09\.md:\d+-\d+\n/);
   });
 
+  it("brings what the user said of themselves elsewhere in a long conversation's section", () => {
+    // A session long enough to be several chunks: the user's statement is at its top, the
+    // lines the question matches at its end.
+    const filler = Array.from(
+      { length: 30 },
+      (_, i) => `${i + 1}. Keep the herb garden watered in the morning and mulch the beds, tip ${i + 1}.`,
+    );
+    const advice = Array.from(
+      { length: 5 },
+      (_, i) => `${i + 1}. Vacuum the carpet slowly and empty the storage boxes first, step ${i + 1}.`,
+    );
+    const ws = makeWorkspace({
+      'memory/2026-03-02.md': [
+        '# 2026-03-02',
+        '',
+        '## Session 3',
+        "User: By the way, I've been keeping my old sneakers under my bed for storage, and they're starting to smell.",
+        'Assistant: Here are garden tips first:',
+        ...filler,
+        'User: Thanks. Now the bedroom, how do I clean it?',
+        'Assistant: Here is a cleaning plan for the bedroom:',
+        ...advice,
+        '',
+      ].join('\n'),
+    });
+    expect(runCli(['index', '--dir', ws.root]).code).toBe(0);
+    const ask = ['recall', '--dir', ws.root, '--now', '2026-03-05', '--budget', '400', 'vacuum the carpet and empty the storage boxes'];
+    const text = runCli(ask).stdout;
+    expect(text).toMatch(/## memory\/2026-03-02\.md:\d+-\d+\n[\s\S]*Vacuum the carpet/);
+    expect(text).toContain("the user, line 4: By the way, I've been keeping my old sneakers under my bed for storage");
+    const j = JSON.parse(runCli([...ask, '--json']).stdout) as { passages: { from: number; said?: { line: number; text: string }[] }[] };
+    const withSaid = j.passages.find((p) => p.said);
+    expect(withSaid!.from).toBeGreaterThan(4);
+    expect(withSaid!.said).toEqual([{ line: 4, text: expect.stringContaining('old sneakers under my bed') }]);
+    // Without the index (--no-search), recall reads the days itself and brings no statements.
+    expect(runCli([...ask.slice(0, -1), '--no-search', ask.at(-1)!]).stdout).not.toContain('the user, line');
+  });
+
   it('says so when nothing matches, and rejects an empty question', () => {
     const ws = makeWorkspace({ 'memory/2026-03-01.md': '# 2026-03-01\n\n## garden [user]\n- user grows tomatoes\n' });
     const r = runCli(['recall', '--dir', ws.root, '--now', '2026-03-02', 'kubernetes', 'ingress']);
