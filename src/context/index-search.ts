@@ -7,7 +7,7 @@ import { stmt } from '../index/db.js';
 import type { SearchIndex } from '../index/search-index.js';
 import { rephrasings } from '../search/extra-queries.js';
 import { search, type SectionRef } from '../search/search.js';
-import { saidOutside } from '../search/said.js';
+import { saidOutside } from '../search/said-index.js';
 import type { SearchMode } from '../search/modes.js';
 import type { Passage } from './passages.js';
 import type { TreeSearch } from './recall.js';

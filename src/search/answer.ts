@@ -7,7 +7,8 @@ import { extraQueries, type ExtraQueries } from './expand.js';
 import type { SearchFilters } from './filters.js';
 import type { SearchMode } from './modes.js';
 import { search, type SearchResult } from './search.js';
-import { pickSaid, saidBeside } from './said.js';
+import { pickSaid } from './said.js';
+import { saidBeside } from './said-index.js';
 
 export interface SearchAsk {
   mode?: SearchMode;

@@ -2,6 +2,7 @@ import { createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { describe, expect, it } from 'vitest';
 import { completion, startFakeLlm } from '../helpers/llm-server.js';
+import { asideSession, cleaningAdvice } from '../helpers/conversation.js';
 import { makeWorkspace, runCli, runCliAsync } from '../helpers/workspace.js';
 
 const FILES = {
@@ -89,20 +90,8 @@ describe('hipo search', () => {
   });
 
   it("with --said, shows what the user said of themselves in a hit's conversation, in text and JSON", () => {
-    const advice = Array.from(
-      { length: 6 },
-      (_, i) => `${i + 1}. Vacuum the carpet slowly and empty the storage boxes first, step ${i + 1}.`,
-    );
     const ws = makeWorkspace({
-      'memory/2026-03-02.md': [
-        '# 2026-03-02',
-        '',
-        '## Session 3',
-        "User: By the way, I've been keeping my old sneakers under my bed for storage, and they're starting to smell.",
-        'Assistant: Here is a cleaning plan for the bedroom:',
-        ...advice,
-        '',
-      ].join('\n'),
+      'memory/2026-03-02.md': asideSession(['Assistant: Here is a cleaning plan for the bedroom:', ...cleaningAdvice(6)]),
     });
     const query = ['vacuum', 'the', 'carpet', 'storage', 'boxes', '--mode', 'bm25', '-n', '1', '--dir', ws.root];
     const plain = runCli(['search', ...query]);

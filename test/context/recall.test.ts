@@ -3,6 +3,7 @@ import { cpSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { makeWorkspace, REPO, runCli } from '../helpers/workspace.js';
+import { asideSession, cleaningAdvice } from '../helpers/conversation.js';
 
 function day(date: string, entries: string[]): string {
   return `# ${date}\n\n${entries.join('\n\n')}\n`;
@@ -78,23 +79,14 @@ describe('hipo recall', () => {
       { length: 30 },
       (_, i) => `${i + 1}. Keep the herb garden watered in the morning and mulch the beds, tip ${i + 1}.`,
     );
-    const advice = Array.from(
-      { length: 5 },
-      (_, i) => `${i + 1}. Vacuum the carpet slowly and empty the storage boxes first, step ${i + 1}.`,
-    );
     const ws = makeWorkspace({
-      'memory/2026-03-02.md': [
-        '# 2026-03-02',
-        '',
-        '## Session 3',
-        "User: By the way, I've been keeping my old sneakers under my bed for storage, and they're starting to smell.",
+      'memory/2026-03-02.md': asideSession([
         'Assistant: Here are garden tips first:',
         ...filler,
         'User: Thanks. Now the bedroom, how do I clean it?',
         'Assistant: Here is a cleaning plan for the bedroom:',
-        ...advice,
-        '',
-      ].join('\n'),
+        ...cleaningAdvice(5),
+      ]),
     });
     expect(runCli(['index', '--dir', ws.root]).code).toBe(0);
     const ask = ['recall', '--dir', ws.root, '--now', '2026-03-05', '--budget', '400', 'vacuum the carpet and empty the storage boxes'];

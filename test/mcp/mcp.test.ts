@@ -4,6 +4,7 @@ import { rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { completion, startFakeLlm } from '../helpers/llm-server.js';
+import { asideSession, cleaningAdvice } from '../helpers/conversation.js';
 import { connectMcp } from '../helpers/mcp.js';
 import { makeWorkspace, runCli } from '../helpers/workspace.js';
 
@@ -109,20 +110,11 @@ describe('hipo mcp', () => {
   });
 
   it("brings what the user said of themselves beside a hit's matched lines", async () => {
-    const advice = Array.from(
-      { length: 6 },
-      (_, i) => `${i + 1}. Vacuum the carpet slowly and empty the storage boxes first, step ${i + 1}.`,
-    );
     const ws = makeWorkspace({
-      'memory/2026-03-02.md': [
-        '# 2026-03-02',
-        '',
-        '## Session 3',
-        "User: By the way, I've been keeping my old sneakers under my bed for storage, and they're starting to smell.",
+      'memory/2026-03-02.md': asideSession([
         "Assistant: I'd recommend baking soda. Here is a cleaning plan for the bedroom:",
-        ...advice,
-        '',
-      ].join('\n'),
+        ...cleaningAdvice(6),
+      ]),
     });
     const client = await connect(ws.root);
     const r = await client.callTool({
