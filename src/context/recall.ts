@@ -10,7 +10,8 @@ import type { Measure } from './fit.js';
 import { buildManifest, type TopicHit } from './manifest.js';
 import { filePassages, rankPassages, type Passage, type PassageLocation } from './passages.js';
 import { readInMemory } from './sources.js';
-import { pickSaid, type Said } from '../search/said.js';
+import { pickSaid } from '../search/said-pick.js';
+import { SAID_ROOM, saidLine, type Said } from '../search/said.js';
 import { recallTerms } from './terms.js';
 import { rootView } from './root-view.js';
 import { findAnchor } from './windows.js';
@@ -23,9 +24,7 @@ export type TreeSearch = ((query: string, limit: number, also?: readonly string[
   said?: (p: Passage) => Said[];
 };
 
-/** Characters of the user's statements a passage may bring from the rest of its section. */
-const SAID_ROOM = 300;
-/** Passages, best first, that bring them. */
+/** Passages, best first, that bring what the user said in the rest of their section. */
 const SAID_PASSAGES = 10;
 
 export interface RecallOptions {
@@ -263,9 +262,6 @@ export async function recall(o: RecallOptions): Promise<Recall> {
     searched: searched !== null,
   };
 }
-
-/** A statement of the user's from the rest of a passage's section, as recall shows it. */
-const saidLine = (s: Said): string => `the user, line ${s.line}: ${s.text}`;
 
 /** Summary locations named after a passage's own, at most. */
 const MAX_ALSO_SHOWN = 3;

@@ -3,7 +3,7 @@
 // fact it depends on ("a vacuum for long shedding hair") still shares words with where it was
 // said ("my golden retriever sheds"), and a keyword search over the tree finds some of those.
 // Its matched lines are often the assistant's advice in that conversation; what the user said of
-// themselves there comes with them (context/said.ts). MemAware's dev split, each question as the
+// themselves there comes with them (search/said.ts). MemAware's dev split, each question as the
 // prompt: the answer is in this context for 17.7 % of questions (10.0 % with matched lines
 // alone), half of them beyond what the SessionStart context holds. Bounded and quiet: bm25 only
 // (no embedder to load, no model asked), the index as the daemon or the last compaction left it
@@ -14,7 +14,8 @@ import type { HipoConfig } from '../config/config.js';
 import { cjkQueryTerms, cjkRuns } from '../index/cjk.js';
 import { indexFile, openIndex } from '../index/search-index.js';
 import { search, type SearchHit } from '../search/search.js';
-import { pickSaid, type Said } from '../search/said.js';
+import { pickSaid } from '../search/said-pick.js';
+import { saidLine, type Said } from '../search/said.js';
 import { saidBeside } from '../search/said-index.js';
 import { tokenize } from '../summarize/keywords.js';
 import { clip } from '../summarize/classify.js';
@@ -61,11 +62,12 @@ function hitBlock(h: SearchHit, said: readonly Said[], snippetChars = Infinity):
       .split('\n')
       .filter((l) => l.trim() && !/^#{1,6}\s/.test(l)) // the place line names the section
       .map((l) => `  ${l}`),
-    ...said.map(saidLine),
+    ...said.map(saidUnder),
   ].join('\n');
 }
 
-const saidLine = (s: Said): string => `  the user, line ${s.line}: ${s.text}`;
+/** A statement under its hit, indented as the hit's lines are. */
+const saidUnder = (s: Said): string => `  ${saidLine(s)}`;
 
 /** The section's heading and what it holds; `said`: some hit brings what the user said there. */
 const head = (memoryName: string, said: boolean): string[] => [
@@ -130,7 +132,7 @@ export async function promptRecall(
     const blocks = hits.map((hit) => {
       const said = saidBeside(index.db, hit);
       const room = share - hitBlock(hit, [], SNIPPET_BESIDE_SAID).length;
-      const picked = pickSaid(said, text, room, (s) => saidLine(s).length + 1);
+      const picked = pickSaid(said, text, room, (s) => saidUnder(s).length + 1);
       return picked.length ? { text: hitBlock(hit, picked, SNIPPET_BESIDE_SAID), said: true } : { text: hitBlock(hit, []), said: false };
     });
     const context = renderPromptRecall(blocks, ws.memoryName, config.agents.promptRecallChars);

@@ -7,7 +7,8 @@ import { extraQueries, type ExtraQueries } from './expand.js';
 import type { SearchFilters } from './filters.js';
 import type { SearchMode } from './modes.js';
 import { search, type SearchResult } from './search.js';
-import { pickSaid } from './said.js';
+import { pickSaid } from './said-pick.js';
+import { SAID_ROOM } from './said.js';
 import { saidBeside } from './said-index.js';
 
 export interface SearchAsk {
@@ -23,9 +24,6 @@ export interface SearchAsk {
   /** Each hit also with what the user said of themselves in its section (said.ts; the MCP tool asks). */
   said?: boolean;
 }
-
-/** Characters of statements a hit may bring, beside its snippet. */
-const SAID_ROOM = 300;
 
 /** A whole search as a command asks for it: the query, and whether the index is brought up to date first. */
 export interface SearchRequest extends SearchAsk {

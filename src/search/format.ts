@@ -2,6 +2,7 @@
 // hit's place, level and period, heading path, score, snippet with line numbers, and where
 // else it appears.
 import type { SearchHit, SearchResult } from './search.js';
+import { saidLine } from './said.js';
 
 function where(h: Pick<SearchHit, 'path' | 'lines'>): string {
   return `${h.path}:${h.lines.start}${h.lines.end > h.lines.start ? `-${h.lines.end}` : ''}`;
@@ -35,7 +36,7 @@ export function formatSearch(r: SearchResult): string {
     const snippetLines = h.snippet.text.split('\n');
     const width = String(h.snippet.line + snippetLines.length - 1).length;
     snippetLines.forEach((l, k) => lines.push(`    ${String(h.snippet.line + k).padStart(width)} │ ${l}`));
-    for (const said of h.said ?? []) lines.push(`    the user, line ${said.line}: ${said.text}`);
+    for (const said of h.said ?? []) lines.push(`    ${saidLine(said)}`);
     for (const s of h.sources) lines.push(`    ↳ ${where(s)}  ${s.headingPath[s.headingPath.length - 1] ?? ''}`);
     if (h.alsoIn.length) lines.push(`    also in ${h.alsoIn.map(where).join(' · ')}`);
   });

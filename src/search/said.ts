@@ -3,11 +3,9 @@
 // repainted my bedroom walls a lighter shade of gray". A keyword search often finds the right
 // conversation by its other words, and then its snippet shows the lines that share them, most
 // often the assistant's advice. What the user said of themselves in that conversation is what an
-// agent should be reminded of. Which of them are worth the room is chosen here; said-index.ts reads
-// them from the index (redacted text), never from the files.
-import { clip } from '../summarize/classify.js';
-import { salience } from '../summarize/facts/salience.js';
-import { tokenize } from '../summarize/keywords.js';
+// agent should be reminded of: said-index.ts reads the statements from the index (redacted text,
+// never the files), said-pick.ts chooses those worth the room, and this module says how they
+// are shown (it loads nothing: every output formats them).
 
 export interface Said {
   /** The file line it was said on. */
@@ -15,45 +13,8 @@ export interface Said {
   text: string;
 }
 
-/**
- * The salience of a plain remark ("I'm feeling pretty good about getting started"): no name,
- * number, deed or aside (salience.ts). Only statements above it are worth an agent's attention.
- */
-const PLAIN = 1;
-/** A statement sharing this part of its words with one already kept says it again ("I'll get a snake plant"). */
-const SAME_WORDS = 0.6;
-/** A statement longer than this is cut (at a word) in what the agent gets. */
-const SAID_MAX = 220;
+/** Characters of statements a search hit or a recall passage brings beside its own lines. */
+export const SAID_ROOM = 300;
 
-/** What a word the statement shares with the prompt adds to its salience. */
-const PROMPT_WORD = 0.5;
-
-/**
- * The statements worth the room: the most telling first (names, numbers, what the user did or
- * has: salience.ts), a little more for each word they share with the prompt, none that repeats
- * a better one, while their `cost` (the characters each takes where it is shown) fits in
- * `room`; in the order they were said.
- */
-export function pickSaid(said: readonly Said[], prompt: string, room: number, cost: (s: Said) => number): Said[] {
-  const promptWords = new Set(tokenize(prompt, true));
-  const ranked = said
-    .map((s) => ({ s: { ...s, text: clip(s.text, SAID_MAX) }, words: new Set(tokenize(s.text, true)), salience: salience(s.text) }))
-    .filter((x) => x.salience > PLAIN)
-    .map((x) => ({ ...x, score: x.salience + PROMPT_WORD * [...x.words].filter((w) => promptWords.has(w)).length }))
-    .sort((a, b) => b.score - a.score || a.s.line - b.s.line);
-  const kept: typeof ranked = [];
-  let used = 0;
-  for (const x of ranked) {
-    if (used + cost(x.s) > room || kept.some((k) => overlap(x.words, k.words) >= SAME_WORDS)) continue;
-    kept.push(x);
-    used += cost(x.s);
-  }
-  return kept.map((x) => x.s).sort((a, b) => a.line - b.line);
-}
-
-/** The part of the shorter set's words the other holds. */
-function overlap(a: ReadonlySet<string>, b: ReadonlySet<string>): number {
-  let common = 0;
-  for (const w of a) if (b.has(w)) common++;
-  return common / Math.max(1, Math.min(a.size, b.size));
-}
+/** A statement as every output shows it (the prompt hook, search, recall). */
+export const saidLine = (s: Said): string => `the user, line ${s.line}: ${s.text}`;

@@ -179,3 +179,13 @@ export function topWords(
   }
   return out;
 }
+
+/**
+ * The part of the smaller set's words the other holds: 0.6 or more, and two statements say
+ * nearly the same thing ("I took Lola to the vet, $50" and "the vet fee for Lola was $50").
+ */
+export function wordOverlap(a: ReadonlySet<string>, b: ReadonlySet<string>): number {
+  let common = 0;
+  for (const w of a) if (b.has(w)) common++;
+  return common / Math.max(1, Math.min(a.size, b.size));
+}

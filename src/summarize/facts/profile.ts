@@ -7,6 +7,7 @@ import type { Analysis } from '../analyze.js';
 import type { Entry } from '../entries.js';
 import type { FactInfo } from '../../tree/fact.js';
 import { factsOfEntry } from './extract.js';
+import { wordOverlap } from '../keywords.js';
 
 export type DatedFact = FactInfo;
 
@@ -99,12 +100,7 @@ export function distinctFacts(ranked: readonly DatedFact[], enough: number): Dat
   for (const f of ranked) {
     if (kept.length >= enough) break;
     const words = new Set(f.text.toLowerCase().match(WORD) ?? []);
-    const similar = kept.some((k) => {
-      let common = 0;
-      for (const w of words) if (k.words.has(w)) common++;
-      return common / Math.max(1, Math.min(words.size, k.words.size)) >= 0.6;
-    });
-    if (!similar) kept.push({ f, words });
+    if (!kept.some((k) => wordOverlap(words, k.words) >= 0.6)) kept.push({ f, words });
   }
   return kept.map((k) => k.f);
 }

@@ -1,6 +1,7 @@
 // Which of the user's statements in a hit's section the prompt hook hands the agent.
 import { describe, expect, it } from 'vitest';
-import { pickSaid, type Said } from '../../src/search/said.js';
+import { pickSaid } from '../../src/search/said-pick.js';
+import type { Said } from '../../src/search/said.js';
 
 const length = (s: Said): number => s.text.length;
 
