@@ -8,7 +8,8 @@
 // alone), half of them beyond what the SessionStart context holds. Bounded and quiet: bm25 only
 // (no embedder to load, no model asked), the index as the daemon or the last compaction left it
 // (never built or updated here), nothing for a slash command or a prompt of one or two words,
-// nothing from ROOT.md (the SessionStart context has it) or from this session's own turns.
+// nothing from ROOT.md (the SessionStart context has it), from the kept copies of hand-edited
+// nodes, or from this session's own turns.
 import { existsSync } from 'node:fs';
 import type { HipoConfig } from '../config/config.js';
 import { cjkQueryTerms, cjkRuns } from '../index/cjk.js';
@@ -122,9 +123,16 @@ export async function promptRecall(
   try {
     const own = sessionId ? `session ${shortSessionId(sessionId)}` : null;
     const r = await search(index, plainWords(text), { mode: 'bm25', limit: want + 6, sources: 0 });
-    // A hit whose best line shares one word with the prompt ("change", "use") is chance, not memory.
+    // A hit whose best line shares one word with the prompt ("change", "use") is chance, not memory;
+    // a kept copy of a hand-edited node (edits/) is an old version of what the tree says now.
     const hits = r.hits
-      .filter((h) => h.snippet.matched >= MIN_LINE_TERMS && h.path !== `${ws.memoryName}/ROOT.md` && !(own && h.heading.includes(own)))
+      .filter(
+        (h) =>
+          h.snippet.matched >= MIN_LINE_TERMS &&
+          h.path !== `${ws.memoryName}/ROOT.md` &&
+          !h.path.startsWith(`${ws.memoryName}/edits/`) &&
+          !(own && h.heading.includes(own)),
+      )
       .slice(0, want);
     // Each hit gets an even share of the room; what its matched lines leave goes to what the user said.
     const share =

@@ -98,6 +98,19 @@ describe('hipo hook UserPromptSubmit: memory about the prompt', () => {
     expect(text).not.toContain('deshedding rake');
   });
 
+  it('leaves out the kept copies of hand-edited nodes: an old ROOT.md is not memory about the prompt', () => {
+    const ws = memory();
+    expect(runCli(['compact', '--dir', ws.root, '--catch-up', '--now', '2026-03-20']).code).toBe(0);
+    ws.write('memory/ROOT.md', `${ws.read('memory/ROOT.md')}\n- integration tests run against a real Postgres container, no mocks\n`);
+    ws.write('memory/2026-03-05.md', `${ws.read('memory/2026-03-05.md')}- bought sage green paint for the hallway\n`);
+    expect(runCli(['compact', '--dir', ws.root, '--now', '2026-03-20']).code).toBe(0);
+    expect(existsSync(join(ws.root, 'memory', 'edits'))).toBe(true);
+    expect(runCli(['index', '--dir', ws.root]).code).toBe(0);
+    const found = runCli(['search', 'integration tests real Postgres container', '--dir', ws.root, '--mode', 'bm25']);
+    expect(found.stdout).toContain('edits/ROOT.edited-');
+    const out = prompt(ws, 'write the integration tests against a real Postgres container, no mocks');
+    expect(out?.hookSpecificOutput.additionalContext ?? '').not.toContain('edits/');
+  });
   it('reads a prompt in Chinese, Japanese or Korean by its characters, not its spaces', () => {
     const ws = makeWorkspace({
       'memory/2026-03-02.md':
