@@ -14,6 +14,12 @@ const isDaemonFirst = ['compact', 'search', 'recall'].includes(argv[0] ?? '') &&
 // HIPO_DAEMON_THREAD=0 keeps it on the main thread.
 const isDaemon = argv[0] === 'daemon' && !argv.includes('--help') && !argv.includes('-h') && process.env.HIPO_DAEMON_THREAD !== '0';
 
+// A reader that stops early (`hipo init | head -1`) closes the pipe. What is left to print has
+// nowhere to go, which is no reason to stop the work the command is doing, nor an error.
+process.stdout.on('error', (err: NodeJS.ErrnoException) => {
+  if (err.code !== 'EPIPE' && err.code !== 'ERR_STREAM_DESTROYED') throw err;
+});
+
 const commandLine = (): Promise<number> => import('./cli/main.js').then((m) => m.main(argv));
 const run: Promise<number> = isHook
   ? import('./hooks/entry.js').then((m) => m.hookEntry(argv.slice(1)))

@@ -2,7 +2,9 @@
 // never overwrites what is there.
 import { existsSync, mkdirSync, writeFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
+import { loadConfig } from '../config/config.js';
 import { CONFIG_FILE } from '../config/settings-source.js';
+import { workspaceAt } from '../tree/layout.js';
 import { isValidTimeZone, systemTimeZone } from '../time/calendar.js';
 
 export class InitError extends Error {}
@@ -23,13 +25,16 @@ export function initWorkspace(dir: string, opts: { timeZone?: string } = {}): In
     mkdirSync(root, { recursive: true });
     created.push(root);
   }
-  const memory = join(root, 'memory');
-  if (existsSync(memory)) kept.push('memory/');
-  else {
-    mkdirSync(memory);
-    created.push('memory/');
-  }
   const config = join(root, CONFIG_FILE);
+  // A config already there may name another memory folder ("memoryDir": "notes"): that is the
+  // one every other command looks for. A config that does not load is reported, not overwritten.
+  const ws = workspaceAt(root, existsSync(config) ? loadConfig(root).config.memoryDir : 'memory');
+  const memoryName = `${ws.memoryName}/`;
+  if (existsSync(ws.memoryDir)) kept.push(memoryName);
+  else {
+    mkdirSync(ws.memoryDir, { recursive: true });
+    created.push(memoryName);
+  }
   if (existsSync(config)) kept.push(CONFIG_FILE);
   else {
     // The time zone is written out so days don't shift when the machine's zone changes.

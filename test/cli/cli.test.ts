@@ -1,8 +1,11 @@
 // The hipo executable, run as a real child process.
+import { spawnSync } from 'node:child_process';
+import { existsSync } from 'node:fs';
+import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { acquireLock } from '../../src/state/lock.js';
 import { rawLog } from '../helpers/tree.js';
-import { makeWorkspace, runCli } from '../helpers/workspace.js';
+import { CLI, makeWorkspace, runCli } from '../helpers/workspace.js';
 
 const withLogs = () =>
   makeWorkspace({
@@ -38,6 +41,31 @@ describe('hipo init', () => {
     const second = runCli(['init', dir]);
     expect(second.stdout).toMatch(/kept\s+hipo\.config\.json/);
     expect(ws.read('fresh/hipo.config.json')).toBe('{"timeZone":"Asia/Seoul"}');
+  });
+
+  it('creates the memory folder the config already there names, which compact then finds', () => {
+    const ws = makeWorkspace({}, { timeZone: 'UTC', memoryDir: 'notes' });
+    expect(existsSync(ws.memoryDir)).toBe(false);
+    const r = runCli(['init', ws.root]);
+    expect(r.code).toBe(0);
+    expect(r.stdout).toMatch(/created\s+notes\//);
+    expect(existsSync(ws.memoryDir)).toBe(true);
+    expect(runCli(['compact', '--dir', ws.root, '--now', '2026-03-20']).code).toBe(0);
+  });
+
+  it('finishes its work and exits 0 when the reader of its output stops early', () => {
+    const ws = makeWorkspace({}, null as never);
+    // The reader exits before hipo (a Node start-up later) prints anything. pipefail: hipo's exit code.
+    const p = spawnSync(
+      'bash',
+      ['-c', `set -o pipefail; "${process.execPath}" "${CLI}" init "${ws.root}/fresh" --platform claude-code | true`],
+      {
+        encoding: 'utf8',
+      },
+    );
+    expect(p.stderr).not.toContain('EPIPE');
+    expect(p.status).toBe(0);
+    expect(existsSync(join(ws.root, 'fresh', '.claude'))).toBe(true);
   });
 });
 
