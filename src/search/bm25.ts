@@ -170,6 +170,20 @@ export function bm25Scores(index: SearchIndex, q: ParsedQuery): Bm25Scores {
   return { scores: new DenseScores(base, scores), weights };
 }
 
+/**
+ * For a query of nothing but "quoted" words or phrases, the chunks holding one of them (else
+ * null): keyword search finds nothing else, and word vectors, which find neighbours of any
+ * wording, must not either. With free words beside them, quoted ones rank as terms.
+ */
+export function quotedChunks(index: SearchIndex, q: ParsedQuery): Set<number> | null {
+  if (q.terms.length === 0 || q.terms.some((t) => !t.quoted)) return null;
+  const cache = cacheOf(index);
+  const n = statsOf(index.db, cache);
+  const out = new Set<number>();
+  for (const t of q.terms) for (const id of postingsOf(index.db, cache, t.match, n.all).ids) out.add(id);
+  return out;
+}
+
 /** Chunks holding any -excluded word of the query. */
 export function excludedChunks(index: SearchIndex, q: ParsedQuery): Set<number> {
   const out = new Set<number>();

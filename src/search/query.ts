@@ -11,6 +11,8 @@ interface QueryTerm {
   /** What the user typed (for snippets: lower-case words, or CJK text). */
   words: string[];
   kind: 'word' | 'phrase' | 'cjk';
+  /** Typed between double quotes. */
+  quoted: boolean;
 }
 
 export interface ParsedQuery {
@@ -25,6 +27,11 @@ export interface ParsedQuery {
 
 /** At most this many terms are searched: a pasted page of text must not cost a second. */
 const MAX_TERMS = 48;
+/**
+ * A quoted run of more words than this is a quotation (an agent quoting a whole request), not a
+ * phrase to look for word for word: its words are searched as free text.
+ */
+const MAX_PHRASE_WORDS = 8;
 /** Text beyond this is ignored (for terms and for the query vector alike). */
 const MAX_QUERY_CHARS = 4000;
 
@@ -63,13 +70,14 @@ export function parseQuery(input: string): ParsedQuery {
     terms.push(t);
   };
   // "Exact phrases" and -excluded words first; what is left is free text.
-  let rest = text.replace(/"([^"]+)"/g, (_, phrase: string) => {
+  let rest = text.replace(/"([^"]+)"/g, (quoted, phrase: string) => {
     const words = queryWords(phrase);
+    if (words.length > MAX_PHRASE_WORDS) return ` ${phrase} `;
     const cjk = cjkQueryTerms(phrase);
-    if (words.length > 1) add({ match: `{heading body facts} : ${quote(words.join(' '))}`, words, kind: 'phrase' });
-    else if (words.length === 1) add({ match: `{heading body facts} : ${quote(words[0]!)}`, words, kind: 'word' });
-    for (const c of cjk) add({ match: `cjk : ${quote(c)}`, words: [c], kind: 'cjk' });
-    return ' ';
+    if (words.length > 1) add({ match: `{heading body facts} : ${quote(words.join(' '))}`, words, kind: 'phrase', quoted: true });
+    else if (words.length === 1) add({ match: `{heading body facts} : ${quote(words[0]!)}`, words, kind: 'word', quoted: true });
+    for (const c of cjk) add({ match: `cjk : ${quote(c)}`, words: [c], kind: 'cjk', quoted: true });
+    return words.length || cjk.length ? ' ' : quoted;
   });
   rest = rest.replace(/(^|\s)-([\p{L}\p{N}][\p{L}\p{N}_-]*)/gu, (_, lead: string, word: string) => {
     for (const w of queryWords(word)) {
@@ -85,7 +93,7 @@ export function parseQuery(input: string): ParsedQuery {
   const words = queryWords(rest);
   const kept = words.filter(meaningful);
   // A query of nothing but stop words ("who are you") still searches for them.
-  for (const w of kept.length ? kept : words) add({ match: `{heading body facts} : ${quote(w)}`, words: [w], kind: 'word' });
-  for (const c of cjkQueryTerms(rest)) add({ match: `cjk : ${quote(c)}`, words: [c], kind: 'cjk' });
+  for (const w of kept.length ? kept : words) add({ match: `{heading body facts} : ${quote(w)}`, words: [w], kind: 'word', quoted: false });
+  for (const c of cjkQueryTerms(rest)) add({ match: `cjk : ${quote(c)}`, words: [c], kind: 'cjk', quoted: false });
   return { text, terms, excluded, excludedWords };
 }

@@ -10,7 +10,7 @@ import { stmt } from '../index/db.js';
 import type { SearchIndex } from '../index/search-index.js';
 import { storedEmbedder } from '../index/vectors.js';
 import { EmbedderError } from '../index/embed/embedder.js';
-import { bm25Scores, excludedChunks, type Bm25Scores } from './bm25.js';
+import { bm25Scores, excludedChunks, quotedChunks, type Bm25Scores } from './bm25.js';
 import { mapScores, type ChunkScores } from './scores.js';
 import { allowedChunks, hasFilters, type SearchFilters } from './filters.js';
 import {
@@ -89,6 +89,8 @@ interface SearchRun {
   bm25: Bm25Scores | null;
   /** Chunks holding a -excluded word. */
   excluded: ReadonlySet<number>;
+  /** For a query of only quoted words, the chunks holding one (null: free words too). */
+  quoted: ReadonlySet<number> | null;
   queryVector: Float32Array | null;
   meta: Map<number, ChunkMeta>;
   sectionOf: Map<number, SectionKey>;
@@ -110,6 +112,12 @@ function ownLists(ctx: SearchRun, bm25: ChunkScores | null, vector: ChunkScores 
   return out;
 }
 
+/** Leaves out of a vector list the chunks the query's words rule out (-excluded, only "quoted"). */
+function dropRuledOut(ctx: SearchRun, vector: Map<number, number>): void {
+  for (const id of ctx.excluded) vector.delete(id);
+  if (ctx.quoted) for (const id of vector.keys()) if (!ctx.quoted.has(id)) vector.delete(id);
+}
+
 const SUMMARY_WITH_PERIOD = new Set<IndexLevel>(['daily', 'weekly', 'monthly']);
 
 /** The raw sections of a summary node's period that match the query best. */
@@ -126,7 +134,7 @@ function sourcesOf(ctx: SearchRun, m: ChunkMeta, n: number): SectionRef[] {
   if (ids.size === 0) return [];
   const bm25 = ctx.bm25 ? ctx.bm25.scores.pick(ids) : null;
   const vector = ctx.queryVector ? similarities(ctx.index, ctx.queryVector, [...ids], ctx.index.settings.minSimilarity) : null;
-  for (const id of ctx.excluded) vector?.delete(id);
+  if (vector) dropRuledOut(ctx, vector);
   const b = bm25?.size ? mapScores(bm25) : null;
   const v = vector?.size ? mapScores(vector) : null;
   if (!b && !v) return [];
@@ -234,7 +242,8 @@ export async function search(index: SearchIndex, query: string, opts: SearchOpti
   const allowed = hasFilters(filters) ? allowedChunks(index.db, filters) : null;
   const bm25 = mode !== 'vector' ? bm25Scores(index, q) : null;
   const excluded = excludedChunks(index, q);
-  const keep = (id: number): boolean => !excluded.has(id) && (!allowed || allowed.has(id));
+  const quoted = quotedChunks(index, q);
+  const keep = (id: number): boolean => !excluded.has(id) && (!quoted || quoted.has(id)) && (!allowed || allowed.has(id));
   const tree = opts.tree ?? {};
   const fold: Folding | null =
     tree.fold === false
@@ -252,6 +261,7 @@ export async function search(index: SearchIndex, query: string, opts: SearchOpti
     mode,
     bm25,
     excluded,
+    quoted,
     queryVector,
     meta: new Map(),
     sectionOf: sectionsOf(index),
@@ -261,7 +271,7 @@ export async function search(index: SearchIndex, query: string, opts: SearchOpti
   let vector: Map<number, number> | null = null;
   if (queryVector) {
     vector = nearestChunks(index, queryVector, candidates(limit) * 3, filters, { minSimilarity: index.settings.minSimilarity });
-    for (const id of excluded) vector.delete(id);
+    dropRuledOut(ctx, vector);
   } else if (mode === 'vector') {
     warnings.push('the query has no word the embedder knows');
   }

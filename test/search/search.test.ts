@@ -75,6 +75,16 @@ describe('keyword search (bm25)', () => {
 
   it('honours "exact phrases" and -excluded words', async () => {
     expect(paths(await search(index, '"token bucket"', { mode: 'bm25' }))).toEqual(['memory/2026-03-20.md:3']);
+    // Asked for nothing but a phrase, every result holds it, whichever list found it (word vectors
+    // find neighbours of any wording); beside free words, the phrase ranks as one more term.
+    for (const mode of ['hybrid', 'vector'] as const)
+      expect(paths(await search(index, '"token bucket"', { mode }))).toEqual(['memory/2026-03-20.md:3']);
+    const mixed = paths(await search(index, 'cat sofa "token bucket"', { mode: 'hybrid' }));
+    expect(mixed).toContain('memory/2026-03-20.md:3');
+    expect(mixed.length).toBeGreaterThan(1);
+    // A whole request in quotes is a quotation: its words are searched, not the sentence verbatim.
+    const request = '"What did Alice find when she looked at the database migration last week?"';
+    expect(paths(await search(index, request, { mode: 'bm25' }))[0]).toBe('memory/2026-03-02.md:3');
     expect((await search(index, 'invoices', { mode: 'bm25' })).hits.length).toBe(2);
     expect((await search(index, 'invoices -cron', { mode: 'bm25' })).hits).toEqual([]);
     expect((await search(index, 'invoices -cron', { mode: 'hybrid' })).hits.filter((h) => h.snippet.text.includes('cron'))).toEqual([]);
