@@ -38,7 +38,7 @@ interface Omitted {
   reason: string;
 }
 
-/** Extra material a caller puts first (after ROOT): e.g. a session's own turns after compaction. */
+/** Extra material a caller adds, its room set aside right after ROOT's: e.g. a session's own turns after compaction. */
 export interface ExtraSection {
   level: 'session';
   title: string;
@@ -261,7 +261,8 @@ export function buildPack(o: PackOptions): Pack {
     reason: `days before ${windows.rootOnlyBefore} are only in ROOT's Historical Summary and Topics Index`,
   });
 
-  // Reading order: ROOT, extra, then oldest to newest.
+  // Reading order: ROOT, then oldest to newest; a session's own turns (extra) are the newest of
+  // all and come last, next to the conversation they continue (their room was set aside first).
   const rank: Record<PackLevel, number> = { profile: -1, root: 0, session: 6, monthly: 1, weekly: 2, daily: 3, raw: 4 };
   const ordered = [
     ...parts.filter((p) => p.level === 'profile'),
