@@ -26,6 +26,15 @@ const texts = (body: string, type: 'user' | 'feedback' | 'reference') =>
 const chat = (...turns: string[]): string => `# 2026-06-01\n\n## Session 4\nSession Date: 2026-06-01\n\n${turns.join('\n')}\n`;
 
 describe('user facts in a transcript', () => {
+  it('takes no statement whose value was a secret: the tree keeps only its redaction', () => {
+    const body = chat(
+      'User: My new API key is [REDACTED:anthropic-key], can you check why the call fails?',
+      'Assistant: Sure, let me look.',
+      'User: I just set the wifi password to [REDACTED:password]. I also adopted a greyhound named Comet last week.',
+    );
+    expect(texts(body, 'user')).toEqual(['I also adopted a greyhound named Comet last week.']);
+  });
+
   it("takes the user's statements about themselves, trimmed of asides and comments", () => {
     const body = chat(
       'User: Can you suggest a collar brand? By the way, my dog Max is a Golden Retriever and he turned 4 last week.',
@@ -238,6 +247,8 @@ describe('feedback in a transcript', () => {
       'Always write dates as YYYY-MM-DD.',
       'I always want commit messages to explain the why, not the what',
       'I never want code comments that repeat the code.',
+      'yes please, and from now on always give me DuckDB syntax.',
+      'Sure, and please never use emojis in your answers.',
     ]) {
       expect(isStandingInstruction(s), s).toBe(true);
     }
@@ -252,6 +263,8 @@ describe('feedback in a transcript', () => {
       'Can you always answer in English?',
       'I always want my coffee black.',
       'I want the answers to these three questions.',
+      'Yes please, and use the DuckDB syntax for this one.',
+      'Thanks, always good to know.',
     ]) {
       expect(isStandingInstruction(s), s).toBe(false);
     }

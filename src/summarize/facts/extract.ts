@@ -68,14 +68,24 @@ const PREFERS_ANSWERS = new RegExp(
   'i',
 );
 
+const ACCEPTED_THEN = /^(?:yes|yeah|yep|sure|ok(?:ay)?|great|perfect|thanks)(?:\s+please)?[,.!]?\s+(?=(?:and|also)\s)/i;
+
 /** True for a user's sentence that tells the agent how to work from now on. */
 export function isStandingInstruction(sentence: string): boolean {
-  const s = sentence.trim().replace(/^(?:ok(?:ay)?|also|and|oh|btw|by the way|one more thing|finally|lastly)[,:]?\s+/i, '');
+  const s = sentence
+    .trim()
+    // "Yes please, and from now on ...": a reply to the agent's offer, then the instruction.
+    .replace(ACCEPTED_THEN, '')
+    .replace(/^(?:ok(?:ay)?|also|and|oh|btw|by the way|one more thing|finally|lastly)[,:]?\s+/i, '');
   if (s.endsWith('?') || s.length < 12 || s.length > 300) return false;
   if (PREFERS_ANSWERS.test(s)) return true;
   if (WISH.test(s)) return DURABLE.test(s) || /\b(?:always|never|keep|call me)\b/i.test(s);
   return ORDER.test(s) && DURABLE.test(s);
 }
+
+// A statement whose value was a secret ("my API key is …", "I set the wifi password to …"): what is
+// left of it says only that the user has one, which is not worth a place in the profile.
+const SECRET_HELD = /\[REDACTED(?::[\w-]*)?\]/;
 
 const THIRD_PERSON_USER = /^(?:the )?user(?:'s|’s)?\s+(?!asked|wants to know|requested|said|says)/i;
 const LIST_HEAD = /^(?:\d{1,2}[.)]\s*)?(?:\*\*([^*]{2,60}?)\*\*|([A-Z][^:–—]{1,60}?))\s*(?::|\s[–—-]\s)\s*(.*)$/;
@@ -189,11 +199,11 @@ export function factsOfEntry(e: Entry): EntryFact[] {
       // "always ..." belongs to that task, not to how the user wants to be answered.
       const parts = turnParts(item.text, item.text.length <= 800 ? isStandingInstruction : undefined);
       for (const r of parts.instructions) out.push({ fact: feedbackFact(r), item });
-      for (const st of parts.statements) out.push({ fact: userFact(st.text, st.raw), item });
+      for (const st of parts.statements) if (!SECRET_HELD.test(st.text)) out.push({ fact: userFact(st.text, st.raw), item });
     } else if (THIRD_PERSON_USER.test(item.text)) {
       out.push({ fact: userFact(tidy(item.text)), item });
     } else if (/^\s*(?:i|i'm|i've|my)\b/i.test(item.text)) {
-      for (const st of userStatements(item.text)) out.push({ fact: userFact(st.text, st.raw), item });
+      for (const st of userStatements(item.text)) if (!SECRET_HELD.test(st.text)) out.push({ fact: userFact(st.text, st.raw), item });
     }
   }
   if (chat) {
