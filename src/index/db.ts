@@ -12,7 +12,7 @@ import { CHUNKER_VERSION } from './chunk.js';
  * forward in place when MIGRATIONS has that step (an index is added, nothing is rewritten);
  * anything older is rebuilt.
  */
-const SCHEMA_VERSION = 4;
+const SCHEMA_VERSION = 5;
 
 /** From version n to n + 1, in place. */
 const MIGRATIONS: Record<number, string> = {
@@ -23,6 +23,10 @@ const MIGRATIONS: Record<number, string> = {
   // ...and the latest days' lines first: read in the index's order, a lookup stops at the few it
   // keeps instead of sorting every line about a frequent topic (~100 → ~40 ms per ROOT at 10 years).
   3: 'DROP INDEX IF EXISTS chunk_links_topic; CREATE INDEX IF NOT EXISTS chunk_links_topic_day ON chunk_links (topic, kind, day);',
+  // What the links still wait for. An index of an earlier hipo may have been stopped between its
+  // files and their links (which then were never made): every summary is linked again, once.
+  4: `CREATE TABLE IF NOT EXISTS links_due (seq INTEGER PRIMARY KEY AUTOINCREMENT, file_id INTEGER, day TEXT);
+    INSERT INTO links_due (file_id) SELECT id FROM files WHERE level IN ('daily', 'weekly', 'monthly', 'root');`,
 };
 
 const BUSY_TIMEOUT_MS = 15_000;
@@ -76,6 +80,12 @@ CREATE INDEX chunk_links_chunk ON chunk_links (chunk_id);
 CREATE INDEX chunk_links_source ON chunk_links (source_id);
 CREATE INDEX chunk_links_day ON chunk_links (day);
 CREATE INDEX chunk_links_topic_day ON chunk_links (topic, kind, day);
+-- What chunk_links must still be brought up to date for: a summary file to link again entirely
+-- (file_id) or a raw day that was added, changed or removed (day). Written in the transaction
+-- that changes the file and emptied once the links are written, so an update stopped between
+-- the two (killed, a full disk) leaves the work to the next one instead of losing it. seq never
+-- goes back, so an update lets go of the notes it read and not of one written meanwhile.
+CREATE TABLE links_due (seq INTEGER PRIMARY KEY AUTOINCREMENT, file_id INTEGER, day TEXT);
 -- heading: the chunk's heading path; facts: what the user said about themselves (facts.ts);
 -- cjk: unigrams and bigrams of Korean/Japanese/Chinese runs (cjk.ts).
 CREATE VIRTUAL TABLE chunks_fts USING fts5 (
@@ -221,7 +231,7 @@ export function openIndexDb(file: string, opts: { readonly?: boolean } = {}): Op
 /** Empties the index in place (readers keep a valid, if empty, file), keeping its schema. */
 export function clearIndex(db: IndexDb): void {
   db.transaction(() => {
-    db.exec('DELETE FROM chunk_links; DELETE FROM chunks; DELETE FROM files; DROP TABLE IF EXISTS chunk_vec;');
+    db.exec('DELETE FROM links_due; DELETE FROM chunk_links; DELETE FROM chunks; DELETE FROM files; DROP TABLE IF EXISTS chunk_vec;');
     db.exec("INSERT INTO chunks_fts (chunks_fts) VALUES ('delete-all');");
     db.prepare("DELETE FROM meta WHERE key IN ('embedder_id', 'embedder_dims')").run();
   }).immediate();

@@ -6,18 +6,50 @@
 // wording beyond origin labels, dated headings, `name:` prefixes and topic lines.
 //
 // After an update: every line of a new or changed summary file is linked again; in the other
-// summary files only the lines about a raw day that changed are, and the topic lines.
+// summary files only the lines about a raw day that changed are, and the topic lines. What has
+// to be linked again is kept in the index (links_due) from the moment a file changes until its
+// links are written, so an update stopped in between (killed, a full disk) is finished by the
+// next one, as if it had never stopped.
 import type { LocalDate } from '../time/calendar.js';
 import { addDays } from '../time/calendar.js';
 import { parseTopicTag } from '../tree/topic.js';
 import { stmt, type IndexDb } from './db.js';
 import { claimLines, gramsOf, labelResolver, type LineClaim } from './links.js';
 
-export interface LinkScope {
+interface LinkScope {
   /** Summary files whose every line is linked again (new or changed). */
   files: ReadonlySet<number>;
   /** Raw days that were added, changed or removed. */
   days: ReadonlySet<string>;
+}
+
+export const SUMMARY_LEVELS: ReadonlySet<string> = new Set(['daily', 'weekly', 'monthly', 'root']);
+
+/**
+ * Notes what a file's change leaves the links waiting for; called in the transaction that
+ * changes the file, so the note stands exactly when the change does.
+ */
+export function linksDue(db: IndexDb, file: { id: number; level: string; day: string | null }, what: 'changed' | 'removed'): void {
+  if (file.level === 'raw') {
+    if (file.day) stmt(db, 'INSERT INTO links_due (day) VALUES (?)').run(file.day);
+  } else if (SUMMARY_LEVELS.has(file.level)) {
+    // A removed summary's links went with its chunks.
+    if (what === 'changed') stmt(db, 'INSERT INTO links_due (file_id) VALUES (?)').run(file.id);
+  }
+}
+
+/** What the links wait for, up to the last note read (later ones are another update's). */
+function dueScope(db: IndexDb): LinkScope & { last: number } {
+  const rows = stmt(db, 'SELECT seq, file_id, day FROM links_due').raw().all() as [number, number | null, string | null][];
+  const files = new Set<number>();
+  const days = new Set<string>();
+  let last = 0;
+  for (const [seq, file, day] of rows) {
+    if (file !== null) files.add(file);
+    if (day !== null) days.add(day);
+    last = Math.max(last, seq);
+  }
+  return { files, days, last };
 }
 
 /** A line's shared shingles must reach this count and this share of its own shingles. */
@@ -138,8 +170,20 @@ function summaryFiles(db: IndexDb): SummaryFile[] {
     );
 }
 
-/** Brings `chunk_links` up to date after an update touched `scope`. Returns the files relinked. */
-export function linkSummaries(db: IndexDb, scope: LinkScope): number {
+/**
+ * Brings `chunk_links` up to date with what links_due notes, then lets those notes go. Returns
+ * the files relinked.
+ */
+export function linkSummaries(db: IndexDb): number {
+  const scope = dueScope(db);
+  if (scope.last === 0) return 0;
+  const relinked = relink(db, scope);
+  // Only now: stopped before, the next update links them again (the same rows, once more).
+  stmt(db, 'DELETE FROM links_due WHERE seq <= ?').run(scope.last);
+  return relinked;
+}
+
+function relink(db: IndexDb, scope: LinkScope): number {
   if (scope.files.size === 0 && scope.days.size === 0) return 0;
   const files = summaryFiles(db);
   const changedDays = [...scope.days];

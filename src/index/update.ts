@@ -6,7 +6,9 @@
 //   - a new chunk with the same content as an embedded one (a renamed file) copies its vector;
 //   - files that are gone leave the index.
 // Each file is one transaction, so readers (a daemon's searches, another process) always see a
-// whole file, and an interrupted update loses nothing but time.
+// whole file, and an interrupted update loses nothing but time. The summaries' links to raw
+// sections are made last, from the whole index; what they wait for is noted in the file's
+// transaction (links_due), so an update stopped before them leaves them to the next one.
 import type { Stats } from 'node:fs';
 import { fmString } from '../tree/frontmatter.js';
 import { cappedNote, readCapped, type CappedRead } from '../tree/capped.js';
@@ -16,7 +18,7 @@ import { cjkIndexText } from './cjk.js';
 import { clearIndex, stmt, type IndexDb } from './db.js';
 import { EmbedderError, type Embedder } from './embed/embedder.js';
 import { listIndexableFiles, type IndexableFile } from './files.js';
-import { linkSummaries } from './link-update.js';
+import { linkSummaries, linksDue, SUMMARY_LEVELS } from './link-update.js';
 import { redactKeepingLines } from '../redact/lines.js';
 import type { SearchIndex } from './search-index.js';
 import { pushIndex, type PushReport } from './pg/push.js';
@@ -93,8 +95,6 @@ interface FileRow {
   indexed_at: number;
 }
 
-const SUMMARY_LEVELS = new Set(['daily', 'weekly', 'monthly', 'root']);
-
 /** Past this many, a resident process reloads its vectors rather than patch them. */
 const MAX_VECTOR_CHANGES = 20_000;
 
@@ -154,13 +154,6 @@ export async function updateIndex(index: SearchIndex, opts: UpdateOptions = {}):
   report.warnings.push(...listing.problems);
   report.files = listing.files.length;
 
-  // What the summaries' links to their raw sections must be brought up to date for.
-  const relinkFiles = new Set<number>();
-  const rawDays = new Set<string>();
-  const touched = (level: string, fileId: number, day: string | null | undefined): void => {
-    if (SUMMARY_LEVELS.has(level)) relinkFiles.add(fileId);
-    else if (level === 'raw' && day) rawDays.add(day);
-  };
   let done = 0;
   const total = listing.files.length;
   const progress = (): void => opts.onProgress?.({ phase: 'files', done, total });
@@ -192,10 +185,7 @@ export async function updateIndex(index: SearchIndex, opts: UpdateOptions = {}):
     const decoded = decodeText(bytes);
     if (!decoded.ok) {
       report.warnings.push(`${f.path}: not indexed: ${decoded.reason}`);
-      if (row) {
-        touched(f.level, row.id, f.period?.start);
-        removeFile(db, row.id, vectors);
-      }
+      if (row) removeFile(db, row.id, vectors);
       continue;
     }
     if (decoded.note) report.warnings.push(`${f.path}: ${decoded.note}`);
@@ -205,7 +195,6 @@ export async function updateIndex(index: SearchIndex, opts: UpdateOptions = {}):
     const rawStatus = SUMMARY_LEVELS.has(f.level) ? fmString(doc.frontmatter, 'status') : null;
     const status = rawStatus === 'tentative' || rawStatus === 'fixed' ? rawStatus : null;
     const r = writeFile(db, f, { size: st.size, mtimeMs: st.mtimeMs, readAt, hash, status }, doc.chunks, vectors);
-    touched(f.level, r.fileId, f.period?.start);
     if (row) report.changed++;
     else report.added++;
     report.chunksAdded += r.added;
@@ -221,15 +210,10 @@ export async function updateIndex(index: SearchIndex, opts: UpdateOptions = {}):
   const listed = new Set(listing.files.map((f) => f.path));
   for (const [path, row] of rows) {
     if (listed.has(path) || !inScope(path)) continue;
-    const gone = stmt(db, 'SELECT level, period_start FROM files WHERE id = ?').get(row.id) as
-      | { level: string; period_start: string | null }
-      | undefined;
-    if (gone) touched(gone.level, -1, gone.period_start);
     report.chunksRemoved += removeFile(db, row.id, vectors);
     report.removed++;
   }
-  relinkFiles.delete(-1);
-  if (linkSummaries(db, { files: relinkFiles, days: rawDays }) > 0) index.generation++;
+  if (linkSummaries(db) > 0) index.generation++;
   report.pendingEmbeddings = (stmt(db, 'SELECT count(*) AS n FROM chunks WHERE embedded = 0').get() as { n: number }).n;
   if (report.added || report.changed || report.removed || report.embedded) index.generation++;
   if (index.pg) report.store = await pushToStore(index.pg, db, !!opts.rebuild, report.warnings);
@@ -256,7 +240,7 @@ function writeFile(
   facts: FileFacts,
   drafts: ChunkDraft[],
   vectors: VectorChanges,
-): { fileId: number; added: number; removed: number; kept: number } {
+): { added: number; removed: number; kept: number } {
   return db
     .transaction(() => {
       // Read the stored state inside the transaction: another process may have indexed it meanwhile.
@@ -343,7 +327,8 @@ function writeFile(
           removed++;
         }
       }
-      return { fileId, added, removed, kept };
+      linksDue(db, { id: fileId, level: f.level, day: f.period?.start ?? null }, 'changed');
+      return { added, removed, kept };
     })
     .immediate();
 }
@@ -365,9 +350,14 @@ function deleteChunk(db: IndexDb, id: number, vectors: VectorChanges): void {
 function removeFile(db: IndexDb, fileId: number, vectors: VectorChanges): number {
   return db
     .transaction(() => {
+      const file = stmt(db, 'SELECT level, period_start FROM files WHERE id = ?').get(fileId) as
+        | { level: string; period_start: string | null }
+        | undefined;
+      if (!file) return 0; // another process removed it meanwhile
       const ids = (stmt(db, 'SELECT id FROM chunks WHERE file_id = ?').all(fileId) as { id: number }[]).map((r) => r.id);
       for (const id of ids) deleteChunk(db, id, vectors);
       stmt(db, 'DELETE FROM files WHERE id = ?').run(fileId);
+      linksDue(db, { id: fileId, level: file.level, day: file.period_start }, 'removed');
       return ids.length;
     })
     .immediate();

@@ -309,10 +309,14 @@ describe('a damaged or foreign index file', () => {
 });
 
 describe('an index from an earlier hipo', () => {
-  /** Makes the workspace's index look as schema `version` left it (2: no topic index on links; 3: one without days). */
+  /**
+   * Makes the workspace's index look as schema `version` left it (2: no topic index on links; 3:
+   * one without days; 4: no note of what the links wait for).
+   */
   const asVersion = (file: string, version: number): void => {
     const db = new Database(file);
-    db.exec('DROP INDEX IF EXISTS chunk_links_topic_day');
+    db.exec('DROP TABLE links_due');
+    if (version < 4) db.exec('DROP INDEX IF EXISTS chunk_links_topic_day');
     if (version === 3) db.exec('CREATE INDEX chunk_links_topic ON chunk_links (topic, kind)');
     db.prepare("UPDATE meta SET value = ? WHERE key = 'schema_version'").run(String(version));
     db.close();
@@ -339,11 +343,32 @@ describe('an index from an earlier hipo', () => {
     expect(index.warnings).toEqual([]);
     expect(index.created).toBe(false);
     expect((index.db.prepare('SELECT count(*) AS n FROM chunks').get() as { n: number }).n).toBe(chunks);
-    expect((index.db.prepare("SELECT value FROM meta WHERE key = 'schema_version'").get() as { value: string }).value).toBe('4');
+    expect((index.db.prepare("SELECT value FROM meta WHERE key = 'schema_version'").get() as { value: string }).value).toBe('5');
     expect((await updateIndex(index)).added).toBe(0);
     index.close();
     expect(indexes(indexFile(ws))).toContain('chunk_links_topic_day');
     expect(indexes(indexFile(ws))).not.toContain('chunk_links_topic');
+  });
+
+  it('from schema 4 gets its summaries linked again, once: a build killed before their links is finished', async () => {
+    const ws = tree();
+    const first = indexOf(ws, { embedder: null });
+    await updateIndex(first);
+    const links = (db: Database.Database): unknown[] =>
+      db.prepare('SELECT chunk_id, line_offset, day, topic, kind, source_id FROM chunk_links ORDER BY rowid').all();
+    const clean = links(first.db);
+    expect(clean.length).toBeGreaterThan(0);
+    // What schema 4 left when killed after the files were written: stamped, never linked.
+    first.db.exec('DELETE FROM chunk_links');
+    first.close();
+    asVersion(indexFile(ws), 4);
+
+    const index = indexOf(ws, { embedder: null });
+    expect(index.warnings).toEqual([]);
+    expect(index.created).toBe(false);
+    expect((await updateIndex(index)).unchanged).toBe(8);
+    expect(links(index.db)).toEqual(clean);
+    expect(index.db.prepare('SELECT count(*) AS n FROM links_due').get()).toEqual({ n: 0 });
   });
 
   it('with no way forward in place is rebuilt, with a warning', async () => {
@@ -354,7 +379,7 @@ describe('an index from an earlier hipo', () => {
     asVersion(indexFile(ws), 1);
     const index = indexOf(ws, { embedder: null });
     expect(index.warnings).toEqual([
-      expect.stringMatching(/rebuilding the search index because it has schema version 1, this hipo uses 4/),
+      expect.stringMatching(/rebuilding the search index because it has schema version 1, this hipo uses 5/),
     ]);
     expect(index.created).toBe(true);
     await updateIndex(index);
