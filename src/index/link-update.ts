@@ -33,8 +33,9 @@ export function linksDue(db: IndexDb, file: { id: number; level: string; day: st
   if (file.level === 'raw') {
     if (file.day) stmt(db, 'INSERT INTO links_due (day) VALUES (?)').run(file.day);
   } else if (SUMMARY_LEVELS.has(file.level)) {
-    // A removed summary's links went with its chunks.
     if (what === 'changed') stmt(db, 'INSERT INTO links_due (file_id) VALUES (?)').run(file.id);
+    // A removed summary's links went with its chunks, but ROOT's topic lines lead through the daily nodes' links.
+    else if (file.level === 'daily') stmt(db, "INSERT INTO links_due (file_id) SELECT id FROM files WHERE level = 'root'").run();
   }
 }
 

@@ -139,4 +139,23 @@ describe('links from summary lines to raw sections', () => {
     await updateIndex(index);
     expect(linked(links(index), 'memory/daily/2026-11-03.md')).toEqual(['9 → null']);
   });
+
+  it('leads ROOT anew when the daily node its topic line went through is removed, as a fresh index would', async () => {
+    const files = {
+      ...RAW,
+      'memory/daily/2026-11-03.md':
+        '---\ntype: daily\nstatus: fixed\n---\n\n# Daily Summary: 2026-11-03\n\n' +
+        '## User Facts\n- sofa: my cat scratches the sofa every night\n',
+      'memory/ROOT.md': '---\ntype: root\n---\n\n## Topics Index\n- sofa [user, 3d]: cat → daily/2026-11-03.md\n',
+    };
+    const { ws, index } = await indexed(files);
+    expect(linked(links(index), 'memory/ROOT.md')).toEqual(['6 topic → memory/2026-11-03.md:3']);
+    rmSync(join(ws.root, 'memory/daily/2026-11-03.md'));
+    await updateIndex(index);
+    // No heading names `sofa`: without the daily node, nothing leads there.
+    const { 'memory/daily/2026-11-03.md': _gone, ...rest } = files;
+    const fresh = await indexed(rest);
+    expect(linked(links(fresh.index), 'memory/ROOT.md')).toEqual(['6 topic → null']);
+    expect(links(index)).toEqual(links(fresh.index));
+  });
 });
