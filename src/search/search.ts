@@ -272,8 +272,11 @@ export async function search(index: SearchIndex, query: string, opts: SearchOpti
   if (queryVector) {
     vector = nearestChunks(index, queryVector, candidates(limit) * 3, filters, { minSimilarity: index.settings.minSimilarity });
     dropRuledOut(ctx, vector);
-  } else if (mode === 'vector') {
-    warnings.push('the query has no word the embedder knows');
+  } else if (queryVector === null && mode !== 'bm25') {
+    // Said in hybrid mode too: the results are then keywords' alone, as the mode shown says.
+    warnings.push(
+      mode === 'hybrid' ? 'the query has no word the embedder knows; keyword results only' : 'the query has no word the embedder knows',
+    );
   }
   if (mode !== 'bm25' && mode !== 'vector' && !vector) mode = 'bm25';
 

@@ -162,6 +162,10 @@ describe('vector and hybrid search', () => {
     const r = await search(index, 'zzqxv qqvvz', { mode: 'vector' });
     expect(r.hits).toEqual([]);
     expect(r.warnings).toContain('the query has no word the embedder knows');
+    // In hybrid mode the keyword results stand alone, and it says so.
+    const h = await search(index, 'zzqxv qqvvz', { mode: 'hybrid' });
+    expect(h.mode).toBe('bm25');
+    expect(h.warnings).toContain('the query has no word the embedder knows; keyword results only');
   });
 
   it("weighs the vector list by the embedder's own weight unless the config sets one", () => {
