@@ -15,10 +15,10 @@ import { Planner, planCycle, type PlanOptions, type TreeChanges } from '../plan/
 import { classifyPath, nodeKey } from '../tree/layout.js';
 import type { LocalDate } from '../time/calendar.js';
 import type { CyclePlan } from '../plan/plan.js';
-import { loadTemplates } from '../write/template.js';
+import { loadTemplates, type TemplateSet } from '../write/template.js';
 import { sweepTempFiles } from '../fs/atomic.js';
 import { join } from 'node:path';
-import { executePlan, type Applied } from './execute.js';
+import { executePlan, rootSettings, type Applied } from './execute.js';
 import { estimateModelCalls, type ModelCallPlan } from './llm-estimate.js';
 import { appendJournal, type CycleRecord, type JournalRecord } from '../state/journal.js';
 import { acquireLock } from '../state/lock.js';
@@ -109,8 +109,12 @@ export class ResummarizeWithoutModel extends Error {
   }
 }
 
-function planOptions(config: HipoConfig, llm: LlmRuntime | null, resummarize: boolean): PlanOptions {
-  const base = { limits: config.compaction.limits, graceDays: config.compaction.graceDays };
+function planOptions(config: HipoConfig, templates: TemplateSet, llm: LlmRuntime | null, resummarize: boolean): PlanOptions {
+  const base = {
+    limits: config.compaction.limits,
+    graceDays: config.compaction.graceDays,
+    rootSettings: rootSettings({ config, templates }),
+  };
   if (!llm) return base;
   const s = llm.session;
   // Model passes wait while the endpoint backs off, except when the user asks (--resummarize).
@@ -143,7 +147,7 @@ export async function compact(ws: Workspace, config: HipoConfig, opts: CompactOp
     // Reads only: no lock, no cache write, no journal.
     const cache = StampCache.load(ws);
     const { snapshot } = scanTree(ws, cache, config.maxFileBytes);
-    const plan = planCycle(snapshot, clock.today, planOptions(config, llm, resummarize));
+    const plan = planCycle(snapshot, clock.today, planOptions(config, templates, llm, resummarize));
     const info = llmInfo();
     if (info && llm) {
       info.estimate = await estimateModelCalls(plan, new TreeState(snapshot, ws, cache, config.maxFileBytes), llm, {
@@ -194,7 +198,12 @@ export async function compact(ws: Workspace, config: HipoConfig, opts: CompactOp
     const rescanned = opts.known && opts.planner ? changesOf(opts.known.changed) : undefined;
     try {
       for (;;) {
-        const plan = planner.plan(tree, clock.today, planOptions(config, llm, resummarize), cycles === 0 ? rescanned : tree.takeChanges());
+        const plan = planner.plan(
+          tree,
+          clock.today,
+          planOptions(config, templates, llm, resummarize),
+          cycles === 0 ? rescanned : tree.takeChanges(),
+        );
         first ??= plan;
         if (plan.actions.length === 0) break;
         // A long catch-up with the offline summarizer builds upcoming daily nodes on a worker.
@@ -251,7 +260,7 @@ export async function compact(ws: Workspace, config: HipoConfig, opts: CompactOp
     if (applied.length) opts.onProgress?.({ phase: 'compact', done: applied.length, total: applied.length, detail: '' });
     // Nothing ran: the first plan is still what the next cycle would do.
     const remaining =
-      cycles === 0 && first ? first : planner.plan(tree, clock.today, planOptions(config, llm, resummarize), tree.takeChanges());
+      cycles === 0 && first ? first : planner.plan(tree, clock.today, planOptions(config, templates, llm, resummarize), tree.takeChanges());
     if (opts.saveCache !== false) cache.save(ws);
     return {
       clock,

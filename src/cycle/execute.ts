@@ -13,7 +13,7 @@ import type { Redactor } from '../redact/redactor.js';
 import type { Summarizer } from '../summarize/summarizer.js';
 import type { LlmRuntime } from '../summarize/select.js';
 import type { NodeAction, CyclePlan } from '../plan/plan.js';
-import { rootSourceHash } from '../plan/planner.js';
+import { rootSettingsOf, rootSourceHash } from '../plan/planner.js';
 import { atomicWriteFile } from '../fs/atomic.js';
 import { composeBody, type Composed } from '../compose/body.js';
 import { nodeLinksLine, withNodeLinks } from '../compose/links.js';
@@ -347,11 +347,16 @@ export function extractiveRoot(
   });
 }
 
+/** The settings ROOT is built with, as the planner is told them (compaction.ts). */
+export function rootSettings(ctx: Pick<ExecEnv, 'config' | 'templates'>): string {
+  return rootSettingsOf(ctx.config.compaction, ctx.config.redactPatterns, ctx.templates.get('root'));
+}
+
 async function applyRoot(action: NodeAction, tree: TreeState, ctx: ExecEnv): Promise<ActionOutcome> {
   const today = ctx.clock.today;
   const cfg = ctx.config.compaction;
   const months = action.children.filter((m) => tree.node(m));
-  const sourceHash = rootSourceHash(today, months, tree.nodes);
+  const sourceHash = rootSourceHash(today, months, tree.nodes, rootSettings(ctx));
   const existing = tree.node(action.period);
   if (
     existing &&

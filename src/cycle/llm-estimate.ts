@@ -7,7 +7,7 @@ import type { CyclePlan } from '../plan/plan.js';
 import type { LlmRuntime } from '../summarize/select.js';
 import { copiedVerbatim, nodeTitle } from '../compose/body.js';
 import { loadTokenCounter, type TokenizerName } from '../text/tokens.js';
-import { extractiveRoot, type ExecEnv } from './execute.js';
+import { extractiveRoot, rootSettings, type ExecEnv } from './execute.js';
 import { dailyInputs, parentInputs } from './inputs.js';
 import { rootRecompactInput } from './root-llm.js';
 import { rootSourceHash } from '../plan/planner.js';
@@ -55,7 +55,7 @@ export async function estimateModelCalls(plan: CyclePlan, tree: TreeState, llm: 
           tree,
           months,
           today,
-          sourceHash: rootSourceHash(today, months, tree.nodes),
+          sourceHash: rootSourceHash(today, months, tree.nodes, rootSettings(ctx)),
           built,
           template: ctx.templates.get('root'),
           config: ctx.config.compaction,

@@ -28,7 +28,7 @@ import {
   type Verdict,
 } from './verdict.js';
 
-export { childrenHash, rootSourceHash, type LlmPlanOptions, type PlanOptions } from './verdict.js';
+export { childrenHash, rootSettingsOf, rootSourceHash, type LlmPlanOptions, type PlanOptions } from './verdict.js';
 
 /** Records that changed since the last plan: raw logs by date, nodes by key. */
 export interface TreeChanges {
@@ -127,7 +127,7 @@ function actionOf(c: Candidate): NodeAction {
 
 function optionsKey(o: PlanOptions): string {
   const llm = o.llm ? [[...o.llm.levels].sort(), o.llm.upgrade, o.llm.resummarize, [...o.llm.failed].sort()] : null;
-  return JSON.stringify([o.limits.daily, o.limits.weekly, o.limits.monthly, o.limits.root, o.graceDays, llm]);
+  return JSON.stringify([o.limits.daily, o.limits.weekly, o.limits.monthly, o.limits.root, o.graceDays, o.rootSettings, llm]);
 }
 
 const monthsOfWeek = (w: IsoWeek): MonthId[] => {

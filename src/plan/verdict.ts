@@ -2,6 +2,7 @@
 // children as this cycle leaves them, its record, today and the options. The planner
 // (planner.ts) gathers these decisions, applies the per-cycle limits and keeps them between the
 // cycles of a run, re-deciding only the nodes whose inputs changed.
+import type { CompactionConfig } from '../config/config.js';
 import type { LocalDate } from '../time/calendar.js';
 import { hashParts } from '../tree/hash.js';
 import { nodeKey, nodeRelPath, periodId, rawRelPath, type NodeKey, type NodeLevel, type NodeStatus, type Period } from '../tree/layout.js';
@@ -12,6 +13,8 @@ import type { ActionKind, Attention, DeferredNode, NodeAction } from './plan.js'
 export interface PlanOptions {
   limits: Readonly<Record<NodeLevel, number>>;
   graceDays: number;
+  /** The settings ROOT is built with (rootSettingsOf): when they change, ROOT is rebuilt that day. */
+  rootSettings: string;
   /** Set when a model is configured: which extractive summaries are due for a model pass. */
   llm?: LlmPlanOptions;
 }
@@ -265,7 +268,12 @@ export function rootVerdict(
     !root ||
     root.status === null ||
     changed.length > 0 ||
-    root.sourceHash !== hashParts([today, childrenHashBy(monthsWithNodes, (c) => view.node(c))]);
+    root.sourceHash !==
+      rootHash(
+        today,
+        childrenHashBy(monthsWithNodes, (c) => view.node(c)),
+        opts.rootSettings,
+      );
   const pass = !stale && root !== undefined && dueForModel(opts, root, 'tentative');
   if (!stale && !pass) return UP;
   const kind = pass ? 'resummarize' : root ? 'regenerate' : 'create';
@@ -276,7 +284,7 @@ export function rootVerdict(
       : changed.length
         ? `${changed.map(periodId).join(', ')} changed`
         : root.sourceHash?.length
-          ? 'monthly nodes or the date changed (topic ages)'
+          ? 'monthly nodes, the date (topic ages) or ROOT settings changed'
           : 'ROOT.md was not written by hipo';
   if (pendingMonths.length) return waiting(kind, reason);
   return cand(kind, ROOT_PERIOD, 'tentative', reason, monthsWithNodes, root);
@@ -303,9 +311,44 @@ export function childrenHash(children: readonly Period[], nodes: ReadonlyMap<Nod
   return childrenHashBy(children, (c) => nodes.get(nodeKey(c)));
 }
 
-/** ROOT depends on the monthly nodes and on today's date (topic ages, Active Context window). */
-export function rootSourceHash(today: LocalDate, months: readonly Period[], nodes: ReadonlyMap<NodeKey, NodeInfo>): string {
-  return hashParts([today, childrenHash(months, nodes)]);
+/**
+ * ROOT depends on the monthly nodes, on today's date (topic ages, Active Context window) and on
+ * the settings it is built with (`settings`: rootSettingsOf).
+ */
+export function rootSourceHash(
+  today: LocalDate,
+  months: readonly Period[],
+  nodes: ReadonlyMap<NodeKey, NodeInfo>,
+  settings: string,
+): string {
+  return rootHash(today, childrenHash(months, nodes), settings);
+}
+
+function rootHash(today: LocalDate, monthsHash: string, settings: string): string {
+  return hashParts([today, monthsHash, settings]);
+}
+
+/**
+ * What ROOT is built with besides the months and the date: its size cap and shares, the
+ * tokenizer that counts them, its windows and staleness marks, what is left out or redacted, and
+ * its template. A change to one is seen the same day, not when the date next moves. (Settings of
+ * the other nodes apply to the nodes written from then on: a fixed node is not rewritten for them.)
+ */
+export function rootSettingsOf(compaction: CompactionConfig, redactPatterns: readonly string[], template: string): string {
+  const c = compaction;
+  return hashParts([
+    JSON.stringify([
+      c.rootMaxTokens,
+      Object.entries(c.rootShares).sort(),
+      c.tokenizer,
+      c.activeContextDays,
+      c.referenceStaleDays,
+      c.projectStaleDays,
+      c.ephemeralMarkers,
+      redactPatterns,
+    ]),
+    template,
+  ]);
 }
 
 function changedNames(states: { c: Period; a: After | undefined }[]): string {

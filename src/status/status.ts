@@ -5,7 +5,8 @@ import type { HipoConfig } from '../config/config.js';
 import type { ActionRecord, CycleRecord } from '../state/journal.js';
 import { readJournalTail } from '../state/journal.js';
 import { lockHolder, type LockOwner } from '../state/lock.js';
-import { planCycle } from '../plan/planner.js';
+import { planCycle, rootSettingsOf } from '../plan/planner.js';
+import { loadTemplates } from '../write/template.js';
 import type { CyclePlan } from '../plan/plan.js';
 import { resolveClock, type Clock } from '../time/clock.js';
 import { splitFrontmatter } from '../tree/frontmatter.js';
@@ -73,7 +74,11 @@ export async function gatherStatus(ws: Workspace, config: HipoConfig, now?: stri
   const clock = resolveClock(config.timeZone, now);
   const cache = StampCache.load(ws);
   const { snapshot } = scanTree(ws, cache, config.maxFileBytes);
-  const next = planCycle(snapshot, clock.today, { limits: config.compaction.limits, graceDays: config.compaction.graceDays });
+  const next = planCycle(snapshot, clock.today, {
+    limits: config.compaction.limits,
+    graceDays: config.compaction.graceDays,
+    rootSettings: rootSettingsOf(config.compaction, config.redactPatterns, loadTemplates(ws.root).get('root')),
+  });
 
   const count = await loadTokenCounter(config.compaction.tokenizer as TokenizerName);
   const tokenCache = loadTokenCache(ws);

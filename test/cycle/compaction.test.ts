@@ -149,6 +149,29 @@ describe('change detection', () => {
   });
 });
 
+describe("ROOT's settings", () => {
+  it('rebuild ROOT the same day they change: its size cap, its template', async () => {
+    const ws = makeWorkspace();
+    for (let d = 1; d <= 28; d++) {
+      const date = `2026-05-${String(d).padStart(2, '0')}`;
+      ws.write(`memory/${date}.md`, rawLog(date, { [`subsystem${d} [project]`]: [`decided to rework subsystem${d} around queue${d}`] }));
+    }
+    await cycle(ws, '2026-06-20', { catchUp: true });
+    const tokens = () => Number(node(ws, 'ROOT.md').data.tokens);
+    expect(tokens()).toBeGreaterThan(500);
+    expect((await cycle(ws, '2026-06-20', { catchUp: true })).cycles).toBe(0);
+    ws.write('hipo.config.json', JSON.stringify({ timeZone: 'UTC', compaction: { rootMaxTokens: 400 } }));
+    const r = await cycle(ws, '2026-06-20', { catchUp: true });
+    expect(r.applied.map((a) => `${a.record.action} ${a.record.node}`)).toEqual(['regenerate memory/ROOT.md']);
+    expect(tokens()).toBeLessThanOrEqual(400);
+    const template = readFileSync(join(__dirname, '../../templates/root.md'), 'utf8');
+    ws.write('templates/root.md', `${template}\n## Ours\nA line of our own.\n`);
+    await cycle(ws, '2026-06-20', { catchUp: true });
+    expect(node(ws, 'ROOT.md').body).toContain('A line of our own.');
+    expect((await cycle(ws, '2026-06-20', { catchUp: true })).cycles).toBe(0);
+  });
+});
+
 describe('raw logs are never modified', () => {
   it('keeps every raw log byte-identical through cycles, dry runs and failures', async () => {
     const ws = makeWorkspace();

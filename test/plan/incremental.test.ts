@@ -18,6 +18,7 @@ function rng(seed: number): () => number {
 }
 
 const stamp = { size: 1, mtimeMs: 1 };
+const ROOT_SETTINGS = 'root-settings';
 
 interface Sim {
   raws: Map<LocalDate, RawLogInfo>;
@@ -58,6 +59,7 @@ function apply(sim: Sim, plan: CyclePlan, today: LocalDate, rnd: () => number, f
               today,
               a.children.filter((m) => sim.nodes.has(nodeKey(m))),
               sim.nodes,
+              ROOT_SETTINGS,
             )
           : childrenHash(a.children, sim.nodes);
     const body = `b${Math.floor(rnd() * 3)}`;
@@ -140,7 +142,7 @@ describe('Planner across the cycles of a run', () => {
               failed: new Map<NodeKey, string>(),
             }
           : undefined;
-      const opts: PlanOptions = { limits, graceDays: 7, ...(llm ? { llm } : {}) };
+      const opts: PlanOptions = { limits, graceDays: 7, rootSettings: ROOT_SETTINGS, ...(llm ? { llm } : {}) };
       let today = addDays(start, span + Math.floor(rnd() * 40) - 20);
       const planner = new Planner();
       // One snapshot object throughout, as a run's tree is: the planner keeps its decisions.
@@ -165,7 +167,7 @@ describe('Planner across the cycles of a run', () => {
   it('decides again only about what changed: a catch-up cycle costs the same at any size', () => {
     const rnd = rng(7);
     const sim = newSim('2023-01-02' as LocalDate, 3 * 365, rnd);
-    const opts: PlanOptions = { limits: { daily: 1, weekly: 1, monthly: 1, root: 1 }, graceDays: 7 };
+    const opts: PlanOptions = { limits: { daily: 1, weekly: 1, monthly: 1, root: 1 }, graceDays: 7, rootSettings: ROOT_SETTINGS };
     const today = '2026-01-20' as LocalDate;
     const planner = new Planner();
     const tree = { raws: sim.raws, nodes: sim.nodes, problems: [] };

@@ -2,10 +2,11 @@
 // pure function of (tree, today, options): everything it needs arrives in `opts.llm`.
 import { describe, expect, it } from 'vitest';
 import { compact } from '../../src/cycle/compaction.js';
-import { planCycle, type LlmPlanOptions, type PlanOptions } from '../../src/plan/planner.js';
+import { planCycle, rootSettingsOf, type LlmPlanOptions, type PlanOptions } from '../../src/plan/planner.js';
 import type { NodeLevel } from '../../src/tree/layout.js';
 import { scanTree } from '../../src/tree/scan.js';
 import { StampCache } from '../../src/state/stamp-cache.js';
+import { loadTemplates } from '../../src/write/template.js';
 import { configOf, makeWorkspace } from '../helpers/workspace.js';
 
 const CONFIG = { timeZone: 'UTC', compaction: { thresholds: { daily: 3, weekly: 3, monthly: 3 } } };
@@ -24,7 +25,9 @@ async function extractiveTree(now: string) {
 
 function plan(ws: ReturnType<typeof makeWorkspace>, today: string, llm?: Partial<LlmPlanOptions>) {
   const { snapshot } = scanTree(ws, StampCache.empty());
-  const opts: PlanOptions = { limits: { daily: 1, weekly: 1, monthly: 1, root: 1 }, graceDays: 7 };
+  const config = configOf(ws);
+  const rootSettings = rootSettingsOf(config.compaction, config.redactPatterns, loadTemplates(ws.root).get('root'));
+  const opts: PlanOptions = { limits: { daily: 1, weekly: 1, monthly: 1, root: 1 }, graceDays: 7, rootSettings };
   if (llm)
     opts.llm = {
       levels: new Set<NodeLevel>(['daily', 'weekly', 'monthly', 'root']),

@@ -4,9 +4,9 @@ import { describe, expect, it } from 'vitest';
 import type { LocalDate } from '../../src/time/calendar.js';
 import { nodeKey, nodeRelPath, type NodeStatus, type Period } from '../../src/tree/layout.js';
 import type { NodeInfo, RawLogInfo, TreeSnapshot } from '../../src/tree/snapshot.js';
-import { childrenHash, planCycle } from '../../src/plan/planner.js';
+import { childrenHash, planCycle, Planner, rootSourceHash } from '../../src/plan/planner.js';
 
-const opts = { limits: { daily: 1, weekly: 1, monthly: 1, root: 1 }, graceDays: 7 };
+const opts = { limits: { daily: 1, weekly: 1, monthly: 1, root: 1 }, graceDays: 7, rootSettings: '' };
 const stamp = { size: 1, mtimeMs: 1 };
 const raw = (date: string, hash = `h-${date}`): RawLogInfo => ({
   date: date as LocalDate,
@@ -168,5 +168,50 @@ describe('planCycle', () => {
       late.actions.find((a) => a.relPath === 'weekly/2026-W23.md')?.kind ??
         late.deferred.find((d) => d.relPath === 'weekly/2026-W23.md')?.kind,
     ).toBe('amend');
+  });
+});
+
+/** A node above the days, made from `children` as `nodes` hold them (so current, unless changed after). */
+const parent = (p: Period, status: NodeStatus, children: Period[], nodes: NodeInfo[], extra: Partial<NodeInfo> = {}): NodeInfo => ({
+  ...daily('x', status, childrenHash(children, new Map(nodes.map((n) => [nodeKey(n.period), n])))),
+  period: p,
+  relPath: nodeRelPath(p),
+  ...extra,
+});
+const W21: Period = { level: 'weekly', week: '2026-W21' as never };
+const MAY: Period = { level: 'monthly', month: '2026-05' as never };
+const ROOT: Period = { level: 'root' };
+const today = '2026-06-20' as LocalDate;
+
+/**
+ * A settled tree on 2026-06-20: 2026-05-20 (in 2026-W21, inside May) with its week and month, all
+ * fixed, and ROOT made from May with `settings`.
+ */
+function settledMay(settings: string, extra: NodeInfo[] = []): TreeSnapshot {
+  const day = daily('2026-05-20', 'fixed', 'h-2026-05-20');
+  const week = parent(W21, 'fixed', [day.period], [day]);
+  const month = parent(MAY, 'fixed', [W21], [week]);
+  const nodes = [day, week, month, ...extra];
+  const root: NodeInfo = {
+    ...daily('x', 'tentative', rootSourceHash(today, [MAY], new Map(nodes.map((n) => [nodeKey(n.period), n])), settings)),
+    period: ROOT,
+    relPath: 'ROOT.md',
+  };
+  return snap([raw('2026-05-20')], [...nodes, root]);
+}
+const lines = (p: ReturnType<typeof planCycle>) => p.actions.map((a) => `${a.kind} ${a.relPath} → ${a.status}`);
+
+describe("ROOT's settings", () => {
+  it('rebuild ROOT the day they change, also for a planner kept across cycles', () => {
+    const tree = settledMay('cap 3000');
+    const before = { ...opts, rootSettings: 'cap 3000' };
+    const after = { ...opts, rootSettings: 'cap 400' };
+    expect(planCycle(tree, today, before).actions).toEqual([]);
+    const p = planCycle(tree, today, after);
+    expect(lines(p)).toEqual(['regenerate ROOT.md → tentative']);
+    expect(p.actions[0]!.reason).toMatch(/ROOT settings changed/);
+    const planner = new Planner();
+    expect(planner.plan(tree, today, before).actions).toEqual([]);
+    expect(lines(planner.plan(tree, today, after, { raws: [], nodes: [] }))).toEqual(['regenerate ROOT.md → tentative']);
   });
 });
