@@ -177,5 +177,13 @@ export function printDaemonCompact(
   // The daemon keeps its search index current itself, right after the cycle.
   if (opts.json) io.out(JSON.stringify({ ...(compactJson(r, ws) as object), searchIndex: { updated: false, byDaemon: true } }, null, 2));
   else io.out(`${formatCompact(r, ws, opts)}\n  run by the daemon (pid in .hipo/daemon.json), which updates the search index next`);
-  return r.errors.length ? EXIT.failed : EXIT.ok;
+  return compactExit(r);
+}
+
+/**
+ * 1 when a node could not be written: an error, or one left out of date that hipo may not rewrite
+ * until a person repairs it (README, "Exit codes"). A dry run writes nothing, so fails nothing.
+ */
+export function compactExit(r: Pick<CompactReport, 'dryRun' | 'errors' | 'remaining'>): number {
+  return r.errors.length || (!r.dryRun && r.remaining.attention.some((a) => a.blocked)) ? EXIT.failed : EXIT.ok;
 }

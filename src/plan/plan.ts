@@ -39,6 +39,8 @@ export interface Attention {
   /** Path relative to the memory folder. */
   readonly relPath: string;
   readonly message: string;
+  /** The node is out of date and cannot be rewritten until a person repairs it: the run failed. */
+  readonly blocked?: boolean;
 }
 
 export interface CyclePlan {

@@ -109,8 +109,18 @@ const flag = (node: NodeInfo, message: string): Verdict => ({
   flag: { relPath: node.relPath, message },
   vanished: false,
 });
-const NOT_REWRITTEN = (node: NodeInfo): Verdict =>
-  flag(node, `not rewritten: ${node.problem}; repair the frontmatter or delete the file to have it regenerated`);
+// Not a choice, as a hand edit is: the node stays out of date until a person repairs it, so the
+// run is a failure (exit 1, README "Exit codes").
+const NOT_REWRITTEN = (node: NodeInfo): Verdict => ({
+  t: 'keep',
+  up: false,
+  flag: {
+    relPath: node.relPath,
+    message: `not rewritten: ${node.problem}; repair the frontmatter or delete the file to have it regenerated`,
+    blocked: true,
+  },
+  vanished: false,
+});
 
 /** An extractive summary a model pass would replace (never a copy, concat or hand edit). */
 function dueForModel(opts: PlanOptions, node: NodeInfo, status: NodeStatus): boolean {

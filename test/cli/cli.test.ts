@@ -121,6 +121,17 @@ describe('hipo compact', () => {
     expect(r.stdout).toMatch(/create\s+ROOT\.md\s+→ tentative\s+no ROOT\.md yet/);
   });
 
+  it('exits 1 when a node whose day changed cannot be rewritten (broken frontmatter), 0 on a dry run', () => {
+    const ws = withLogs();
+    expect(runCli(['compact', '--catch-up', '--now', '2026-06-03', '--dir', ws.root]).code).toBe(0);
+    ws.write('memory/daily/2026-06-02.md', ws.read('memory/daily/2026-06-02.md').replace('type: daily', 'type: [daily'));
+    ws.write('memory/2026-06-02.md', `${ws.read('memory/2026-06-02.md')}- a line added later\n`);
+    const r = runCli(['compact', '--catch-up', '--now', '2026-06-03', '--dir', ws.root]);
+    expect(r.stdout).toMatch(/attention: memory\/daily\/2026-06-02\.md: not rewritten: malformed frontmatter/);
+    expect(r.code).toBe(1);
+    expect(runCli(['compact', '--dry-run', '--now', '2026-06-03', '--dir', ws.root]).code).toBe(0);
+  });
+
   it('exits 3 when another writer holds the lock', async () => {
     const ws = makeWorkspace(
       { 'memory/2026-06-01.md': rawLog('2026-06-01', { 'x [project]': ['y'] }) },

@@ -215,3 +215,16 @@ describe("ROOT's settings", () => {
     expect(lines(planner.plan(tree, today, after, { raws: [], nodes: [] }))).toEqual(['regenerate ROOT.md → tentative']);
   });
 });
+
+describe('attention', () => {
+  it('marks a node hipo cannot rewrite (broken frontmatter) as blocked, not one kept by choice', () => {
+    const broken = planCycle(
+      snap([raw('2026-06-01', 'new')], [daily('2026-06-01', null, null, { problem: 'malformed frontmatter' })]),
+      today,
+      opts,
+    );
+    expect(broken.attention).toEqual([{ relPath: 'daily/2026-06-01.md', message: expect.stringMatching(/^not rewritten/), blocked: true }]);
+    const edited = planCycle(snap([raw('2026-06-01', 'new')], [daily('2026-06-01', 'fixed', 'old', { bodyHash: 'edited' })]), today, opts);
+    expect(edited.attention).toEqual([{ relPath: 'daily/2026-06-01.md', message: expect.stringMatching(/edited by hand/) }]);
+  });
+});

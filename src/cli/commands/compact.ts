@@ -1,7 +1,7 @@
 import type { Command } from 'commander';
 import { Hipo } from '../../api/hipo.js';
 import { DIR_FLAGS, DIR_HELP, loadWorkspace } from '../command-setup.js';
-import { CliError, EXIT } from '../exit.js';
+import { CliError } from '../exit.js';
 import type { CommandSetup } from '../command-setup.js';
 import { progressSink } from '../progress.js';
 
@@ -39,7 +39,7 @@ export function registerCompact(program: Command, { io, setRun }: CommandSetup):
       setRun(async () => {
         const { ws, config, configWarnings } = loadWorkspace(opts.dir, true);
         // A running daemon was asked first (cli/daemon-first.ts); it declined, or none runs.
-        const [{ ResummarizeWithoutModel }, { formatCompact, compactJson }] = await Promise.all([
+        const [{ ResummarizeWithoutModel }, { formatCompact, compactJson, compactExit }] = await Promise.all([
           import('../../cycle/compaction.js'),
           import('../format.js'),
         ]);
@@ -83,7 +83,7 @@ export function registerCompact(program: Command, { io, setRun }: CommandSetup):
             );
           for (const w of index.warnings) io.out(`  warning: search index: ${w}`);
         }
-        return result.errors.length ? EXIT.failed : EXIT.ok;
+        return compactExit(result);
       });
     });
 }
