@@ -59,7 +59,9 @@ function appliedLine(r: Applied): string {
     ? `FAILED: ${rec.error}`
     : rec.wrote
       ? `${rec.mode ?? ''}${rec.summarizer && rec.mode === 'summary' ? ` (${rec.summarizer})` : ''}`
-      : 'unchanged';
+      : rec.mode === 'waiting'
+        ? 'waiting'
+        : 'unchanged';
   const rel = rec.node.replace(/^[^/]+\//, '');
   return `  ${pad(rec.action, 11)}${pad(rel, 24)}${pad(`→ ${rec.status}`, 13)}${pad(what, 12)}${rec.reason}`;
 }

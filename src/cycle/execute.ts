@@ -5,7 +5,7 @@ import { dirname, join } from 'node:path';
 import type { HipoConfig } from '../config/config.js';
 import type { Clock } from '../time/clock.js';
 import { addDays, isoWeekOf, type LocalDate } from '../time/calendar.js';
-import { nodeKey, periodId, type NodeKey, type NodeStatus, type Period } from '../tree/layout.js';
+import { nodeKey, nodeRelPath, periodId, type NodeKey, type NodeStatus, type Period } from '../tree/layout.js';
 import { decodeText } from '../tree/text.js';
 import { isHandEdited } from '../tree/snapshot.js';
 import type { ExclusionRules } from '../summarize/exclusion.js';
@@ -87,6 +87,16 @@ export async function executePlan(plan: CyclePlan, tree: TreeState, ctx: ExecEnv
       action: action.kind,
       reason: action.reason,
     };
+    // A parent is not made, amended or fixed from a child that could not be written: it keeps what
+    // it has and is planned again next time; its own parents wait for it in turn. ROOT, never
+    // fixed, is built from the months as they are (it follows them once they are written).
+    const waitsFor = action.children.filter((c) => failed.has(nodeKey(c)));
+    if (waitsFor.length && action.period.level !== 'root') {
+      failed.add(nodeKey(action.period));
+      const r = waiting(action, tree, waitsFor);
+      out.push({ ...r, record: { ...base, ...r.record, ms: 0 } });
+      continue;
+    }
     try {
       const r = action.kind === 'fix' ? applyFix(action, tree, failed) : await applyGenerating(action, tree, ctx, failed);
       out.push({ ...r, record: { ...base, ...r.record, ms: Math.round(performance.now() - started) } });
@@ -108,6 +118,17 @@ export async function executePlan(plan: CyclePlan, tree: TreeState, ctx: ExecEnv
 type ActionOutcome = Omit<Applied, 'record'> & {
   record: Omit<ActionRecord, 'type' | 'cycle' | 'at' | 'node' | 'action' | 'reason' | 'ms'> & { action?: string };
 };
+
+/** A parent left as it is because a child of it could not be written this cycle: said, not an error of its own. */
+function waiting(action: NodeAction, tree: TreeState, children: readonly Period[]): ActionOutcome {
+  const names = children.map((c) => tree.shown(nodeRelPath(c))).join(', ');
+  return {
+    record: { status: tree.node(action.period)?.status ?? 'none', wrote: false, mode: 'waiting' },
+    written: null,
+    error: null,
+    warning: `${tree.shown(action.relPath)}: not written: it waits for ${names}, which could not be written; tried again next run`,
+  };
+}
 
 /** A parent may be fixed only when every child is fixed and none failed in this cycle. */
 function childrenSettled(children: readonly Period[], tree: TreeState, failed: ReadonlySet<NodeKey>): boolean {
@@ -203,8 +224,9 @@ async function applyGenerating(action: NodeAction, tree: TreeState, ctx: ExecEnv
     } else inputs = dailyInputsFrom(period.date, parts, hash, ctx.redactor, ctx.rules, ctx.memo);
   } else inputs = parentInputs(action.children, tree, ctx.redactor);
   let status: NodeStatus = action.status;
-  // A fixed node being amended stays fixed; a node becoming fixed needs every child settled.
-  if (status === 'fixed' && action.kind !== 'amend' && period.level !== 'daily' && !childrenSettled(inputs.children, tree, failed))
+  // A fixed node being amended stays fixed; a node becoming fixed needs every child settled, the
+  // ones that have no node (yet) too.
+  if (status === 'fixed' && action.kind !== 'amend' && period.level !== 'daily' && !childrenSettled(action.children, tree, failed))
     status = 'tentative';
 
   // The children were rewritten to the same content: nothing to regenerate.

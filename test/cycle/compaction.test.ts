@@ -1,4 +1,4 @@
-import { chmodSync, readFileSync, utimesSync } from 'node:fs';
+import { chmodSync, mkdirSync, readFileSync, utimesSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { compact } from '../../src/cycle/compaction.js';
@@ -169,6 +169,32 @@ describe("ROOT's settings", () => {
     await cycle(ws, '2026-06-20', { catchUp: true });
     expect(node(ws, 'ROOT.md').body).toContain('A line of our own.');
     expect((await cycle(ws, '2026-06-20', { catchUp: true })).cycles).toBe(0);
+  });
+});
+
+describe('a node that cannot be written', () => {
+  it('holds back its parents: the month is neither made nor fixed without that week, and is made once it can be', async () => {
+    const ws = makeWorkspace();
+    for (const date of ['2026-03-02', '2026-03-03', '2026-03-10'])
+      ws.write(`memory/${date}.md`, rawLog(date, { [`topic ${date} [project]`]: [`note for ${date}`] }));
+    // A folder where 2026-W10's node (Mar 2-8) goes: it cannot be written.
+    mkdirSync(join(ws.memoryDir, 'weekly/2026-W10.md'), { recursive: true });
+    const r = await cycle(ws, '2026-04-20', { catchUp: true });
+    // (Tried in each cycle of the catch-up that still had work.)
+    expect(new Set(r.errors.map((e) => e.replace(/: EISDIR.*/, ': EISDIR')))).toEqual(new Set(['memory/weekly/2026-W10.md: EISDIR']));
+    expect(ws.exists('memory/monthly/2026-03.md')).toBe(false);
+    expect(r.warnings).toContain(
+      'memory/monthly/2026-03.md: not written: it waits for memory/weekly/2026-W10.md, which could not be written; tried again next run',
+    );
+    expect(r.remaining.actions.map((a) => `${a.kind} ${a.relPath}`)).toEqual(
+      expect.arrayContaining(['create weekly/2026-W10.md', 'create monthly/2026-03.md']),
+    );
+    const { rmSync } = await import('node:fs');
+    rmSync(join(ws.memoryDir, 'weekly/2026-W10.md'), { recursive: true });
+    const fixed = await cycle(ws, '2026-04-20', { catchUp: true });
+    expect(fixed.errors).toEqual([]);
+    expect(statusOf(ws, 'monthly/2026-03.md')).toBe('fixed');
+    expect(node(ws, 'monthly/2026-03.md').data.weeks).toEqual(['2026-W10', '2026-W11']);
   });
 });
 
