@@ -1,6 +1,6 @@
 // The executor: applies a cycle's plan, in order (daily, weekly, monthly, root), one node at a
 // time. Every write is atomic; a node that fails is reported and the cycle goes on.
-import { copyFileSync, existsSync, mkdirSync, statSync } from 'node:fs';
+import { copyFileSync, existsSync, mkdirSync, rmSync, statSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import type { HipoConfig } from '../config/config.js';
 import type { Clock } from '../time/clock.js';
@@ -65,7 +65,7 @@ export interface ExecEnv {
 
 export interface Applied {
   record: ActionRecord;
-  /** Memory-relative path written, if the file changed. */
+  /** Memory-relative path written (or removed), if the file changed. */
   written: string | null;
   error: string | null;
   warning: string | null;
@@ -98,7 +98,12 @@ export async function executePlan(plan: CyclePlan, tree: TreeState, ctx: ExecEnv
       continue;
     }
     try {
-      const r = action.kind === 'fix' ? applyFix(action, tree, failed) : await applyGenerating(action, tree, ctx, failed);
+      const r =
+        action.kind === 'fix'
+          ? applyFix(action, tree, failed)
+          : action.kind === 'remove'
+            ? applyRemove(action, tree, ctx.clock.instant)
+            : await applyGenerating(action, tree, ctx, failed);
       out.push({ ...r, record: { ...base, ...r.record, ms: Math.round(performance.now() - started) } });
     } catch (err) {
       failed.add(nodeKey(action.period));
@@ -191,6 +196,32 @@ function backupForeign(tree: TreeState, relPath: string): void {
   copyFileSync(tree.abs(relPath), target);
 }
 
+/**
+ * Deletes a weekly or monthly node none of whose days is left (plan.ts, `remove`). A hand edit is
+ * copied to `edits/` first, and a node hipo did not write to `.hipo/backup/`, as before a rewrite:
+ * the planner leaves those alone, but one may have been edited since the scan.
+ */
+function applyRemove(action: NodeAction, tree: TreeState, at: Date): ActionOutcome {
+  const rel = action.relPath;
+  let savedEdit: string | null = null;
+  // A link leading out of the memory folder is removed without being read.
+  if (tree.writableInside(rel) && existsSync(tree.abs(rel))) {
+    const info = tree.node(action.period);
+    if (info && info.recordedBodyHash === null) backupForeign(tree, rel);
+    else savedEdit = saveHandEdit(tree, action.period, rel, tree.readBytes(rel), '', at);
+  }
+  // Not recursive: a folder in a node's place is an error, never emptied.
+  rmSync(tree.abs(rel), { force: true });
+  tree.forgetNode(action.period);
+  const saved = savedEdit ? tree.shown(savedEdit) : null;
+  return {
+    record: { status: 'removed', wrote: true, mode: 'removed', ...(saved ? { handEdit: saved } : {}) },
+    written: rel,
+    error: null,
+    warning: saved ? `${tree.shown(rel)}: edited by hand; removed with its period's days, the edited version kept as ${saved}` : null,
+  };
+}
+
 function applyFix(action: NodeAction, tree: TreeState, failed: ReadonlySet<NodeKey>): ActionOutcome {
   if (!childrenSettled(action.children, tree, failed)) {
     return {
@@ -223,6 +254,7 @@ async function applyGenerating(action: NodeAction, tree: TreeState, ctx: ExecEnv
       prebuilt = pre.composed;
     } else inputs = dailyInputsFrom(period.date, parts, hash, ctx.redactor, ctx.rules, ctx.memo);
   } else inputs = parentInputs(action.children, tree, ctx.redactor);
+  if (action.status === 'removed') throw new NodeWriteError('a node planned for removal is not generated');
   let status: NodeStatus = action.status;
   // A fixed node being amended stays fixed; a node becoming fixed needs every child settled, the
   // ones that have no node (yet) too.

@@ -1,8 +1,9 @@
 // Hand edits are never lost. A node whose body no longer matches the `body-hash` hipo recorded
 // was edited by hand: a fixed one is never rewritten (the planner flags it), and a tentative
-// node or ROOT.md that its sources make hipo regenerate is first copied, byte for byte, to
-// `memory/edits/` beside the tree (`edits/daily/2026-03-15.edited-2026-03-16T10-15-00Z.md`),
-// and the copy is named in the cycle's output, the journal and `hipo status`.
+// node or ROOT.md that its sources make hipo regenerate (or remove, once its period has no day
+// left) is first copied, byte for byte, to `memory/edits/` beside the tree
+// (`edits/daily/2026-03-15.edited-2026-03-16T10-15-00Z.md`), and the copy is named in the
+// cycle's output, the journal and `hipo status`.
 import { existsSync, mkdirSync, statSync } from 'node:fs';
 import { dirname } from 'node:path';
 import type { Period } from '../tree/layout.js';

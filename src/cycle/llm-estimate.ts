@@ -41,10 +41,10 @@ export async function estimateModelCalls(plan: CyclePlan, tree: TreeState, llm: 
   const s = llm.session.settings;
   const calls: ModelCallEstimate[] = [];
   const today = ctx.clock.today;
-  const rewritten = new Set(plan.actions.filter((a) => a.kind !== 'fix').map((a) => periodId(a.period)));
+  const rewritten = new Set(plan.actions.filter((a) => a.kind !== 'fix' && a.kind !== 'remove').map((a) => periodId(a.period)));
   for (const action of plan.actions) {
     const { period } = action;
-    if (action.kind === 'fix' || !s.levels.has(period.level)) continue;
+    if (action.kind === 'fix' || action.kind === 'remove' || !s.levels.has(period.level)) continue;
     try {
       if (period.level === 'root') {
         if (!llm.root) continue;

@@ -59,6 +59,13 @@ export class TreeState implements TreeSnapshot {
     return info;
   }
 
+  /** Forgets a node just removed. */
+  forgetNode(period: Period): void {
+    const key = nodeKey(period);
+    this.nodes.delete(key);
+    this.changedNodes.add(key);
+  }
+
   /** A raw log as a cycle reads it: its first maxFileBytes at most, and the whole file's hash. */
   readRaw(relPath: string): CappedRead {
     return readCapped(this.abs(relPath), this.maxFileBytes);

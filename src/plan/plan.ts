@@ -12,17 +12,21 @@ import type { NodeLevel, NodeStatus, Period } from '../tree/layout.js';
  * fix        — sources unchanged, the period is over: only the status turns `fixed`;
  * resummarize — sources unchanged, but the body is an extractive summary and a model is
  *              configured: a tentative node gets its model pass (e.g. after a fallback), a
- *              fixed one only with `hipo compact --resummarize`.
+ *              fixed one only with `hipo compact --resummarize`;
+ * remove     — a weekly or monthly node hipo wrote whose period has no day left (every raw log
+ *              and daily node of it deleted): nothing backs it, so it goes too, and its parents
+ *              are rebuilt without it. A hand edit is copied to `edits/` first; a fixed node
+ *              edited by hand, and a node hipo did not write, are kept (the first reported).
  */
-export type ActionKind = 'create' | 'regenerate' | 'amend' | 'fix' | 'resummarize';
+export type ActionKind = 'create' | 'regenerate' | 'amend' | 'fix' | 'resummarize' | 'remove';
 
 export interface NodeAction {
   readonly kind: ActionKind;
   readonly period: Period;
   /** Path relative to the memory folder. */
   readonly relPath: string;
-  /** Status the node will have after the action. */
-  readonly status: NodeStatus;
+  /** Status the node will have after the action (`removed`: no node). */
+  readonly status: NodeStatus | 'removed';
   readonly reason: string;
   /** Nodes (or for a daily node, nothing: its source is the raw log) it is made from. */
   readonly children: readonly Period[];

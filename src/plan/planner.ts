@@ -53,6 +53,7 @@ class Level {
   private readonly candsHeld = new RankedList<DeferredNode>();
   private readonly passesHeld = new RankedList<DeferredNode>();
   private readonly fixes = new RankedList<NodeAction>();
+  private readonly removals = new RankedList<NodeAction>();
   private readonly waits = new RankedList<DeferredNode>();
   private readonly flags = new RankedList<Attention>();
   private up = 0;
@@ -75,6 +76,7 @@ class Level {
       (v.c.pass ? this.passes : this.cands).set(id, v.c);
       (v.c.pass ? this.passesHeld : this.candsHeld).set(id, held);
     } else if (v.t === 'fix') this.fixes.set(id, v.action);
+    else if (v.t === 'remove') this.removals.set(id, v.action);
     else if (v.t === 'wait') this.waits.set(id, v.deferred);
     else {
       if (v.up) this.up++;
@@ -87,6 +89,7 @@ class Level {
       (v.c.pass ? this.passes : this.cands).delete(id);
       (v.c.pass ? this.passesHeld : this.candsHeld).delete(id);
     } else if (v.t === 'fix') this.fixes.delete(id);
+    else if (v.t === 'remove') this.removals.delete(id);
     else if (v.t === 'wait') this.waits.delete(id);
     else {
       if (v.up) this.up--;
@@ -104,6 +107,7 @@ class Level {
 
   /** Adds this level's part of the plan, in the order the executor runs it. */
   emit(actions: NodeAction[], deferred: DeferredNode[], attention: Attention[], upToDate: Record<NodeLevel, number>): void {
+    append(actions, this.removals.values());
     append(actions, this.fixes.values());
     const fromCands = Math.min(this.limit, this.cands.length);
     const fromPasses = Math.min(this.limit - fromCands, this.passes.length);

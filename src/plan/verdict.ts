@@ -51,13 +51,15 @@ export interface Candidate {
 }
 
 /**
- * cand — generate (limited per cycle); fix — status only; wait — deferred until its children are
- * done; keep — nothing to do (`up`: counted as up to date; `flag`: a human should look;
- * `vanished`: no node and nothing to make it from).
+ * cand — generate (limited per cycle); fix — status only; remove — delete a node nothing backs
+ * any more (not limited either); wait — deferred until its children are done; keep — nothing to
+ * do (`up`: counted as up to date; `flag`: a human should look; `vanished`: no node and nothing
+ * to make it from).
  */
 export type Verdict =
   | { readonly t: 'cand'; readonly c: Candidate }
   | { readonly t: 'fix'; readonly action: NodeAction }
+  | { readonly t: 'remove'; readonly action: NodeAction }
   | { readonly t: 'wait'; readonly deferred: DeferredNode; readonly current: NodeStatus | null }
   | { readonly t: 'keep'; readonly up: boolean; readonly flag: Attention | null; readonly vanished: boolean };
 
@@ -72,6 +74,9 @@ export function afterOf(v: Verdict, node: NodeInfo | undefined, scheduled: boole
       return scheduled ? { changing: true, pending: false, status: v.c.status } : { changing: false, pending: true, status: v.c.current };
     case 'fix':
       return { changing: false, pending: false, status: 'fixed' };
+    case 'remove':
+      // Changing: ROOT, made from the months, is rebuilt without it.
+      return { changing: true, pending: false, status: null };
     case 'wait':
       return { changing: false, pending: true, status: v.current };
     case 'keep':
@@ -121,6 +126,32 @@ const NOT_REWRITTEN = (node: NodeInfo): Verdict => ({
   },
   vanished: false,
 });
+
+/**
+ * A weekly or monthly node whose period has no day left: every raw log and daily node of it was
+ * deleted, so nothing backs what it says. One hipo wrote goes too (a hand edit of a tentative one
+ * is copied to `edits/` first, by the executor); a fixed one edited by hand is kept and reported,
+ * as hand edits are; one hipo did not write (no source hash), or cannot read, is left alone.
+ */
+function emptied(p: Period, node: NodeInfo): Verdict {
+  if (node.problem || node.sourceHash === null || node.recordedBodyHash === null || node.status === null) return NOTHING;
+  if (node.status === 'fixed' && isHandEdited(node))
+    return flag(
+      node,
+      'every day of its period is gone, but this fixed node was edited by hand; not removed (delete it to forget the period)',
+    );
+  return {
+    t: 'remove',
+    action: {
+      kind: 'remove',
+      period: p,
+      relPath: nodeRelPath(p),
+      status: 'removed',
+      reason: 'every day of its period is gone (raw logs and daily nodes deleted)',
+      children: [],
+    },
+  };
+}
 
 /** An extractive summary a model pass would replace (never a copy, concat or hand edit). */
 function dueForModel(opts: PlanOptions, node: NodeInfo, status: NodeStatus): boolean {
@@ -208,7 +239,7 @@ export function parentVerdict(
   today: LocalDate,
   opts: PlanOptions,
 ): Verdict {
-  if (children.length === 0) return node ? NOTHING : VANISHED;
+  if (children.length === 0) return node ? emptied(p, node) : VANISHED;
   const states = children.map((c) => ({ c, a: view.after(c) }));
   const pending = states.filter((s) => !s.a || s.a.pending).map((s) => periodId(s.c));
   const changing = states.some((s) => s.a?.changing);
@@ -271,8 +302,12 @@ export function rootVerdict(
     },
     current: root?.status ?? null,
   });
-  if (monthsWithNodes.length === 0)
-    return pendingMonths.length ? waiting(root ? 'regenerate' : 'create', root ? 'monthly nodes changed' : 'no ROOT.md yet') : null;
+  if (monthsWithNodes.length === 0) {
+    if (pendingMonths.length) return waiting(root ? 'regenerate' : 'create', root ? 'monthly nodes changed' : 'no ROOT.md yet');
+    // Every month is gone: a ROOT hipo made from them is rebuilt empty, so that it no longer
+    // shows them; one it did not make is left as it is.
+    if (!root || root.sourceHash === null || root.status === null || root.problem) return null;
+  }
   const changed = monthsWithNodes.filter((p) => view.after(p)?.changing);
   const stale =
     !root ||

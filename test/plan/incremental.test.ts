@@ -3,8 +3,8 @@
 // cycle's actions are applied to the snapshot as the executor would (some fail), and late raw
 // logs, hand edits, deleted files and broken frontmatter arrive between cycles.
 import { describe, expect, it } from 'vitest';
-import { addDays, type LocalDate } from '../../src/time/calendar.js';
-import { nodeKey, nodeRelPath, type NodeKey, type NodeLevel } from '../../src/tree/layout.js';
+import { addDays, isoWeekOf, weekDates, type LocalDate } from '../../src/time/calendar.js';
+import { nodeKey, nodeRelPath, type NodeKey, type NodeLevel, type NodeStatus } from '../../src/tree/layout.js';
 import type { NodeInfo, RawLogInfo } from '../../src/tree/snapshot.js';
 import { childrenHash, planCycle, Planner, rootSourceHash, type PlanOptions } from '../../src/plan/planner.js';
 import type { CyclePlan } from '../../src/plan/plan.js';
@@ -50,6 +50,11 @@ function apply(sim: Sim, plan: CyclePlan, today: LocalDate, rnd: () => number, f
       setNode(sim, { ...old!, status: 'fixed' });
       continue;
     }
+    if (a.kind === 'remove') {
+      sim.nodes.delete(nodeKey(a.period));
+      sim.changed.nodes.add(nodeKey(a.period));
+      continue;
+    }
     const p = a.period;
     const sourceHash =
       p.level === 'daily'
@@ -67,7 +72,7 @@ function apply(sim: Sim, plan: CyclePlan, today: LocalDate, rnd: () => number, f
       period: p,
       relPath: nodeRelPath(p),
       stamp,
-      status: a.status,
+      status: a.status as NodeStatus,
       sourceHash,
       recordedBodyHash: body,
       bodyHash: body,
@@ -84,7 +89,7 @@ function pickKey<K>(m: Map<K, unknown>, rnd: () => number): K | undefined {
   return keys.length ? keys[Math.floor(rnd() * keys.length)] : undefined;
 }
 
-/** What arrives between cycles: late logs, hand edits, deletions, broken or foreign nodes. */
+/** What arrives between cycles: late logs, hand edits, deletions, forgotten weeks, broken or foreign nodes. */
 function perturb(sim: Sim, start: LocalDate, span: number, rnd: () => number): void {
   if (rnd() < 0.15) {
     const date = addDays(start, Math.floor(rnd() * (span + 5)));
@@ -110,6 +115,18 @@ function perturb(sim: Sim, start: LocalDate, span: number, rnd: () => number): v
       sim.changed.raws.add(d);
     }
   }
+  // A week forgotten as the README says: each day's raw log and daily node deleted.
+  if (rnd() < 0.03) {
+    const d = pickKey(sim.raws, rnd);
+    if (d !== undefined)
+      for (const date of weekDates(isoWeekOf(d))) {
+        const k = nodeKey({ level: 'daily', date });
+        sim.raws.delete(date);
+        sim.nodes.delete(k);
+        sim.changed.raws.add(date);
+        sim.changed.nodes.add(k);
+      }
+  }
 }
 
 function takeChanges(sim: Sim): Sim['changed'] {
@@ -121,6 +138,7 @@ function takeChanges(sim: Sim): Sim['changed'] {
 describe('Planner across the cycles of a run', () => {
   it('plans exactly what a fresh planner plans, through failures, late logs and edits', () => {
     let plans = 0;
+    let removals = 0;
     for (let trial = 0; trial < 24; trial++) {
       const rnd = rng(trial + 1);
       const start = addDays('2025-11-24' as LocalDate, Math.floor(rnd() * 40));
@@ -154,6 +172,7 @@ describe('Planner across the cycles of a run', () => {
         const fresh = planCycle(tree, today, opts);
         expect(incremental).toEqual(fresh);
         plans++;
+        removals += fresh.actions.filter((a) => a.kind === 'remove').length;
         if (planner.decisions < sim.raws.size / 2) incrementalPlans++;
         if (fresh.actions.length === 0 && rnd() < 0.3) break;
         apply(sim, fresh, today, rnd, 0.15, llm && rnd() < 0.5 ? 'extractive' : 'copy');
@@ -162,6 +181,8 @@ describe('Planner across the cycles of a run', () => {
       expect(incrementalPlans).toBeGreaterThan(0);
     }
     expect(plans).toBeGreaterThan(1500);
+    // Days deleted with their nodes leave weeks and months with none: those are removed too.
+    expect(removals).toBeGreaterThan(0);
   });
 
   it('decides again only about what changed: a catch-up cycle costs the same at any size', () => {

@@ -179,7 +179,9 @@ const parent = (p: Period, status: NodeStatus, children: Period[], nodes: NodeIn
   ...extra,
 });
 const W21: Period = { level: 'weekly', week: '2026-W21' as never };
+const W23: Period = { level: 'weekly', week: '2026-W23' as never };
 const MAY: Period = { level: 'monthly', month: '2026-05' as never };
+const JUNE: Period = { level: 'monthly', month: '2026-06' as never };
 const ROOT: Period = { level: 'root' };
 const today = '2026-06-20' as LocalDate;
 
@@ -200,6 +202,58 @@ function settledMay(settings: string, extra: NodeInfo[] = []): TreeSnapshot {
   return snap([raw('2026-05-20')], [...nodes, root]);
 }
 const lines = (p: ReturnType<typeof planCycle>) => p.actions.map((a) => `${a.kind} ${a.relPath} → ${a.status}`);
+
+describe('a period whose days are all gone', () => {
+  // 2026-06-02, the only day of 2026-W23 and of June, was forgotten: its raw log and daily node
+  // deleted. Its week and month (hipo's, not edited) are what is left of it.
+  const june = (week: Partial<NodeInfo> = {}, month: Partial<NodeInfo> = {}): NodeInfo[] => {
+    const gone = daily('2026-06-02', 'fixed', 'h-2026-06-02');
+    const w = parent(W23, 'fixed', [gone.period], [gone], week);
+    return [w, parent(JUNE, 'tentative', [W23], [w], month)];
+  };
+
+  it('removes the week and month hipo made of it, and rebuilds ROOT without them', () => {
+    expect(planCycle(settledMay(''), today, opts).actions).toEqual([]);
+    const p = planCycle(settledMay('', june()), today, opts);
+    expect(lines(p)).toEqual([
+      'remove weekly/2026-W23.md → removed',
+      'remove monthly/2026-06.md → removed',
+      'regenerate ROOT.md → tentative',
+    ]);
+    expect(p.actions[0]!.reason).toBe('every day of its period is gone (raw logs and daily nodes deleted)');
+    expect(p.attention).toEqual([]);
+  });
+
+  it('keeps a fixed one edited by hand (and says so) and one hipo did not write; a tentative edit goes, copied by the executor', () => {
+    const edited = planCycle(settledMay('', june({ bodyHash: 'edited' }, { sourceHash: null })), today, opts);
+    // (ROOT, built from May alone here, is rebuilt with the June that stays.)
+    expect(edited.actions.filter((a) => a.kind === 'remove')).toEqual([]);
+    expect(edited.attention).toEqual([
+      {
+        relPath: 'weekly/2026-W23.md',
+        message: 'every day of its period is gone, but this fixed node was edited by hand; not removed (delete it to forget the period)',
+      },
+    ]);
+    const tentative = planCycle(settledMay('', june({ status: 'tentative', bodyHash: 'edited' }, { recordedBodyHash: null })), today, opts);
+    expect(tentative.actions.filter((a) => a.kind === 'remove').map((a) => a.relPath)).toEqual(['weekly/2026-W23.md']);
+  });
+
+  it('rebuilds ROOT with no month once every month is gone, but leaves a ROOT hipo did not write', () => {
+    const nodes = june();
+    const root = (sourceHash: string | null): NodeInfo => ({ ...daily('x', 'tentative', sourceHash), period: ROOT, relPath: 'ROOT.md' });
+    const p = planCycle(snap([], [...nodes, root('old')]), today, opts);
+    expect(lines(p)).toEqual([
+      'remove weekly/2026-W23.md → removed',
+      'remove monthly/2026-06.md → removed',
+      'regenerate ROOT.md → tentative',
+    ]);
+    // Once they are gone: ROOT is rebuilt from no month, and then current.
+    expect(lines(planCycle(snap([], [root('old')]), today, opts))).toEqual(['regenerate ROOT.md → tentative']);
+    const empty = rootSourceHash(today, [], new Map(), '');
+    expect(planCycle(snap([], [root(empty)]), today, opts).upToDate.root).toBe(1);
+    expect(lines(planCycle(snap([], [root(null)]), today, opts))).toEqual([]);
+  });
+});
 
 describe("ROOT's settings", () => {
   it('rebuild ROOT the day they change, also for a planner kept across cycles', () => {
