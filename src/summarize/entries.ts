@@ -195,12 +195,14 @@ export function collectEntries(label: string, body: string, rules: ExclusionRule
   // A `# Title` that names no topic (`# Notes`, `# Friday`, `# Daily log`) over sections of its
   // own names the document: its sections are the entries. One that names a topic (`# Vendor
   // pitch` over `## Context`, `## Decision`) or a type (`# About me [user]`) is the topic of all.
+  // Sections that give their own type (`## garden shed [project]`) make any untyped title the
+  // document's: whether `# Today` or `# Monday 16 Nov` names a topic is a guess, their tags are not.
   const top = tree.children[0];
   const titleOf =
     top?.depth === 1 &&
     !TYPE_TAG.test(top.heading) &&
-    parseHeading(top.heading).topic === null &&
-    top.children.some((c) => !bucketOfTitle(c.heading))
+    ((parseHeading(top.heading).topic === null && top.children.some((c) => !bucketOfTitle(c.heading))) ||
+      top.children.some((c) => TYPE_TAG.test(c.heading)))
       ? top
       : null;
   const visit = (s: Section, inherited: HeadingParts | null, container: number): void => {
@@ -252,7 +254,7 @@ export function collectEntries(label: string, body: string, rules: ExclusionRule
       for (const c of s.children) visit(c, inherited, s.line);
       return;
     }
-    // A topic section: its own blocks plus sub-sections, except sub-sections that are buckets.
+    // A topic section: its own blocks plus sub-sections, except sub-sections that are buckets or typed.
     const parts = parseHeading(s.heading);
     const state: ItemState = { speaker: null, assistantChars: 0 };
     const items = itemsOf(s.blocks, state);
@@ -260,7 +262,8 @@ export function collectEntries(label: string, body: string, rules: ExclusionRule
     const walk = (sec: Section): void => {
       for (const c of sec.children) {
         if (rules.isEphemeral(c.heading)) continue;
-        if (bucketOfTitle(c.heading)) nested.push(c);
+        // A typed sub-section (`## work [project]` under `# About me [user]`) keeps its own type.
+        if (bucketOfTitle(c.heading) || TYPE_TAG.test(c.heading)) nested.push(c);
         else {
           items.push(...itemsOf([{ kind: 'heading', depth: c.depth, text: c.heading, line: c.line, endLine: c.line }, ...c.blocks], state));
           walk(c);

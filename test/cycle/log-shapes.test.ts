@@ -50,6 +50,26 @@ describe('raw logs of any shape reach the weekly node and ROOT.md', () => {
     expect(node(ws, 'daily/2026-06-03.md').data.topics).toEqual(['billing cron [project]', 'staging [project]']);
   });
 
+  it('a title that may name a topic never hides the typed sections under it', async () => {
+    const titles = ['Today', 'Monday 16 Nov', 'Daily notes 16/11'];
+    const ws = makeWorkspace(
+      Object.fromEntries(
+        titles.map((title, i) => [
+          `memory/2026-06-0${i + 2}.md`,
+          `# ${title}\n\n## garden shed [project]\n- poured the concrete base\n\n## family [user]\n- daughter: Ada, ${i + 6} years old\n`,
+        ]),
+      ),
+    );
+    await cycle(ws, '2026-06-05', { catchUp: true });
+    for (let i = 0; i < titles.length; i++)
+      expect(node(ws, `daily/2026-06-0${i + 2}.md`).data.topics).toEqual(
+        expect.arrayContaining(['garden shed [project]', 'family [user]']),
+      );
+    // Neither line says "I" or "my": only the section's [user] makes it the user's fact.
+    const profile = /## Profile\n([\s\S]*?)\n## /.exec(ws.read('memory/ROOT.md'))?.[1] ?? '';
+    expect(profile.toLowerCase()).toContain('daughter: ada, 8 years old');
+  });
+
   it('times as `###` headings under a date title', async () => {
     const ws = makeWorkspace({
       'memory/2026-06-02.md': '# 2026-06-02\n\n### 09:30\nMoved the billing cron to 03:00.\n\n### 14:10\nStaging database full again.\n',
@@ -107,5 +127,14 @@ describe('a typed title', () => {
     expect(profile.toLowerCase()).toContain('payments team lead at nordwind');
     // Its sections' headings label the facts; they are none.
     expect(profile).not.toMatch(/^- (Family|Work) \(/m);
+  });
+
+  it('leaves a section its own type', () => {
+    const log = '# About me [user]\n\n## Family\n- daughter: Ada\n\n## garden shed [project]\n- poured the concrete base\n';
+    const entries = collectEntries('2026-06-02', log, new ExclusionRules());
+    expect(entries.map((e) => [e.topic, e.type, e.items.map((i) => i.text).at(-1)])).toEqual([
+      ['about me', 'user', 'daughter: Ada'],
+      ['garden shed', 'project', 'poured the concrete base'],
+    ]);
   });
 });
