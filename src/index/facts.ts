@@ -4,17 +4,18 @@
 // said them. They are what a memory is for, and the index weighs them more (a column of their
 // own). Sections typed `[user]` hold such facts by definition and count whole.
 import { userStatements } from '../summarize/facts/statement.js';
-import { Speakers, type Speaker } from '../tree/speakers.js';
+import { speakersByLine, type Speaker } from '../tree/speakers.js';
 
 /** For each 1-based line spoken by the user, its self-statements (lines without any are absent). */
 export function userFactsByLine(lines: readonly string[], firstLine = 1): Map<number, string[]> {
   const out = new Map<number, string[]>();
-  const speakers = new Speakers(lines.join('\n'));
+  const speakersAt = speakersByLine(lines.join('\n'));
   let speaker: Speaker | null = null;
   let inFence = false;
   lines.forEach((line, i) => {
     if (/^\s{0,3}(```|~~~)/.test(line)) inFence = !inFence;
     if (inFence) return;
+    const speakers = speakersAt(i);
     const turn = speakers.turn(line);
     let text = line;
     if (turn) {

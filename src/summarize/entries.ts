@@ -7,7 +7,7 @@ import { normaliseTopic, topicListLength } from '../tree/topic.js';
 import { stripStackTraces, type ExclusionRules } from './exclusion.js';
 import { plainApostrophes, spelledContractions } from '../text/apostrophes.js';
 import { LONG_SESSION, splitConversations } from './conversations.js';
-import { Speakers, type Speaker } from '../tree/speakers.js';
+import { speakersByLine, type Speaker } from '../tree/speakers.js';
 
 /** Sections of a summary node, by the data they hold. */
 export type Bucket =
@@ -144,9 +144,9 @@ const BOLD_METADATA = /^(?:\*\*|__)(?:session date|session id|session key|date|t
 export function collectEntries(label: string, body: string, rules: ExclusionRules, firstLine = 1): Entry[] {
   const plain = plainApostrophes(body);
   // A heading that only names a speaker (`### User`, `## ChatGPT`) starts a turn, as `User:` does.
-  const speakers = new Speakers(plain);
-  const lines = splitLines(plain).map((l) => {
-    const sp = speakers.heading(l);
+  const speakersAt = speakersByLine(plain);
+  const lines = splitLines(plain).map((l, i) => {
+    const sp = speakersAt(i).heading(l);
     return sp ? `${sp === 'user' ? 'User' : 'Assistant'}:` : l;
   });
   let day: string | null = DAY.exec(label)?.[0] ?? null;
@@ -157,6 +157,7 @@ export function collectEntries(label: string, body: string, rules: ExclusionRule
     const items: Item[] = [];
     for (const b of blocks) {
       if (b.kind === 'code' || b.kind === 'html' || b.kind === 'rule') continue;
+      const speakers = speakersAt(b.line - firstLine);
       // Past the cap, an assistant's answer is skipped unless a new turn starts in this block.
       if (state.speaker === 'assistant' && state.assistantChars > ASSISTANT_CHARS && !speakers.startsTurn(b.text)) continue;
       if (b.kind === 'heading') {

@@ -4,6 +4,8 @@
 // summarizer's entries, the index's user statements, a model's prepared input) asks this module,
 // so that a fact is the user's in every one of them or in none.
 
+import { splitLines } from './markdown.js';
+
 export type Speaker = 'user' | 'assistant';
 
 /** Names a line may start with, `Name:` (in bold or not). */
@@ -55,7 +57,7 @@ const NOT_NAMES = new Set(
     .filter(Boolean),
 );
 
-/** The speaker labels of one document. */
+/** The speaker labels of one document, or of one source in it (speakersByLine). */
 export class Speakers {
   private readonly youIsUser: boolean;
   /**
@@ -134,4 +136,43 @@ export class Speakers {
     const m = HEADING.exec(line);
     return m ? this.speakerOf(m[1] ?? m[2]!) : null;
   }
+}
+
+/**
+ * A heading that opens one source's text in a node that concatenates several: a day
+ * (`## 2026-11-12 (Thu)`, a raw log's `# 2026-11-12`), a week or a month. Only the bare date: a
+ * heading that adds a time (`### 2026-11-12 14:05`) stamps a turn within the day.
+ */
+const SOURCE_HEADING = /^\s{0,3}#{1,6}\s+(?:\d{4}-\d{2}-\d{2}(?:\s+\(\p{L}{2,9}\.?\))?|\d{4}-W\d{2}|\d{4}-\d{2})\s*#*\s*$/u;
+const FENCE = /^\s{0,3}(?:```|~~~)/;
+
+/**
+ * The speakers of each line of a text that may join several sources (a weekly node's days, a
+ * monthly node's weeks): each source's labels are read on their own terms. A day that calls its
+ * user "Dana" stays so beside a day that says `User:`, as it is when its own log is read.
+ * Returns the Speakers of the source holding a 0-based line.
+ */
+export function speakersByLine(text: string): (line: number) => Speakers {
+  const lines = splitLines(text);
+  const starts: number[] = [0];
+  let fenced = false;
+  lines.forEach((line, i) => {
+    if (FENCE.test(line)) fenced = !fenced;
+    else if (!fenced && i > 0 && SOURCE_HEADING.test(line)) starts.push(i);
+  });
+  if (starts.length === 1) {
+    const one = new Speakers(text);
+    return () => one;
+  }
+  const parts = starts.map((from, k) => new Speakers(lines.slice(from, starts[k + 1] ?? lines.length).join('\n')));
+  return (line) => {
+    let lo = 0;
+    let hi = starts.length - 1;
+    while (lo < hi) {
+      const mid = (lo + hi + 1) >> 1;
+      if (starts[mid]! <= line) lo = mid;
+      else hi = mid - 1;
+    }
+    return parts[lo]!;
+  };
 }

@@ -169,6 +169,24 @@ describe("the user's statements in a transcript", () => {
     const facts = chunkDocument(t.join('\n'), opts).chunks.map((c) => c.facts);
     expect(facts).toEqual(['My cat Luna keeps scratching the new sofa.', '']);
   });
+
+  it("reads a weekly node's days each with its own speakers", () => {
+    const t = [
+      '## 2026-11-10 (Tue)',
+      'User: I am training for the Berlin marathon.',
+      'Assistant: Great.',
+      '## 2026-11-12 (Thu)',
+      'Dana: I adopted a greyhound named Comet.',
+      'Assistant: Congratulations!',
+      'Dana: I live in a flat on the 3rd floor.',
+      'Assistant: Nice.',
+    ];
+    const facts = chunkDocument(t.join('\n'), opts).chunks.map((c) => c.facts);
+    expect(facts).toEqual([
+      'I am training for the Berlin marathon.',
+      'I adopted a greyhound named Comet.\nI live in a flat on the 3rd floor.',
+    ]);
+  });
 });
 
 describe('fact chunks', () => {

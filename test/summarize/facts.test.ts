@@ -198,6 +198,22 @@ describe('user facts in a transcript', () => {
     expect(said('I got 5 lbs. of flour from the mill.')).toEqual(['I got 5 lbs. of flour from the mill.']);
   });
 
+  it("reads a weekly node's days each with its own speakers", () => {
+    // Alone, each day's facts are the user's; concatenated, the first day's `User:` must not
+    // make the second day's "Dana:" a stranger.
+    const dana = [
+      "Dana: i just adopted a greyhound named Comet, he's 4.",
+      'Assistant: Congratulations!',
+      'Dana: yes, and i live in a flat on the 3rd floor without a lift.',
+      'Assistant: Then stairs may be hard for him at first.',
+    ].join('\n');
+    const marathon = '#### Session 1\nUser: I am training for the Berlin marathon.\nAssistant: Great.';
+    const week = `# Weekly: 2026-W46\n\n## 2026-11-10 (Tue)\n\n${marathon}\n\n## 2026-11-12 (Thu)\n\n${dana}\n`;
+    const alone = texts(`# 2026-11-12\n\n${dana}\n`, 'user');
+    expect(alone).toEqual(["I just adopted a greyhound named Comet, he's 4.", 'I live in a flat on the 3rd floor without a lift.']);
+    expect(texts(week, 'user')).toEqual(['I am training for the Berlin marathon.', ...alone]);
+  });
+
   it('quoted or pasted text is not the user speaking about themselves', () => {
     expect(said('Please proofread this: I was born in Ohio in 1950 and I moved to Texas when I was ten.')).toEqual([]);
     expect(said('Here is the paragraph from my novel: "I had three brothers and I never once saw the sea until I was forty."')).toEqual([]);

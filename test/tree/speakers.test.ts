@@ -1,7 +1,7 @@
 // Speaker labels as transcripts write them: who is the user, who the assistant, and when a
 // heading or a line's first word is not a speaker at all.
 import { describe, expect, it } from 'vitest';
-import { Speakers } from '../../src/tree/speakers.js';
+import { Speakers, speakersByLine } from '../../src/tree/speakers.js';
 
 describe('speaker labels', () => {
   it('reads plain and bold labels, and says where the said text starts', () => {
@@ -66,5 +66,32 @@ describe('speaker labels', () => {
     // A label inside an answer ("Monday:") is not answered by the assistant: the user is still Dana.
     const plan = [chat, 'Dana: plan my week', 'Assistant: Here it is.', 'Monday: gym', 'Tuesday: rest', 'Dana: thanks'].join('\n');
     expect(new Speakers(plan).turn('Dana: thanks')?.speaker).toBe('user');
+  });
+
+  it("reads each source of a node on its own terms: one day's `User:` leaves another day's Dana the user", () => {
+    const week = [
+      '# Weekly: 2026-W46',
+      '## 2026-11-10 (Tue)',
+      'User: I run.',
+      'Assistant: Great.',
+      '```sh',
+      '# 2026-11-11',
+      '```',
+      '### 2026-11-11 14:05',
+      'Dana: hello',
+      '## 2026-11-12 (Thu)',
+      'Dana: I adopted a greyhound.',
+      'Assistant: Congratulations!',
+      'Dana: I live in a flat.',
+      'Assistant: Nice.',
+    ];
+    const at = speakersByLine(week.join('\n'));
+    expect(at(10).turn(week[10]!)?.speaker).toBe('user');
+    expect(at(12).turn(week[12]!)?.speaker).toBe('user');
+    // Read whole, the week names its user: Dana is no one.
+    expect(new Speakers(week.join('\n')).turn(week[10]!)).toBeNull();
+    // A date in code or beside a time opens no source: the first day's `User:` still speaks there.
+    expect(at(8).turn(week[8]!)).toBeNull();
+    expect(at(8)).toBe(at(2));
   });
 });

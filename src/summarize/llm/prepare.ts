@@ -13,7 +13,7 @@ import { isStackTraceLine, type ExclusionRules } from '../exclusion.js';
 import type { SourceDoc } from '../summarizer.js';
 import type { CountTokens } from '../../text/tokens.js';
 import { sliceWhole } from '../../text/slice.js';
-import { Speakers } from '../../tree/speakers.js';
+import { speakersByLine } from '../../tree/speakers.js';
 
 /** The source text without code blocks, stack traces, and ephemeral sections or lines. */
 export function applyExclusions(text: string, rules: ExclusionRules): string {
@@ -52,8 +52,9 @@ export function capAssistantTurns(text: string, max: number): string {
     if (omitted && max > 0) out.push(`[… ${omitted} more line${omitted === 1 ? '' : 's'} of the answer]`);
     omitted = 0;
   };
-  const speakers = new Speakers(text);
-  for (const line of splitLines(text)) {
+  const speakersAt = speakersByLine(text);
+  for (const [i, line] of splitLines(text).entries()) {
+    const speakers = speakersAt(i);
     const heading = HEADING.test(line);
     // A heading starts a new part; one that names a speaker (`## Assistant`) starts a turn.
     const sp = speakers.turn(line)?.speaker ?? (heading ? speakers.heading(line) : null);

@@ -55,6 +55,22 @@ describe('fitting sources to the budget', () => {
     expect(out).toMatch(/\[… \d+ more lines of the answer\]/);
   });
 
+  it("reads a weekly node's days each with its own speakers", () => {
+    const week = [
+      '## 2026-11-10 (Tue)',
+      'User: I am training for the Berlin marathon.',
+      'Assistant: Great.',
+      '## 2026-11-12 (Thu)',
+      'Dana: I adopted a greyhound named Comet.',
+      'Assistant: Congratulations!',
+      'Dana: I live in a flat on the 3rd floor.',
+      'Assistant: Nice.',
+    ].join('\n');
+    const out = capAssistantTurns(week, 0);
+    expect(out).toContain('Dana: I live in a flat on the 3rd floor.');
+    expect(out).not.toContain('Congratulations');
+  });
+
   it('knows an answer by its heading too (`### Assistant`), as exporters write turns', () => {
     const chat = transcript(40).replace(/^(User|Assistant): /gm, '### $1\n');
     const out = capAssistantTurns(chat, 120);
