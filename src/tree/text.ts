@@ -1,19 +1,40 @@
 // Turning bytes from disk into text, with a clear word for what could not be read.
 
-export type Decoded = { ok: true; text: string; encoding: 'utf-8' | 'latin-1'; note: string | null } | { ok: false; reason: string };
+export type Encoding = 'utf-8' | 'latin-1' | 'utf-16le' | 'utf-16be';
+export type Decoded = { ok: true; text: string; encoding: Encoding; note: string | null } | { ok: false; reason: string };
 
 const utf8 = new TextDecoder('utf-8', { fatal: true });
 const lenientUtf8 = new TextDecoder('utf-8');
 const latin1 = new TextDecoder('latin1');
+const utf16 = { 'utf-16le': new TextDecoder('utf-16le'), 'utf-16be': new TextDecoder('utf-16be') } as const;
 
 /**
- * Decodes a file's bytes. NUL bytes or mostly control characters mean binary (refused).
+ * UTF-16 by its byte order mark, as a Windows editor saves "Unicode" text. Without the mark,
+ * UTF-16 is not told from binary: its NUL bytes refuse it. UTF-32's mark starts as UTF-16 LE's.
+ */
+function utf16Of(bytes: Uint8Array): 'utf-16le' | 'utf-16be' | null {
+  if (bytes[0] === 0xff && bytes[1] === 0xfe) return bytes[2] === 0 && bytes[3] === 0 ? null : 'utf-16le';
+  return bytes[0] === 0xfe && bytes[1] === 0xff ? 'utf-16be' : null;
+}
+
+function decodeUtf16(bytes: Uint8Array, encoding: 'utf-16le' | 'utf-16be'): Decoded {
+  // An odd byte at the end is half a character (a read capped mid-character).
+  const text = utf16[encoding].decode(bytes.subarray(2, bytes.length - (bytes.length % 2)));
+  if (text.slice(0, 64 * 1024).includes('\0')) return { ok: false, reason: 'binary data (NUL characters), not a text file' };
+  return { ok: true, text, encoding, note: `${encoding === 'utf-16le' ? 'UTF-16 LE' : 'UTF-16 BE'}, not UTF-8; read as UTF-16` };
+}
+
+/**
+ * Decodes a file's bytes. UTF-16 with its byte order mark is read, with a note saying so.
+ * Otherwise NUL bytes or mostly control characters mean binary (refused).
  * Invalid UTF-8 is read as Latin-1 so nothing is lost, with a note saying so, unless the file
  * is UTF-8 with a few broken bytes (a write cut mid-character, one pasted line in another
  * encoding): then its valid characters outnumber the broken ones, and only those are replaced
  * ("�"), where Latin-1 would garble every accent, emoji and CJK character of the file.
  */
 export function decodeText(bytes: Uint8Array): Decoded {
+  const bom = utf16Of(bytes);
+  if (bom) return decodeUtf16(bytes, bom);
   if (bytes.subarray(0, 64 * 1024).indexOf(0) !== -1) return { ok: false, reason: 'binary data (NUL bytes), not a text file' };
   const sample = bytes.subarray(0, 4096);
   let control = 0;

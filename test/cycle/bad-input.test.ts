@@ -56,6 +56,32 @@ describe('bad raw logs', () => {
     expect(crlf).not.toContain('\r');
   });
 
+  it('reads a UTF-16 log by its byte order mark, either byte order, and says so', async () => {
+    const text = (day: string) => `# ${day}\n\n## café [user]\n- prefers crème brûlée 🍮\n- 東京に住んでいます\n`;
+    const le = (s: string) => Buffer.concat([Buffer.from([0xff, 0xfe]), Buffer.from(s, 'utf16le')]);
+    const ws = makeWorkspace({
+      'memory/2026-06-02.md': le(text('2026-06-02')),
+      'memory/2026-06-03.md': le(text('2026-06-03')).swap16(),
+      // Without the mark, UTF-16 is not told from binary.
+      'memory/2026-06-04.md': Buffer.from(text('2026-06-04'), 'utf16le'),
+    });
+    const r = await cycle(ws, '2026-06-05', { catchUp: true });
+    expect(warningsOf(r)).toEqual(
+      expect.arrayContaining([
+        'memory/2026-06-02.md: UTF-16 LE, not UTF-8; read as UTF-16',
+        'memory/2026-06-03.md: UTF-16 BE, not UTF-8; read as UTF-16',
+        'memory/2026-06-04.md: skipped: binary data (NUL bytes), not a text file',
+      ]),
+    );
+    for (const day of ['2026-06-02', '2026-06-03']) {
+      const daily = node(ws, `daily/${day}.md`);
+      expect(daily.body).toContain('prefers crème brûlée 🍮');
+      expect(daily.body).toContain('東京に住んでいます');
+      expect(daily.data.topics).toEqual(['café [user]']);
+    }
+    expect(ws.exists('memory/daily/2026-06-04.md')).toBe(false);
+  });
+
   it('reads a UTF-8 log with a few broken bytes as UTF-8, not as Latin-1', async () => {
     // A write cut in the middle of a character: the rest of the file is good UTF-8.
     const text = Buffer.from('# 2026-06-02\n\n## café [user]\n- prefers crème brûlée 🍮\n- 東京に住んでいます\n- cut here é', 'utf8');
