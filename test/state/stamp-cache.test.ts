@@ -24,4 +24,22 @@ describe('the stamp cache', () => {
     expect(cache()).not.toContain('ZEBRAFALCON');
     expect(cache()).toContain('Lisbon office');
   });
+
+  it('is not trusted when written by a hipo that read files another way', () => {
+    const utf16 = Buffer.concat([
+      Buffer.from([0xff, 0xfe]),
+      Buffer.from(rawLog('2026-05-04', { 'garden [project]': ['new shed'] }), 'utf16le'),
+    ]);
+    const ws = makeWorkspace({ 'memory/2026-05-04.md': utf16 });
+    const path = join(ws.stateDir, 'tree-cache.json');
+    expect(runCli(['compact', '--now', '2026-05-05', '--dir', ws.root]).code).toBe(0);
+    // As version 8 recorded the log, which read UTF-16 as binary: the record must not stand.
+    const cache = JSON.parse(readFileSync(path, 'utf8')) as { version: number; entries: Record<string, unknown[]> };
+    const rec = cache.entries['2026-05-04.md']!;
+    rec.splice(6, 2, 0, 'binary data (NUL bytes), not a text file');
+    writeFileSync(path, JSON.stringify({ ...cache, version: 8 }));
+    const again = runCli(['compact', '--now', '2026-05-05', '--dir', ws.root]);
+    expect(again.stderr + again.stdout).not.toContain('binary data');
+    expect(again.code).toBe(0);
+  });
 });
