@@ -7,6 +7,7 @@
 //   memory/ROOT.md                root node
 import { join, relative, resolve, sep } from 'node:path';
 import {
+  FIRST_WEEKED_DAY,
   lastDayOfMonthId,
   lastDayOfWeek,
   parseIsoWeek,
@@ -82,17 +83,25 @@ const DAILY_SHAPE = /^daily\/(\d{4}-\d{2}-\d{2})\.md$/;
 const WEEKLY_SHAPE = /^weekly\/(\d{4}-W\d{2})\.md$/;
 const MONTHLY_SHAPE = /^monthly\/(\d{4}-\d{2})\.md$/;
 
+/** The day a file name gives, or why it is none the tree can hold. */
+function dayOfName(name: string): LocalDate | { reason: string } {
+  const date = parseLocalDate(name);
+  if (!date) return { reason: `"${name}" is not a calendar date` };
+  // 0000-01-01 and -02 fall in the last ISO week of year -1, which no `YYYY-Www` names.
+  return date < FIRST_WEEKED_DAY ? { reason: `"${name}" falls in an ISO week of year -1, which no weekly node can name` } : date;
+}
+
 /** What a path relative to the memory folder (forward slashes) is. */
 export function classifyPath(rel: string): Classified {
   let m = RAW_SHAPE.exec(rel);
   if (m) {
-    const date = parseLocalDate(m[1]!);
-    return date ? { kind: 'raw', date } : { kind: 'bad-name', reason: `"${m[1]}" is not a calendar date` };
+    const date = dayOfName(m[1]!);
+    return typeof date === 'object' ? { kind: 'bad-name', reason: date.reason } : { kind: 'raw', date };
   }
   m = DAILY_SHAPE.exec(rel);
   if (m) {
-    const date = parseLocalDate(m[1]!);
-    return date ? { kind: 'node', period: { level: 'daily', date } } : { kind: 'bad-name', reason: `"${m[1]}" is not a calendar date` };
+    const date = dayOfName(m[1]!);
+    return typeof date === 'object' ? { kind: 'bad-name', reason: date.reason } : { kind: 'node', period: { level: 'daily', date } };
   }
   m = WEEKLY_SHAPE.exec(rel);
   if (m) {

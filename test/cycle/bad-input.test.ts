@@ -15,6 +15,21 @@ describe('bad raw logs', () => {
     expect(ws.exists('memory/ROOT.md')).toBe(true);
   });
 
+  it('builds the tree of a log dated in the years 0000-0099, and says why 0000-01-01 is none', async () => {
+    const ws = makeWorkspace({
+      'memory/0050-06-15.md': rawLog('0050-06-15', { 'garden shed [project]': ['poured the concrete base'] }),
+      'memory/0000-01-01.md': rawLog('0000-01-01', { 'new year [project]': ['year one'] }),
+    });
+    const r = await cycle(ws, '2026-11-26', { catchUp: true });
+    expect(warningsOf(r)).toContain(
+      'memory/0000-01-01.md: skipped: "0000-01-01" falls in an ISO week of year -1, which no weekly node can name',
+    );
+    expect(ws.read('memory/daily/0050-06-15.md')).toContain('Up: [0050-W24](../weekly/0050-W24.md) · [0050-06](../monthly/0050-06.md)');
+    expect(node(ws, 'weekly/0050-W24.md').body).toContain('poured the concrete base');
+    expect(node(ws, 'monthly/0050-06.md').body).toContain('poured the concrete base');
+    expect((await cycle(ws, '2026-11-26', { catchUp: true })).written).toEqual([]);
+  });
+
   it('skips empty and binary files with a warning and builds the rest', async () => {
     const junk = Uint8Array.from({ length: 4096 }, (_, i) => (i * 7919) % 256);
     const ws = makeWorkspace({

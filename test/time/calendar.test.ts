@@ -78,6 +78,23 @@ describe('ISO weeks', () => {
     }
   });
 
+  it('reads years 0000-0099 as they are, not as 1900-1999 (as `date -u -d 0050-06-15 +%G-W%V` does)', () => {
+    const gnu: [string, string, string][] = [
+      ['0000-01-03', '0000-W01', 'Mon'],
+      ['0000-02-29', '0000-W09', 'Tue'],
+      ['0001-01-01', '0001-W01', 'Mon'],
+      ['0050-06-15', '0050-W24', 'Wed'],
+      ['0099-12-31', '0099-W53', 'Thu'],
+      ['0100-01-01', '0099-W53', 'Fri'],
+    ];
+    for (const [day, week, name] of gnu) expect([isoWeekOf(d(day)), weekdayName(d(day))], day).toEqual([week, name]);
+    expect(weekDates('0050-W24' as IsoWeek)).toContain('0050-06-15');
+    expect(isoWeeksInYear(99)).toBe(53);
+    expect(addDays(d('0099-12-31'), 1)).toBe('0100-01-01');
+    expect(daysBetween(d('0000-03-01'), d('0400-03-01'))).toBe(146_097);
+    expect(todayIn('UTC', new Date('0050-06-15T10:00:00Z'))).toBe('0050-06-15');
+  });
+
   it('partitions every year into consecutive 7-day weeks (no day lost or counted twice)', () => {
     for (const year of [2015, 2020, 2026, 2027, 2028]) {
       const seen = new Set<string>();
