@@ -4,7 +4,7 @@
 import { type Dirent, lstatSync, readdirSync, statSync, type Stats } from 'node:fs';
 import { join, relative, resolve, sep } from 'node:path';
 import { lastDayOfMonthId, monthDates, parseLocalDate, weekDates, type LocalDate } from '../time/calendar.js';
-import { realInside } from '../tree/inside.js';
+import { danglingLink, realInside } from '../tree/inside.js';
 import { classifyPath, type Level, type Workspace } from '../tree/layout.js';
 
 /** A chunk's level: a tree level, or `other` for markdown that is not part of the tree. */
@@ -84,7 +84,9 @@ export function listIndexableFiles(ws: Workspace, include: readonly string[], me
       const st = lstatSync(abs);
       if (!st.isSymbolicLink()) return st;
       if (realInside(root, relative(root, abs)) === null) {
-        problems.push(`${wsPath(abs)}: skipped: a link to outside ${wsPath(root) || '.'}`);
+        const target = danglingLink(abs);
+        const why = target === null ? `a link to outside ${wsPath(root) || '.'}` : `a link to ${target}, which does not exist`;
+        problems.push(`${wsPath(abs)}: skipped: ${why}`);
         return null;
       }
       const target = statSync(abs);

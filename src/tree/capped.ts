@@ -4,7 +4,7 @@
 // warning naming it, instead of running the process out of memory.
 import { createHash } from 'node:crypto';
 import { closeSync, fstatSync, readSync } from 'node:fs';
-import { openRegular } from './inside.js';
+import { openRegularOrThrow } from './inside.js';
 
 export { DEFAULT_MAX_FILE_BYTES } from '../config/config.js';
 
@@ -25,7 +25,8 @@ export interface CappedRead {
 class NotARegularFile extends Error {}
 
 export function readCapped(abs: string, cap: number): CappedRead {
-  const fd = openRegular(abs);
+  // A file that cannot be opened throws why (EACCES); one that opens is refused if not regular.
+  const fd = openRegularOrThrow(abs);
   if (fd === null) throw Object.assign(new NotARegularFile(`${abs}: not a regular file`), { code: 'ENOTREG' });
   try {
     const size = fstatSync(fd).size;

@@ -2,7 +2,7 @@
 // that leads out of it (a raw log linked to a file elsewhere, a `daily/` folder linked to
 // another disk) is skipped with a warning, and a FIFO or device named like a log is never
 // opened for a blocking read.
-import { closeSync, constants, fstatSync, lstatSync, openSync, realpathSync } from 'node:fs';
+import { closeSync, constants, fstatSync, lstatSync, openSync, readlinkSync, realpathSync, statSync } from 'node:fs';
 import { basename, dirname, join, sep } from 'node:path';
 
 export class NotInsideMemory extends Error {}
@@ -41,6 +41,17 @@ export function realInside(memoryDir: string, rel: string): string | null {
   return root !== null && real !== null && within(root, real) ? real : null;
 }
 
+/** What a symbolic link names when that does not exist; null for anything else. */
+export function danglingLink(abs: string): string | null {
+  try {
+    if (!lstatSync(abs).isSymbolicLink()) return null;
+    statSync(abs);
+    return null;
+  } catch (err) {
+    return (err as NodeJS.ErrnoException).code === 'ENOENT' ? readlinkSync(abs) : null;
+  }
+}
+
 /** Throws NotInsideMemory naming the path when it leads out of the memory folder. */
 export function requireInside(memoryDir: string, rel: string, shown: string): string {
   const real = realInside(memoryDir, rel);
@@ -53,12 +64,16 @@ export function requireInside(memoryDir: string, rel: string, shown: string): st
  * O_NONBLOCK and is refused as not a regular file. Null when it cannot be opened or is not one.
  */
 export function openRegular(abs: string): number | null {
-  let fd: number;
   try {
-    fd = openSync(abs, constants.O_RDONLY | constants.O_NONBLOCK);
+    return openRegularOrThrow(abs);
   } catch {
     return null;
   }
+}
+
+/** As openRegular, but a file that cannot be opened throws why (EACCES, ENOENT): null only for one not regular. */
+export function openRegularOrThrow(abs: string): number | null {
+  const fd = openSync(abs, constants.O_RDONLY | constants.O_NONBLOCK);
   try {
     if (fstatSync(fd).isFile()) return fd;
   } catch {

@@ -3,7 +3,7 @@
 import { readdirSync, statSync, type Dirent, type Stats } from 'node:fs';
 import { join } from 'node:path';
 import type { LocalDate } from '../time/calendar.js';
-import { realInside } from './inside.js';
+import { danglingLink, realInside } from './inside.js';
 import { classifyPath, nodeKey, type NodeKey, type Workspace } from './layout.js';
 import { cappedNote, DEFAULT_MAX_FILE_BYTES, readCapped, type CappedRead } from './capped.js';
 import { oversizedNode, readNode, readRawLog } from './read.js';
@@ -43,12 +43,18 @@ function listMarkdown(ws: Workspace, prefix: string, problems: Problem[]): strin
     if (!e.name.endsWith('.md') || e.name.startsWith('.')) continue;
     // A link is followed only while it stays inside the memory folder.
     if (e.isSymbolicLink() && realInside(ws.memoryDir, prefix + e.name) === null) {
-      problems.push({ file: shown + e.name, message: 'skipped: a link to outside the memory folder' });
+      problems.push({ file: shown + e.name, message: unfollowedLink(join(dir, e.name)) });
       continue;
     }
     out.push(prefix + e.name);
   }
   return out.sort();
+}
+
+/** Why a link is not followed: it leads out of the memory folder, or to nothing. */
+function unfollowedLink(abs: string): string {
+  const target = danglingLink(abs);
+  return target === null ? 'skipped: a link to outside the memory folder' : `skipped: a link to ${target}, which does not exist`;
 }
 
 /** Reads the tree's raw logs and nodes. Throws MemoryDirMissing when there is no tree. */
@@ -142,7 +148,7 @@ export function rescanTree(
     } else if (what.kind === 'node') nodes.delete(nodeKey(what.period));
     else if (what.kind === 'other') continue;
     if (realInside(ws.memoryDir, rel) === null) {
-      problems.push({ file: `${ws.memoryName}/${rel}`, message: 'skipped: a link to outside the memory folder' });
+      problems.push({ file: `${ws.memoryName}/${rel}`, message: unfollowedLink(join(ws.memoryDir, rel)) });
       continue;
     }
     const got = readEntry(ws, rel, cache, problems, maxFileBytes);

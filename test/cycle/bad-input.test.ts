@@ -1,7 +1,11 @@
 // Bad input gets a clear warning naming the file; nothing is lost; the rest of the work goes on.
+import { chmodSync, symlinkSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
+import { readCapped } from '../../src/tree/capped.js';
 import { cycle, node, rawLog, statusOf } from '../helpers/tree.js';
-import { makeWorkspace } from '../helpers/workspace.js';
+import { makeWorkspace, runCli } from '../helpers/workspace.js';
 
 const good = rawLog('2026-06-01', { 'good day [project]': ['decided to ship the parser'] });
 const warningsOf = (r: Awaited<ReturnType<typeof cycle>>) => r.problems.map((p) => `${p.file}: ${p.message}`);
@@ -49,6 +53,31 @@ describe('bad raw logs', () => {
     expect(ws.files('memory/daily')).toEqual(['memory/daily/2026-06-01.md']);
     expect(r.errors).toEqual([]);
   });
+
+  it('says a link to nothing leads nowhere, not outside', async () => {
+    const ws = makeWorkspace({ 'memory/2026-03-10.md': good });
+    symlinkSync('nonexist.md', join(ws.memoryDir, '2026-03-09.md'));
+    const r = await cycle(ws, '2026-03-12', { catchUp: true });
+    expect(warningsOf(r)).toContain('memory/2026-03-09.md: skipped: a link to nonexist.md, which does not exist');
+    const idx = runCli(['index', '--json', '--dir', ws.root]);
+    expect(JSON.parse(idx.stdout).warnings).toContain('memory/2026-03-09.md: skipped: a link to nonexist.md, which does not exist');
+  });
+
+  it('says why a file cannot be opened', () => {
+    expect(() => readCapped(join(tmpdir(), 'hipo-no-such-file.md'), 1024)).toThrow(expect.objectContaining({ code: 'ENOENT' }));
+  });
+
+  // Root reads any file, whatever its mode.
+  it.skipIf(process.getuid?.() === 0)(
+    `says an unreadable raw log is unreadable${process.getuid?.() === 0 ? ' (skipped: running as root)' : ''}`,
+    async () => {
+      const ws = makeWorkspace({ 'memory/2026-03-10.md': good, 'memory/2026-03-11.md': good });
+      chmodSync(join(ws.memoryDir, '2026-03-11.md'), 0o000);
+      const r = await cycle(ws, '2026-03-12', { catchUp: true });
+      chmodSync(join(ws.memoryDir, '2026-03-11.md'), 0o644);
+      expect(warningsOf(r)).toContain('memory/2026-03-11.md: skipped: cannot be read (EACCES)');
+    },
+  );
 
   it('reads a raw log with broken frontmatter as plain text and says so', async () => {
     const ws = makeWorkspace({
