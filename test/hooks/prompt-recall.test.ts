@@ -7,6 +7,10 @@ import { hookJson, TranscriptWriter } from '../helpers/transcript.js';
 import { makeWorkspace, runCli, type TestWorkspace } from '../helpers/workspace.js';
 
 const SESSION = '7c1e0b2a-1111-4222-8333-944455566677';
+// The hook recalls only when capture left it time within agents.hookBudgetMs (1.5 s); on a loaded
+// machine a child process's start-up alone can take that. A wide budget keeps these tests about
+// what is recalled (the budget has its own tests).
+const CONFIG = { timeZone: 'UTC', agents: { hookBudgetMs: 30_000 } };
 
 function prompt(ws: TestWorkspace, text: string, transcript: string | null = null) {
   const r = runCli(['hook', 'UserPromptSubmit', '--dir', ws.root, '--now', '2026-03-20'], {
@@ -17,12 +21,15 @@ function prompt(ws: TestWorkspace, text: string, transcript: string | null = nul
 }
 
 function memory(): TestWorkspace {
-  return makeWorkspace({
-    'memory/2026-03-02.md':
-      '# 2026-03-02\n\n## Chat [user]\n- My golden retriever Max sheds long hair all over the sofa every spring\n' +
-      '- the groomer account password is hunter2-Xk93-Lq0Z, token sk-proj-abc123def456ghi789jkl012mno345\n',
-    'memory/2026-03-05.md': '# 2026-03-05\n\n## Kitchen [project]\n- repainted the kitchen cabinets in sage green\n',
-  });
+  return makeWorkspace(
+    {
+      'memory/2026-03-02.md':
+        '# 2026-03-02\n\n## Chat [user]\n- My golden retriever Max sheds long hair all over the sofa every spring\n' +
+        '- the groomer account password is hunter2-Xk93-Lq0Z, token sk-proj-abc123def456ghi789jkl012mno345\n',
+      'memory/2026-03-05.md': '# 2026-03-05\n\n## Kitchen [project]\n- repainted the kitchen cabinets in sage green\n',
+    },
+    CONFIG,
+  );
 }
 
 describe('hipo hook UserPromptSubmit: memory about the prompt', () => {
@@ -51,20 +58,23 @@ describe('hipo hook UserPromptSubmit: memory about the prompt', () => {
       { length: 6 },
       (_, i) => `${i + 1}. Vacuum the carpet slowly and empty the storage boxes before you start, step ${i + 1}.`,
     );
-    const ws = makeWorkspace({
-      'memory/2026-03-02.md': [
-        '# 2026-03-02',
-        '',
-        '## Session 3',
-        "User: I've heard of Teva and Merrell, they're great brands. By the way, I've been keeping my old sneakers under my bed " +
-          "for storage, and they're starting to smell.",
-        "Assistant: I'd recommend baking soda for the sneakers. I have seen it work wonders on old shoes.",
-        "User: Thanks! I just set the storage room's wifi password to hunter2-Xk93-Lq0Z, after my old router died.",
-        'Assistant: Sure. Here is a cleaning plan for the bedroom:',
-        ...advice,
-        '',
-      ].join('\n'),
-    });
+    const ws = makeWorkspace(
+      {
+        'memory/2026-03-02.md': [
+          '# 2026-03-02',
+          '',
+          '## Session 3',
+          "User: I've heard of Teva and Merrell, they're great brands. By the way, I've been keeping my old sneakers under my bed " +
+            "for storage, and they're starting to smell.",
+          "Assistant: I'd recommend baking soda for the sneakers. I have seen it work wonders on old shoes.",
+          "User: Thanks! I just set the storage room's wifi password to hunter2-Xk93-Lq0Z, after my old router died.",
+          'Assistant: Sure. Here is a cleaning plan for the bedroom:',
+          ...advice,
+          '',
+        ].join('\n'),
+      },
+      CONFIG,
+    );
     expect(runCli(['compact', '--dir', ws.root, '--catch-up', '--now', '2026-03-20']).code).toBe(0);
     expect(runCli(['index', '--dir', ws.root]).code).toBe(0);
     const text = prompt(ws, 'I want to vacuum the carpet and clear the storage boxes today, any tips?')!.hookSpecificOutput
@@ -112,10 +122,13 @@ describe('hipo hook UserPromptSubmit: memory about the prompt', () => {
     expect(out?.hookSpecificOutput.additionalContext ?? '').not.toContain('edits/');
   });
   it('reads a prompt in Chinese, Japanese or Korean by its characters, not its spaces', () => {
-    const ws = makeWorkspace({
-      'memory/2026-03-02.md':
-        '# 2026-03-02\n\n## 家庭 [user]\n- 我的女儿小美每周六上小提琴课\n\n## 회의 [project]\n- 다음 주 월요일에 데이터베이스 마이그레이션 회의\n',
-    });
+    const ws = makeWorkspace(
+      {
+        'memory/2026-03-02.md':
+          '# 2026-03-02\n\n## 家庭 [user]\n- 我的女儿小美每周六上小提琴课\n\n## 회의 [project]\n- 다음 주 월요일에 데이터베이스 마이그레이션 회의\n',
+      },
+      CONFIG,
+    );
     expect(runCli(['compact', '--dir', ws.root, '--catch-up', '--now', '2026-03-20']).code).toBe(0);
     expect(runCli(['index', '--dir', ws.root]).code).toBe(0);
     expect(prompt(ws, '小美的小提琴课是哪天？')?.hookSpecificOutput.additionalContext).toContain('我的女儿小美每周六上小提琴课');
@@ -123,11 +136,14 @@ describe('hipo hook UserPromptSubmit: memory about the prompt', () => {
   });
 
   it('counts the short names a coding prompt uses (PR, CI, DB) among its words', () => {
-    const ws = makeWorkspace({
-      'memory/2026-03-04.md':
-        '# 2026-03-04\n\n## pull requests [feedback]\n- rule: keep pull requests under 400 changed lines\n' +
-        '- how to apply: split by layer (schema, writer, endpoint) and stack the PRs\n',
-    });
+    const ws = makeWorkspace(
+      {
+        'memory/2026-03-04.md':
+          '# 2026-03-04\n\n## pull requests [feedback]\n- rule: keep pull requests under 400 changed lines\n' +
+          '- how to apply: split by layer (schema, writer, endpoint) and stack the PRs\n',
+      },
+      CONFIG,
+    );
     expect(runCli(['compact', '--dir', ws.root, '--catch-up', '--now', '2026-03-20']).code).toBe(0);
     expect(runCli(['index', '--dir', ws.root]).code).toBe(0);
     const text = prompt(ws, 'how should I split this big PR')!.hookSpecificOutput.additionalContext;
