@@ -97,6 +97,32 @@ describe('hipo hook: transcript capture', () => {
     expect(log).toContain('My key is [REDACTED:openai-key]');
   });
 
+  it('redacts a pasted armored PGP key whole, and one in a tool call clipped to a line', () => {
+    const body = [
+      'lQdGBGNx3bQBEADL0Z3VS5JJcds3xfn/ygWyF8PbnGy0AHB7MhgHcTz6sE2I2yPBaN',
+      'cTZ7VnY2J0u0p1lC3bT0w9dGlYfrvWb7lBpNRzP4kEfsGRxAb0ia8k0Y5M6OKDqW3',
+    ];
+    const key = [
+      '-----BEGIN PGP PRIVATE KEY BLOCK-----',
+      'Version: GnuPG v2',
+      '',
+      ...body,
+      '=Xk3q',
+      '-----END PGP PRIVATE KEY BLOCK-----',
+    ].join('\n');
+    const ws = makeWorkspace();
+    const t = new TranscriptWriter(SESSION, '2026-03-15T09:00:00.000Z')
+      .user(`Import my signing key:\n${key}\nthen sign the release.`)
+      .tool('Bash', { command: `gpg --import <<EOF\n${key}\nEOF` })
+      .assistant('Imported and signed.')
+      .writeTo(join(ws.root, 'session.jsonl'));
+    expect(hook(ws, 'Stop', { transcript_path: t }).code).toBe(0);
+    const log = ws.read('memory/2026-03-15.md');
+    expect(log).toContain('User: Import my signing key:\n[REDACTED:private-key]\nthen sign the release.');
+    expect(log).toContain('- Bash: gpg --import <<EOF [REDACTED:private-key]');
+    for (const gone of [...body.map((l) => l.slice(0, 20)), '=Xk3q', 'Version: GnuPG', '-----END']) expect(log).not.toContain(gone);
+  });
+
   it('never duplicates a turn when the same hook fires again, and appends only new turns', () => {
     const ws = makeWorkspace();
     const w = fixture();

@@ -103,3 +103,63 @@ describe('redaction in compaction', () => {
     expect(ws.read('memory/2026-06-01.md')).toBe(small);
   });
 });
+
+describe('values taken whole, and only the value', () => {
+  const r = new Redactor();
+  const body = [
+    'lQdGBGNx3bQBEADL0Z3VS5JJcds3xfn/ygWyF8PbnGy0AHB7MhgHcTz6sE2I2yPBaN',
+    'cTZ7VnY2J0u0p1lC3bT0w9dGlYfrvWb7lBpNRzP4kEfsGRxAb0ia8k0Y5M6OKDqW3',
+    'Zq81mWv3LxT0aPb6NcE2dRf5GhJ7kYs9',
+  ];
+  const pgp = [
+    '-----BEGIN PGP PRIVATE KEY BLOCK-----',
+    'Version: GnuPG v2',
+    'Comment: release signing key',
+    '',
+    ...body,
+    '=Xk3q',
+    '-----END PGP PRIVATE KEY BLOCK-----',
+  ];
+
+  it('takes an armored PGP key from BEGIN to END, over the blank line after its headers', () => {
+    const text = `signing key:\n${pgp.join('\n')}\n\nimported on the build box`;
+    expect(r.redact(text).text).toBe('signing key:\n[REDACTED:private-key]\n\nimported on the build box');
+    const kept = r.redact(text, { keepLines: true }).text;
+    expect(kept.split('\n')).toHaveLength(text.split('\n').length);
+    expect(kept.split('\n').at(-1)).toBe('imported on the build box');
+  });
+
+  it('takes what there is of a block cut short, and the paragraph after it stays', () => {
+    const text = `${pgp.slice(0, 6).join('\n')}\n\nthe rest did not paste`;
+    expect(r.redact(text).text).toBe('[REDACTED:private-key]\n\nthe rest did not paste');
+  });
+
+  it('takes an encrypted PEM key with its Proc-Type headers, and one a note bullets line by line', () => {
+    const pem = [
+      '-----BEGIN RSA PRIVATE KEY-----',
+      'Proc-Type: 4,ENCRYPTED',
+      'DEK-Info: AES-128-CBC,3F1A9C',
+      '',
+      ...body,
+      '-----END RSA PRIVATE KEY-----',
+    ];
+    expect(r.redact(`old key\n${pem.join('\n')}\nend`).text).toBe('old key\n[REDACTED:private-key]\nend');
+    const bulleted = pem.map((l) => (l ? `- ${l}` : l)).join('\n');
+    expect(r.redact(`## key [reference]\n${bulleted}\n`).text).toBe('## key [reference]\n- [REDACTED:private-key]\n');
+  });
+
+  it('takes a key on one line, as a clipped tool call shows it', () => {
+    const line = `- Bash: cat > k.asc <<EOF ${pgp.join(' ')}`.replace(/ +/g, ' ').slice(0, 200);
+    expect(r.redact(`${line} … [1,000 characters not kept]`).text).toBe(
+      '- Bash: cat > k.asc <<EOF [REDACTED:private-key] … [1,000 characters not kept]',
+    );
+  });
+
+  it('takes only the BEGIN marker of a text that names both markers with prose between', () => {
+    const text =
+      'It opens with -----BEGIN RSA PRIVATE KEY----- on a line.\n\nThe body follows, and the line -----END RSA PRIVATE KEY----- closes it.';
+    expect(r.redact(text).text).toBe(
+      'It opens with [REDACTED:private-key] on a line.\n\nThe body follows, and the line -----END RSA PRIVATE KEY----- closes it.',
+    );
+  });
+});

@@ -46,6 +46,49 @@ const randomBody =
     return !isPhraseLike(body) && c.digit && (c.lower || c.upper) && shannonEntropy(body) >= 3.5;
   };
 
+/** The label of a private key block: `RSA PRIVATE KEY`, `PRIVATE KEY`, `PGP PRIVATE KEY BLOCK`. */
+const KEY_LABEL = raw`(?:[A-Z0-9]+ )*PRIVATE KEY(?: BLOCK)?`;
+/** The longest block taken whole: a PGP export with several 4096-bit subkeys is about 20 KB. */
+const KEY_MAX = 65536;
+/** A line break, also as a JSON string writes it (`\n`). */
+const KEY_SEP = raw`(?:\r?\n|\\r\\n|\\n)`;
+/** Before a line of the block: indentation, a list bullet or quote (`hipo log` bullets lines), a line number. */
+const KEY_LINE_START = raw`[ \t]*(?:[-*>][ \t]+|\d{1,6}(?:→|:|\|)[ \t]*)?`;
+/** An armor header: `Version: GnuPG v2`, `Comment: …`, `Proc-Type: 4,ENCRYPTED`, `DEK-Info: …`. */
+const KEY_HEADER = raw`[A-Z][A-Za-z0-9-]*: [^\r\n\\]*`;
+/**
+ * A line of the body: base64 of some length (or ending in its padding), PGP's `=` checksum, the
+ * short last line before the checksum or the END; of a line cut short (` … [N characters not
+ * kept]`), its base64.
+ */
+const KEY_BODY = raw`(?:${[
+  raw`[A-Za-z0-9+/]{16,}={0,2}`,
+  raw`[A-Za-z0-9+/]{2,}={1,2}`,
+  raw`=[A-Za-z0-9+/]{4}`,
+  raw`[A-Za-z0-9+/]{1,15}(?=${KEY_SEP}${KEY_LINE_START}(?:=[A-Za-z0-9+/]{4}|-----END ))`,
+].join('|')})(?![A-Za-z0-9+/=])`;
+/** The body as a one-line tool call shows it: long base64 runs between spaces (the last one cut short). */
+const KEY_BODY_RUN = raw`[A-Za-z0-9+/]{16,}={0,2}(?![A-Za-z0-9+/=])`;
+/**
+ * The armor headers of a block on one line (`Version: GnuPG v2 Comment: …`), as a tool call's
+ * command shows it: a few words, taken only where the body's base64 follows.
+ */
+const KEY_INLINE_HEADERS = raw`(?:(?:[ \t]+\S{1,60}){1,12}?(?=[ \t]+[A-Za-z0-9+/]{40}))?`;
+/** A run of base64 as long as a key's lines. */
+const KEY_RUN = /[A-Za-z0-9+/]{40,}/;
+/** Words in a row, as prose has and a key block never does. */
+const PROSE = /\b[A-Za-z][a-z]+(?:,? [a-z]+){3}\b/;
+const KEY_HEADER_LINE = new RegExp(`(?:^|${KEY_SEP})${KEY_LINE_START}${KEY_HEADER}`, 'g');
+
+/**
+ * A block from BEGIN to END holds a key, not a text that names both markers with prose between:
+ * it has base64 as long as a key's lines, or no prose outside its armor headers (`Comment: my
+ * signing key`).
+ */
+function keyBlock(block: string): boolean {
+  return KEY_RUN.test(block) || !PROSE.test(block.replace(KEY_HEADER_LINE, '\n'));
+}
+
 /** A Discord bot token's first part is a user id (digits) in base64. */
 function discordId(secret: string): boolean {
   const id = Buffer.from(secret.split('.')[0]!, 'base64').toString('latin1');
@@ -54,12 +97,30 @@ function discordId(secret: string): boolean {
 
 export const TOKEN_RULES: readonly ScannerRule[] = [
   {
+    // A whole private key block, BEGIN to its END: PEM (RSA, EC, DSA, PKCS#8, ENCRYPTED),
+    // OpenSSH and armored PGP keys, whose headers (`Version:`, `Proc-Type:`) end in a blank line
+    // before the body. The block may be written any way (one line, JSON-escaped, numbered lines):
+    // what lies between is not read, unless it is prose (a text naming both markers, see keyBlock).
     id: 'private-key',
     keywords: ['-----begin'],
     secretGroup: 0,
-    // Whole PEM/OpenSSH/PGP private key blocks, body included; an unterminated block runs to
-    // the end of its paragraph.
-    regex: raw`-----BEGIN ((?:[A-Z0-9]+ )*PRIVATE KEY(?: BLOCK)?)-----[\s\S]*?(?:-----END \1-----|(?=\n\s*\n)|$)`,
+    regex: raw`-----BEGIN (${KEY_LABEL})-----(?:(?!-----BEGIN )[\s\S]){0,${KEY_MAX}}?-----END \1-----`,
+    accept: keyBlock,
+  },
+  {
+    // A block without its END (cut short, pasted in part, a tool call's command clipped) or not
+    // taken whole above: its lines as far as they are a key's (headers, blank lines, base64),
+    // and its END if that follows.
+    id: 'private-key',
+    keywords: ['-----begin'],
+    secretGroup: 0,
+    regex: [
+      raw`-----BEGIN (${KEY_LABEL})-----`,
+      raw`(?:${KEY_SEP}${KEY_LINE_START}${KEY_HEADER})*${KEY_INLINE_HEADERS}`,
+      // Body lines, blank lines only between them (the blank line after the block stays).
+      raw`(?:(?:${KEY_SEP}${KEY_LINE_START})*${KEY_SEP}${KEY_LINE_START}${KEY_BODY}|[ \t]+${KEY_BODY_RUN})*`,
+      raw`(?:${KEY_SEP}${KEY_LINE_START}-----END \1-----)?`,
+    ].join(''),
   },
   {
     id: 'aws-access-key',
