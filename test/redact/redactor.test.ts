@@ -162,4 +162,29 @@ describe('values taken whole, and only the value', () => {
       'It opens with [REDACTED:private-key] on a line.\n\nThe body follows, and the line -----END RSA PRIVATE KEY----- closes it.',
     );
   });
+
+  it.each([
+    ['docker login -u me -p DockerPw7781Xz registry.example.com', 'docker login -u me -p [REDACTED:cli-password] registry.example.com'],
+    ['redis-cli -a RedisCliPw881 ping', 'redis-cli -a [REDACTED:cli-password] ping'],
+    ['htpasswd -b .htpasswd admin HtPasswdVal77', 'htpasswd -b .htpasswd admin [REDACTED:cli-password]'],
+    ['mysql -uroot -psunflower shop', 'mysql -uroot -p[REDACTED:cli-password] shop'],
+    ["sshpass -p 'sunflower' ssh -p 2222 ops@bastion", "sshpass -p '[REDACTED:cli-password]' ssh -p 2222 ops@bastion"],
+    ['wifi password: "blue sky over hills"', 'wifi password: "[REDACTED:password]"'],
+    ['passphrase: "purple monkey dishwasher"', 'passphrase: "[REDACTED:password]"'],
+    ['the SSH passphrase: "correct horse battery staple"', 'the SSH passphrase: "[REDACTED:password]"'],
+    ['pw: hunter2pw', 'pw: [REDACTED:password]'],
+    ['set PGPASSWORD to PgPwSetTo55', 'set PGPASSWORD to [REDACTED:password]'],
+    ['token：FullWidthTok3n9921Xz，请勿外传', 'token：[REDACTED:token]，请勿外传'],
+    [
+      '[docs](https://example.com/reset?token=expired) for the flow',
+      '[docs](https://example.com/reset?token=[REDACTED:token]) for the flow',
+    ],
+    [
+      'https://example.com/cb?access_token=Ab3dEf6hIj9k&state=xyz#top',
+      'https://example.com/cb?access_token=[REDACTED:token]&state=xyz#top',
+    ],
+    ['(JWT_SECRET=b8Qz3LmX0pW7vR2tY6nK) in the env', '(JWT_SECRET=[REDACTED:secret]) in the env'],
+  ])('%s', (text, redacted) => {
+    expect(r.redact(text).text).toBe(redacted);
+  });
 });

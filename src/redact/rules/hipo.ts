@@ -3,7 +3,7 @@
 // a look-alike (`Bearer implementation-details`, `password: string`, `pwd = /home/me`), and
 // the provider token formats hipo names by its own kinds (tokens.ts).
 import { charClasses, isPathLike, isPhraseLike, isPlaceholder, isWordish, shannonEntropy } from '../entropy.js';
-import type { ScannerRule } from '../rule.js';
+import type { Candidate, ScannerRule } from '../rule.js';
 import { TOKEN_RULES } from './tokens.js';
 
 const raw = String.raw;
@@ -24,6 +24,7 @@ const COMMON_WORDS = /(?:ed|ing|ly|ion|ions|ment|ments|able|ible|ful|less|ness|i
 /** What an assigned value must look like to be a secret; `key` and `sep` are the context. */
 function secretValue(value: string, key: string, sep: string, quoted: boolean): boolean {
   if (isPlaceholder(value) || isPathLike(value)) return false;
+  if (quoted && /\s/.test(value)) return passphrase(value);
   // A name followed by its separator is the next key, not a value (`password:   password: x`).
   if (/[:=]$/.test(value)) return false;
   if (/^\d{4}-\d{2}-\d{2}/.test(value) || (/^\d+(?:\.\d+)*[a-z]{0,3}$/i.test(value) && value.length < 6)) return false;
@@ -43,9 +44,24 @@ function secretValue(value: string, key: string, sep: string, quoted: boolean): 
   return shannonEntropy(value) >= 2.5;
 }
 
+/**
+ * A quoted value of several words is a passphrase ("correct horse battery staple"), not a label
+ * or a message about one (`"Confirm your password"`, `"Passwords do not match."`) nor a template
+ * (`"Bearer ${TOKEN}"`).
+ */
+function passphrase(value: string): boolean {
+  const words = value.trim().split(/\s+/);
+  return (
+    words.length <= 8 &&
+    !/^(?:your|my|the|a|an|enter|type|use|must|should|is|are|not|no|at)\b/i.test(value) &&
+    !/\b(?:pass\w*|pwd|tokens?|secrets?|keys?|credentials?|required|invalid|characters?)\b/i.test(value) &&
+    !/[.!?:]$|[$%]\{|\{\{|<[^>]*>/.test(value)
+  );
+}
+
 /** Names of secrets in assignments, by the kind their value is redacted as. */
 const SECRET_NAMES: [kind: string, names: string][] = [
-  ['password', 'password|passwd|passphrase|passcode|pwd|pass'],
+  ['password', 'password|passwd|passphrase|passcode|pwd|pass|pw'],
   [
     'api-key',
     raw`api[_-]?key|apikey|access[_-]?key|private[_-]?key|secret[_-]?key|key[_-]?base|signing[_-]?key|encryption[_-]?key|master[_-]?key|client[_-]?key`,
@@ -55,17 +71,35 @@ const SECRET_NAMES: [kind: string, names: string][] = [
 ];
 const NAME_TESTS = SECRET_NAMES.map(([kind, names]) => ({ kind, re: new RegExp(`(?:${names})s?$`, 'i') }));
 
+/** `=`, `:` and their kin, the full-width ones of CJK text too (`token：…`). */
+const ASSIGN = raw`(?:=|:=|=>|:|\uFF1A|\uFF1D)`;
+/** The key, the separator and the opening quote at the start of an assignment's match. */
+const ASSIGNED = new RegExp(raw`^([A-Za-z0-9_.-]*?)(["'\x60]?[ \t]*${ASSIGN}[ \t]*)(["'\x60]?)`);
+/** A URL's query value (`?token=…`, `&access_token=…`): up to `&`, `#`, `)` or a space. */
+const QUERY_VALUE = raw`(?<=[?&#][\w.%-]*=)([^\s&#)"'\x60<>]+)`;
+/** A quoted value, whole: a passphrase of several words, a value holding `,` or `;`. */
+const QUOTED_VALUE = raw`"([^"\n]{1,200}?)"|'([^'\n]{1,200}?)'|\x60([^\x60\n]{1,200}?)\x60`;
+/**
+ * A value as written bare: up to a space, a quote, `,` or `;` (or the full-width `，；。、`); a
+ * `)` is its own only inside it (`Pa55)word`), not where it closes a parenthesis or a markdown
+ * link (`[docs](https://…?token=…) for`).
+ */
+const BARE_VALUE = raw`(?:[^\s"'\x60,;)\uFF0C\uFF1B\u3001\u3002]|\)(?![\s.,;:!?)\]]|$))+`;
+const BARE = raw`["'\x60]?(${BARE_VALUE})`;
+
 /**
  * `NAME = value`, `name: value`, `"name": "value"` where the name ends with a secret's name
  * (`DB_PASSWORD`, `apiKey`, `JWT_SECRET`, `SECRET_KEY_BASE`, `twilio_auth_token`). The regex
  * matches from the name's last word; the rest of the name is found by looking back (`prefix`).
+ * The value is a URL's query value (`?token=…`, up to `&`, `#` or `)`), a quoted value whole
+ * (a passphrase of several words too), or a bare one.
  */
 const ASSIGNMENT: ScannerRule = {
   id: 'secret',
   // The first word of each name below: a match begins at one of them.
   keywords: [
     'pass',
-    'pwd',
+    'pw',
     'api',
     'access',
     'private',
@@ -80,14 +114,15 @@ const ASSIGNMENT: ScannerRule = {
     'cred',
   ],
   ignoreCase: true,
-  secretGroup: 3,
   prefix: 40,
-  regex: raw`(?:${SECRET_NAMES.map(([, n]) => n).join('|')})s?(["'\x60]?[ \t]*(?:=|:=|=>|:)[ \t]*)(["'\x60]?)([^\s"'\x60,;]{3,})`,
+  regex: raw`(?:${SECRET_NAMES.map(([, n]) => n).join('|')})s?["'\x60]?[ \t]*${ASSIGN}[ \t]*(?:${QUERY_VALUE}|${QUOTED_VALUE}|${BARE})`,
   accept: (secret, at) => {
-    const m = /^([A-Za-z0-9_.-]*?)(["'\x60]?[ \t]*(?:=|:=|=>|:)[ \t]*)(["'\x60]?)/.exec(at.match);
+    const m = ASSIGNED.exec(at.match);
     const key = m?.[1] ?? '';
     const kind = NAME_TESTS.find((t) => namesSecret(key, t.re))?.kind;
-    if (!m || !kind) return false;
+    if (!m || !kind || secret.length < 3) return false;
+    // A URL's query value is a machine's: a word there is a token too (`?token=expired`).
+    if (/[?&#]/.test(at.text[at.matchStart - 1] ?? '') && m[2] === '=') return queryValue(secret) && kind;
     // `pwd = /home/me` is a working directory, not a password.
     if (/pwd$/i.test(key) && /^[~./$]|\//.test(secret)) return false;
     // Only passwords are short: a token, key or secret has 8 characters or more.
@@ -95,6 +130,40 @@ const ASSIGNMENT: ScannerRule = {
     return secretValue(secret, key, m[2]!, m[3] !== '') && kind;
   },
 };
+
+/** A URL query value that is not a stand-in: `{token}`, `:token`, `%s`, `$TOKEN`, a short number. */
+function queryValue(value: string): boolean {
+  return value.length >= 4 && !isPlaceholder(value) && !/^[{:<$%]/.test(value) && !/^\d{1,5}$/.test(value);
+}
+
+/** A command-line value: quoted whole, else up to a space or a shell separator. */
+const CLI_VALUE = raw`(?:"([^"\n]+)"|'([^'\n]+)'|([^\s"';&|]+))`;
+/** A command-line word that is not an option. */
+const CLI_WORD = raw`(?:"[^"\n]*"|'[^'\n]*'|[^\s"'-]\S*)`;
+const HTPASSWD_FLAG = raw`(?:[ \t]+-C[ \t]*\d+|[ \t]+-[A-Za-z]+)`;
+/** `htpasswd -nb user password`: with `-n`, no file. */
+const HTPASSWD_PRINT = raw`${HTPASSWD_FLAG}*?[ \t]+-[A-Za-z]*n[A-Za-z]*${HTPASSWD_FLAG}*[ \t]+${CLI_WORD}[ \t]+${CLI_VALUE}`;
+const HTPASSWD_FILE = raw`${HTPASSWD_FLAG}*[ \t]+${CLI_WORD}[ \t]+${CLI_WORD}[ \t]+${CLI_VALUE}`;
+/** Long options whose value is a secret. */
+const LONG_OPTIONS = 'password|passwd|pass|token|api-key|apikey|api-token|secret|client-secret|auth-token|access-token';
+/** Short options whose value is the password, each with its command. */
+const PASSWORD_OPTIONS = [
+  raw`\b(?:docker|podman)[ \t]+login\b[^\n;&|]*?[ \t]-p(?:=|[ \t]+)`,
+  raw`\bredis-cli\b[^\n;&|]*?[ \t]-a[ \t]+`,
+  raw`\bsshpass(?:[ \t]+-[A-Za-oq-z]\S*(?:[ \t]+[^-\s]\S*)?)*?[ \t]+-p[ \t]*`,
+  raw`\b(?:mysql|mysqldump|mysqladmin|mariadb)\b[^\n;&|]*?[ \t]-p(?=\S)`,
+];
+
+/**
+ * A password given to a command: not a variable, a placeholder or the next option; letters
+ * alone only where they cannot be an argument of another kind, glued to their option
+ * (`mysql -pSecret`) or quoted (`sshpass -p 'sunflower'`).
+ */
+function cliValue(secret: string, at: Candidate): boolean {
+  if (/^\$/.test(secret) || isPlaceholder(secret) || secret.startsWith('-')) return false;
+  const before = at.text.slice(Math.max(0, at.start - 2), at.start);
+  return !isWordish(secret) || /^-p$|["']$/.test(before);
+}
 
 /** A value in prose: "my password is hunter2", "the API token is 8f2c…". */
 function proseValue(secret: string, loose: boolean): boolean {
@@ -130,6 +199,13 @@ const PIN_OWNERS = 'my|the|your|his|her|our|their|card|bank|atm|debit|door|garag
 const PASSWORD_WORDS = raw`(?:password|passcode|passphrase|passwd|pin(?: code| number)?|pwd|pw)`;
 /** "… for the router is", "… was", "… set to": how prose gives a password its value. */
 const PASSWORD_IS = raw`(?:\s+(?:for|of|on|to)(?:\s+[^\s:=]{1,30}){1,3}?)?\s+(?:is now|is|was|will be|has been set to|set to|=|:)\s+`;
+
+/** The last word of an environment variable that holds a secret: `PGPASSWORD`, `GITHUB_TOKEN`. */
+const ENV_NAMES = 'PASSWORD|PASSWD|PASSPHRASE|PASS|PWD|PW|TOKEN|SECRET|KEY';
+/** A value in prose, without the punctuation that ends its sentence. */
+const PROSE_VALUE = raw`["'\x60]?([^\s"'\x60,;]{2,}[^\s"'\x60,;.!?:)\]])`;
+/** "set …", "export …": the verb before an environment variable given a value with "to". */
+const ENV_SET = raw`\b(?:[Ss]et|[Ee]xport|[Cc]hanged?|[Uu]pdated?|[Rr]eset)\b[^.!?\n]{0,40}?`;
 
 /** "I set the …", "changed my …": the verb before a password word given a new value with "to". */
 const PASSWORD_SET = raw`\b(?:set|changed?|reset|updated?|switched)\b[^.!?\n]{0,40}`;
@@ -206,11 +282,28 @@ export const HIPO_RULES: readonly ScannerRule[] = [
   },
   {
     id: 'cli-password',
-    keywords: ['--pass', '--token', '--api', '--secret', '--client-secret', '--auth', '--access', 'sshpass', 'mysql', 'mariadb'],
+    keywords: ['--pass', '--token', '--api', '--secret', '--client-secret', '--auth', '--access'],
     ignoreCase: true,
     secretGroup: 2,
-    regex: raw`(?:--(?:password|passwd|pass|token|api-key|apikey|api-token|secret|client-secret|auth-token|access-token)(?:=|\s+)|\bsshpass\b[^\n]*?\s-p\s*|\b(?:mysql|mysqldump|mariadb)\b[^\n]*?\s-p(?=\S))(["']?)([^\s"']{3,})`,
+    regex: raw`--(?:${LONG_OPTIONS})(?:=|\s+)(["']?)([^\s"']{3,})`,
     accept: (s) => !/^\$/.test(s) && !isPlaceholder(s) && !isWordish(s) && !s.startsWith('-'),
+  },
+  {
+    // Short options whose value is the password: `docker login -u me -p …`, `redis-cli -a …`,
+    // `sshpass -p …` (its own options only: `ssh -p 2222` is a port), `mysql -p…` (glued).
+    // Case matters, so the rule does not ignore it: `mysql -P3306` is a port, `sshpass -P` a
+    // prompt. A command stops at `;`, `&` or `|`.
+    id: 'cli-password',
+    keywords: ['docker', 'podman', 'redis-cli', 'sshpass', 'mysql', 'mariadb'],
+    regex: raw`(?:${PASSWORD_OPTIONS.join('|')})${CLI_VALUE}`,
+    accept: cliValue,
+  },
+  {
+    // `htpasswd -b [file] user password` (batch mode; `-n` prints instead of writing a file).
+    id: 'cli-password',
+    keywords: ['htpasswd'],
+    regex: raw`\bhtpasswd(?=${HTPASSWD_FLAG}*?[ \t]+-[A-Za-z]*b)(?:${HTPASSWD_PRINT}|${HTPASSWD_FILE})`,
+    accept: cliValue,
   },
   ASSIGNMENT,
   {
@@ -230,6 +323,21 @@ export const HIPO_RULES: readonly ScannerRule[] = [
     secretGroup: 1,
     regex: raw`(?<=${PASSWORD_SET})\b${PASSWORD_WORDS}\s+to\s+["'\x60]?([^\s"'\x60,;]{2,}[^\s"'\x60,;.!?:)\]])`,
     accept: (s) => proseValue(s, true),
+  },
+  {
+    // An environment variable named as a secret given a value in prose: "set PGPASSWORD to …",
+    // "export the GITHUB_TOKEN env var to …". Its name in capitals, so the case matters here.
+    id: 'password',
+    keywords: ['pass', 'pw', 'token', 'secret', 'key'],
+    prefix: 40,
+    secretGroup: 1,
+    // The name is tested before the verb is looked back for: most hits are a lower-case "key".
+    regex: raw`(?:${ENV_NAMES})(?<=${ENV_SET}\b[A-Z0-9_]*[A-Z]{2,10})\x60?(?:\s+env(?:ironment)?\s+var(?:iable)?)?\s+to\s+${PROSE_VALUE}`,
+    accept: (s, at) => {
+      if (!proseValue(s, true)) return false;
+      const name = /^[A-Z0-9_]+/.exec(at.match)?.[0] ?? '';
+      return NAME_TESTS.find((t) => namesSecret(name, t.re))?.kind ?? false;
+    },
   },
   {
     // A quoted value, words too: "the wifi password is 'sunflower'", a passphrase of several
