@@ -37,6 +37,18 @@ export function isMixedRandom(s: string, minEntropy = 3): boolean {
   return c.lower && c.upper && c.digit && shannonEntropy(s) >= minEntropy;
 }
 
+/**
+ * A lower-cased word that reads as a random token, not a word, a name or a version: letters and
+ * digits changing places again and again in one part (`u3xy9qw8er7ty6ui5op4bz`; not `x86_64`,
+ * `win10x64`, `covid19`), or hexadecimal with digits and letters (a hash, an id). For text whose
+ * case is gone, where isMixedRandom cannot tell.
+ */
+export function isRandomWord(w: string): boolean {
+  if (w.length >= 7 && /^[0-9a-f]+$/.test(w) && /\d/.test(w) && /[a-f]/.test(w)) return true;
+  if (w.length < 8) return false;
+  return w.split(/[-_.+/]+/).some((part) => part.length >= 8 && (part.match(/[a-z]+|\d+/g)?.length ?? 0) >= 5);
+}
+
 /** Only hexadecimal digits: a git SHA, a content hash, an id. */
 export function isHex(s: string): boolean {
   return /^[0-9a-fA-F]+$/.test(s);

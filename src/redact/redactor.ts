@@ -10,7 +10,7 @@
 // token), never over the whole text. Candidates of all rules are found on the original text and
 // merged, so one rule's marker never feeds another rule.
 import { createHash } from 'node:crypto';
-import { isPlaceholder } from './entropy.js';
+import { isMixedRandom, isPlaceholder } from './entropy.js';
 import { KeywordScanner, tokenRuns } from './keywords.js';
 import type { Candidate, ScannerRule } from './rule.js';
 import { HIPO_RULES } from './rules/hipo.js';
@@ -84,6 +84,50 @@ function secretGroup(m: RegExpExecArray, rule: ScannerRule): number {
   return 0;
 }
 
+/** Findings in text order, merged where they overlap. */
+function merge(found: Found[]): Finding[] {
+  found.sort((a, b) => a.start - b.start || b.end - a.end || a.order - b.order);
+  const merged: Finding[] = [];
+  for (const f of found) {
+    const last = merged[merged.length - 1];
+    if (last && f.start < last.end) last.end = Math.max(last.end, f.end);
+    else merged.push({ start: f.start, end: f.end, kind: f.kind });
+  }
+  return merged;
+}
+
+/** A line that is one token and nothing else (a bullet before it aside). */
+const LONE_TOKEN = /^[ \t]*(?:[-*>][ \t]+)?([A-Za-z0-9+/=_-]{10,})[ \t]*\r?$/;
+
+/**
+ * The rest of a secret that a line break cut in two: a line that is nothing but a random token
+ * (both cases and digits), right after a line that ends with a secret, is redacted as that
+ * secret, and so is a line after it that is one too. Only such lines: a word, a number or a
+ * sentence there is the text going on.
+ */
+function continuations(text: string, found: readonly Finding[]): Found[] {
+  const out: Found[] = [];
+  const lineEnd = /[ \t\r]*\n/y;
+  for (const f of found) {
+    let end = f.end;
+    for (;;) {
+      lineEnd.lastIndex = end;
+      if (!lineEnd.test(text)) break;
+      const nl = lineEnd.lastIndex - 1;
+      const next = text.indexOf('\n', nl + 1);
+      const stop = next === -1 ? text.length : next;
+      if (stop - nl > 200) break;
+      const line = text.slice(nl + 1, stop);
+      const m = LONE_TOKEN.exec(line);
+      if (!m || !isMixedRandom(m[1]!, 3)) break;
+      const start = nl + 1 + line.indexOf(m[1]!);
+      end = start + m[1]!.length;
+      out.push({ start, end, kind: f.kind, order: 1 });
+    }
+  }
+  return out;
+}
+
 /** One text being searched: what was found so far. */
 interface Search {
   text: string;
@@ -146,14 +190,9 @@ export class Redactor {
     } else {
       this.search(s);
     }
-    s.found.sort((a, b) => a.start - b.start || b.end - a.end || a.order - b.order);
-    const merged: Finding[] = [];
-    for (const f of s.found) {
-      const last = merged[merged.length - 1];
-      if (last && f.start < last.end) last.end = Math.max(last.end, f.end);
-      else merged.push({ start: f.start, end: f.end, kind: f.kind });
-    }
-    return merged;
+    const merged = merge(s.found);
+    const more = continuations(text, merged);
+    return more.length ? merge([...merged.map((f) => ({ ...f, order: 0 })), ...more]) : merged;
   }
 
   private search(s: Search): void {

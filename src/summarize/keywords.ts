@@ -2,6 +2,7 @@
 // whole (node.js, gpt-4, c++), its stop words, and TF-IDF over the sections being summarized.
 import { stopWords } from '../text/stopwords.js';
 import { plainApostrophes } from '../text/apostrophes.js';
+import { isRandomWord } from '../redact/entropy.js';
 
 /**
  * Besides the common list: contractions as this tokenizer keeps them (whole), more function
@@ -162,10 +163,12 @@ export function topWords(
   exclude: ReadonlySet<string> = new Set(),
 ): string[] {
   const tf = new Map<string, number>();
-  // Numbers, URLs and paths make poor sub-keywords (they stay searchable in the text).
+  // Numbers, URLs and paths make poor sub-keywords (they stay searchable in the text); hashes,
+  // ids and random tokens (what is left of a secret a line break cut) name nothing.
   for (const m of tfs)
     for (const [w, n] of m)
-      if (!exclude.has(w) && !/^[\d.,:-]+$/.test(w) && !w.includes('/') && w !== 'https' && w !== 'http') tf.set(w, (tf.get(w) ?? 0) + n);
+      if (!exclude.has(w) && !/^[\d.,:-]+$/.test(w) && !w.includes('/') && w !== 'https' && w !== 'http' && !isRandomWord(w))
+        tf.set(w, (tf.get(w) ?? 0) + n);
   const seen = new Set([...exclude].map(singular));
   const out: string[] = [];
   for (const { w } of [...tf]

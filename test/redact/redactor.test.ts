@@ -187,4 +187,20 @@ describe('values taken whole, and only the value', () => {
   ])('%s', (text, redacted) => {
     expect(r.redact(text).text).toBe(redacted);
   });
+
+  it('takes the rest of a token a line break cut, a lone random token on the next line', () => {
+    const text = '- the token is ghp_R4nD0mT0k3nV4l\nu3Xy9Qw8Er7Ty6Ui5Op4Bz\n- then I rotated it';
+    expect(r.redact(text).text).toBe('- the token is [REDACTED:secret]\n[REDACTED:secret]\n- then I rotated it');
+  });
+
+  it.each([
+    'the token is ghp_R4nD0mT0k3nV4l\nthen I rotated it',
+    'the token is ghp_R4nD0mT0k3nV4l\nAuthentication',
+    'the token is ghp_R4nD0mT0k3nV4l\n20260315093000',
+    'the token is ghp_R4nD0mT0k3nV4l\nu3xy9qw8er7ty6ui5op4bz',
+    'the token is ghp_R4nD0mT0k3nV4l for CI\nu3Xy9Qw8Er7Ty6Ui5Op4Bz',
+  ])('leaves a next line that is not the rest of the token: %j', (text) => {
+    const [, next] = text.split('\n');
+    expect(r.redact(text).text.split('\n')[1]).toBe(next);
+  });
 });

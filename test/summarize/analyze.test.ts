@@ -5,6 +5,7 @@ import { analyzeSources, dayTopics, type Analysis } from '../../src/summarize/an
 import type { LocalDate } from '../../src/time/calendar.js';
 import { SummaryMemo } from '../../src/summarize/memo.js';
 import { ExclusionRules } from '../../src/summarize/exclusion.js';
+import { isRandomWord } from '../../src/redact/entropy.js';
 import type { SourceDoc } from '../../src/summarize/summarizer.js';
 
 const day = (date: string, sections: Record<string, string[]>): SourceDoc => ({
@@ -82,5 +83,28 @@ describe("a day's topic keywords", () => {
     // The topic's own name is not repeated as a keyword, in either number.
     expect(words).not.toContain('recipes');
     expect(words).toEqual(expect.arrayContaining(['dill']));
+  });
+
+  it('are never a random token, a hash or an id, however often it is written', () => {
+    const a = analyzeSources(
+      [
+        day('2026-06-26', {
+          'split key [reference]': [
+            'the token is [REDACTED:secret]',
+            'u3Xy9Qw8Er7Ty6Ui5Op4Bz was the rest of the token, u3Xy9Qw8Er7Ty6Ui5Op4Bz again',
+            'deployed 9f3c2a7e1b to the staging cluster, then 9f3c2a7e1b to production',
+            'the staging cluster runs the deploy pipeline',
+          ],
+        }),
+      ],
+      new ExclusionRules(),
+    );
+    const [topic] = dayTopics(a, '2026-06-26' as LocalDate, 10);
+    expect(topic!.name).toBe('split key');
+    expect(topic!.keywords).not.toContain('u3xy9qw8er7ty6ui5op4bz');
+    expect(topic!.keywords).not.toContain('9f3c2a7e1b');
+    expect(topic!.keywords).toEqual(expect.arrayContaining(['staging', 'cluster']));
+    // Names and versions that mix letters and digits stay words.
+    expect(['x86_64', 'win10x64', 'covid19', 'sha256', 'gpt-4o-mini', 'es2022', 'deadbeef'].filter(isRandomWord)).toEqual([]);
   });
 });

@@ -32,6 +32,8 @@ const BAD_NAMES = [
   'great tips',
   'a3',
   'abc123def',
+  'u3xy9qw8er7ty6ui5op4bz',
+  'split key u3xy9qw8er7ty6ui5op4bz',
   'redacted',
   'really',
   'watched',
