@@ -10,6 +10,7 @@ import type { ExtraQuery } from '../../src/search/extra-queries.js';
 import { search, type SearchHit, type SearchMode, type SearchOptions } from '../../src/search/search.js';
 import { indexTreeSearch } from '../../src/context/index-search.js';
 import { recall } from '../../src/context/recall.js';
+import { linesRedactor } from '../../src/redact/lines.js';
 import type { LocalDate } from '../../src/time/calendar.js';
 
 export interface Question {
@@ -120,7 +121,8 @@ function sessionHeadings(memoryDir: string, rel: string, cache: Map<string, [num
 /** Retrieval through `hipo recall`: topics index, node manifest, then hybrid search, fused. */
 function viaRecall(index: SearchIndex, opts: RetrieverOptions): Retriever {
   const cache = new Map<string, [number, string][]>();
-  const search = indexTreeSearch(index, index.ws.memoryName, index.ws.memoryDir, opts.mode);
+  const redact = linesRedactor([]);
+  const search = indexTreeSearch(index, index.ws.memoryName, index.ws.memoryDir, redact, opts.mode);
   return async (q) => {
     // Recall takes plain wordings: the extra queries' texts.
     const also = opts.also ? (await opts.also(q)).map((x) => x.text) : [];
@@ -133,6 +135,7 @@ function viaRecall(index: SearchIndex, opts: RetrieverOptions): Retriever {
       measure: (t) => Math.ceil(t.length / 4),
       search,
       limit: opts.limit,
+      redact,
     });
     const out: string[] = [];
     for (const p of r.passages) {

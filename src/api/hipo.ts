@@ -133,10 +133,15 @@ export class Hipo {
     const ws = this.workspace;
     const run = (tree?: TreeSearch): Promise<Recall> => recallIn(ws, this.config, this.today(), question, opts, tree);
     if (opts.search === false) return { ...(await run()), warnings: [] };
-    const [{ withIndex }, { indexTreeSearch }] = await Promise.all([import('../index/maintain.js'), import('../context/index-search.js')]);
+    const [{ withIndex }, { indexTreeSearch }, { linesRedactor }] = await Promise.all([
+      import('../index/maintain.js'),
+      import('../context/index-search.js'),
+      import('../redact/lines.js'),
+    ]);
+    const redact = linesRedactor(this.config.redactPatterns);
     try {
       const s = await withIndex(ws, this.config, { update: opts.update ?? true }, (index) =>
-        run(indexTreeSearch(index, ws.memoryName, ws.memoryDir)),
+        run(indexTreeSearch(index, ws.memoryName, ws.memoryDir, redact)),
       );
       return { ...s.result, warnings: s.warnings };
     } catch (err) {

@@ -16,11 +16,24 @@ import { clipLongLines, readInMemory } from './sources.js';
 /** Lines of a passage read back from its file, at most this many. */
 const MAX_LINES = 60;
 
-export function indexTreeSearch(index: SearchIndex, memoryName: string, memoryDir: string, mode: SearchMode = 'hybrid'): TreeSearch {
+/**
+ * `redact` redacts a file's text keeping its lines (redact/lines.ts): a passage is a slice of the
+ * redacted file, never redacted on its own (a slice that starts inside a key block would not be).
+ */
+export function indexTreeSearch(
+  index: SearchIndex,
+  memoryName: string,
+  memoryDir: string,
+  redact: (text: string) => string,
+  mode: SearchMode = 'hybrid',
+): TreeSearch {
   const prefix = `${memoryName}/`;
   const files = new Map<string, string[] | null>();
   const lines = (rel: string): string[] | null => {
-    if (!files.has(rel)) files.set(rel, readInMemory(memoryDir, rel, 16 * 1024 * 1024)?.text.split('\n') ?? null);
+    if (!files.has(rel)) {
+      const r = readInMemory(memoryDir, rel, 16 * 1024 * 1024);
+      files.set(rel, r ? redact(r.text).split('\n') : null);
+    }
     return files.get(rel)!;
   };
   const passage = (ref: Pick<SectionRef, 'path' | 'lines'>): Passage | null => {

@@ -29,12 +29,16 @@ export interface ScoredPassage extends Passage {
 const WINDOW = 40;
 const MAX_FILE_BYTES = 4 * 1024 * 1024;
 
-/** The `##`-level sections of a file as passages (long ones in windows). */
-export function filePassages(memoryDir: string, rel: string): Passage[] {
+/**
+ * The `##`-level sections of a file as passages (long ones in windows), cut from its text as
+ * `redact` leaves it (lines kept where they were: redact/lines.ts).
+ */
+export function filePassages(memoryDir: string, rel: string, redact: (text: string) => string): Passage[] {
   const r = readInMemory(memoryDir, rel, MAX_FILE_BYTES);
   if (!r) return [];
-  const { yaml, body } = splitFrontmatterLight(r.text);
-  const offset = yaml === null ? 0 : r.text.slice(0, r.text.length - body.length).split('\n').length - 1;
+  const text = redact(r.text);
+  const { yaml, body } = splitFrontmatterLight(text);
+  const offset = yaml === null ? 0 : text.slice(0, text.length - body.length).split('\n').length - 1;
   const lines = body.split('\n');
   const starts: number[] = [];
   let fence = false;

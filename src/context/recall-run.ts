@@ -35,7 +35,11 @@ export async function recallIn(
   opts: RecallAsk,
   tree?: TreeSearch,
 ): Promise<Recall> {
-  const [{ recall }, { loadTokenCounter }] = await Promise.all([import('./recall.js'), import('../text/tokens.js')]);
+  const [{ recall }, { loadTokenCounter }, { linesRedactor }] = await Promise.all([
+    import('./recall.js'),
+    import('../text/tokens.js'),
+    import('../redact/lines.js'),
+  ]);
   return recall({
     memoryDir: ws.memoryDir,
     today,
@@ -43,6 +47,7 @@ export async function recallIn(
     also: opts.also ?? [],
     budget: opts.budget ?? config.agents.contextTokens,
     measure: await loadTokenCounter(config.compaction.tokenizer as TokenizerName),
+    redact: linesRedactor(config.redactPatterns),
     ...(tree ? { search: tree } : {}),
   });
 }

@@ -38,6 +38,8 @@ export interface RecallOptions {
   also?: readonly string[];
   /** Passages considered before the budget cut. */
   limit?: number;
+  /** Redacts a file's text keeping its lines (redact/lines.ts): passages are cut from it. */
+  redact: (text: string) => string;
 }
 
 interface RecalledPassage extends Passage {
@@ -136,7 +138,10 @@ export async function recall(o: RecallOptions): Promise<Recall> {
   }
   // Step 3a: the manifest's days, raw logs (the detail) and daily nodes (the summary).
   const dayRank = new Map(days.map((d, i) => [d, i]));
-  const candidates = days.flatMap((d) => [...filePassages(o.memoryDir, rawRelPath(d)), ...filePassages(o.memoryDir, `daily/${d}.md`)]);
+  const candidates = days.flatMap((d) => [
+    ...filePassages(o.memoryDir, rawRelPath(d), o.redact),
+    ...filePassages(o.memoryDir, `daily/${d}.md`, o.redact),
+  ]);
   // The day of a raw log (or a dated note beside it) or of a daily node.
   const dayOf = (p: Passage): LocalDate | undefined => {
     const what = classifyPath(p.path);

@@ -50,12 +50,13 @@ export class IndexKeeper {
   /** Recalls as `hipo recall` would, on `today`, searching the index as it is. */
   recall(request: RecallRequest, today: LocalDate, warn: (message: string) => void): Promise<Recall> {
     return this.turn(async () => {
-      const [{ recallIn }, { indexTreeSearch }] = await Promise.all([
+      const [{ recallIn }, { indexTreeSearch }, { linesRedactor }] = await Promise.all([
         import('../context/recall-run.js'),
         import('../context/index-search.js'),
+        import('../redact/lines.js'),
       ]);
       if (!this.index) await this.updateNow(warn, []);
-      const tree = indexTreeSearch(this.index!, this.ws.memoryName, this.ws.memoryDir);
+      const tree = indexTreeSearch(this.index!, this.ws.memoryName, this.ws.memoryDir, linesRedactor(this.config.redactPatterns));
       return recallIn(this.ws, this.config, today, request.question, request, tree);
     });
   }

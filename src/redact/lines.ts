@@ -2,6 +2,7 @@
 // index, `get`), and structured values written as JSON (.hipo/ state, --json output), where
 // each string is redacted on its own so that the JSON stays valid.
 import { redactedCount, type Redactor } from './redactor.js';
+import { redactorFor } from './workspace.js';
 
 /**
  * Redacts `text`, keeping every line where it was: a value that spans lines (a private key
@@ -10,6 +11,16 @@ import { redactedCount, type Redactor } from './redactor.js';
 export function redactKeepingLines(redactor: Redactor, text: string): { text: string; redacted: number } {
   const r = redactor.redact(text, { keepLines: true });
   return { text: r.text, redacted: redactedCount(r) };
+}
+
+/**
+ * `redactKeepingLines` as a function of text, with hipo's rules and `patterns`: for readers that
+ * cut a file into passages, which must be cut from the redacted text (a passage that starts
+ * inside a key block leaves its body to a later redaction that no longer sees the block).
+ */
+export function linesRedactor(patterns: readonly string[]): (text: string) => string {
+  const redactor = redactorFor(patterns);
+  return (text) => redactKeepingLines(redactor, text).text;
 }
 
 /** A JSON-like value with every string in it (keys too) redacted. */

@@ -101,6 +101,23 @@ describe('hipo recall', () => {
     expect(runCli([...ask.slice(0, -1), '--no-search', ask.at(-1)!]).stdout).not.toContain('the user, line');
   });
 
+  it('never shows a private key, however its passages are cut or their repeated lines dropped', () => {
+    const body = (seed: string): string[] =>
+      Array.from({ length: 6 }, (_, i) => `MIIEvQIBADANBgkqhkiG9w0BAQEFAASCBKcwggSjAgEAAoIBAQC${seed}${i}x7Qm3ZpL8vN2rT5yW1kH4sD6fG9jC0bE`);
+    const key = (seed: string): string => ['-----BEGIN RSA PRIVATE KEY-----', ...body(seed), '-----END RSA PRIVATE KEY-----'].join('\n');
+    const ws = makeWorkspace({
+      'memory/2026-03-02.md': day('2026-03-02', [`## staging deploy key [reference]\n- the staging deploy key:\n${key('Aa')}`]),
+      'memory/2026-03-05.md': day('2026-03-05', [`## staging deploy key [reference]\n- the new staging deploy key:\n${key('Bb')}`]),
+    });
+    expect(runCli(['compact', '--dir', ws.root, '--catch-up', '--now', '2026-03-20']).code).toBe(0);
+    expect(runCli(['index', '--dir', ws.root]).code).toBe(0);
+    for (const args of [[], ['--no-search'], ['--json']]) {
+      const out = runCli(['recall', '--dir', ws.root, '--now', '2026-03-20', ...args, 'staging', 'deploy', 'key']).stdout;
+      expect(out).toContain('staging deploy key');
+      expect(out).not.toMatch(/MIIEvQIBADAN|x7Qm3ZpL8vN2rT5yW1kH4sD6fG9jC0bE/);
+    }
+  });
+
   it('says so when nothing matches, and rejects an empty question', () => {
     const ws = makeWorkspace({ 'memory/2026-03-01.md': '# 2026-03-01\n\n## garden [user]\n- user grows tomatoes\n' });
     const r = runCli(['recall', '--dir', ws.root, '--now', '2026-03-02', 'kubernetes', 'ingress']);
