@@ -81,7 +81,12 @@ export class StampCache implements ScanCache {
     try {
       const parsed = JSON.parse(readFileSync(statePath(ws, 'stamps'), 'utf8')) as CacheFile;
       if (parsed.version !== CACHE_VERSION || typeof parsed.entries !== 'object') return StampCache.empty();
-      return new StampCache(new Map(Object.entries(parsed.entries)), true, parsed.redaction ?? null);
+      const entries = new Map(Object.entries(parsed.entries));
+      // Written under other patterns: the records are redacted again before anything reads them
+      // (ROOT's profile is built from the monthly facts kept here), and again whole when saved.
+      const redactor = workspaceRedactor(ws);
+      if ((parsed.redaction ?? null) !== redactor.patternsKey) for (const [k, r] of entries) entries.set(k, redactValue(redactor, r));
+      return new StampCache(entries, true, parsed.redaction ?? null);
     } catch {
       return StampCache.empty();
     }
