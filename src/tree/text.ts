@@ -1,6 +1,6 @@
 // Turning bytes from disk into text, with a clear word for what could not be read.
 
-export type Encoding = 'utf-8' | 'latin-1' | 'utf-16le' | 'utf-16be';
+type Encoding = 'utf-8' | 'latin-1' | 'utf-16le' | 'utf-16be';
 export type Decoded = { ok: true; text: string; encoding: Encoding; note: string | null } | { ok: false; reason: string };
 
 const utf8 = new TextDecoder('utf-8', { fatal: true });
