@@ -13,3 +13,18 @@ export const cleaningAdvice = (n: number): string[] =>
 export function asideSession(turns: readonly string[]): string {
   return ['# 2026-03-02', '', '## Session 3', ASIDE, ...turns, ''].join('\n');
 }
+
+/**
+ * A weekly node's text whose days label the user differently: `User:` on one, by name (`Dana:`)
+ * on the other. Each day must be read with its own labels.
+ */
+export const NAMED_USER_WEEK: readonly string[] = [
+  '## 2026-11-10 (Tue)',
+  'User: I am training for the Berlin marathon.',
+  'Assistant: Great.',
+  '## 2026-11-12 (Thu)',
+  'Dana: I adopted a greyhound named Comet.',
+  'Assistant: Congratulations!',
+  'Dana: I live in a flat on the 3rd floor.',
+  'Assistant: Nice.',
+];

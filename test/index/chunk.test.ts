@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { chunkDocument, chunkOptions } from '../../src/index/chunk.js';
 import { cjkIndexText, cjkQueryTerms } from '../../src/index/cjk.js';
+import { NAMED_USER_WEEK } from '../helpers/conversation.js';
 
 const opts = chunkOptions(2000);
 
@@ -171,16 +172,7 @@ describe("the user's statements in a transcript", () => {
   });
 
   it("reads a weekly node's days each with its own speakers", () => {
-    const t = [
-      '## 2026-11-10 (Tue)',
-      'User: I am training for the Berlin marathon.',
-      'Assistant: Great.',
-      '## 2026-11-12 (Thu)',
-      'Dana: I adopted a greyhound named Comet.',
-      'Assistant: Congratulations!',
-      'Dana: I live in a flat on the 3rd floor.',
-      'Assistant: Nice.',
-    ];
+    const t = NAMED_USER_WEEK;
     const facts = chunkDocument(t.join('\n'), opts).chunks.map((c) => c.facts);
     expect(facts).toEqual([
       'I am training for the Berlin marathon.',

@@ -4,6 +4,7 @@ import { ExclusionRules } from '../../../src/summarize/exclusion.js';
 import { applyExclusions, capAssistantTurns, fitSources } from '../../../src/summarize/llm/prepare.js';
 import type { SourceDoc } from '../../../src/summarize/summarizer.js';
 import { loadTokenCounter } from '../../../src/text/tokens.js';
+import { NAMED_USER_WEEK } from '../../helpers/conversation.js';
 
 const rules = new ExclusionRules(['scratchpad']);
 
@@ -56,16 +57,7 @@ describe('fitting sources to the budget', () => {
   });
 
   it("reads a weekly node's days each with its own speakers", () => {
-    const week = [
-      '## 2026-11-10 (Tue)',
-      'User: I am training for the Berlin marathon.',
-      'Assistant: Great.',
-      '## 2026-11-12 (Thu)',
-      'Dana: I adopted a greyhound named Comet.',
-      'Assistant: Congratulations!',
-      'Dana: I live in a flat on the 3rd floor.',
-      'Assistant: Nice.',
-    ].join('\n');
+    const week = NAMED_USER_WEEK.join('\n');
     const out = capAssistantTurns(week, 0);
     expect(out).toContain('Dana: I live in a flat on the 3rd floor.');
     expect(out).not.toContain('Congratulations');
