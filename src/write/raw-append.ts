@@ -48,6 +48,18 @@ function separator(fd: number, size: number, date: LocalDate): string {
 }
 
 /**
+ * A log saved as UTF-16 (a byte order mark: Windows editors' "Unicode") is read as such, but an
+ * entry appended in UTF-8 would make the rest of it unreadable: refused, the log left as it is.
+ */
+function refuseUtf16(fd: number, size: number, shown: string): void {
+  if (size < 2) return;
+  const head = Buffer.alloc(2);
+  readSync(fd, head, 0, 2, 0);
+  if ((head[0] === 0xff && head[1] === 0xfe) || (head[0] === 0xfe && head[1] === 0xff))
+    throw new Error(`${shown}: saved as UTF-16, and hipo appends UTF-8; nothing appended (save the file as UTF-8 to log to it)`);
+}
+
+/**
  * Appends `entry` to the raw log of `date`. The caller holds the append lock, so the size read
  * here is where the write lands.
  */
@@ -65,6 +77,7 @@ export function appendRawEntry(ws: Workspace, date: LocalDate, entry: string, lo
     const st = fstatSync(fd);
     if (!st.isFile()) throw new NotInsideMemory(`${ws.memoryName}/${rel}: not a regular file; nothing appended`);
     const size = st.size;
+    refuseUtf16(fd, size, `${ws.memoryName}/${rel}`);
     const prefix = separator(fd, size, date);
     const buf = Buffer.from(prefix + entry, 'utf8');
     let off = 0;

@@ -35,3 +35,14 @@ describe('entrySeparator', () => {
     }
   });
 });
+
+describe('appendRawEntry on a log saved as UTF-16', () => {
+  it('refuses, naming the file, and leaves the log byte for byte as it was', () => {
+    const ws = makeWorkspace();
+    const file = `${ws.memoryDir}/2026-03-02.md`;
+    const utf16 = Buffer.concat([Buffer.from([0xff, 0xfe]), Buffer.from('# 2026-03-02\n\n## garden\n- new shed\n', 'utf16le')]);
+    writeFileSync(file, utf16);
+    expect(() => appendRawEntry(ws, date, '## note\n- hello\n')).toThrow(/memory\/2026-03-02\.md: saved as UTF-16.*nothing appended/);
+    expect(readFileSync(file).equals(utf16)).toBe(true);
+  });
+});
