@@ -163,18 +163,19 @@ export function topWords(
   exclude: ReadonlySet<string> = new Set(),
 ): string[] {
   const tf = new Map<string, number>();
-  // Numbers, URLs and paths make poor sub-keywords (they stay searchable in the text); hashes,
-  // ids and random tokens (what is left of a secret a line break cut) name nothing.
+  // Numbers, URLs and paths make poor sub-keywords (they stay searchable in the text).
   for (const m of tfs)
     for (const [w, n] of m)
-      if (!exclude.has(w) && !/^[\d.,:-]+$/.test(w) && !w.includes('/') && w !== 'https' && w !== 'http' && !isRandomWord(w))
-        tf.set(w, (tf.get(w) ?? 0) + n);
+      if (!exclude.has(w) && !/^[\d.,:-]+$/.test(w) && !w.includes('/') && w !== 'https' && w !== 'http') tf.set(w, (tf.get(w) ?? 0) + n);
   const seen = new Set([...exclude].map(singular));
   const out: string[] = [];
   for (const { w } of [...tf]
     .map(([w, n]) => ({ w, s: Math.log(1 + n) * stats.idf(w) }))
     .sort((a, b) => b.s - a.s || a.w.localeCompare(b.w))) {
     if (out.length >= limit) break;
+    // Hashes, ids and random tokens (what is left of a secret a line break cut) name nothing:
+    // asked of the few words that reach the top, not of every word of every section.
+    if (isRandomWord(w)) continue;
     const one = singular(w);
     if (seen.has(one)) continue;
     seen.add(one);
