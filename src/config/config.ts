@@ -4,7 +4,7 @@ import { existsSync, readFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import { isValidTimeZone, systemTimeZone } from '../time/calendar.js';
 import { recordWorkspacePatterns } from '../redact/workspace.js';
-import { nestedQuantifier } from './regex-safety.js';
+import { backtrackingRisk } from './regex-safety.js';
 import { CONFIG_FILE, DEFAULT_LOCK_WAIT_MS, LEGACY_CONFIG_FILE, WORKSPACE_NAME } from './settings-source.js';
 
 export interface CompactionConfig {
@@ -382,8 +382,8 @@ function validate(c: HipoConfig, file: string): void {
       const reason = /^Invalid regular expression: \/[\s\S]*\/[a-z]*: (.*)$/.exec((err as Error).message)?.[1];
       throw new ConfigError(file, `${entry} is not a valid regular expression${reason ? ` (${reason})` : ''}`);
     }
-    const risk = nestedQuantifier(p);
-    if (risk) throw new ConfigError(file, `${entry} ${risk}; write it without a repeated group inside a repeat (e.g. "a+" for "(a+)+")`);
+    const risk = backtrackingRisk(p);
+    if (risk) throw new ConfigError(file, `${entry} ${risk}`);
   }
   if (!Number.isInteger(c.maxFileBytes) || c.maxFileBytes < 64 * 1024)
     throw new ConfigError(file, '"maxFileBytes" must be a whole number of bytes, at least 65536');

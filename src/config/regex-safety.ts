@@ -1,57 +1,231 @@
-// A user's redaction pattern runs over every line hipo writes, reads back or sends. A pattern
-// with a repeated group that itself repeats (`(a+)+`, `(\w*\s?)*`) can take exponential time on
-// a line that almost matches, and would hang compaction with no limit: such patterns are
-// refused when the config is loaded, with the reason.
+// A user's redaction pattern runs over every line hipo writes, reads back or sends. A repeated
+// group that can match the same text in more than one way takes exponential time on a line that
+// almost matches (the engine tries every way before it gives up), and would hang compaction with
+// no limit: such patterns are refused when the config is loaded, with the reason. Three shapes
+// are refused, each found by a small look at the pattern's structure (a full ambiguity analysis,
+// or a library such as redos-detector, is slow and refuses ordinary patterns like `\s*\S+`):
+//   - a repeated group that itself repeats: `(a+)+`, `(\w*\s?)*`;
+//   - inside a repeated group, alternatives that can start with the same character: `(\w|\d)+`,
+//     `(?:\s|\t)+` (a run of digits is one `\w` or one `\d` per character, 2^n ways);
+//   - inside a repeated group, a part repeated a varying number of times that can also match
+//     what comes after it: `(\w\w?)+`, `(a{1,3})+` (a run splits into parts in many ways).
+// "Repeated" is without bound, or more than 16 times: a small bound keeps the ways few. The
+// checks look at first characters only, so they refuse a few patterns that are in fact safe
+// (`(a|ab)+`); a pattern can always be written so that its choices start differently.
 
-/** Why a pattern could backtrack catastrophically, or null when it has no nested repetition. */
-export function nestedQuantifier(source: string): string | null {
-  // One frame per open group: whether something inside it repeats without bound.
-  const frames: boolean[] = [false];
+const BIG = 16;
+
+/** One character's worth of pattern (`a`, `\d`, `[^"\\]`, `.`), or any character (a backreference). */
+type Chars = { source: string } | 'any';
+
+type Node =
+  | { kind: 'char'; chars: Chars }
+  | { kind: 'zero' }
+  | { kind: 'group'; alts: Node[][]; at: number; look: boolean }
+  | { kind: 'repeat'; node: Node; min: number; max: number; at: number };
+
+/** Why a pattern could backtrack catastrophically, and how to write it instead; null when it is safe. */
+export function backtrackingRisk(source: string): string | null {
+  return risk({ kind: 'group', alts: parse(source), at: 0, look: false }, false, []);
+}
+
+// ---- parsing (the pattern already compiled as a RegExp without the `u` flag) ----
+
+function parse(source: string): Node[][] {
   let i = 0;
-  const unbounded = (at: number): { length: number; open: boolean } | null => {
-    const c = source[at];
-    if (c === '*' || c === '+') return { length: 1 + (source[at + 1] === '?' || source[at + 1] === '+' ? 1 : 0), open: true };
-    if (c === '?') return { length: 1, open: false };
-    if (c === '{') {
-      const m = /^\{(\d+)(,(\d*))?\}\??/.exec(source.slice(at));
-      if (!m) return null;
-      const max = m[2] === undefined ? Number(m[1]) : m[3] === '' ? Infinity : Number(m[3]);
-      return { length: m[0].length, open: max > 16 };
+  const alternatives = (): Node[][] => {
+    const alts: Node[][] = [[]];
+    while (i < source.length && source[i] !== ')') {
+      if (source[i] === '|') {
+        i++;
+        alts.push([]);
+        continue;
+      }
+      const at = i;
+      const atom = parseAtom();
+      const q = quantifier();
+      alts[alts.length - 1]!.push(q ? { kind: 'repeat', node: atom, min: q.min, max: q.max, at } : atom);
     }
-    return null;
+    return alts;
   };
-  while (i < source.length) {
+  const parseAtom = (): Node => {
     const c = source[i]!;
-    if (c === '\\') {
-      i += 2;
-    } else if (c === '[') {
-      // A character class: skip to its closing bracket (one at the start is literal).
+    if (c === '(') {
+      const at = i;
+      let look = false;
+      i++;
+      if (source[i] === '?') {
+        const head = /^\?(?::|=|!|<=|<!|<[^>]*>)/.exec(source.slice(i))?.[0] ?? '?';
+        look = ['?=', '?!', '?<=', '?<!'].includes(head);
+        i += head.length;
+      }
+      const alts = alternatives();
+      i++; // the closing parenthesis
+      return { kind: 'group', alts, at, look };
+    }
+    if (c === '[') {
+      // A character class: up to its closing bracket (one at the start is literal).
       let j = i + 1;
       if (source[j] === '^') j++;
       if (source[j] === ']') j++;
       while (j < source.length && source[j] !== ']') j += source[j] === '\\' ? 2 : 1;
-      i = j + 1;
-    } else if (c === '(') {
-      frames.push(false);
-      i++;
-      continue;
-    } else if (c === ')') {
-      const inner = frames.length > 1 ? frames.pop()! : false;
-      const q = unbounded(i + 1);
-      if (q?.open && inner)
-        return 'repeats a group that itself repeats (nested quantifiers), which can take exponential time on a line that almost matches';
-      frames[frames.length - 1] ||= inner || !!q?.open;
-      i += 1 + (q?.length ?? 0);
-      continue;
-    } else {
-      i++;
+      return char(source.slice(i, (i = j + 1)));
     }
-    // The atom just passed may be repeated.
-    const q = unbounded(i);
-    if (q) {
-      if (q.open) frames[frames.length - 1] = true;
-      i += q.length;
+    if (c === '^' || c === '$') {
+      i++;
+      return { kind: 'zero' };
+    }
+    if (c !== '\\') return char(source[i++]!);
+    const e = source[i + 1] ?? '';
+    if (e === 'b' || e === 'B') {
+      i += 2;
+      return { kind: 'zero' };
+    }
+    if (/[1-9]/.test(e) || (e === 'k' && source.includes('(?<'))) {
+      // A backreference may repeat anything the group matched.
+      i += /^\\(?:\d+|k<[^>]*>)/.exec(source.slice(i))?.[0].length ?? 2;
+      return { kind: 'char', chars: 'any' };
+    }
+    const long = /^\\(?:x[0-9a-fA-F]{2}|u[0-9a-fA-F]{4}|c[A-Za-z]|0[0-7]{0,2})/.exec(source.slice(i));
+    return char(source.slice(i, (i += long ? long[0].length : 2)));
+  };
+  const quantifier = (): { min: number; max: number } | null => {
+    const m = /^(?:([*+?])|\{(\d+)(,(\d*))?\})\??/.exec(source.slice(i));
+    if (!m) return null;
+    i += m[0].length;
+    if (m[1]) return { min: m[1] === '+' ? 1 : 0, max: m[1] === '?' ? 1 : Infinity };
+    return { min: Number(m[2]), max: m[3] === undefined ? Number(m[2]) : m[4] === '' ? Infinity : Number(m[4]) };
+  };
+  const char = (s: string): Node => ({ kind: 'char', chars: { source: s } });
+  return alternatives();
+}
+
+// ---- what a node can start with ----
+
+interface First {
+  chars: Chars[];
+  /** Whether the node can match the empty string. */
+  empty: boolean;
+}
+
+function first(node: Node): First {
+  switch (node.kind) {
+    case 'char':
+      return { chars: [node.chars], empty: node.chars === 'any' };
+    case 'zero':
+      return { chars: [], empty: true };
+    case 'group': {
+      if (node.look) return { chars: [], empty: true };
+      const each = node.alts.map((alt) => firstOf(alt, 0));
+      return { chars: each.flatMap((f) => f.chars), empty: each.some((f) => f.empty) };
+    }
+    case 'repeat': {
+      const f = first(node.node);
+      return { chars: f.chars, empty: f.empty || node.min === 0 };
     }
   }
-  return null;
+}
+
+/** What `seq` from `from` on can start with. */
+function firstOf(seq: readonly Node[], from: number): First {
+  const chars: Chars[] = [];
+  for (let k = from; k < seq.length; k++) {
+    const f = first(seq[k]!);
+    chars.push(...f.chars);
+    if (!f.empty) return { chars, empty: false };
+  }
+  return { chars, empty: true };
+}
+
+// Characters a set is tried on: ASCII, and a few others that classes tell apart (no-break and
+// ideographic spaces, line separators, accented, Cyrillic and CJK letters, a byte order mark).
+const PROBES = [...Array.from({ length: 128 }, (_, c) => String.fromCharCode(c)), ...'\u00a0\u00e9\u0430\u2028\u3000\u4e2d\ufeff'];
+const members = new Map<string, Set<string>>();
+
+function memberSet(source: string): Set<string> | null {
+  let set = members.get(source);
+  if (!set) {
+    try {
+      const re = new RegExp(`^(?:${source})$`);
+      set = new Set(PROBES.filter((c) => re.test(c)));
+    } catch {
+      return null;
+    }
+    members.set(source, set);
+  }
+  return set;
+}
+
+/** Whether some character can start both `a` and `b`. */
+function overlap(a: readonly Chars[], b: readonly Chars[]): boolean {
+  for (const x of a)
+    for (const y of b) {
+      if (x === 'any' || y === 'any') return true;
+      const sx = memberSet(x.source);
+      const sy = memberSet(y.source);
+      if (!sx || !sy) return true;
+      for (const c of sx) if (sy.has(c)) return true;
+    }
+  return false;
+}
+
+/** Whether two alternatives can begin the same way: with one character, or both with nothing. */
+function sameStart(a: First, b: First): boolean {
+  return (a.empty && b.empty) || overlap(a.chars, b.chars);
+}
+
+// ---- the checks ----
+
+const EXPONENTIAL = 'which can take exponential time on a line that almost matches';
+
+function containsOpenRepeat(node: Node): boolean {
+  if (node.kind === 'repeat') return node.max > BIG || containsOpenRepeat(node.node);
+  if (node.kind === 'group') return node.alts.some((alt) => alt.some(containsOpenRepeat));
+  return false;
+}
+
+/**
+ * The first risk in `node`. `repeated`: the node is inside a group repeated without bound;
+ * `next`: then, what can come right after the node within that group's repetitions.
+ */
+function risk(node: Node, repeated: boolean, next: readonly Chars[]): string | null {
+  if (node.kind === 'group') {
+    // A lookaround is matched once and never re-entered, so its choices cannot multiply.
+    if (repeated && !node.look)
+      for (let a = 0; a < node.alts.length; a++)
+        for (let b = a + 1; b < node.alts.length; b++)
+          if (sameStart(firstOf(node.alts[a]!, 0), firstOf(node.alts[b]!, 0)))
+            return (
+              `repeats a group whose alternatives can start with the same character (alternatives ${a + 1} and ${b + 1} ` +
+              `of the group at character ${node.at + 1}), ${EXPONENTIAL}; give each alternative its own first ` +
+              `character, or join them into one character class (e.g. "\\w+" for "(\\w|\\d)+")`
+            );
+    for (const alt of node.alts) {
+      for (let k = 0; k < alt.length; k++) {
+        const rest = firstOf(alt, k + 1);
+        const r = risk(alt[k]!, repeated && !node.look, rest.empty ? [...rest.chars, ...next] : rest.chars);
+        if (r) return r;
+      }
+    }
+    return null;
+  }
+  if (node.kind !== 'repeat') return null;
+  if (node.max > BIG) {
+    if (containsOpenRepeat(node.node))
+      return (
+        `repeats a group that itself repeats (nested quantifiers), ${EXPONENTIAL}; ` +
+        'write it without a repeated group inside a repeat (e.g. "a+" for "(a+)+")'
+      );
+    // Inside, what comes next is the next repetition (what follows the whole repeat is matched
+    // once, at the end: a choice there does not multiply).
+    return risk(node.node, true, first(node.node).chars);
+  }
+  const own = first(node.node).chars;
+  if (repeated && node.min < node.max && overlap(own, next))
+    return (
+      `repeats a group in which a part repeated a varying number of times (at character ${node.at + 1}) can also ` +
+      `match what comes after it, so a line splits into parts in many ways, ${EXPONENTIAL}; give the part a fixed ` +
+      `count or follow it by a different character (e.g. "\\w+" for "(\\w\\w?)+")`
+    );
+  return risk(node.node, repeated, node.max > 1 ? [...own, ...next] : next);
 }

@@ -48,9 +48,65 @@ describe('hipo.config.json', () => {
     bad({ daemon: { releaseAfterMs: 'soon' } }, /"daemon\.releaseAfterMs" must be a non-negative number/);
   });
 
-  it('accepts redaction patterns without nested repetition', () => {
-    const ws = makeWorkspace({}, { timeZone: 'UTC', redactPatterns: ['ACME-[0-9]{8}', '(?:key|secret)=\\S+', '(ab)+', 'x(a{1,3}){2}'] });
-    expect(loadConfig(ws.root).config.redactPatterns).toHaveLength(4);
+  it('accepts realistic redaction patterns that cannot backtrack catastrophically', () => {
+    const safe = [
+      'ACME-[0-9]{8}',
+      'ACME-[A-Z0-9]{20}',
+      'acct_\\d{8}',
+      '(?:foo|bar)-\\d+',
+      '\\bsk-[A-Za-z0-9]{20,}',
+      'password:\\s*\\S+',
+      'token=[^&\\s]+',
+      '(?:key|secret)=\\S+',
+      '(?:prod|staging)\\.internal\\.example\\.com',
+      // One way only: an iteration is two letters and two digits, and a space never starts one.
+      '(?:[A-Z]{2}\\d{2}\\s?)+',
+      '(?:\\d{3}-?)+',
+      '(?:[0-9a-f]{2}:?)+',
+      '(?:\\w|-)+\\.corp\\.example',
+      '"(?:[^"\\\\]|\\\\.)*"',
+      'BEGIN(?:.|\\n)*?END',
+      '(?<=badge )\\d{8}',
+      '\\b\\d{3}-\\d{2}-\\d{4}\\b',
+      '(?:\\d{1,3}\\.){3}\\d{1,3}',
+      '[\\w.+-]+@example\\.com',
+      '(?:https?|ftp)://internal\\.\\S+',
+      '\\b(?:AKIA|ASIA)[A-Z0-9]{16}\\b',
+      '(?:ghp|gho|ghu)_[A-Za-z0-9]{36}',
+      '(?:\\+?1[-. ]?)?\\(?\\d{3}\\)?[-. ]?\\d{3}[-. ]?\\d{4}',
+      '(?:[A-Za-z0-9+/]{4})*(?:[A-Za-z0-9+/]{2}==|[A-Za-z0-9+/]{3}=)?',
+      '\\b(?:[A-Z][a-z]+ ){1,3}Ltd\\b',
+      '(ab)+',
+      'x(a{1,3}){2}',
+    ];
+    const ws = makeWorkspace({}, { timeZone: 'UTC', redactPatterns: safe });
+    expect(loadConfig(ws.root).config.redactPatterns).toEqual(safe);
+  });
+
+  it('refuses a repeated group that can match the same text in more than one way', () => {
+    const refusal = (pattern: string): string => {
+      const ws = makeWorkspace({}, { timeZone: 'UTC', redactPatterns: ['ok', pattern] });
+      try {
+        loadConfig(ws.root);
+        return 'accepted';
+      } catch (err) {
+        return (err as Error).message;
+      }
+    };
+    const ALTERNATIVES =
+      /hipo\.config\.json: "redactPatterns" entry 2 repeats a group whose alternatives can start with the same character/;
+    const VARYING = /hipo\.config\.json: "redactPatterns" entry 2 repeats a group in which a part repeated a varying number of times/;
+    // Each takes seconds on a near miss of 30 characters or so (measured on V8).
+    for (const p of ['(\\w|\\d)+-token', '(\\d|[0-9a-f])*z', '(?:\\s|\\t)+end', '(?:.|\\s)*end', '(?:[a-z]|[aeiou])+1', '(?:a|a?b)+c'])
+      expect({ p, why: refusal(p) }).toEqual({ p, why: expect.stringMatching(ALTERNATIVES) });
+    expect(refusal('(?:(?:\\d|\\w)-)+x')).toMatch(ALTERNATIVES);
+    expect(refusal('(?:x(?:a|a)y)+z')).toMatch(ALTERNATIVES);
+    expect(refusal('(?:\\S|\\w){17,}$')).toMatch(ALTERNATIVES);
+    expect(refusal('(\\w|\\d)+-token')).toMatch(/alternatives 1 and 2 of the group at character 1\), which can take exponential time/);
+    // Only linear, but first characters cannot tell: refused too, and easily written otherwise.
+    expect(refusal('(a|ab)+x')).toMatch(ALTERNATIVES);
+    for (const p of ['(\\w\\w?)+z', '(a{1,3})+z', '(?:\\w.?)+!'])
+      expect({ p, why: refusal(p) }).toEqual({ p, why: expect.stringMatching(VARYING) });
   });
 
   it('warns about unknown settings instead of ignoring them silently', () => {

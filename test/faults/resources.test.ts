@@ -130,4 +130,17 @@ describe('faults: resources', () => {
     expect(r.stderr).toContain('hipo.config.json: "redactPatterns" entry 1 repeats a group that itself repeats (nested quantifiers)');
     expect(ws.exists('memory/daily/2026-06-01.md')).toBe(false);
   });
+
+  it('refuses a redaction pattern whose repeated alternatives overlap, instead of hanging on a near miss', () => {
+    const ws = makeWorkspace(
+      { 'memory/2026-06-01.md': `# 2026-06-01\n\n## tokens [project]\n- ${'7'.repeat(40)}\n` },
+      { timeZone: 'UTC', redactPatterns: ['ACME-[0-9]{6}', '(\\w|\\d)+-token'] },
+    );
+    const r = runCli(['compact', '--now', '2026-06-02', '--dir', ws.root], { timeoutMs: 20_000 });
+    expect(r.code).toBe(2);
+    expect(r.stderr).toContain(
+      'hipo.config.json: "redactPatterns" entry 2 repeats a group whose alternatives can start with the same character',
+    );
+    expect(ws.exists('memory/daily/2026-06-01.md')).toBe(false);
+  });
 });
