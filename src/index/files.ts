@@ -4,6 +4,7 @@
 import { type Dirent, lstatSync, readdirSync, statSync, type Stats } from 'node:fs';
 import { join, relative, resolve, sep } from 'node:path';
 import { lastDayOfMonthId, monthDates, parseLocalDate, weekDates, type LocalDate } from '../time/calendar.js';
+import { workspaceRedactor } from '../redact/workspace.js';
 import { danglingLink, realInside } from '../tree/inside.js';
 import { classifyPath, type Level, type Workspace } from '../tree/layout.js';
 
@@ -72,9 +73,18 @@ export interface FileListing {
 export function listIndexableFiles(ws: Workspace, include: readonly string[], memoryFiles?: Iterable<string>): FileListing {
   const seen = new Map<string, IndexableFile>();
   const problems: string[] = [];
+  const redactor = workspaceRedactor(ws);
+  const refused = new Set<string>();
   const add = (abs: string, stats: Stats): void => {
     const f = describeFile(ws, abs, stats);
-    if (!seen.has(f.path)) seen.set(f.path, f);
+    if (seen.has(f.path) || refused.has(f.path)) return;
+    // The index keeps every file's path: a path that holds a secret is left out, named redacted.
+    const named = redactor.redact(f.path).text;
+    if (named === f.path) seen.set(f.path, f);
+    else {
+      refused.add(f.path);
+      problems.push(`${named}: skipped: its name holds a secret, which the search index would copy; rename the file`);
+    }
   };
   const wsPath = (abs: string): string => relative(ws.root, abs).split(sep).join('/');
   // Symbolic links to files are followed while they stay inside the folder walked; links to

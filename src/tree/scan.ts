@@ -2,6 +2,7 @@
 // the stamp cache does not already know in this exact version.
 import { readdirSync, statSync, type Dirent, type Stats } from 'node:fs';
 import { join } from 'node:path';
+import { workspaceRedactor } from '../redact/workspace.js';
 import type { LocalDate } from '../time/calendar.js';
 import { danglingLink, realInside } from './inside.js';
 import { classifyPath, nodeKey, type NodeKey, type Workspace } from './layout.js';
@@ -49,6 +50,11 @@ function listMarkdown(ws: Workspace, prefix: string, problems: Problem[]): strin
     out.push(prefix + e.name);
   }
   return out.sort();
+}
+
+/** A file as problems name it: its memory-relative path, any secret in it redacted by the workspace's rules. */
+function shownPath(ws: Workspace, rel: string): string {
+  return `${ws.memoryName}/${workspaceRedactor(ws).redact(rel).text}`;
 }
 
 /** Why a link is not followed: it leads out of the memory folder, or to nothing. */
@@ -136,7 +142,7 @@ export function rescanTree(
   const raws = new Map(previous.raws);
   const nodes = new Map(previous.nodes);
   const paths = new Set(changed);
-  const shownPaths = new Set([...paths].map((rel) => `${ws.memoryName}/${rel}`));
+  const shownPaths = new Set([...paths].map((rel) => shownPath(ws, rel)));
   // Problems of the files looked at again are found again (or are gone); the rest still hold.
   const problems = previous.problems.filter((p) => !shownPaths.has(p.file));
   for (const rel of paths) {
@@ -148,7 +154,7 @@ export function rescanTree(
     } else if (what.kind === 'node') nodes.delete(nodeKey(what.period));
     else if (what.kind === 'other') continue;
     if (realInside(ws.memoryDir, rel) === null) {
-      problems.push({ file: `${ws.memoryName}/${rel}`, message: unfollowedLink(join(ws.memoryDir, rel)) });
+      problems.push({ file: shownPath(ws, rel), message: unfollowedLink(join(ws.memoryDir, rel)) });
       continue;
     }
     const got = readEntry(ws, rel, cache, problems, maxFileBytes);
@@ -180,7 +186,7 @@ function put(entry: Cached, raws: Map<LocalDate, RawLogInfo>, nodes: Map<NodeKey
  */
 function readEntry(ws: Workspace, rel: string, cache: ScanCache, problems: Problem[], maxFileBytes: number): Cached | null | 'gone' {
   const what = classifyPath(rel);
-  const shown = `${ws.memoryName}/${rel}`;
+  const shown = shownPath(ws, rel);
   if (what.kind === 'other') return null;
   const abs = join(ws.memoryDir, rel);
   let st: Stats;
@@ -193,6 +199,15 @@ function readEntry(ws: Workspace, rel: string, cache: ScanCache, problems: Probl
     return null;
   }
   if (!st.isFile()) return 'gone';
+  // A raw log's name is copied into its nodes (`source-files`, links) and the search index: one
+  // that holds a secret is left out until it is renamed.
+  if (shown !== `${ws.memoryName}/${rel}`) {
+    problems.push({
+      file: shown,
+      message: 'skipped: its name holds a secret, which its nodes and the search index would copy; rename the file to have it compacted',
+    });
+    return null;
+  }
   if (what.kind === 'bad-name') {
     problems.push({ file: shown, message: `skipped: ${what.reason}` });
     return null;

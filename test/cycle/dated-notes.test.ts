@@ -1,6 +1,6 @@
 // A day's raw log may be several files: `2026-06-02.md` and dated notes beside it, as OpenClaw's
 // session-memory hook writes on `/new` (`2026-06-02-vendor-pitch.md`). One daily node holds them.
-import { rmSync } from 'node:fs';
+import { readFileSync, renameSync, rmSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { StampCache } from '../../src/state/stamp-cache.js';
@@ -8,7 +8,7 @@ import { dayParts } from '../../src/tree/raw-day.js';
 import { rescanTree, scanTree } from '../../src/tree/scan.js';
 import { listIndexableFiles } from '../../src/index/files.js';
 import { cycle, node, rawLog, rawLogHashes, sessionPack } from '../helpers/tree.js';
-import { makeWorkspace } from '../helpers/workspace.js';
+import { makeWorkspace, runCli } from '../helpers/workspace.js';
 
 // The shape OpenClaw's bundled session-memory hook writes.
 const openclawNote = [
@@ -116,6 +116,25 @@ describe('dated notes beside a raw log', () => {
     expect(files(gone)).toEqual(['2026-06-02-vendor-pitch.md']);
   });
 
+  it('a rescan reports a note named with a secret once, and takes it in once it is renamed', () => {
+    const secretName = '2026-06-02-ghp_R8mZ2qW7xK4vN1tY6pB3sD9fH5jL0cG2aE7u.md';
+    const ws = makeWorkspace({ 'memory/2026-06-02.md': rawLog('2026-06-02', { 'billing cron [project]': ['moved to 03:00'] }) });
+    ws.write(`memory/${secretName}`, openclawNote);
+    const cache = StampCache.empty();
+    const { snapshot } = scanTree(ws, cache);
+    const files = (s: typeof snapshot) => dayParts(s.raws.get('2026-06-02')!).map((p) => p.relPath);
+    const shown = (s: typeof snapshot) => s.problems.map((p) => p.file);
+    expect(files(snapshot)).toEqual(['2026-06-02.md']);
+    expect(shown(snapshot)).toEqual(['memory/2026-06-02-[REDACTED:github-token].md']);
+    ws.write(`memory/${secretName}`, `${openclawNote}user: and 5k a year for support\n`);
+    const again = rescanTree(ws, cache, snapshot, [secretName]).snapshot;
+    expect(shown(again)).toEqual(['memory/2026-06-02-[REDACTED:github-token].md']);
+    renameSync(join(ws.memoryDir, secretName), join(ws.memoryDir, '2026-06-02-vendor-pitch.md'));
+    const renamed = rescanTree(ws, cache, again, [secretName, '2026-06-02-vendor-pitch.md']).snapshot;
+    expect(shown(renamed)).toEqual([]);
+    expect(files(renamed)).toEqual(['2026-06-02.md', '2026-06-02-vendor-pitch.md']);
+  });
+
   it('are searched as raw logs of their day; a dated name that is no date is skipped with a warning', async () => {
     const ws = makeWorkspace({ 'memory/2026-06-02-vendor-pitch.md': openclawNote, 'memory/2026-02-30-standup.md': '- x\n' });
     const listed = listIndexableFiles(ws, []).files.find((f) => f.path === 'memory/2026-06-02-vendor-pitch.md');
@@ -124,5 +143,40 @@ describe('dated notes beside a raw log', () => {
     expect(r.problems.map((p) => `${p.file}: ${p.message}`)).toContain(
       'memory/2026-02-30-standup.md: skipped: "2026-02-30" is not a calendar date',
     );
+  });
+
+  it('a dated note whose name holds a secret is not compacted nor indexed; it is named redacted, the rest goes on', () => {
+    const token = 'ghp_R8mZ2qW7xK4vN1tY6pB3sD9fH5jL0cG2aE7u';
+    const badge = 'ACME-418273';
+    const ws = makeWorkspace(
+      {
+        'memory/2026-06-01.md': rawLog('2026-06-01', { 'billing cron [project]': ['moved to 03:00'] }),
+        'memory/2026-06-02.md': rawLog('2026-06-02', { 'search migration [project]': ['the vendor quoted 40k'] }),
+        [`memory/2026-06-02-${token}.md`]: rawLog('2026-06-02', { 'token [project]': ['pushed the release branch'] }),
+        [`memory/2026-06-03-${badge}.md`]: openclawNote,
+      },
+      { timeZone: 'UTC', redactPatterns: ['ACME-[0-9]{6}'], search: { autoIndex: true } },
+    );
+    const r = runCli(['compact', '--catch-up', '--now', '2026-06-04', '--dir', ws.root]);
+    expect(r.code).toBe(0);
+    expect(r.stdout).toContain('memory/2026-06-02-[REDACTED:github-token].md: skipped: its name holds a secret');
+    expect(r.stdout).toContain('memory/2026-06-03-[REDACTED:custom-1].md: skipped: its name holds a secret');
+    expect(r.stdout).toContain('rename the file');
+    // The other logs are compacted, the secret's day from its other file.
+    expect(node(ws, 'daily/2026-06-01.md').body).toContain('moved to 03:00');
+    expect(node(ws, 'daily/2026-06-02.md').data['source-files']).toEqual(['memory/2026-06-02.md']);
+    expect(ws.exists('memory/daily/2026-06-03.md')).toBe(false);
+    expect(ws.read('memory/ROOT.md')).toMatch(/vendor/);
+    // Nothing hipo wrote holds either name: nodes, the SQLite index, caches and journal.
+    const planted = new Set([`memory/2026-06-02-${token}.md`, `memory/2026-06-03-${badge}.md`]);
+    const written = [...ws.files('memory').filter((f) => !planted.has(f)), ...ws.files('.hipo')];
+    expect(written).toContain('memory/daily/2026-06-02.md');
+    expect(written).toContain('.hipo/index.db');
+    for (const f of written) {
+      const bytes = readFileSync(join(ws.root, f)).toString('latin1');
+      expect({ f, token: bytes.includes(token.slice(4)), badge: bytes.includes(badge) }).toEqual({ f, token: false, badge: false });
+    }
+    const search = runCli(['search', 'release branch', '--dir', ws.root, '--now', '2026-06-04']);
+    expect(search.stdout).not.toContain('2026-06-02-');
   });
 });
