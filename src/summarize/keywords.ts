@@ -112,14 +112,24 @@ export interface Keyphrase {
   score: number;
 }
 
+// A sentence ends at a dot that no letter or digit follows: a dot inside a word (`shed.py`,
+// `node.js`, `e.g`) is looked at with the word.
+const PHRASE_BREAK = /[\n,;:!?()[\]{}"“”<>|*=]+|\.(?![\p{L}\p{N}])|\s[-–—]\s/u;
+const URL_SCHEMES = new Set(['http', 'https']);
+/** A file name or a dotted name, one word: `shed.py`, `package.json`, `node.js`, `github.com`. */
+const DOTTED_NAME = /^[\p{L}\p{N}_-]{2,}(?:\.[\p{L}\p{N}_-]+)*\.\p{L}[\p{L}\p{N}]{0,5}$/u;
+
 /**
  * RAKE-style key phrases: runs of 1-3 content words between stop words and punctuation, scored
- * by the TF-IDF of their words; a phrase seen twice or more scores higher.
+ * by the TF-IDF of their words; a phrase seen twice or more scores higher. A path or URL
+ * (`src/shed.py`, `https://…`) is no phrase word: it ends a run, as a number does, and its
+ * pieces (`src`, `py`, `https`) never become words. `notFirst`: words that never open a phrase
+ * (a verb whose subject came before the run), left out there.
  */
-export function keyphrases(text: string, stats: TermStats, limit: number): Keyphrase[] {
+export function keyphrases(text: string, stats: TermStats, limit: number, notFirst?: ReadonlySet<string>): Keyphrase[] {
   const counts = new Map<string, number>();
   const tf = new Map<string, number>();
-  for (const chunk of text.toLowerCase().split(/[\n.,;:!?()[\]{}"“”<>|*=]+|\s[-–—]\s/)) {
+  for (const chunk of text.toLowerCase().split(PHRASE_BREAK)) {
     let run: string[] = [];
     const flush = (): void => {
       for (let i = 0; i < run.length; i += 3) {
@@ -128,12 +138,21 @@ export function keyphrases(text: string, stats: TermStats, limit: number): Keyph
       }
       run = [];
     };
-    for (const w of tokenize(chunk)) {
-      if (isStopWord(w) || /^\d+$/.test(w)) flush();
+    const step = (w: string): void => {
+      if (isStopWord(w) || /^\d+$/.test(w) || w.includes('/') || URL_SCHEMES.has(w) || (run.length === 0 && notFirst?.has(w))) flush();
       else {
         run.push(w);
         tf.set(w, (tf.get(w) ?? 0) + 1);
       }
+    };
+    for (const w of tokenize(chunk)) {
+      if (!w.includes('.') || w.includes('/') || DOTTED_NAME.test(w)) step(w);
+      // Abbreviations and numbers (`e.g`, `u.s`, `3.12`): their pieces, each dot a break.
+      else
+        for (const piece of w.split('.')) {
+          flush();
+          if (piece) step(piece);
+        }
     }
     flush();
   }

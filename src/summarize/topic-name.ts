@@ -39,11 +39,20 @@ pretend pretending translate translating playing top item items instruction inst
     .filter(Boolean),
 );
 
+// Endings of source and config files that are no word a person names a topic by: at either end
+// of a name they are what is left of a file name cut at its dot ("py gives wrong", "shed py").
+// Formats people do name things by (csv, pdf, json, html, sql) are not among them.
+const FILE_EXTENSIONS = new Set('py pyc ipynb md mdx yml toml tsx jsx mjs cjs rs rb sh txt ini cfg'.split(' '));
+
 /** True when `phrase` (lower case, content words) can name a topic. */
 export function isTopicName(phrase: string): boolean {
   const words = phrase.split(' ').filter(Boolean);
   if (words.length === 0) return false;
+  if (FILE_EXTENSIONS.has(words[0]!) || FILE_EXTENSIONS.has(words[words.length - 1]!)) return false;
   for (const w of words) {
+    // A path or URL is where something is, not what it is (`src/shed.py`, `docs/setup`); a file
+    // name alone is a name like any technical term (`shed.py`, `package.json`, `node.js`).
+    if (w.includes('/')) return false;
     // Ids, codes and variables: x1, a3, 0x1f, abc123def; a two-letter word only inside a name
     // ("ford mustang gt"), never alone ("br").
     if (/^[a-z]{1,2}\d+$|^\d|^(?=.*\d)[0-9a-f]{6,}$|\d[a-z]+\d/.test(w) || (w.length <= 2 && words.length === 1)) return false;
@@ -69,7 +78,7 @@ export function isTopicName(phrase: string): boolean {
  * words. Null when nothing fits: an unnamed topic is better than a misleading one.
  */
 export function topicName(text: string, stats: TermStats): string | null {
-  const candidates = keyphrases(text, stats, 12);
+  const candidates = keyphrases(text, stats, 12, CLOSING_VERBS);
   let best: { phrase: string; score: number } | null = null;
   let names: Set<string> | null = null;
   for (const c of candidates) {
@@ -88,7 +97,9 @@ export function topicName(text: string, stats: TermStats): string | null {
 // bug" (from "please fix the login bug"), "daughter lea starts" ("My daughter Lea starts
 // school"). Verbs that open an instruction and are seldom a noun or an adjective there are cut
 // ("review", "open", "book", "run", "commit" are left: "review process", "open mics", "book
-// club", "run club", "commit message"), and so are third-person forms that end a clause.
+// club", "run club", "commit message"), and so are third-person forms that end a clause. Those
+// never open a phrase either: their subject came before ("src/shed.py gives wrong slab counts"
+// names "wrong slab counts").
 const OPENING_VERBS = new Set(
   `fix add rename refactor remove delete implement install deploy rebase revert migrate optimize improve simplify restart
   send keep make get take give tell ask find buy convert extract replace upgrade`
@@ -96,7 +107,10 @@ const OPENING_VERBS = new Set(
     .filter(Boolean),
 );
 const CLOSING_VERBS = new Set(
-  'starts begins ends wants needs says seems looks feels thinks knows likes loves hates gets makes takes gives keeps goes comes'.split(' '),
+  `starts begins ends wants needs says seems looks feels thinks knows likes loves hates gets makes takes gives keeps goes comes
+  fails crashes hangs throws`
+    .split(/\s+/)
+    .filter(Boolean),
 );
 
 /**

@@ -42,6 +42,16 @@ const BAD_NAMES = [
   'buying',
   'incorporate',
   'et al',
+  // A path and the pieces of a file name cut at its dot ("src/shed.py gives wrong slab counts").
+  'py gives wrong',
+  'shed py',
+  'py',
+  'md',
+  'src/shed',
+  'src/shed.py',
+  'docs/setup.md',
+  'config/hipo/config',
+  'tests/test_api',
 ];
 
 describe('topic names', () => {
@@ -49,12 +59,22 @@ describe('topic names', () => {
     expect(isTopicName(name)).toBe(false);
   });
 
-  it.each(['golden retriever', 'road bike', 'tokyo', 'bbq sauce', 'data science', 'neon tetras', 'hiking', 'knitting', 'ford mustang gt'])(
-    '"%s" does',
-    (name) => {
-      expect(isTopicName(name)).toBe(true);
-    },
-  );
+  it.each([
+    'golden retriever',
+    'road bike',
+    'tokyo',
+    'bbq sauce',
+    'data science',
+    'neon tetras',
+    'hiking',
+    'knitting',
+    'ford mustang gt',
+    'shed.py',
+    'package.json',
+    'csv export',
+  ])('"%s" does', (name) => {
+    expect(isTopicName(name)).toBe(true);
+  });
 
   it('prefers a multi-word or capitalised name to a common single word', () => {
     const stats = new TermStats();
@@ -78,6 +98,19 @@ describe('topic names', () => {
     expect(topicName('We watched Manchester United at the pub', stats)).toMatch(/united/);
   });
 
+  it('a path or a file name is never cut into words: no piece of it, nor the verb after it, names the topic', () => {
+    const stats = new TermStats();
+    for (const d of ['the cake was fine', 'weekend plans', 'code review notes', 'school run']) stats.addDocument(new Set(contentWords(d)));
+    expect(topicName('src/shed.py gives wrong slab counts', stats)).toBe('wrong slab counts');
+    expect(topicName('tests/test_api.py fails on python 3.12', stats)).toBe('python');
+    expect(topicName('see docs/setup.md for the staging deploy', stats)).toBe('staging deploy');
+    expect(topicName('check https://grafana.example.dev/d/pg-pool for pool saturation', stats)).toBe('pool saturation');
+    // A file name on its own is one word, a name like any technical term.
+    expect(topicName('shed.py crashes on startup', stats)).toBe('shed.py');
+    // Abbreviations and numbers still break apart at their dots.
+    expect(topicName('e.g. the U.S. trip in 2.5 weeks', stats)).toBe('trip');
+  });
+
   it('a tree of chat sessions has none of the bad names in its topics or ROOT, and no redaction tag as a keyword', async () => {
     const session = (n: number, user: string, assistant: string): string =>
       `## Session ${n}\nSession Date: 2026-06-0${1 + (n % 3)}\n\nUser: ${user}\nAssistant: ${assistant}\n`;
@@ -93,6 +126,7 @@ describe('topic names', () => {
       session(5, 'I just adopted a golden retriever puppy named Max. Any crate training tips?', 'Crate training takes patience.'),
       session(6, 'Thanks, great tips! I heard that offering treats helps.', 'Yes, treats help.'),
       session(7, 'Write a formula for the players table in Excel.', '=SUM(B2:B10)'),
+      session(8, 'src/shed.py gives wrong slab counts for large jobs', 'Check the rounding in the allocator.'),
     ];
     const day = (d: string): string => `# ${d}\n\n${sessions.join('\n')}${'\nfiller line about nothing in particular'.repeat(250)}\n`;
     const ws = makeWorkspace({ 'memory/2026-06-01.md': day('2026-06-01'), 'memory/2026-06-02.md': day('2026-06-02') });
@@ -111,7 +145,7 @@ describe('topic names', () => {
     const index = ws.read('memory/ROOT.md').split('## Topics Index\n')[1]!;
     for (const m of index.matchAll(/^- (.+?) \[/gm)) names.push(m[1]!);
     expect(names.length).toBeGreaterThan(5);
-    expect(names.filter((n) => BAD_NAMES.includes(n))).toEqual([]);
+    expect(names.filter((n) => BAD_NAMES.includes(n) || /\/|\bpy\b/.test(n))).toEqual([]);
     expect(names).toContain('golden retriever puppy');
     expect([...names, ...keywords].filter((w) => /redacted/i.test(w))).toEqual([]);
   });
