@@ -177,6 +177,8 @@ interface DaemonConfig {
   cacheMB: number;
   /** Quiet time after which the search index is closed and the caches dropped (0: never). */
   releaseAfterMs: number;
+  /** Megabytes of search-index pages the daemon keeps (SQLite's page cache) while its index is open. */
+  indexCacheMB: number;
 }
 
 /** Default of `maxFileBytes`: about a hundred times a busy day of agent sessions. */
@@ -214,7 +216,15 @@ export function defaultConfig(): HipoConfig {
       promptRecallHits: 3,
       promptRecallChars: 2000,
     },
-    daemon: { debounceMs: 2000, heartbeat: '*/30 * * * *', writeFinishMs: 300, retryMs: 5000, cacheMB: 16, releaseAfterMs: 120_000 },
+    daemon: {
+      debounceMs: 2000,
+      heartbeat: '*/30 * * * *',
+      writeFinishMs: 300,
+      retryMs: 5000,
+      cacheMB: 16,
+      releaseAfterMs: 120_000,
+      indexCacheMB: 2,
+    },
     llm: {
       baseUrl: '',
       model: '',

@@ -65,8 +65,13 @@ export class IndexKeeper {
     // Loaded on first use: the database and embedder code are not needed to watch files.
     const [{ withRebuild }, { updateIndex }] = await Promise.all([import('../index/maintain.js'), import('../index/update.js')]);
     try {
-      const { index, result } = await withRebuild(this.ws, this.config, {}, this.index, warn, (index) =>
-        updateIndex(index, memoryFiles ? { memoryFiles } : {}),
+      const { index, result } = await withRebuild(
+        this.ws,
+        this.config,
+        { cacheMB: this.config.daemon.indexCacheMB },
+        this.index,
+        warn,
+        (index) => updateIndex(index, memoryFiles ? { memoryFiles } : {}),
       );
       this.index = index;
       for (const w of result.warnings) warn(w);

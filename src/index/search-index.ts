@@ -58,12 +58,18 @@ export interface OpenOptions {
   env?: NodeJS.ProcessEnv;
   /** Only read: an index of another version or a damaged one is an error, not rebuilt. */
   readonly?: boolean;
+  /**
+   * Megabytes of index pages SQLite keeps in this process (its page cache; the OS file cache
+   * holds the rest). Unset: SQLite's default as built, 16 MB.
+   */
+  cacheMB?: number;
 }
 
 /** Opens (creating or rebuilding when needed) the workspace's index. */
 export function openIndex(ws: Workspace, config: HipoConfig, opts: OpenOptions = {}): SearchIndex {
   const file = indexFile(ws);
   const opened = openIndexDb(file, { readonly: opts.readonly ?? false });
+  if (opts.cacheMB !== undefined) opened.db.pragma(`cache_size = -${Math.max(64, Math.round(opts.cacheMB * 1024))}`);
   let embedder: Embedder | null = null;
   let embedderProblem: string | null = null;
   if (opts.embedder !== undefined) embedder = opts.embedder;

@@ -45,4 +45,28 @@ describe('the daemon index keeper', () => {
     expect(found.hits.map((h) => h.path)).toEqual(['memory/2026-06-02.md']);
     keeper.close();
   });
+
+  it("keeps only daemon.indexCacheMB of the index's pages in memory", async () => {
+    // SQLite's page cache (16 MB per connection as built) was the largest part of what a
+    // resident daemon's footprint grows by after its first changes on a long history.
+    const ws = makeWorkspace();
+    ws.write('memory/2026-06-01.md', rawLog('2026-06-01', { 'kiln firing [project]': ['loaded the kiln with celadon bowls'] }));
+    const config = defaultConfig();
+    config.daemon.indexCacheMB = 3;
+    const keeper = new IndexKeeper(ws, config);
+    const cacheSize = (): unknown =>
+      (keeper as unknown as { index: { db: { pragma(s: string, o: object): unknown } } }).index.db.pragma('cache_size', { simple: true });
+    await keeper.update(() => undefined);
+    expect(cacheSize()).toBe(-3072);
+    keeper.close();
+    // The default, on an index opened for a search.
+    const byDefault = new IndexKeeper(ws, defaultConfig());
+    await byDefault.search({ query: 'celadon', mode: 'bm25', update: false }, () => undefined);
+    expect(
+      (byDefault as unknown as { index: { db: { pragma(s: string, o: object): unknown } } }).index.db.pragma('cache_size', {
+        simple: true,
+      }),
+    ).toBe(-2048);
+    byDefault.close();
+  });
 });
