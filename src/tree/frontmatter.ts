@@ -33,13 +33,24 @@ export interface SplitDocument {
 const DELIM = /^---[ \t]*$/;
 const CLOSE = /^(?:---|\.\.\.)[ \t]*$/;
 
+/**
+ * Values a block may expand to beyond its own length. Without aliases a value takes at least a
+ * character of the block; an alias repeats a whole part of it, so ten lines of nested aliases
+ * (a "billion laughs") stand for billions of values that copying them would build.
+ */
+const ALIAS_GROWTH = 10_000;
+
+class TooLarge extends Error {}
+
 /** Dates come back from js-yaml as Date objects; periods are civil dates, so turn them back. */
-function normalise(v: unknown): FrontmatterValue {
+function normalise(v: unknown, budget: { left: number }): FrontmatterValue {
+  // js-yaml hands an alias back as the same object again: copying it copies it once per use.
+  if (--budget.left < 0) throw new TooLarge();
   if (v instanceof Date) return Number.isNaN(v.getTime()) ? null : v.toISOString().slice(0, 10);
-  if (Array.isArray(v)) return v.map(normalise);
+  if (Array.isArray(v)) return v.map((x) => normalise(x, budget));
   if (v !== null && typeof v === 'object') {
     const o: Record<string, FrontmatterValue> = {};
-    for (const [k, x] of Object.entries(v)) o[k] = normalise(x);
+    for (const [k, x] of Object.entries(v)) o[k] = normalise(x, budget);
     return o;
   }
   if (typeof v === 'string' || typeof v === 'number' || typeof v === 'boolean' || v === null) return v;
@@ -66,7 +77,13 @@ export function splitFrontmatter(text: string): SplitDocument {
   if (parsed === null || typeof parsed !== 'object' || Array.isArray(parsed)) {
     return { data: null, body, bodyLineOffset: offset, error: 'frontmatter is not a key: value mapping' };
   }
-  return { data: normalise(parsed) as FrontmatterData, body, bodyLineOffset: offset, error: null };
+  const limit = yaml.length + ALIAS_GROWTH;
+  try {
+    return { data: normalise(parsed, { left: limit }) as FrontmatterData, body, bodyLineOffset: offset, error: null };
+  } catch (err) {
+    if (!(err instanceof TooLarge)) throw err;
+    return { data: null, body, bodyLineOffset: offset, error: `frontmatter too large: its aliases expand to more than ${limit} values` };
+  }
 }
 
 /** A document's body, as splitFrontmatter returns it, without parsing the frontmatter. */

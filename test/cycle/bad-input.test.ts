@@ -4,7 +4,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { readCapped } from '../../src/tree/capped.js';
-import { cycle, node, rawLog, statusOf } from '../helpers/tree.js';
+import { aliasBomb, cycle, node, rawLog, statusOf } from '../helpers/tree.js';
 import { makeWorkspace, runCli } from '../helpers/workspace.js';
 
 const good = rawLog('2026-06-01', { 'good day [project]': ['decided to ship the parser'] });
@@ -87,6 +87,23 @@ describe('bad raw logs', () => {
     expect(warningsOf(r).join('\n')).toMatch(/memory\/2026-06-01\.md: malformed frontmatter \(.*\); read as plain text/);
     expect(node(ws, 'daily/2026-06-01.md').body).toContain('kept despite the broken header');
   });
+
+  it('reads a raw log whose frontmatter aliases expand to billions of values as plain text, in bounded memory', () => {
+    const ws = makeWorkspace({
+      'memory/2026-06-01.md': `---\n${aliasBomb(10)}---\n# 2026-06-01\n\n## parser [project]\n- kept beside the bomb\n`,
+    });
+    // Copying the aliases took gigabytes: a small heap and a deadline make that a failure, not a hang.
+    const r = runCli(['compact', '--now', '2026-06-02', '--dir', ws.root], {
+      env: { NODE_OPTIONS: '--max-old-space-size=256' },
+      timeoutMs: 30_000,
+    });
+    expect(r.stderr).toBe('');
+    expect(r.code).toBe(0);
+    expect(r.stdout).toMatch(
+      /memory\/2026-06-01\.md: frontmatter too large: its aliases expand to more than \d+ values; read as plain text/,
+    );
+    expect(node(ws, 'daily/2026-06-01.md').body).toContain('kept beside the bomb');
+  }, 60_000);
 
   it('reads CRLF logs, and non-UTF-8 logs as Latin-1 without losing a byte of meaning', async () => {
     const latin1 = Buffer.from('# 2026-06-02\n\n## café [user]\n- prefers crème brûlée\n', 'latin1');
@@ -187,6 +204,15 @@ describe('bad and foreign nodes', () => {
     expect(r.remaining.attention[0]!.message).toMatch(/malformed frontmatter/);
     // The week above it is still built, from the node as it stands.
     expect(node(ws, 'weekly/2026-W23.md').body).toContain('my hand-written notes');
+  });
+
+  it('never rewrites a node whose frontmatter aliases expand too far, and flags it', async () => {
+    const bomb = `---\ntype: daily\nstatus: tentative\n${aliasBomb(6)}---\nmy hand-written notes\n`;
+    const ws = makeWorkspace({ 'memory/2026-06-01.md': good, 'memory/daily/2026-06-01.md': bomb });
+    const r = await cycle(ws, '2026-06-02', { catchUp: true });
+    expect(ws.read('memory/daily/2026-06-01.md')).toBe(bomb);
+    expect(r.remaining.attention[0]).toMatchObject({ relPath: 'daily/2026-06-01.md' });
+    expect(r.remaining.attention[0]!.message).toMatch(/frontmatter too large: its aliases expand to more than \d+ values/);
   });
 
   it('replaces a hipocampus "needs-summarization" placeholder and keeps a backup of it', async () => {

@@ -40,6 +40,15 @@ export function rawLog(date: string, entries: Record<string, string[]>): string 
   return parts.join('\n');
 }
 
+/** YAML lines of a "billion laughs": each a list of nine of the line above, 9^levels values in all. */
+export function aliasBomb(levels: number): string {
+  const name = (i: number) => String.fromCharCode(97 + i);
+  const nine = (v: string) => `[${Array<string>(9).fill(v).join(',')}]`;
+  let yaml = `a: &a ${nine('x')}\n`;
+  for (let i = 1; i < levels; i++) yaml += `${name(i)}: &${name(i)} ${nine(`*${name(i - 1)}`)}\n`;
+  return yaml;
+}
+
 /** The SessionStart pack of `ws` on `today`, at the hook's default budget (8,000 characters). */
 export function sessionPack(ws: TestWorkspace, today: string, opts: { ephemeralMarkers?: readonly string[]; budget?: number } = {}): Pack {
   return buildPack({

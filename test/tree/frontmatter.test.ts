@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { fmList, renderFrontmatter, splitFrontmatter, type FrontmatterData } from '../../src/tree/frontmatter.js';
 import { parseTopicLine, parseTopicTag } from '../../src/tree/topic.js';
+import { aliasBomb } from '../helpers/tree.js';
 
 describe('frontmatter', () => {
   it('round-trips what hipo writes through a YAML parser, awkward strings included', () => {
@@ -41,6 +42,16 @@ describe('frontmatter', () => {
     expect(splitFrontmatter('---\nno close\nbody').body).toBe('---\nno close\nbody');
     expect(splitFrontmatter('---\n- a\n---\nb').error).toBe('frontmatter is not a key: value mapping');
     expect(splitFrontmatter('---\na: [1\n---\nb').error).toMatch(/^malformed frontmatter/);
+  });
+
+  it('refuses a block whose aliases expand past a bound, instead of copying them all', () => {
+    // Six lines of aliases stand for 9^6 = 531,441 values.
+    const doc = splitFrontmatter(`---\n${aliasBomb(6)}---\nbody\n`);
+    expect(doc.error).toMatch(/^frontmatter too large: its aliases expand to more than \d+ values$/);
+    expect(doc.data).toBeNull();
+    expect(doc.body).toBe('body\n');
+    // An alias used a few times is still read.
+    expect(splitFrontmatter('---\na: &a [x, y]\nb: *a\nc: *a\n---\n').data).toEqual({ a: ['x', 'y'], b: ['x', 'y'], c: ['x', 'y'] });
   });
 
   it('gives every reader its own copy of a block parsed before (the YAML library keeps its own)', () => {
