@@ -152,6 +152,8 @@ export function lastDayOfMonthId(month: MonthId): LocalDate {
 export const weeksTouchingMonth: (month: MonthId) => readonly IsoWeek[] = memo((month: MonthId) => {
   const out: IsoWeek[] = [];
   for (const d of monthDates(month)) {
+    // 0000-01-01 and -02 hold no node (their week has no name), so no week of the month holds them.
+    if (d < FIRST_WEEKED_DAY) continue;
     const w = isoWeekOf(d);
     if (out[out.length - 1] !== w) out.push(w);
   }

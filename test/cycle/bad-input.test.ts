@@ -34,6 +34,18 @@ describe('bad raw logs', () => {
     expect((await cycle(ws, '2026-11-26', { catchUp: true })).written).toEqual([]);
   });
 
+  it('builds January 0000 from its first named week, and the other logs beside it', async () => {
+    const ws = makeWorkspace({
+      'memory/0000-01-03.md': rawLog('0000-01-03', { 'first monday [project]': ['typed the year as 0000'] }),
+      'memory/2026-06-01.md': good,
+    });
+    const r = await cycle(ws, '2026-06-02', { catchUp: true });
+    expect(warningsOf(r)).toEqual([]);
+    expect(node(ws, 'monthly/0000-01.md').body).toContain('typed the year as 0000');
+    expect(node(ws, 'weekly/0000-W01.md').body).toContain('typed the year as 0000');
+    expect(statusOf(ws, 'daily/2026-06-01.md')).toBe('fixed');
+  });
+
   it('skips empty and binary files with a warning and builds the rest', async () => {
     const junk = Uint8Array.from({ length: 4096 }, (_, i) => (i * 7919) % 256);
     const ws = makeWorkspace({

@@ -93,6 +93,8 @@ describe('ISO weeks', () => {
     expect(addDays(d('0099-12-31'), 1)).toBe('0100-01-01');
     expect(daysBetween(d('0000-03-01'), d('0400-03-01'))).toBe(146_097);
     expect(todayIn('UTC', new Date('0050-06-15T10:00:00Z'))).toBe('0050-06-15');
+    // 0000-01-01 and -02 are in a week of year -1, which holds no node: January 0000 starts at W01.
+    expect(weeksTouchingMonth('0000-01' as MonthId)[0]).toBe('0000-W01');
   });
 
   it('partitions every year into consecutive 7-day weeks (no day lost or counted twice)', () => {
