@@ -33,7 +33,7 @@ const PREFETCH_MIN_DAYS = 4;
 export interface CompactOptions {
   dryRun?: boolean;
   catchUp?: boolean;
-  /** `YYYY-MM-DD` or an ISO instant; default the clock (or HIPO_NOW). */
+  /** `YYYY-MM-DD` or a date and time (time/clock.ts); default the clock (or HIPO_NOW). */
   now?: string;
   /** Recorded in the lock and journal. */
   command?: string;

@@ -210,6 +210,30 @@ export function zonedParts(instant: Date, tz: string): { date: LocalDate; time: 
   };
 }
 
+/** Milliseconds from the epoch to a civil date's midnight, UTC. */
+function utcMidnight(date: LocalDate): number {
+  return epochDay(date) * DAY_MS;
+}
+
+/** How far a zone's wall clock is ahead of UTC at an instant, in milliseconds. */
+function zoneOffset(ms: number, tz: string): number {
+  const whole = Math.floor(ms / 1000) * 1000;
+  const { date, time } = zonedParts(new Date(whole), tz);
+  const [h, m, s] = time.split(':').map(Number) as [number, number, number];
+  return utcMidnight(date) + ((h * 60 + m) * 60 + s) * 1000 - whole;
+}
+
+/**
+ * The instant a zone's wall clock shows `msOfDay` into a civil date. The offset is looked up
+ * twice, the second time at the instant the first gave, so a date-time near a DST change gets
+ * the offset in force then; a wall time the change skips or repeats gets one of its neighbours.
+ */
+export function zonedInstant(date: LocalDate, msOfDay: number, tz: string): Date {
+  const wall = utcMidnight(date) + msOfDay;
+  const first = wall - zoneOffset(wall, tz);
+  return new Date(wall - zoneOffset(first, tz));
+}
+
 export function todayIn(tz: string, instant: Date = new Date()): LocalDate {
   return zonedParts(instant, tz).date;
 }

@@ -142,6 +142,19 @@ describe('hipo log', () => {
     );
   });
 
+  it("reads a --now date and time without an offset on the configured clock, not the shell's, and refuses 02-30", () => {
+    const ws = makeWorkspace({}, { timeZone: 'Pacific/Auckland' });
+    const r = runCli(['log', '--dir', ws.root, '--now', '2027-01-05T22:30', '--topic', 'late', '--json', 'a late note'], {
+      env: { TZ: 'UTC' },
+    });
+    expect(r.code).toBe(0);
+    expect(JSON.parse(r.stdout)).toMatchObject({ file: 'memory/2027-01-05.md', heading: '## late [project] · 22:30' });
+    const bad = runCli(['log', '--dir', ws.root, '--now', '2027-02-30T10:00:00Z', 'x']);
+    expect(bad.code).toBe(2);
+    expect(bad.stderr).toContain('--now: "2027-02-30T10:00:00Z": 2027-02-30 is not a calendar date');
+    expect(ws.files('memory')).toEqual(['memory/2027-01-05.md']);
+  });
+
   it('names an entry without a topic from its words, never from a secret, and says Note when nothing reads as a name', () => {
     const ws = makeWorkspace();
     const heading = (text: string): string =>

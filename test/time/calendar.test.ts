@@ -186,6 +186,30 @@ describe('time zones', () => {
     expect(() => resolveClock('UTC', '2026-02-30')).toThrow(/not a date/);
     expect(resolveClock('UTC', undefined, { HIPO_NOW: '2027-01-01' }).today).toBe('2027-01-01');
   });
+
+  it('reads an injected date and time without an offset in the configured zone, with one as an instant', () => {
+    const at = (tz: string, now: string) => resolveClock(tz, now).instant.toISOString();
+    expect(resolveClock('Pacific/Auckland', '2027-01-05T22:30').today).toBe('2027-01-05');
+    expect(at('Pacific/Auckland', '2027-01-05T22:30')).toBe('2027-01-05T09:30:00.000Z');
+    expect(at('Asia/Seoul', '2026-03-15T23:30:15.250')).toBe('2026-03-15T14:30:15.250Z');
+    // Either side of New York's DST changes: the offset in force at that wall time.
+    expect(at('America/New_York', '2026-03-08T01:30')).toBe('2026-03-08T06:30:00.000Z');
+    expect(at('America/New_York', '2026-03-08T03:30')).toBe('2026-03-08T07:30:00.000Z');
+    expect(at('America/New_York', '2026-11-01T00:30')).toBe('2026-11-01T04:30:00.000Z');
+    expect(at('America/New_York', '2026-11-01T12:00')).toBe('2026-11-01T17:00:00.000Z');
+    expect(at('Pacific/Auckland', '2027-01-05T22:30Z')).toBe('2027-01-05T22:30:00.000Z');
+    expect(at('UTC', '2027-01-05T22:30:00+09:00')).toBe('2027-01-05T13:30:00.000Z');
+    expect(at('UTC', '2027-01-05T22:30-0530')).toBe('2027-01-06T04:00:00.000Z');
+    expect(at('UTC', '0050-06-15T10:00:00Z')).toBe('0050-06-15T10:00:00.000Z');
+  });
+
+  it('refuses an injected date and time that does not exist, instead of rolling it over', () => {
+    expect(() => resolveClock('UTC', '2027-02-30T10:00:00Z')).toThrow('--now: "2027-02-30T10:00:00Z": 2027-02-30 is not a calendar date');
+    expect(() => resolveClock('UTC', '2027-02-28T24:00')).toThrow('2027-02-28T24:00": 24:00 is not a time of day');
+    expect(() => resolveClock('UTC', '2027-02-28T10:60:00')).toThrow('2027-02-28T10:60:00": 10:60:00 is not a time of day');
+    expect(() => resolveClock('UTC', '2027-02-28T10:00+25:00')).toThrow('+25:00 is not a UTC offset');
+    expect(() => resolveClock('UTC', 'tomorrow')).toThrow(/is not a date or a date and time \(YYYY-MM-DD, or YYYY-MM-DDTHH:MM/);
+  });
 });
 
 function gnuDateWeeks(): string[] | null {

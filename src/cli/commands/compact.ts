@@ -22,7 +22,10 @@ export function registerCompact(program: Command, { io, setRun }: CommandSetup):
     .description('Run a compaction cycle: raw logs → daily → weekly → monthly → ROOT.md')
     .option('--dry-run', 'print the plan (what would be created, regenerated or fixed, and why) and write nothing')
     .option('--catch-up', 'run cycles until nothing is left to do (per-cycle limits apply to each cycle)')
-    .option('--now <date>', 'treat this as today: YYYY-MM-DD, or an ISO-8601 instant (default: the clock, or HIPO_NOW)')
+    .option(
+      '--now <date>',
+      'treat this as today: YYYY-MM-DD, or YYYY-MM-DDTHH:MM in the configured zone or with Z or an offset (default: clock, HIPO_NOW)',
+    )
     .option(
       '--resummarize',
       'also give fixed nodes with an extractive summary a pass by the configured model (costs calls; per-cycle limits apply)',

@@ -14,7 +14,7 @@ export function registerContext(program: Command, { io, setRun }: CommandSetup):
     .option('--budget <tokens>', 'token budget (default: agents.contextTokens in hipo.config.json)')
     .option('--query <text>', 'prefer the periods, sections and entries that mention these words')
     .option('--json', 'print the pack with tokens per level and what was left out')
-    .option('--now <date>', 'treat this as today (YYYY-MM-DD or ISO instant)')
+    .option('--now <date>', 'treat this as today (YYYY-MM-DD, or YYYY-MM-DDTHH:MM in the configured zone, or with Z or an offset)')
     .option(DIR_FLAGS, DIR_HELP)
     .action((opts: { budget?: string; query?: string; json?: boolean; now?: string; dir?: string }) => {
       setRun(async () => {

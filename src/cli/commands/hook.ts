@@ -11,7 +11,7 @@ export function registerHook(program: Command, { io, setRun }: CommandSetup): vo
       'Run as an agent platform hook: reads the hook JSON on stdin; capture events archive the transcript, SessionStart prints the memory context. Always exits 0.',
     )
     .option('--dir <path>', "the workspace (default: the nearest one at or above the session's cwd from the hook input)")
-    .option('--now <date>', 'treat this as today (YYYY-MM-DD or ISO instant)')
+    .option('--now <date>', 'treat this as today (YYYY-MM-DD, or YYYY-MM-DDTHH:MM in the configured zone, or with Z or an offset)')
     .allowUnknownOption()
     .allowExcessArguments()
     .action((event: string, opts: { dir?: string; now?: string }) => {

@@ -13,7 +13,7 @@ export function registerLog(program: Command, { io, setRun }: CommandSetup): voi
     .option('--type <type>', `memory type: ${MEMORY_TYPES.join(', ')}`, 'project')
     .option('--topic <text>', 'topic of the entry (the heading); default: named from the text\'s words, or "Note"')
     .option('--json', 'print where the entry went as JSON')
-    .option('--now <date>', 'treat this as today (YYYY-MM-DD or ISO instant)')
+    .option('--now <date>', 'treat this as today (YYYY-MM-DD, or YYYY-MM-DDTHH:MM in the configured zone, or with Z or an offset)')
     .option(DIR_FLAGS, DIR_HELP)
     .action((words: string[], opts: { type: string; topic?: string; json?: boolean; now?: string; dir?: string }) => {
       setRun(async () => {

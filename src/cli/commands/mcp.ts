@@ -12,7 +12,7 @@ export function registerMcp(program: Command, { setRun }: CommandSetup): void {
   program
     .command('mcp')
     .description('Serve the memory over MCP on stdio: tools context, get, log, status, search, recall; ROOT.md and the nodes as resources')
-    .option('--now <date>', 'treat this as today (YYYY-MM-DD or ISO instant)')
+    .option('--now <date>', 'treat this as today (YYYY-MM-DD, or YYYY-MM-DDTHH:MM in the configured zone, or with Z or an offset)')
     .option(DIR_FLAGS, DIR_HELP)
     .action((opts: { now?: string; dir?: string }) => {
       setRun(async () => {

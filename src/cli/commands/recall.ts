@@ -20,7 +20,7 @@ export function registerRecall(program: Command, { io, setRun }: CommandSetup): 
     .option('--json', 'print topics, days and passages as JSON')
     .option('--no-search', 'skip the search index (topics, manifest and the matching days only)')
     .option('--no-update', 'search the index as it is, without bringing it up to date first')
-    .option('--now <date>', 'treat this as today (YYYY-MM-DD or ISO instant)')
+    .option('--now <date>', 'treat this as today (YYYY-MM-DD, or YYYY-MM-DDTHH:MM in the configured zone, or with Z or an offset)')
     .option(DIR_FLAGS, DIR_HELP)
     .action(
       (

@@ -14,7 +14,7 @@ export function registerStatus(program: Command, { io, setRun }: CommandSetup): 
     .command('status')
     .description('Nodes per level and status with token totals, pending work, the last cycle, warnings')
     .option('--json', 'print the report as JSON')
-    .option('--now <date>', 'treat this as today (YYYY-MM-DD or ISO instant)')
+    .option('--now <date>', 'treat this as today (YYYY-MM-DD, or YYYY-MM-DDTHH:MM in the configured zone, or with Z or an offset)')
     .option(DIR_FLAGS, DIR_HELP)
     .action((opts: { json?: boolean; now?: string; dir?: string }) => {
       setRun(async () => {
