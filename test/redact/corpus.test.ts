@@ -60,6 +60,20 @@ describe('the secret corpus', () => {
       'alerts: https://hooks.slack.com/services/[REDACTED:slack-webhook]',
     );
   });
+
+  it("takes a prose password's closing ! or ?, and leaves the period that ends its sentence", () => {
+    const cases: [string, string][] = [
+      ['my password is Plant3dPassw0rd! for the staging box', 'my password is [REDACTED:password] for the staging box'],
+      ['passwd is Winter2024!', 'passwd is [REDACTED:password]'],
+      ['the vpn password is Xk93Lq?!', 'the vpn password is [REDACTED:password]'],
+      ['(the router password is Xk93Lq0Z!)', '(the router password is [REDACTED:password])'],
+      ['I set the wifi password to Blue42Heron!.', 'I set the wifi password to [REDACTED:password].'],
+      ['my password is hunter22. Then I logged in.', 'my password is [REDACTED:password]. Then I logged in.'],
+      ['my password is hunter22.', 'my password is [REDACTED:password].'],
+      ['my password is hunter22... or was it', 'my password is [REDACTED:password]... or was it'],
+    ];
+    for (const [text, want] of cases) expect(r.redact(text).text, text).toBe(want);
+  });
 });
 
 describe('redaction that keeps a shape', () => {

@@ -166,7 +166,9 @@ function cliValue(secret: string, at: Candidate): boolean {
 }
 
 /** A value in prose: "my password is hunter2", "the API token is 8f2c…". */
-function proseValue(secret: string, loose: boolean): boolean {
+function proseValue(value: string, loose: boolean): boolean {
+  // Judged without its closing marks (VALUE_TAIL): `incorrect!` is a word, not a password.
+  const secret = value.replace(/[.!?]+$/, '');
   if (isPlaceholder(secret) || isPathLike(secret) || isPhraseLike(secret)) return false;
   if (/^\d+$/.test(secret)) return loose && secret.length >= 4;
   if (isWordish(secret)) return loose && secret.length >= 10 && !COMMON_WORDS.test(secret) && /[A-Z]/.test(secret.slice(1));
@@ -202,8 +204,14 @@ const PASSWORD_IS = raw`(?:\s+(?:for|of|on|to)(?:\s+[^\s:=]{1,30}){1,3}?)?\s+(?:
 
 /** The last word of an environment variable that holds a secret: `PGPASSWORD`, `GITHUB_TOKEN`. */
 const ENV_NAMES = 'PASSWORD|PASSWD|PASSPHRASE|PASS|PWD|PW|TOKEN|SECRET|KEY';
+/**
+ * The marks closing a value in prose that are the value's own: `!` and `?` (`Plant3dPassw0rd!`).
+ * A sentence giving a password rarely ends with one, and a secret's last character left in the
+ * text is worse than a lost mark. A last period ends the sentence (`… is hunter2.`).
+ */
+const VALUE_TAIL = raw`(?:[.!?]*[!?])?`;
 /** A value in prose, without the punctuation that ends its sentence. */
-const PROSE_VALUE = raw`["'\x60]?([^\s"'\x60,;]{2,}[^\s"'\x60,;.!?:)\]])`;
+const PROSE_VALUE = raw`["'\x60]?([^\s"'\x60,;]{2,}[^\s"'\x60,;.!?:)\]]${VALUE_TAIL})`;
 /** "set …", "export …": the verb before an environment variable given a value with "to". */
 const ENV_SET = raw`\b(?:[Ss]et|[Ee]xport|[Cc]hanged?|[Uu]pdated?|[Rr]eset)\b[^.!?\n]{0,40}?`;
 
@@ -311,7 +319,7 @@ export const HIPO_RULES: readonly ScannerRule[] = [
     keywords: ['pass', 'pin', 'pw'],
     ignoreCase: true,
     secretGroup: 1,
-    regex: raw`\b${PASSWORD_WORDS}${PASSWORD_IS}["'\x60]?([^\s"'\x60,;]{2,}[^\s"'\x60,;.!?:)\]])`,
+    regex: raw`\b${PASSWORD_WORDS}${PASSWORD_IS}${PROSE_VALUE}`,
     accept: (s) => proseValue(s, true),
   },
   {
@@ -321,7 +329,7 @@ export const HIPO_RULES: readonly ScannerRule[] = [
     keywords: ['pass', 'pin', 'pw'],
     ignoreCase: true,
     secretGroup: 1,
-    regex: raw`(?<=${PASSWORD_SET})\b${PASSWORD_WORDS}\s+to\s+["'\x60]?([^\s"'\x60,;]{2,}[^\s"'\x60,;.!?:)\]])`,
+    regex: raw`(?<=${PASSWORD_SET})\b${PASSWORD_WORDS}\s+to\s+${PROSE_VALUE}`,
     accept: (s) => proseValue(s, true),
   },
   {
