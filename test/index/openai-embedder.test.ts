@@ -1,10 +1,12 @@
 // The OpenAI-compatible embedder against real HTTP servers on 127.0.0.1, started by each test:
 // one that embeds (a deterministic bag of hashed words, so shared words mean similar vectors),
 // one that fails, one that never answers, and a port nobody listens on.
-import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
+import { createServer, type IncomingHttpHeaders, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { afterEach, describe, expect, it } from 'vitest';
+import { defaultConfig } from '../../src/config/config.js';
 import { OpenAiEmbedder } from '../../src/index/embed/openai.js';
+import { resolveEmbedderSettings } from '../../src/index/embed/select.js';
 import { updateIndex } from '../../src/index/update.js';
 import { search } from '../../src/search/search.js';
 import { makeWorkspace, runCliAsync } from '../helpers/workspace.js';
@@ -15,6 +17,7 @@ interface Seen {
   inputs: string[];
   encodingFormat: string | undefined;
   authorization: string | undefined;
+  headers: IncomingHttpHeaders;
 }
 
 const servers: Server[] = [];
@@ -56,6 +59,7 @@ async function embeddingServer(seen: Seen[]): Promise<string> {
       inputs: parsed.input,
       encodingFormat: parsed.encoding_format,
       authorization: req.headers.authorization,
+      headers: req.headers,
     });
     res.writeHead(200, { 'content-type': 'application/json' });
     res.end(
@@ -104,6 +108,49 @@ describe('an OpenAI-compatible embeddings endpoint', () => {
     await updateIndex(index);
     expect(seen.length).toBeGreaterThan(0);
     expect(seen.every((s) => s.model === 'from-env' && s.authorization === 'Bearer sk-test-key')).toBe(true);
+  });
+
+  it("never sends the environment's OPENAI_API_KEY, organization or project to a configured endpoint", async () => {
+    const seen: Seen[] = [];
+    const url = await embeddingServer(seen);
+    const ws = makeWorkspace(FILES, { timeZone: 'UTC' });
+    const openAiEnv = {
+      OPENAI_API_KEY: 'sk-proj-fromTheEnvironment0000000000000000',
+      OPENAI_ORG_ID: 'org-fromTheEnvironment',
+      OPENAI_PROJECT_ID: 'proj_fromTheEnvironment',
+    };
+    // A child process: the `openai` package reads these variables from its own environment.
+    const idx = await runCliAsync(['index', '--dir', ws.root], { env: { ...openAiEnv, HIPO_EMBED_BASE_URL: url, HIPO_EMBED_MODEL: 'm' } });
+    expect(idx.code).toBe(0);
+    expect(seen.length).toBeGreaterThan(0);
+    for (const s of seen) {
+      expect(s.headers).not.toHaveProperty('openai-organization');
+      expect(s.headers).not.toHaveProperty('openai-project');
+      expect(s.authorization).toBe('Bearer no-key');
+      expect(JSON.stringify(s.headers)).not.toContain('fromTheEnvironment');
+    }
+  });
+
+  it("takes OPENAI_API_KEY, organization and project for OpenAI's own endpoint only, and a configured key first", () => {
+    const search = (baseUrl: string, apiKey = '') => ({
+      ...defaultConfig().search,
+      embedder: 'openai' as const,
+      openai: { ...defaultConfig().search.openai, baseUrl, model: 'm', apiKey },
+    });
+    const env = { OPENAI_API_KEY: 'sk-openai', OPENAI_ORG_ID: 'org-1', OPENAI_PROJECT_ID: 'proj_1' };
+    const keyOf = (baseUrl: string, e: NodeJS.ProcessEnv = env, apiKey = '') => {
+      const { apiKey: key, organization, project } = resolveEmbedderSettings(search(baseUrl, apiKey), e).openai;
+      return { key, organization, project };
+    };
+    const openAi = { key: 'sk-openai', organization: 'org-1', project: 'proj_1' };
+    const none = { key: '', organization: null, project: null };
+    expect(keyOf('')).toEqual(openAi);
+    expect(keyOf('https://api.openai.com/v1')).toEqual(openAi);
+    for (const other of ['http://127.0.0.1:11434/v1', 'http://api.openai.com/v1', 'https://api.openai.com.example.net/v1', 'not a url'])
+      expect(keyOf(other), other).toEqual(none);
+    expect(keyOf('', { ...env, HIPO_EMBED_BASE_URL: 'http://127.0.0.1:8080/v1' })).toEqual(none);
+    expect(keyOf('http://127.0.0.1:8080/v1', env, 'sk-configured')).toEqual({ key: 'sk-configured', organization: null, project: null });
+    expect(keyOf('', { ...env, HIPO_EMBED_API_KEY: 'sk-hipo' })).toEqual({ key: 'sk-hipo', organization: null, project: null });
   });
 
   it('reports a failing endpoint clearly; keywords still work and hybrid falls back', async () => {

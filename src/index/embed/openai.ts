@@ -25,6 +25,9 @@ export interface OpenAiEmbedderOptions {
   baseUrl: string;
   model: string;
   apiKey: string;
+  /** Sent as `openai-organization` / `openai-project`; only with a key of OpenAI's own (select.ts). */
+  organization?: string | null;
+  project?: string | null;
   batchSize: number;
   timeoutMs: number;
   /** Characters sent per input at most (long inputs fail on small-context models). */
@@ -52,10 +55,14 @@ export class OpenAiEmbedder implements Embedder {
     if (!this.client) {
       const OpenAI = (await import('openai')).default;
       this.sdk = OpenAI;
+      // Everything explicit: the SDK would otherwise read OPENAI_API_KEY, OPENAI_BASE_URL,
+      // OPENAI_ORG_ID and OPENAI_PROJECT_ID from the environment and send them to this endpoint.
       this.client = new OpenAI({
         // Local servers ignore the key, but the client refuses to start without one.
-        apiKey: this.opts.apiKey || 'none',
-        ...(this.opts.baseUrl ? { baseURL: this.opts.baseUrl } : {}),
+        apiKey: this.opts.apiKey || 'no-key',
+        baseURL: this.where(),
+        organization: this.opts.organization ?? null,
+        project: this.opts.project ?? null,
         timeout: this.opts.timeoutMs,
         maxRetries: 1,
       });
