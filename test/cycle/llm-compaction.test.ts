@@ -386,6 +386,49 @@ describe('compaction with a model', () => {
     expect(llm.requests[0]!.raw).toContain('[REDACTED:aws-access-key]');
   });
 
+  it("redacts the model's answer before it is written: no node and no ROOT.md holds a secret the model wrote", async () => {
+    const key = [
+      '-----BEGIN OPENSSH PRIVATE KEY-----',
+      'b3BlbnNzaC1rZXktdjEAAAAABG5vbmUAAAAEbm9uZQAAAAAAAAABAAAAMwAAAAtzc2gtZW',
+      '-----END OPENSSH PRIVATE KEY-----',
+    ].join('\n');
+    const written = [
+      '- the prod key is sk-proj-Abc123XyZ789Qwe456Rty012Uio345Pas678Dfg901',
+      '- ghp_aBcDeFgHiJkLmNoPqRsTuVwXyZ0123456789 pushes the release',
+      '- db password: hunter2hunter2',
+      '- the badge code is ZEPPELIN-4471',
+      key,
+    ].join('\n');
+    const llm = await startFakeLlm((req) => {
+      const answer = echoSummary(req);
+      // ROOT's narrative and every node's sections get the secrets.
+      return completion(
+        isRootRequest(req) ? answer.replace('## Recent Patterns', `${written}\n\n## Recent Patterns`) : `${answer}\n${written}`,
+      );
+    });
+    const ws = makeWorkspace(
+      { 'memory/2026-03-15.md': log('2026-03-15', 'vault') },
+      {
+        timeZone: 'UTC',
+        redactPatterns: ['ZEPPELIN-\\d+'],
+        compaction: { thresholds: { daily: 3, weekly: 3, monthly: 3 } },
+        llm: { baseUrl: llm.url, model: 'test-model', timeoutMs: 2000, maxRetries: 0 },
+      },
+    );
+    const r = await run(ws, '2026-03-15');
+    expect(r.errors).toEqual([]);
+    const nodes = ['daily/2026-03-15.md', 'weekly/2026-W11.md', 'monthly/2026-03.md', 'ROOT.md'];
+    for (const n of nodes) expect(node(ws, n).fm.summarizer, n).toBe('llm:test-model');
+    expect(llm.requests.some(isRootRequest)).toBe(true);
+    const secrets = ['sk-proj-Abc123XyZ789Qwe456Rty012Uio345Pas678Dfg901', 'ghp_aBcDeFgHiJkLmNoPqRsTuVwXyZ0123456789', 'hunter2hunter2'];
+    for (const f of ws.files()) {
+      const text = ws.read(f);
+      for (const s of [...secrets, 'ZEPPELIN-4471', 'b3BlbnNzaC1rZXktdjEAAAAABG5vbmUAAAAE']) expect(text, f).not.toContain(s);
+    }
+    for (const n of nodes) expect(node(ws, n).body, n).toContain('the prod key is [REDACTED:openai-key]');
+    expect(node(ws, 'ROOT.md').body).toMatch(/## Active Context[\s\S]*\[REDACTED:private-key\][\s\S]*## Recent Patterns/);
+  });
+
   it('sends nothing when no endpoint is configured, and switches on with HIPO_LLM_* alone', async () => {
     const llm = await startFakeLlm((req) => completion(echoSummary(req)));
     const ws = workspace(null, { 'memory/2026-03-15.md': log('2026-03-15', 'duckdb') });

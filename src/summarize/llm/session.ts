@@ -5,6 +5,10 @@
 //     failed in an earlier run), or when this cycle's calls are used up (`maxCallsPerCycle`);
 //   sent; an endpoint failure turns the endpoint off for the rest of the run and starts a
 //     backoff; a success ends any backoff.
+// Every answer comes back redacted, cached or not, by the rules that redact what is sent: a
+// model writes secrets it was never sent (made up, remembered from training, a value the rules
+// of an older cache missed), and its answer is written to nodes and ROOT.md.
+import { redactorFor } from '../../redact/workspace.js';
 import type { Workspace } from '../../tree/layout.js';
 import { AnswerCache, requestKey } from './cache.js';
 import { LlmCallError, openAiChatClient, type ChatClient, type ChatMessage, type ChatResponse, type FailureScope } from './client.js';
@@ -53,10 +57,14 @@ export class LlmSession {
     return this.cache.has(requestKey(this.settings, messages, maxOutputTokens));
   }
 
+  private redacted(answer: ChatResponse): ChatResponse {
+    return { ...answer, text: redactorFor(this.settings.redactPatterns).redact(answer.text).text };
+  }
+
   async ask(messages: readonly ChatMessage[], maxOutputTokens = this.settings.maxOutputTokens): Promise<AskOutcome> {
     const key = requestKey(this.settings, messages, maxOutputTokens);
     const hit = this.cache.get(key);
-    if (hit) return { ok: true, answer: hit, cached: true };
+    if (hit) return { ok: true, answer: this.redacted(hit), cached: true };
     const off = this.unavailable();
     if (off) return { ok: false, reason: off, scope: 'skipped', latencyMs: 0 };
     if (this.callsThisCycle >= this.settings.maxCallsPerCycle) {
@@ -74,7 +82,7 @@ export class LlmSession {
       const answer = await (await this.client).complete(messages, maxOutputTokens);
       this.state.recordEndpointSuccess();
       this.cache.put(key, answer);
-      return { ok: true, answer, cached: false };
+      return { ok: true, answer: this.redacted(answer), cached: false };
     } catch (err) {
       const e = err instanceof LlmCallError ? err : new LlmCallError(err instanceof Error ? err.message : String(err), 'endpoint', 0);
       if (e.scope === 'endpoint') {
