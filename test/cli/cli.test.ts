@@ -176,3 +176,26 @@ describe('hipo status and the search index', () => {
     expect(s.index.bytes).toBeGreaterThan(1000);
   });
 });
+
+describe('what hipo prints from memory', () => {
+  it('writes control characters as \\u escapes: a memory file cannot retitle or clear the terminal, and the file stays as it was', () => {
+    // OSC "set title" ended by BEL, "clear screen", a C1 CSI (U+009B), backspaces.
+    const line = '- measured the zeppelin doors \u001b]0;pwned\u0007 then \u001b[2J cleared \u009b31m red \b\b hidden';
+    const raw = `# 2026-06-02\n\n## zeppelin hangar [project]\n${line}\n- next line\r\n`;
+    const ws = makeWorkspace({ 'memory/2026-06-02.md': raw });
+    const control = /[\u0000-\u0008\u000b\u000c\u000e-\u001f\u007f-\u009f]|\r(?!\n)/;
+    const shown = String.raw`measured the zeppelin doors \u001b]0;pwned\u0007 then \u001b[2J cleared \u009b31m red \u0008\u0008 hidden`;
+    const env = { HIPO_NOW: '2026-06-02' };
+    for (const args of [['search', 'zeppelin'], ['context'], ['recall', 'zeppelin doors']]) {
+      const r = runCli([...args, '--dir', ws.root], { env });
+      expect(r.code, args[0]).toBe(0);
+      expect(r.stdout, args[0]).not.toMatch(control);
+      expect(r.stdout, args[0]).toContain(shown);
+    }
+    // JSON escapes C0 itself; a C1 character is escaped the same way, and reads back as it was.
+    const r = runCli(['search', 'zeppelin', '--json', '--dir', ws.root], { env });
+    expect(r.stdout).not.toMatch(control);
+    expect(JSON.stringify(JSON.parse(r.stdout))).toContain('cleared \u009b31m red');
+    expect(ws.read('memory/2026-06-02.md')).toBe(raw);
+  });
+});
