@@ -440,6 +440,7 @@ export class Daemon {
   /** Finishes the run in progress, stops watching, releases the locks. */
   async stop(): Promise<void> {
     this.stopping = true;
+    this.index.interrupt();
     await this.server?.close();
     this.heartbeat?.stop();
     await this.heartbeat?.destroy?.();

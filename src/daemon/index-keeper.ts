@@ -16,6 +16,8 @@ export class IndexKeeper {
   private index: SearchIndex | null = null;
   /** Updates and searches take turns: one SQLite handle, and updates await embeddings. */
   private queue: Promise<unknown> = Promise.resolve();
+  /** Aborted by interrupt(): an embeddings request in flight would otherwise hold a stopping daemon. */
+  private readonly stopping = new AbortController();
 
   constructor(
     private readonly ws: Workspace,
@@ -68,7 +70,7 @@ export class IndexKeeper {
       const { index, result } = await withRebuild(
         this.ws,
         this.config,
-        { cacheMB: this.config.daemon.indexCacheMB },
+        { cacheMB: this.config.daemon.indexCacheMB, signal: this.stopping.signal },
         this.index,
         warn,
         (index) => updateIndex(index, memoryFiles ? { memoryFiles } : {}),
@@ -81,6 +83,14 @@ export class IndexKeeper {
       this.index = null;
       throw err;
     }
+  }
+
+  /**
+   * The daemon is stopping: an embeddings request in flight is abandoned (its chunks stay
+   * waiting for their vectors), so the work in progress ends soon instead of at the timeout.
+   */
+  interrupt(): void {
+    this.stopping.abort();
   }
 
   /** Closes the index once the work in progress is done: its memory goes until the next use. */

@@ -63,6 +63,8 @@ export interface OpenOptions {
    * holds the rest). Unset: SQLite's default as built, 16 MB.
    */
   cacheMB?: number;
+  /** Aborted when the owner stops (a daemon): an embeddings request in flight is abandoned. */
+  signal?: AbortSignal;
 }
 
 /** Opens (creating or rebuilding when needed) the workspace's index. */
@@ -75,7 +77,7 @@ export function openIndex(ws: Workspace, config: HipoConfig, opts: OpenOptions =
   if (opts.embedder !== undefined) embedder = opts.embedder;
   else {
     try {
-      embedder = embedderFor(ws, config.search, opts.env);
+      embedder = embedderFor(ws, config.search, opts.env, opts.signal);
     } catch (err) {
       if (!(err instanceof EmbedderError)) {
         opened.db.close();

@@ -20,6 +20,7 @@ import { generateCorpus } from '../../bench/lib/corpus.js';
 import { splitFrontmatter } from '../../src/tree/frontmatter.js';
 import { contentHash } from '../../src/tree/hash.js';
 import { caughtUp, daemonsForTests, FAST_DAEMON } from '../helpers/daemon.js';
+import { startFakeLlm } from '../helpers/llm-server.js';
 import { cycle, node, nodeHashes, rawLog, rawLogHashes, statusOf } from '../helpers/tree.js';
 import { makeWorkspace, runCli, type TestWorkspace } from '../helpers/workspace.js';
 
@@ -131,6 +132,21 @@ describe('daemon faults', () => {
     // Keywords still work without vectors.
     const found = JSON.parse(runCli(['search', 'still alive', '--mode', 'bm25', '--no-update', '--json', '--dir', ws.root]).stdout);
     expect(found.hits.length).toBeGreaterThan(0);
+  });
+
+  it('stops on SIGTERM while an embeddings endpoint stalls after its headers', async () => {
+    const stalling = await startFakeLlm(() => ({ stall: true }));
+    const ws = makeWorkspace(
+      { 'memory/2026-06-01.md': rawLog('2026-06-01', { 'x [project]': ['decided to stall'] }) },
+      // A timeout longer than the test: only abandoning the request lets the daemon stop.
+      { ...FAST_DAEMON, search: { embedder: 'openai', openai: { baseUrl: stalling.url, model: 'e', timeoutMs: 120_000 } } },
+    );
+    const d = start(ws.root, { HIPO_NOW: '2026-06-02' });
+    await d.until(() => stalling.requests.length > 0, 20_000, 'the embeddings request');
+    d.child.kill('SIGTERM');
+    const exited = await Promise.race([d.exited, new Promise((r) => setTimeout(() => r('still running'), 10_000))]);
+    expect(exited).toEqual({ code: 0, signal: null });
+    expect(ws.exists('.hipo/daemon.lock')).toBe(false);
   });
 
   it.skipIf(process.getuid?.() === 0)('logs an unreadable raw log and compacts the rest', async () => {

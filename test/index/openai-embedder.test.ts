@@ -1,6 +1,7 @@
 // The OpenAI-compatible embedder against real HTTP servers on 127.0.0.1, started by each test:
 // one that embeds (a deterministic bag of hashed words, so shared words mean similar vectors),
-// one that fails, one that never answers, and a port nobody listens on.
+// one that fails, one that never answers, one that sends its headers and stalls, and a port
+// nobody listens on.
 import { createServer, type IncomingHttpHeaders, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { afterEach, describe, expect, it } from 'vitest';
@@ -9,6 +10,7 @@ import { OpenAiEmbedder } from '../../src/index/embed/openai.js';
 import { resolveEmbedderSettings } from '../../src/index/embed/select.js';
 import { updateIndex } from '../../src/index/update.js';
 import { search } from '../../src/search/search.js';
+import { startFakeLlm } from '../helpers/llm-server.js';
 import { makeWorkspace, runCliAsync } from '../helpers/workspace.js';
 import { indexOf } from '../helpers/search.js';
 
@@ -179,6 +181,65 @@ describe('an OpenAI-compatible embeddings endpoint', () => {
     const silent = new OpenAiEmbedder({ baseUrl: silentUrl, model: 'm', apiKey: '', batchSize: 8, timeoutMs: 200 });
     await expect(silent.embed(['x'])).rejects.toThrow(`embeddings endpoint ${silentUrl} did not answer within 200 ms`);
   });
+
+  it('gives up on a server that sends its headers and stalls within timeoutMs, and does not ask it again', async () => {
+    const stalling = await startFakeLlm(() => ({ stall: true }));
+    const e = new OpenAiEmbedder({ baseUrl: stalling.url, model: 'm', apiKey: '', batchSize: 8, timeoutMs: 300 });
+    const t0 = performance.now();
+    await expect(e.embed(['x'])).rejects.toThrow(`embeddings endpoint ${stalling.url} did not answer within 300 ms`);
+    expect(performance.now() - t0).toBeLessThan(2000);
+    // The query after an update that failed: the endpoint is known to be down, no second wait.
+    const t1 = performance.now();
+    await expect(e.embedQuery('y')).rejects.toThrow(/did not answer within 300 ms \(failed earlier; not asked again for 60 s\)/);
+    expect(performance.now() - t1).toBeLessThan(100);
+    expect(stalling.requests).toHaveLength(1);
+  });
+
+  it('tries once more after a 503, within timeoutMs', async () => {
+    let n = 0;
+    const url = await serve((_req, body, res) => {
+      if (++n === 1) {
+        res.writeHead(503).end('busy');
+        return;
+      }
+      const input = (JSON.parse(body) as { input: string[] }).input;
+      res
+        .writeHead(200, { 'content-type': 'application/json' })
+        .end(JSON.stringify({ data: input.map((t, index) => ({ index, embedding: bagOfWords(t) })) }));
+    });
+    const e = new OpenAiEmbedder({ baseUrl: url, model: 'm', apiKey: '', batchSize: 8, timeoutMs: 2000 });
+    expect(await e.embed(['the cat'])).toHaveLength(1);
+    expect(n).toBe(2);
+  });
+
+  it('abandons the request in flight when its owner stops', async () => {
+    const stalling = await startFakeLlm(() => ({ stall: true }));
+    const stop = new AbortController();
+    const e = new OpenAiEmbedder({ baseUrl: stalling.url, model: 'm', apiKey: '', batchSize: 8, timeoutMs: 60_000, signal: stop.signal });
+    const pending = e.embed(['x']);
+    while (stalling.requests.length === 0) await new Promise((r) => setTimeout(r, 10));
+    const t0 = performance.now();
+    stop.abort();
+    await expect(pending).rejects.toThrow(`embeddings request to ${stalling.url} abandoned: stopping`);
+    expect(performance.now() - t0).toBeLessThan(1000);
+  });
+
+  it('hipo search answers by keywords in bounded time when the endpoint stalls after its headers', async () => {
+    const stalling = await startFakeLlm(() => ({ stall: true }));
+    const ws = makeWorkspace(FILES, {
+      timeZone: 'UTC',
+      search: { embedder: 'openai', openai: { baseUrl: stalling.url, model: 'm', timeoutMs: 500 } },
+    });
+    for (const mode of ['bm25', 'hybrid']) {
+      const t0 = performance.now();
+      const s = await runCliAsync(['search', 'tomatoes', '--mode', mode, '--json', '--dir', ws.root]);
+      expect(performance.now() - t0).toBeLessThan(8000);
+      expect(s.code).toBe(0);
+      const out = JSON.parse(s.stdout) as { mode: string; hits: { heading: string }[]; warnings: string[] };
+      expect(out.mode).toBe('bm25');
+      expect(out.hits[0]!.heading).toBe('Garden');
+    }
+  }, 20_000);
 
   it('refuses empty vectors instead of storing them', async () => {
     const url = await serve((_req, body, res) => {

@@ -2,7 +2,9 @@
 // `openai` package. Vectors are requested as floats: the package's default (base64) comes back
 // as empty arrays from servers that answer with floats anyway. Failures become one clear line.
 // The package is loaded on first use: it costs ~80 ms to import, which every other command
-// would otherwise pay.
+// would otherwise pay. `timeoutMs` covers the whole request, body too (the SDK's own timeout
+// ends at the response headers, and a server that sends them and stalls would hold a search,
+// a compaction or a stopping daemon for as long as it keeps the socket open).
 import type OpenAIClient from 'openai';
 import type { Redactor } from '../../redact/redactor.js';
 import { redactorFor } from '../../redact/workspace.js';
@@ -34,7 +36,18 @@ export interface OpenAiEmbedderOptions {
   maxChars?: number;
   /** Redacts every input before it is sent (indexed text arrives redacted; queries do not). */
   redactor?: Redactor;
+  /** Aborted when the owner stops (a daemon on SIGTERM): the request in flight is abandoned. */
+  signal?: AbortSignal;
 }
+
+/**
+ * How long an endpoint that failed is not asked again. A command's index update and its query
+ * would otherwise each wait out the timeout; a daemon holding the embedder for days asks again
+ * after it.
+ */
+const DOWN_MS = 60_000;
+/** The pause before the one retry. */
+const RETRY_WAIT_MS = 250;
 
 export class OpenAiEmbedder implements Embedder {
   readonly id: string;
@@ -43,6 +56,8 @@ export class OpenAiEmbedder implements Embedder {
   private client: OpenAIClient | null = null;
   private sdk: typeof OpenAIClient | null = null;
   private readonly maxChars: number;
+  /** The last failure of the endpoint itself, while it is not asked again. */
+  private down: { message: string; until: number } | null = null;
 
   constructor(private readonly opts: OpenAiEmbedderOptions) {
     if (!opts.model) throw new EmbedderError('the "openai" embedder needs a model: set "search.openai.model" or HIPO_EMBED_MODEL');
@@ -64,7 +79,7 @@ export class OpenAiEmbedder implements Embedder {
         organization: this.opts.organization ?? null,
         project: this.opts.project ?? null,
         timeout: this.opts.timeoutMs,
-        maxRetries: 1,
+        maxRetries: 0,
       });
     }
     return this.client;
@@ -80,14 +95,7 @@ export class OpenAiEmbedder implements Embedder {
     const nonEmpty = input.map((t) => t.trim() !== '');
     const sent = input.filter((_, i) => nonEmpty[i]);
     if (sent.length === 0) return input.map(() => null);
-    let data: { index: number; embedding: number[] }[];
-    try {
-      const client = await this.connect();
-      const res = await client.embeddings.create({ model: this.opts.model, input: sent, encoding_format: 'float' });
-      data = res.data;
-    } catch (err) {
-      throw this.explain(err);
-    }
+    const data = await this.request(sent);
     if (!Array.isArray(data) || data.length !== sent.length) {
       throw new EmbedderError(
         `embeddings endpoint ${this.where()} returned ${Array.isArray(data) ? data.length : 'no'} vectors for ${sent.length} inputs`,
@@ -100,6 +108,69 @@ export class OpenAiEmbedder implements Embedder {
     }
     let k = 0;
     return input.map((_, i) => (nonEmpty[i] ? normalise(Float32Array.from(byIndex[k++]!.embedding)) : null));
+  }
+
+  /**
+   * One embeddings request within the deadline, tried once more after a refused connection or a
+   * 408/409/429/5xx when time is left (hipo's retry, not the SDK's: the SDK's pause would run
+   * past the deadline and hide why the first try failed). A failure of the endpoint is remembered.
+   */
+  private async request(sent: string[]): Promise<{ index: number; embedding: number[] }[]> {
+    const where = this.where();
+    const stopping = (): EmbedderError => new EmbedderError(`embeddings request to ${where} abandoned: stopping`);
+    if (this.opts.signal?.aborted) throw stopping();
+    if (this.down && Date.now() < this.down.until)
+      throw new EmbedderError(`${this.down.message} (failed earlier; not asked again for ${DOWN_MS / 1000} s)`);
+    this.down = null;
+    const client = await this.connect().catch((err: unknown) => {
+      throw this.explain(err);
+    });
+    const abort = new AbortController();
+    const deadline = Date.now() + this.opts.timeoutMs;
+    let timedOut = false;
+    const timer = setTimeout(() => {
+      timedOut = true;
+      abort.abort();
+    }, this.opts.timeoutMs);
+    const stop = (): void => abort.abort();
+    this.opts.signal?.addEventListener('abort', stop, { once: true });
+    try {
+      for (let attempt = 0; ; attempt++) {
+        try {
+          const res = await client.embeddings.create(
+            { model: this.opts.model, input: sent, encoding_format: 'float' },
+            { signal: abort.signal },
+          );
+          return res.data;
+        } catch (err) {
+          if (this.opts.signal?.aborted) throw stopping();
+          if (!timedOut && attempt === 0 && this.retryable(err) && deadline - Date.now() > 2 * RETRY_WAIT_MS) {
+            await new Promise((r) => setTimeout(r, RETRY_WAIT_MS));
+            if (this.opts.signal?.aborted) throw stopping();
+            continue;
+          }
+          const e = timedOut
+            ? new EmbedderError(`embeddings endpoint ${where} did not answer within ${this.opts.timeoutMs} ms`)
+            : this.explain(err);
+          // An input the server refuses says nothing about the endpoint; anything else does.
+          const status = (err as { status?: unknown }).status;
+          if (!(status === 400 || status === 413 || status === 422)) this.down = { message: e.message, until: Date.now() + DOWN_MS };
+          throw e;
+        }
+      }
+    } finally {
+      clearTimeout(timer);
+      this.opts.signal?.removeEventListener('abort', stop);
+    }
+  }
+
+  private retryable(err: unknown): boolean {
+    const OpenAI = this.sdk;
+    if (!OpenAI) return false;
+    if (err instanceof OpenAI.APIConnectionTimeoutError || err instanceof OpenAI.APIUserAbortError) return false;
+    if (err instanceof OpenAI.APIConnectionError) return true;
+    const status = err instanceof OpenAI.APIError ? err.status : undefined;
+    return status === 408 || status === 409 || status === 429 || (status !== undefined && status >= 500);
   }
 
   async embedQuery(text: string): Promise<Float32Array | null> {

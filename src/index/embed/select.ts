@@ -43,8 +43,16 @@ export function resolveEmbedderSettings(
   return { name, openai };
 }
 
-/** The configured embedder (not yet loaded: loading happens on first use), or null for none. */
-export function embedderFor(ws: Workspace, search: SearchConfig, env: NodeJS.ProcessEnv = process.env): Embedder | null {
+/**
+ * The configured embedder (not yet loaded: loading happens on first use), or null for none.
+ * `signal` abandons an endpoint's request in flight when its owner stops.
+ */
+export function embedderFor(
+  ws: Workspace,
+  search: SearchConfig,
+  env: NodeJS.ProcessEnv = process.env,
+  signal?: AbortSignal,
+): Embedder | null {
   const { name, openai } = resolveEmbedderSettings(search, env);
   switch (name) {
     case 'none':
@@ -52,7 +60,7 @@ export function embedderFor(ws: Workspace, search: SearchConfig, env: NodeJS.Pro
     case 'use-lite':
       return new UseLiteEmbedder();
     case 'openai':
-      return new OpenAiEmbedder({ ...openai, redactor: workspaceRedactor(ws) });
+      return new OpenAiEmbedder({ ...openai, redactor: workspaceRedactor(ws), ...(signal ? { signal } : {}) });
     case 'wink':
       return new WinkEmbedder({ cacheDirs: [userCacheDir(env), statePath(ws, 'wordVectors')] });
   }
