@@ -405,8 +405,10 @@ async function embedPending(
     report.warnings.push(`vectors not updated: ${err.message}`);
     return;
   }
-  const todo = count();
+  let todo = count();
   let done = 0;
+  let dims = storedEmbedder(db)?.dims ?? 0;
+  let resized = false;
   const select = stmt(
     db,
     `SELECT c.id, c.hash, c.heading_path, c.text, c.type, f.level, f.period_start, f.period_end
@@ -434,6 +436,27 @@ async function embedPending(
       if (!(err instanceof EmbedderError)) throw err;
       report.warnings.push(`${todo - done} chunk(s) not embedded: ${err.message}`);
       return;
+    }
+    // The same model name with vectors of another size (the server swapped the model behind
+    // it): as for another embedder, a fresh vector table and every chunk embedded again. Once:
+    // an endpoint whose sizes keep changing leaves the chunks waiting.
+    const other = vectors.find((v) => v && v.length !== dims)?.length;
+    if (other !== undefined) {
+      if (resized) {
+        report.warnings.push(`${todo - done} chunk(s) not embedded: ${embedder.id} returned vectors of ${other} and ${dims} dimensions`);
+        return;
+      }
+      resized = true;
+      report.warnings.push(
+        `embedder ${embedder.id} now returns ${other}-dimensional vectors (the index held ${dims}): every chunk is embedded again`,
+      );
+      prepareVectorTable(db, embedder.id, other);
+      changes.all();
+      dims = other;
+      todo = count();
+      done = 0;
+      after = Number.MIN_SAFE_INTEGER;
+      continue;
     }
     db.transaction(() => {
       const store = (c: PendingChunk, v: Float32Array | Buffer | null): void => {

@@ -163,7 +163,7 @@ async function extraLists(
   const byVectors = async (text: string, weight: number): Promise<boolean> => {
     let v: Float32Array | null;
     try {
-      v = await index.embedder!.embedQuery(text);
+      v = await queryVectorOf(index, text);
     } catch (err) {
       if (err instanceof EmbedderError) return false;
       throw err;
@@ -226,9 +226,10 @@ export async function search(index: SearchIndex, query: string, opts: SearchOpti
       mode = 'bm25';
     } else {
       try {
-        queryVector = await index.embedder!.embedQuery(q.text);
+        queryVector = await queryVectorOf(index, q.text);
       } catch (err) {
         if (!(err instanceof EmbedderError)) throw err;
+        queryVector = null;
         warnings.push(mode === 'hybrid' ? `${err.message}; keyword results only` : err.message);
         if (mode === 'vector') return done([]);
         mode = 'bm25';
@@ -321,6 +322,21 @@ export async function search(index: SearchIndex, query: string, opts: SearchOpti
 }
 
 /** Why vector search cannot run on this index now, or null when it can. */
+/**
+ * A query's vector, if it can be compared with the stored ones: an endpoint that now returns
+ * vectors of another size under the same model name is an EmbedderError (the next update that
+ * embeds something starts the vectors over; until then only a rebuild does).
+ */
+async function queryVectorOf(index: SearchIndex, text: string): Promise<Float32Array | null> {
+  const v = await index.embedder!.embedQuery(text);
+  const dims = storedEmbedder(index.db)?.dims;
+  if (v && dims && v.length !== dims)
+    throw new EmbedderError(
+      `the embedder now returns ${v.length}-dimensional vectors, the index holds ${dims}-dimensional ones (run "hipo index --rebuild")`,
+    );
+  return v;
+}
+
 function vectorProblem(index: SearchIndex): string | null {
   if (!index.embedder) return index.embedderProblem ?? 'no embedder is configured ("search.embedder" is "none")';
   const stored = storedEmbedder(index.db);

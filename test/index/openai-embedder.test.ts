@@ -39,12 +39,12 @@ async function serve(handler: (req: IncomingMessage, body: string, res: ServerRe
 }
 
 const DIMS = 32;
-function bagOfWords(text: string): number[] {
-  const v = new Array<number>(DIMS).fill(0);
+function bagOfWords(text: string, dims = DIMS): number[] {
+  const v = new Array<number>(dims).fill(0);
   for (const w of text.toLowerCase().match(/[a-z]+/g) ?? []) {
     let h = 0;
     for (const c of w) h = (h * 31 + c.charCodeAt(0)) >>> 0;
-    v[h % DIMS]! += 1;
+    v[h % dims]! += 1;
   }
   return v;
 }
@@ -240,6 +240,50 @@ describe('an OpenAI-compatible embeddings endpoint', () => {
       expect(out.hits[0]!.heading).toBe('Garden');
     }
   }, 20_000);
+
+  it('embeds everything again when the same model name starts returning vectors of another size', async () => {
+    const size = { dims: 8 };
+    const url = await serve((_req, body, res) => {
+      const input = (JSON.parse(body) as { input: string[] }).input;
+      res
+        .writeHead(200, { 'content-type': 'application/json' })
+        .end(JSON.stringify({ data: input.map((t, index) => ({ index, embedding: bagOfWords(t, size.dims) })) }));
+    });
+    const ws = makeWorkspace(FILES, { timeZone: 'UTC', search: { embedder: 'openai', openai: { baseUrl: url, model: 'm' } } });
+    const index = indexOf(ws);
+    expect(await updateIndex(index)).toMatchObject({ embedded: 3, warnings: [] });
+
+    // The server swaps the model behind the name: a query cannot be compared, keywords answer.
+    size.dims = 32;
+    const q = await search(index, 'invoices', { mode: 'hybrid' });
+    expect(q.mode).toBe('bm25');
+    expect(q.hits[0]!.heading).toBe('Billing');
+    expect(q.warnings).toEqual([
+      'the embedder now returns 32-dimensional vectors, the index holds 8-dimensional ones (run "hipo index --rebuild"); ' +
+        'keyword results only',
+    ]);
+
+    // The next update that embeds anything finds out and starts the vectors over.
+    ws.write('memory/2026-03-10.md', '# 2026-03-10\n\n## Car\n- the tyres are worn\n');
+    const r = await updateIndex(index);
+    expect(r.warnings).toEqual([
+      `embedder openai:m@${url} now returns 32-dimensional vectors (the index held 8): every chunk is embedded again`,
+    ]);
+    expect(r).toMatchObject({ embedded: 4, pendingEmbeddings: 0 });
+    const v = await search(index, 'sofa scratches', { mode: 'vector', limit: 1 });
+    expect(v.warnings).toEqual([]);
+    expect(v.hits[0]!.heading).toBe('Pets');
+    index.close();
+
+    // The commands too: a keyword search never fails because of vectors.
+    size.dims = 24;
+    ws.write('memory/2026-03-11.md', '# 2026-03-11\n\n## Bike\n- the chain squeaks\n');
+    const s = await runCliAsync(['search', 'chain', '--mode', 'bm25', '--json', '--dir', ws.root]);
+    expect(s.code).toBe(0);
+    const out = JSON.parse(s.stdout) as { hits: { heading: string }[]; warnings: string[] };
+    expect(out.hits[0]!.heading).toBe('Bike');
+    expect(out.warnings.join('\n')).toContain('now returns 24-dimensional vectors (the index held 32): every chunk is embedded again');
+  });
 
   it('refuses empty vectors instead of storing them', async () => {
     const url = await serve((_req, body, res) => {
