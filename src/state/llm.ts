@@ -58,7 +58,7 @@ export class LlmState {
     try {
       const d = JSON.parse(readFileSync(statePath(ws, 'llm'), 'utf8')) as StateFile;
       if (d.version === 1 && typeof d.failed === 'object' && d.failed !== null)
-        return new LlmState(ws, { version: 1, backoff: d.backoff ?? null, failed: d.failed, root: d.root ?? null });
+        return new LlmState(ws, { version: 1, backoff: d.backoff ?? null, failed: withoutUnreadable(d.failed), root: d.root ?? null });
     } catch {
       /* none yet, or unreadable: start empty */
     }
@@ -123,6 +123,16 @@ export class LlmState {
       /* a read-only state folder: the run still works, the next one knows less */
     }
   }
+}
+
+/**
+ * An answer that could not be read (a proxy's page, cut-off JSON) was once recorded as the
+ * input's failure; it is the endpoint's: such nodes are forgotten here, and get their pass.
+ */
+function withoutUnreadable(failed: Record<NodeKey, FailedInput>): Record<NodeKey, FailedInput> {
+  return Object.fromEntries(
+    Object.entries(failed).filter(([, f]) => !/^(?:part \d+ of \d+: )?unreadable response/.test(f?.reason ?? '')),
+  ) as Record<NodeKey, FailedInput>;
 }
 
 export interface BackoffView {

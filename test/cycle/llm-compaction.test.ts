@@ -163,6 +163,52 @@ describe('compaction with a model', () => {
     expect(llmState(ws).backoff).toBeNull();
   });
 
+  it("takes an unreadable answer (a proxy's page, cut-off JSON) for the endpoint's fault: the nodes get their pass later", async () => {
+    const llm = await startFakeLlm(() => ({ text: '<html>proxy error</html>', contentType: 'text/html' }));
+    const ws = workspace(llm, { 'memory/2026-03-15.md': log('2026-03-15', 'avro') });
+    await run(ws, '2026-03-15');
+    expect(llm.requests).toHaveLength(1);
+    expect(actionFor(ws, 'daily/2026-03-15.md').fallback).toMatch(/^llm: unreadable response/);
+    expect(llmState(ws).failed).toEqual({});
+    expect(llmState(ws).backoff!.reason).toMatch(/unreadable response/);
+
+    // Once more with JSON cut short, after the backoff.
+    const expire = (): void => {
+      const s = llmState(ws);
+      s.backoff!.until = Date.now() - 1;
+      writeFileSync(join(ws.root, '.hipo', 'llm-state.json'), JSON.stringify(s));
+    };
+    expire();
+    llm.respond(() => ({ text: '{"choices": [ {"message": ', contentType: 'application/json' }));
+    await run(ws, '2026-03-15');
+    expect(llm.requests).toHaveLength(2);
+    expect(llmState(ws).failed).toEqual({});
+
+    // The server is back: every node gets its model pass.
+    expire();
+    llm.respond((req) => completion(echoSummary(req)));
+    await run(ws, '2026-03-15');
+    for (const rel of ['daily/2026-03-15.md', 'weekly/2026-W11.md', 'monthly/2026-03.md', 'ROOT.md'])
+      expect(node(ws, rel).fm.summarizer).toBe('llm:test-model');
+  });
+
+  it('forgets the nodes an unreadable answer was once recorded against', async () => {
+    const llm = await startFakeLlm((req) => completion(echoSummary(req)));
+    for (const [reason, summarizer] of [
+      ['part 1 of 2: unreadable response (no choices)', 'llm:test-model'],
+      // The input's own failure is still remembered.
+      ['answer has no ## Topics section', 'extractive'],
+    ]) {
+      const ws = workspace(llm, { 'memory/2026-03-15.md': log('2026-03-15', 'avro') });
+      await compact(ws, configOf(ws), { now: '2026-03-15', env: { HIPO_LLM_BASE_URL: 'off' } });
+      const sourceHash = node(ws, 'daily/2026-03-15.md').fm['source-hash'];
+      const failed = { 'daily:2026-03-15': { sourceHash, model: 'test-model', reason, at: '' } };
+      ws.write('.hipo/llm-state.json', JSON.stringify({ version: 1, backoff: null, root: null, failed }));
+      await run(ws, '2026-03-15');
+      expect(node(ws, 'daily/2026-03-15.md').fm.summarizer).toBe(summarizer);
+    }
+  });
+
   it('does not wait for a long retry-after: falls back and backs off until then', async () => {
     const llm = await startFakeLlm(() => ({
       status: 429,

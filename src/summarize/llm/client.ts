@@ -6,7 +6,7 @@
 //     `retry-after`/`retry-after-ms` up to `maxRetryWaitMs`; a longer wait is not waited for:
 //     the call fails with the time the server asked for, and hipo backs off until then;
 //   timeout (whole request, headers and body) — not retried: a slow model stays slow;
-//   other 4xx, an unreadable response — not retried.
+//   other 4xx, an unreadable response (a proxy's HTML page, cut-off JSON) — not retried.
 import { redactorFor } from '../../redact/workspace.js';
 import type { LlmSettings } from './settings.js';
 
@@ -28,10 +28,11 @@ export interface ChatResponse {
 }
 
 /**
- * endpoint — the endpoint is down or refuses us (connection, timeout, 5xx, 401/403/404, 429):
- *            back off, do not call it again this run;
- * input    — this request failed (400/413/422, an unreadable response): the same input would
- *            fail again; other nodes may still be summarized.
+ * endpoint — the endpoint is down or refuses us (connection, timeout, 5xx, 401/403/404, 429) or
+ *            answers with something that is no chat completion (a proxy's page, cut-off JSON):
+ *            back off, do not call it again this run; the nodes get their pass once it is back;
+ * input    — this request failed (400/413/422): the same input would fail again; other nodes
+ *            may still be summarized.
  */
 export type FailureScope = 'endpoint' | 'input';
 
@@ -130,7 +131,7 @@ export async function openAiChatClient(s: LlmSettings, sleep: Sleep = realSleep)
           status,
         );
       }
-      throw new LlmCallError(`unreadable response (${oneLine(err instanceof Error ? err.message : String(err))})`, 'input', elapsed());
+      throw new LlmCallError(`unreadable response (${oneLine(err instanceof Error ? err.message : String(err))})`, 'endpoint', elapsed());
     } finally {
       clearTimeout(timer);
     }
@@ -194,7 +195,7 @@ function parseCompletion(raw: unknown, requested: string, latencyMs: number): Ch
     | null;
   if (r === null || typeof r !== 'object' || !Array.isArray(r.choices) || r.choices.length === 0) {
     const what = typeof r === 'string' ? `text: ${oneLine(r).slice(0, 80)}` : 'no choices';
-    throw new LlmCallError(`unreadable response (not a chat completion: ${what})`, 'input', latencyMs);
+    throw new LlmCallError(`unreadable response (not a chat completion: ${what})`, 'endpoint', latencyMs);
   }
   const choice = r.choices[0]!;
   const content = choice.message?.content;

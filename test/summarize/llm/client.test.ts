@@ -144,14 +144,17 @@ describe('chat client', () => {
     expect(e.message).toContain('context length exceeded');
   });
 
-  it('rejects a 200 that is not a chat completion', async () => {
+  it("rejects a 200 that is not a chat completion, as the endpoint's failure (not the input's)", async () => {
     const llm = await startFakeLlm(() => ({ text: '<html>proxy login</html>', contentType: 'text/html' }));
     const e = await failure((await openAiChatClient(settings(llm.url))).complete(messages, 10));
     expect(e.message).toMatch(/not a chat completion/);
+    expect(e.scope).toBe('endpoint');
     llm.respond(() => ({ json: { object: 'error', detail: 'nope' } }));
-    expect((await failure((await openAiChatClient(settings(llm.url))).complete(messages, 10))).message).toMatch(/no choices/);
+    const none = await failure((await openAiChatClient(settings(llm.url))).complete(messages, 10));
+    expect([none.message, none.scope]).toEqual([expect.stringMatching(/no choices/), 'endpoint']);
     llm.respond(() => ({ text: '{"choices": [', contentType: 'application/json' }));
-    expect((await failure((await openAiChatClient(settings(llm.url))).complete(messages, 10))).message).toMatch(/unreadable response/);
+    const cut = await failure((await openAiChatClient(settings(llm.url))).complete(messages, 10));
+    expect([cut.message, cut.scope]).toEqual([expect.stringMatching(/unreadable response/), 'endpoint']);
   });
 });
 
