@@ -120,7 +120,13 @@ function planOptions(config: HipoConfig, templates: TemplateSet, llm: LlmRuntime
   // Model passes wait while the endpoint backs off, except when the user asks (--resummarize).
   return {
     ...base,
-    llm: { levels: s.settings.levels, upgrade: resummarize || s.unavailable() === null, resummarize, failed: s.state.failedInputs() },
+    llm: {
+      levels: s.settings.levels,
+      upgrade: resummarize || s.unavailable() === null,
+      resummarize,
+      failed: s.state.failedInputs(),
+      owed: s.state.owedPasses(),
+    },
   };
 }
 

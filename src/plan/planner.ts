@@ -130,7 +130,7 @@ function actionOf(c: Candidate): NodeAction {
 }
 
 function optionsKey(o: PlanOptions): string {
-  const llm = o.llm ? [[...o.llm.levels].sort(), o.llm.upgrade, o.llm.resummarize, [...o.llm.failed].sort()] : null;
+  const llm = o.llm ? [[...o.llm.levels].sort(), o.llm.upgrade, o.llm.resummarize, [...o.llm.failed].sort(), [...o.llm.owed].sort()] : null;
   return JSON.stringify([o.limits.daily, o.limits.weekly, o.limits.monthly, o.limits.root, o.graceDays, o.rootSettings, llm]);
 }
 

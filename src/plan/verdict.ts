@@ -28,6 +28,11 @@ export interface LlmPlanOptions {
   resummarize: boolean;
   /** Nodes whose current input the model already failed on: node key → that source hash. */
   failed: ReadonlyMap<NodeKey, string>;
+  /**
+   * Nodes written extractively because the model was not asked or not reached (call limit,
+   * endpoint down): node key → that source hash. Fixed ones get their pass too.
+   */
+  owed: ReadonlyMap<NodeKey, string>;
 }
 
 /** What a node will look like once this cycle's actions are applied. */
@@ -153,21 +158,28 @@ function emptied(p: Period, node: NodeInfo): Verdict {
   };
 }
 
+/** The model still owes this node the pass it could not make when the node was written. */
+function owed(opts: PlanOptions, node: NodeInfo): boolean {
+  return node.sourceHash !== null && opts.llm?.owed.get(nodeKey(node.period)) === node.sourceHash;
+}
+
 /** An extractive summary a model pass would replace (never a copy, concat or hand edit). */
 function dueForModel(opts: PlanOptions, node: NodeInfo, status: NodeStatus): boolean {
   const llm = opts.llm;
   if (!llm?.upgrade || !llm.levels.has(node.period.level) || node.summarizer !== 'extractive') return false;
   if (node.problem || isHandEdited(node) || node.status === null) return false;
-  if (node.status === 'fixed' && !llm.resummarize) return false;
+  if (node.status === 'fixed' && !llm.resummarize && !owed(opts, node)) return false;
   if (!llm.resummarize && node.sourceHash !== null && llm.failed.get(nodeKey(node.period)) === node.sourceHash) return false;
   return status === 'fixed' || status === 'tentative';
 }
 
-function modelPass(node: NodeInfo, status: NodeStatus, children: Period[]): Verdict {
+function modelPass(opts: PlanOptions, node: NodeInfo, status: NodeStatus, children: Period[]): Verdict {
   const reason =
-    node.status === 'fixed'
-      ? 'extractive summary; model pass asked for (--resummarize)'
-      : 'extractive summary (fallback or no model before); model pass';
+    node.status !== 'fixed'
+      ? 'extractive summary (fallback or no model before); model pass'
+      : owed(opts, node)
+        ? 'extractive summary (the model was not asked or not reached); model pass owed'
+        : 'extractive summary; model pass asked for (--resummarize)';
   return cand('resummarize', node.period, status, reason, children, node, true);
 }
 
@@ -199,7 +211,7 @@ export function dailyVerdict(
   if (!node) return cand('create', p, want, 'new raw log', [], node);
   if (node.problem) return NOT_REWRITTEN(node);
   if (node.status === 'fixed') {
-    if (node.sourceHash === raw.hash && dueForModel(opts, node, 'fixed')) return modelPass(node, 'fixed', []);
+    if (node.sourceHash === raw.hash && dueForModel(opts, node, 'fixed')) return modelPass(opts, node, 'fixed', []);
     if (node.sourceHash === null || node.sourceHash === raw.hash) return UP;
     if (isHandEdited(node))
       return flag(
@@ -218,8 +230,8 @@ export function dailyVerdict(
       node,
     );
   }
-  // A day about to be fixed gets its model pass first; after that, only --resummarize.
-  if (dueForModel(opts, node, want)) return modelPass(node, want, []);
+  // A day about to be fixed gets its model pass first; after that, only one it is owed or --resummarize.
+  if (dueForModel(opts, node, want)) return modelPass(opts, node, want, []);
   if (want === 'fixed') return fix(p, 'date has passed', []);
   return UP;
 }
@@ -256,7 +268,7 @@ export function parentVerdict(
   const stale = changing || node.sourceHash !== childrenHashBy(children, (c) => view.node(c));
   const why = changing ? `${changedNames(states)} changed` : 'its sources changed';
   if (node.status === 'fixed') {
-    if (!stale && pending.length === 0 && dueForModel(opts, node, 'fixed')) return modelPass(node, 'fixed', children);
+    if (!stale && pending.length === 0 && dueForModel(opts, node, 'fixed')) return modelPass(opts, node, 'fixed', children);
     if (!stale || node.sourceHash === null) return UP;
     if (isHandEdited(node))
       return flag(node, `${why} after this fixed node was edited by hand; not rewritten (delete the node to rebuild it)`);
@@ -267,7 +279,7 @@ export function parentVerdict(
     const reason = node.status === null ? 'node has no tentative/fixed status (placeholder or foreign node)' : why;
     return pending.length ? waitFor('regenerate', reason) : cand('regenerate', p, target, reason, children, node);
   }
-  if (pending.length === 0 && dueForModel(opts, node, target)) return modelPass(node, target, children);
+  if (pending.length === 0 && dueForModel(opts, node, target)) return modelPass(opts, node, target, children);
   if (target === 'fixed')
     return fix(
       p,

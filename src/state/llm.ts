@@ -4,9 +4,13 @@
 //             consecutive failure up to 64×, or longer when the server asked (retry-after);
 //   failed  — nodes whose current input the model could not summarize (invalid output, a 400):
 //             not planned for an LLM pass again until their input changes;
+//   owed    — nodes the extractive summarizer wrote because the model was not asked or not
+//             reached (call limit, endpoint down or backing off): their pass comes in a later
+//             cycle even once they are fixed (a node fixed before a model was configured waits
+//             for --resummarize);
 //   root    — the monthly nodes (by body hash) the last model-written ROOT narrative was made
 //             from: while they are unchanged ROOT is re-dated without a call.
-// Deleting the file forgets all three; nothing breaks.
+// Deleting the file forgets all four; nothing breaks.
 import { readFileSync } from 'node:fs';
 import type { NodeKey, Workspace } from '../tree/layout.js';
 import { ensureStateDir, statePath } from './dir.js';
@@ -41,6 +45,8 @@ interface StateFile {
   version: 1;
   backoff: Backoff | null;
   failed: Record<NodeKey, FailedInput>;
+  /** Node key → the source hash of the input the model still owes a pass for. */
+  owed: Record<NodeKey, string>;
   root: RootMemory | null;
 }
 
@@ -58,11 +64,17 @@ export class LlmState {
     try {
       const d = JSON.parse(readFileSync(statePath(ws, 'llm'), 'utf8')) as StateFile;
       if (d.version === 1 && typeof d.failed === 'object' && d.failed !== null)
-        return new LlmState(ws, { version: 1, backoff: d.backoff ?? null, failed: withoutUnreadable(d.failed), root: d.root ?? null });
+        return new LlmState(ws, {
+          version: 1,
+          backoff: d.backoff ?? null,
+          failed: withoutUnreadable(d.failed),
+          owed: typeof d.owed === 'object' && d.owed !== null ? d.owed : {},
+          root: d.root ?? null,
+        });
     } catch {
       /* none yet, or unreadable: start empty */
     }
-    return new LlmState(ws, { version: 1, backoff: null, failed: {}, root: null });
+    return new LlmState(ws, { version: 1, backoff: null, failed: {}, owed: {}, root: null });
   }
 
   /** The backoff in force for this endpoint at `now`, if any. */
@@ -103,6 +115,22 @@ export class LlmState {
   clearFailedInput(key: NodeKey): void {
     if (!(key in this.data.failed)) return;
     delete this.data.failed[key];
+    this.save();
+  }
+
+  owedPasses(): ReadonlyMap<NodeKey, string> {
+    return new Map(Object.entries(this.data.owed));
+  }
+
+  recordOwed(key: NodeKey, sourceHash: string): void {
+    if (this.data.owed[key] === sourceHash) return;
+    this.data.owed[key] = sourceHash;
+    this.save();
+  }
+
+  clearOwed(key: NodeKey): void {
+    if (!(key in this.data.owed)) return;
+    delete this.data.owed[key];
     this.save();
   }
 

@@ -529,6 +529,25 @@ describe('compaction with a model', () => {
     expect(node(ws, 'ROOT.md').fm.summarizer).toBe('llm:test-model');
   });
 
+  it('gives fixed nodes written past llm.maxCallsPerCycle their model pass in later cycles', async () => {
+    const llm = await startFakeLlm((req) => completion(echoSummary(req)));
+    const days = ['2026-03-09', '2026-03-10', '2026-03-11', '2026-03-12', '2026-03-13', '2026-03-14'];
+    const files = Object.fromEntries(days.map((d) => [`memory/${d}.md`, log(d, `topic${d.slice(-2)}`)]));
+    const ws = workspace(llm, files, { maxCallsPerCycle: 1 }, { limits: { daily: 3, weekly: 1, monthly: 1, root: 1 } });
+    const rels = [...days.map((d) => `daily/${d}.md`), 'weekly/2026-W11.md', 'monthly/2026-03.md', 'ROOT.md'];
+    // The days and the week are past: written fixed, most of them first by the extractive
+    // summarizer (one call per cycle), then passed to the model in the cycles that follow.
+    await run(ws, '2026-03-30', { catchUp: true });
+    const limited = journal(ws).filter((x) => /per-cycle call limit reached/.test(String(x.fallback)));
+    expect(limited.map((x) => x.node)).toContain('memory/daily/2026-03-09.md');
+    expect(Object.fromEntries(rels.map((rel) => [rel, node(ws, rel).fm.summarizer]))).toEqual(
+      Object.fromEntries(rels.map((rel) => [rel, 'llm:test-model'])),
+    );
+    for (const rel of rels.slice(0, 7)) expect(node(ws, rel).fm.status).toBe('fixed');
+    // Done: nothing is owed any more.
+    expect((await run(ws, '2026-03-30', { catchUp: true })).cycles).toBe(0);
+  });
+
   it('passes fixed extractive nodes to the model only with --resummarize, and they stay fixed', async () => {
     const llm = await startFakeLlm((req) => completion(echoSummary(req)));
     const ws = workspace(llm, { 'memory/2026-03-02.md': log('2026-03-02', 'hudi') });

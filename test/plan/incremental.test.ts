@@ -158,6 +158,7 @@ describe('Planner across the cycles of a run', () => {
               upgrade: true,
               resummarize: false,
               failed: new Map<NodeKey, string>(),
+              owed: new Map<NodeKey, string>(),
             }
           : undefined;
       const opts: PlanOptions = { limits, graceDays: 7, rootSettings: ROOT_SETTINGS, ...(llm ? { llm } : {}) };

@@ -34,6 +34,7 @@ function plan(ws: ReturnType<typeof makeWorkspace>, today: string, llm?: Partial
       upgrade: true,
       resummarize: false,
       failed: new Map(),
+      owed: new Map(),
       ...llm,
     };
   return planCycle(snapshot, today as never, opts);
@@ -80,6 +81,20 @@ describe('model passes', () => {
     const asked = plan(ws, '2026-03-12', { resummarize: true });
     expect(summary(asked).filter((l) => l.includes('daily'))).toEqual(['resummarize daily/2026-03-11.md → fixed']);
     expect(asked.deferred.map((d) => `${d.kind} ${d.relPath}`)).toContain('resummarize daily/2026-03-10.md');
+  });
+
+  it('plans a pass for a fixed node the model still owes one (written past the call limit, endpoint down)', async () => {
+    const ws = await extractiveTree('2026-03-12');
+    const { snapshot } = scanTree(ws, StampCache.empty());
+    const day = snapshot.nodes.get('daily:2026-03-10')!;
+    expect(day.status).toBe('fixed');
+    const p = plan(ws, '2026-03-12', { owed: new Map([['daily:2026-03-10', day.sourceHash!]]) });
+    expect(p.actions.filter((a) => a.period.level === 'daily').map((a) => [a.kind, a.relPath, a.status, a.reason])).toEqual([
+      ['resummarize', 'daily/2026-03-10.md', 'fixed', 'extractive summary (the model was not asked or not reached); model pass owed'],
+    ]);
+    // Owed for an input it no longer has: its new input was written since.
+    const stale = plan(ws, '2026-03-12', { owed: new Map([['daily:2026-03-10', 'older-input']]) });
+    expect(stale.actions.filter((a) => a.period.level === 'daily')).toEqual([]);
   });
 
   it('plans nothing while the endpoint backs off, for levels the model does not write, or for inputs it failed on', async () => {

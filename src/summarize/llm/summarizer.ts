@@ -59,10 +59,12 @@ export class LlmNodeSummarizer {
     const count = await this.counter();
     const planned = await this.requests(req);
     const key = nodeKey(req.period);
+    const state = this.session.state;
     const failedInput = (reason: string): void => {
       // The same input would get the same answer: not planned again until it changes.
+      state.clearOwed(key);
       if (req.sourceHash)
-        this.session.state.recordFailedInput(key, { sourceHash: req.sourceHash, model: s.model, reason, at: new Date().toISOString() });
+        state.recordFailedInput(key, { sourceHash: req.sourceHash, model: s.model, reason, at: new Date().toISOString() });
     };
     let usage: SummaryUsage | undefined;
     const answers: NodeAnswer[] = [];
@@ -71,6 +73,8 @@ export class LlmNodeSummarizer {
       const outcome = await this.session.ask(built.messages);
       if (!outcome.ok) {
         if (outcome.scope === 'input') failedInput(`${part}${outcome.reason}`);
+        // Not asked or not reached (call limit, endpoint down): the node is owed its pass, fixed or not.
+        else if (req.sourceHash) state.recordOwed(key, req.sourceHash);
         // A failed call is journaled with its latency; no tokens are counted (none were reported).
         if (outcome.scope !== 'skipped')
           usage = addUsage(usage, { model: s.model, tokensIn: 0, tokensOut: 0, latencyMs: outcome.latencyMs });
@@ -96,7 +100,8 @@ export class LlmNodeSummarizer {
       failedInput(body.reason);
       return { ok: false, reason: `llm: invalid output: ${body.reason}`, ...(usage ? { usage } : {}) };
     }
-    this.session.state.clearFailedInput(key);
+    state.clearFailedInput(key);
+    state.clearOwed(key);
     return { ok: true, result: { body: body.value, summarizer: llmSummarizerId(s.model), ...(usage ? { usage } : {}) } };
   }
 }
