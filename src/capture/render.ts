@@ -9,6 +9,7 @@ import type { LocalDate } from '../time/calendar.js';
 import { zonedParts } from '../time/calendar.js';
 import type { Turn } from './turns.js';
 import { sliceWhole } from '../text/slice.js';
+import { withoutControls } from '../text/controls.js';
 
 const FENCE = /^( {0,3})(`{3,}|~{3,})/;
 const NEEDS_ESCAPE = /^( {0,3})(#{1,6}(?:[ \t]|$)|<!--|(?:=+|-+)[ \t]*$)/;
@@ -75,7 +76,10 @@ function toolLine(name: string, detail: string | null): string {
   return d ? `- ${name}: ${clipText(d, 300)}` : `- ${name}`;
 }
 
-/** One turn as a raw-log entry, ending with a blank line. */
+/**
+ * One turn as a raw-log entry, ending with a blank line. Without control characters (a NUL in
+ * a prompt would make the whole day's log unreadable), removed before the caller redacts.
+ */
 export function renderTurn(turn: Turn, ctx: TurnContext): string {
   const out: string[] = [turnHeading(turn, ctx), ''];
   let inTools = false;
@@ -91,20 +95,20 @@ export function renderTurn(turn: Turn, ctx: TurnContext): string {
     out.push(`${label}: ${containMarkdown(clipText(p.text, ctx.maxChars))}`, '');
   }
   if (inTools) out.push('');
-  return out.join('\n');
+  return withoutControls(out.join('\n'));
 }
 
-/** `## Deploy checklist [feedback] · 14:05` then the text as bullets. */
+/** `## Deploy checklist [feedback] · 14:05` then the text as bullets, without control characters (as a turn). */
 export function renderLogEntry(opts: { topic: string; type: string; time: string; text: string }): string {
   const topic =
-    opts.topic
+    withoutControls(opts.topic)
       .replace(/[\r\n#[\]]+/g, ' ')
       .replace(/\s+/g, ' ')
       .trim() || 'Note';
   const heading = `## ${topic} [${opts.type}] · ${opts.time}`;
   // Each line of prose becomes a bullet; lists, indented lines and code stay as written.
   let fenced = false;
-  const body = containMarkdown(opts.text.trim())
+  const body = containMarkdown(withoutControls(opts.text).trim())
     .split('\n')
     .map((l) => {
       if (FENCE.test(l)) {

@@ -21,6 +21,7 @@ import { statePath } from '../state/dir.js';
 import { NotInsideMemory, openRegular, realInside, requireInside } from '../tree/inside.js';
 import type { FileLock } from '../state/lock-file.js';
 import { AppendLockBusy } from '../state/lock.js';
+import { withoutControls } from '../text/controls.js';
 
 export interface Appended {
   /** Memory-relative path: `2026-03-15.md`. */
@@ -61,7 +62,9 @@ function refuseUtf16(fd: number, size: number, shown: string): void {
 
 /**
  * Appends `entry` to the raw log of `date`. The caller holds the append lock, so the size read
- * here is where the write lands.
+ * here is where the write lands. No control character reaches the log (one NUL and every reader
+ * skips the whole day as binary): callers render entries without them before redacting (so that
+ * a removal cannot join a secret's halves), and what is left is removed here.
  */
 export function appendRawEntry(ws: Workspace, date: LocalDate, entry: string, lock?: Pick<FileLock, 'held'>): Appended {
   // Held past its lease and taken over: another appender may be deciding on the same turns.
@@ -79,7 +82,7 @@ export function appendRawEntry(ws: Workspace, date: LocalDate, entry: string, lo
     const size = st.size;
     refuseUtf16(fd, size, `${ws.memoryName}/${rel}`);
     const prefix = separator(fd, size, date);
-    const buf = Buffer.from(prefix + entry, 'utf8');
+    const buf = Buffer.from(prefix + withoutControls(entry), 'utf8');
     let off = 0;
     try {
       while (off < buf.length) off += writeSync(fd, buf, off, buf.length - off);

@@ -46,3 +46,13 @@ describe('appendRawEntry on a log saved as UTF-16', () => {
     expect(readFileSync(file).equals(utf16)).toBe(true);
   });
 });
+
+describe('appendRawEntry and control characters', () => {
+  it('writes none, whoever calls it (one NUL would make the whole day binary to every reader)', () => {
+    const ws = makeWorkspace();
+    const r = appendRawEntry(ws, date, '## note\r\n- a\u0000b\u001b[2J\tc\u0085\n');
+    const text = readFileSync(`${ws.memoryDir}/2026-03-02.md`, 'utf8');
+    expect(text).toBe('# 2026-03-02\n\n## note\n- ab[2J\tc\n');
+    expect(r.bytes).toBe(Buffer.byteLength('## note\n- ab[2J\tc\n'));
+  });
+});
