@@ -281,6 +281,26 @@ describe('compaction with a model', () => {
     expect(llmState(ws).failed).toEqual({});
   });
 
+  it('writes no control character a model answered with, and none from the cached answer either', async () => {
+    // One NUL in a node made it binary: refused by every reader, and "not rewritten" for good.
+    const llm = await startFakeLlm((req) =>
+      completion(echoSummary(req).replace('## Highlights\n', '## Highlights\n- a nul \u0000 byte and \u001b[2J escape\n')),
+    );
+    const ws = workspace(llm, { 'memory/2026-03-15.md': log('2026-03-15', 'avro') });
+    const nodes = ['daily/2026-03-15.md', 'weekly/2026-W11.md', 'monthly/2026-03.md', 'ROOT.md'];
+    const r = await run(ws, '2026-03-15');
+    expect(r.errors).toEqual([]);
+    for (const rel of nodes) expect(ws.read(`memory/${rel}`), rel).not.toMatch(/[\u0000-\u0008\u000b-\u001f\u007f]/);
+    expect(node(ws, 'daily/2026-03-15.md').fm.summarizer).toBe('llm:test-model');
+    expect(node(ws, 'daily/2026-03-15.md').body).toContain('- a nul  byte and [2J escape\n');
+    // The cache keeps the answer as it came; read again, it is cleaned again.
+    llm.respond(() => ({ status: 500, json: { error: { message: 'down' } } }));
+    rmSync(join(ws.root, 'memory', 'daily', '2026-03-15.md'));
+    expect((await run(ws, '2026-03-15')).errors).toEqual([]);
+    expect(actionFor(ws, 'daily/2026-03-15.md')).toMatchObject({ cached: true, summarizer: 'llm:test-model' });
+    expect(ws.read('memory/daily/2026-03-15.md')).not.toMatch(/[\u0000-\u0008\u000b-\u001f\u007f]/);
+  });
+
   it('sends a day too large for one request in parts, and merges the answers into one node', async () => {
     const llm = await startFakeLlm((req) => completion(echoSummary(req)));
     const sessions = Array.from(

@@ -3,13 +3,15 @@
 //   cut off (finish_reason `length`), empty, or no markdown sections (a refusal, JSON, prose);
 //   no `## Topics` section with at least one topic, or nothing besides it;
 //   under 50 bytes once composed.
-// What is cleaned rather than refused: reasoning (`<think>…</think>`), a code fence around the
-// whole answer, frontmatter (hipo writes frontmatter, never the model), a preamble before the
-// first heading, the model's own title (hipo writes the title), code blocks and stack traces
-// (the exclusion rules hold for output too).
+// What is cleaned rather than refused: control characters (one NUL makes a node binary to every
+// reader), reasoning (`<think>…</think>`), a code fence around the whole answer, frontmatter
+// (hipo writes frontmatter, never the model), a preamble before the first heading, the model's
+// own title (hipo writes the title), code blocks and stack traces (the exclusion rules hold for
+// output too).
 import { splitFrontmatter } from '../../tree/frontmatter.js';
 import { scanBlocks, splitLines } from '../../tree/markdown.js';
 import { parseTopicLine, type TopicInfo } from '../../tree/topic.js';
+import { withoutControls } from '../../text/controls.js';
 import { isStackTraceLine } from '../exclusion.js';
 import { topicLines } from './request.js';
 
@@ -25,7 +27,7 @@ interface Section {
 
 /** The answer without reasoning, wrapping fence, frontmatter or preamble. */
 export function cleanAnswer(text: string): string {
-  let t = text.replace(/\r\n?/g, '\n');
+  let t = withoutControls(text);
   t = t.replace(/<think(?:ing)?>[\s\S]*?<\/think(?:ing)?>/gi, '').trim();
   const fenced = /^(```|~~~)[\w-]*\n([\s\S]*?)\n\1\s*$/.exec(t);
   if (fenced) t = fenced[2]!.trim();

@@ -61,6 +61,17 @@ describe('validateNodeAnswer', () => {
     expect(h1.ok && h1.value).toContain('## Highlights\n- shipped login');
   });
 
+  it('removes control characters (one NUL would make the node binary to every reader)', () => {
+    const r = validateNodeAnswer(
+      '## Topics\n- auth [project]\r\n\n## Highlights\n- a nul \u0000 and \u001b[2J escape\u0007',
+      'stop',
+      TITLE,
+      topics,
+    );
+    expect(r.ok && r.value).toContain('## Highlights\n- a nul  and [2J escape\n');
+    expect(r.ok && r.value).not.toMatch(/[\u0000-\u0008\u000b-\u001f]/);
+  });
+
   it('refuses a Topics section without topics when hipo has none either', () => {
     const r = validateNodeAnswer('## Topics\nnothing here\n\n## Highlights\n- x', 'stop', '# T', []);
     expect(!r.ok && r.reason).toMatch(/lists no topic/);
