@@ -256,6 +256,12 @@ describe('compaction with a model', () => {
     ],
     ['an answer without topics', () => completion('## Highlights\n- model summary of today'), /no `## Topics` section/],
     ['an empty answer', () => completion(''), /empty answer/],
+    [
+      'an answer far longer than it may be (a server that ignores max_tokens)',
+      (req: Parameters<typeof echoSummary>[0]) =>
+        completion(`${echoSummary(req)}\n${Array.from({ length: 2000 }, (_, i) => `- item ${i} with words ${i * 7}`).join('\n')}`),
+      /the answer is \d+ tokens, far over llm\.maxOutputTokens \(2000\)/,
+    ],
   ])('never writes %s: extractive instead, and the same input is not sent again', async (_what, handler, reason) => {
     const llm = await startFakeLlm(handler);
     const ws = workspace(llm, { 'memory/2026-03-15.md': log('2026-03-15', 'thrift') }, { levels: ['daily'] });

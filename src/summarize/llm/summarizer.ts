@@ -25,6 +25,13 @@ export interface LlmTools {
   ephemeralMarkers: readonly string[];
 }
 
+/**
+ * An answer may be this many times `llm.maxOutputTokens` by hipo's tokenizer (the model's may
+ * count a little differently); a longer one is not an answer to the request (a server that
+ * ignores max_tokens, an echo of the input) and is refused, whatever its sections hold.
+ */
+const ANSWER_SLACK = 1.5;
+
 export type LlmNodeOutcome = { ok: true; result: SummaryResult } | { ok: false; reason: string; usage?: SummaryUsage };
 
 export class LlmNodeSummarizer {
@@ -81,13 +88,17 @@ export class LlmNodeSummarizer {
         return { ok: false, reason: `llm: ${part}${outcome.reason}`, ...(usage ? { usage } : {}) };
       }
       const a = outcome.answer;
+      const answerTokens = count(a.text);
       usage = addUsage(
         usage,
         outcome.cached
           ? { model: a.model, tokensIn: 0, tokensOut: 0, latencyMs: 0, cached: true }
-          : { model: a.model, tokensIn: a.tokensIn ?? built.tokensIn, tokensOut: a.tokensOut ?? count(a.text), latencyMs: a.latencyMs },
+          : { model: a.model, tokensIn: a.tokensIn ?? built.tokensIn, tokensOut: a.tokensOut ?? answerTokens, latencyMs: a.latencyMs },
       );
-      const checked = checkNodeAnswer(a.text, a.finishReason, req.topics.length);
+      const checked =
+        answerTokens > s.maxOutputTokens * ANSWER_SLACK
+          ? { ok: false as const, reason: `the answer is ${answerTokens} tokens, far over llm.maxOutputTokens (${s.maxOutputTokens})` }
+          : checkNodeAnswer(a.text, a.finishReason, req.topics.length);
       if (!checked.ok) {
         failedInput(`${part}${checked.reason}`);
         return { ok: false, reason: `llm: invalid output: ${part}${checked.reason}`, ...(usage ? { usage } : {}) };
