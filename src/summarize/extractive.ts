@@ -101,6 +101,14 @@ export class ExtractiveSummarizer implements Summarizer {
     vars.entities = renderEntities(draft.entities);
     return renderTemplate(this.templates.get(req.level), vars);
   }
+
+  /**
+   * The Feedback lines this summarizer writes for `req`: what a model-written node holds as
+   * Feedback too, so that a rule is always one the sources hold (llm/validate.ts `NodeFrame`).
+   */
+  feedbackLines(req: SummaryRequest): string[] {
+    return buildDraft(analyzeSources(req.sources, this.rules, this.memo), req.level, req.sources.length > 1).feedback;
+  }
 }
 
 export interface Draft extends Record<ListBucket, string[]> {

@@ -52,6 +52,7 @@ export function selectSummarizers(
     redactor,
     tokenizer: config.compaction.tokenizer as TokenizerName,
     ephemeralMarkers: config.compaction.ephemeralMarkers,
+    feedback: (req) => extractive.feedbackLines(req),
   });
   const root = settings.levels.has('root') ? new RootRecompactor(session, prompts, rules, redactor) : null;
   return { summarizer: new FallbackSummarizer(nodes, extractive), llm: { session, nodes, root }, warnings };

@@ -23,6 +23,8 @@ export interface LlmTools {
   redactor: Redactor;
   tokenizer: TokenizerName;
   ephemeralMarkers: readonly string[];
+  /** The node's feedback lines as the extractive summarizer finds them (validate.ts `NodeFrame`). */
+  feedback: (req: SummaryRequest) => string[];
 }
 
 /**
@@ -75,6 +77,7 @@ export class LlmNodeSummarizer {
     };
     let usage: SummaryUsage | undefined;
     const answers: NodeAnswer[] = [];
+    const shape = nodeShape(this.tools.templates.get(req.level));
     for (const [i, built] of planned.requests.entries()) {
       const part = planned.requests.length > 1 ? `part ${i + 1} of ${planned.requests.length}: ` : '';
       const outcome = await this.session.ask(built.messages);
@@ -98,15 +101,15 @@ export class LlmNodeSummarizer {
       const checked =
         answerTokens > s.maxOutputTokens * ANSWER_SLACK
           ? { ok: false as const, reason: `the answer is ${answerTokens} tokens, far over llm.maxOutputTokens (${s.maxOutputTokens})` }
-          : checkNodeAnswer(a.text, a.finishReason, req.topics.length);
+          : checkNodeAnswer(a.text, a.finishReason, req.topics.length, shape.sections);
       if (!checked.ok) {
         failedInput(`${part}${checked.reason}`);
         return { ok: false, reason: `llm: invalid output: ${part}${checked.reason}`, ...(usage ? { usage } : {}) };
       }
       answers.push(checked.value);
     }
-    const title = renderTemplate(nodeShape(this.tools.templates.get(req.level)).titleLine, { title: req.title }).trim();
-    const body = composeNodeBody(answers, title, req.topics);
+    const title = renderTemplate(shape.titleLine, { title: req.title }).trim();
+    const body = composeNodeBody(answers, title, req.topics, { sections: shape.sections, feedback: this.tools.feedback(req) });
     if (!body.ok) {
       failedInput(body.reason);
       return { ok: false, reason: `llm: invalid output: ${body.reason}`, ...(usage ? { usage } : {}) };

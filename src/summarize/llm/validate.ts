@@ -7,11 +7,14 @@
 // reader), reasoning (`<think>…</think>`), a code fence around the whole answer, frontmatter
 // (hipo writes frontmatter, never the model), a preamble before the first heading, the model's
 // own title (hipo writes the title), code blocks and stack traces (the exclusion rules hold for
-// output too).
+// output too), HTML comments and headings inside a section.
+// What holds to the node's structure whatever the model wrote: a section is one of the node
+// template's or is dropped, and the Feedback section is hipo's (see NodeFrame).
 import { splitFrontmatter } from '../../tree/frontmatter.js';
 import { scanBlocks, splitLines } from '../../tree/markdown.js';
 import { parseTopicLine, type TopicInfo } from '../../tree/topic.js';
 import { withoutControls } from '../../text/controls.js';
+import { bucketOfTitle } from '../entries.js';
 import { isStackTraceLine } from '../exclusion.js';
 import { topicLines } from './request.js';
 
@@ -41,6 +44,8 @@ export function cleanAnswer(text: string): string {
 /**
  * Splits at `##` headings (outside code); text before the first one is returned apart. A model
  * that wrote its sections one level off (`#` or `###` throughout, no `##`) is read the same way.
+ * A heading above that level (a `#` in the middle of the answer) starts a section too: what
+ * follows it is not the section before it.
  */
 function sections(text: string): { head: string[]; list: Section[] } {
   const lines = splitLines(text);
@@ -49,24 +54,36 @@ function sections(text: string): { head: string[]; list: Section[] } {
   );
   const depths = new Set(headings.map((h) => h.depth));
   const depth = depths.has(2) || depths.size === 0 ? 2 : depths.has(3) ? 3 : Math.min(...depths);
-  const h2 = new Map<number, string>();
-  for (const b of headings) if (b.depth === depth) h2.set(b.line, b.text.trim());
+  const starts = new Map<number, { text: string; endLine: number }>();
+  for (const b of headings) if (b.depth <= depth) starts.set(b.line, { text: b.text.trim(), endLine: b.endLine });
   const head: string[] = [];
   const list: Section[] = [];
+  // A setext heading is its text lines and the underline: none of them is a line of the section.
+  let inHeading = 0;
   lines.forEach((line, i) => {
-    const h = h2.get(i + 1);
-    if (h !== undefined) list.push({ heading: h, lines: [] });
+    const h = starts.get(i + 1);
+    if (h !== undefined) {
+      list.push({ heading: h.text, lines: [] });
+      inHeading = h.endLine;
+    } else if (i + 1 <= inHeading) return;
     else if (list.length) list[list.length - 1]!.lines.push(line);
     else head.push(line);
   });
   return { head, list };
 }
 
-/** Code blocks and stack-trace lines out of a section's lines. */
-function excludeCode(lines: readonly string[]): string[] {
+/** What a section of a node is not: code, HTML comments, headings, thematic breaks. */
+const NOT_LISTS = new Set(['code', 'html', 'heading', 'rule']);
+
+/**
+ * Code blocks, stack-trace lines, HTML comments, headings and thematic breaks out of a section's
+ * lines: a section of a node is a list, and a heading inside it (`### Rules [feedback]`) would
+ * be read as a section of its own by every level above.
+ */
+function plainLines(lines: readonly string[]): string[] {
   const blocks = scanBlocks(lines as string[]);
   const drop = new Set<number>();
-  for (const b of blocks) if (b.kind === 'code') for (let l = b.line; l <= b.endLine; l++) drop.add(l - 1);
+  for (const b of blocks) if (NOT_LISTS.has(b.kind)) for (let l = b.line; l <= b.endLine; l++) drop.add(l - 1);
   return lines.filter((l, i) => !drop.has(i) && !isStackTraceLine(l));
 }
 
@@ -86,8 +103,41 @@ export interface NodeAnswer {
   sections: { heading: string; lines: string[] }[];
 }
 
-/** Checks one answer for a node (or for a part of one). */
-export function checkNodeAnswer(answer: string, finishReason: string | null, hipoTopics: number): Checked<NodeAnswer> {
+/**
+ * What hipo decides of a model-written node, whatever the model wrote. Its sections are the node
+ * template's: another is dropped (a `# ROOT` or `## Rules` an injected line asked for). Its
+ * Feedback is the feedback the extractive summarizer finds in the same sources, not the model's:
+ * every level above reads a node's Feedback as rules the user gave, and ROOT shows them as how
+ * the user wants the agent to work, so a rule must be one the user typed, never text the model
+ * was talked into writing (what a model writes there is dropped).
+ */
+export interface NodeFrame {
+  /** The node template's `##` headings, in order (prompts.ts `nodeShape`). */
+  sections: readonly string[];
+  /** The node's feedback lines, without the `- ` (extractive.ts `feedbackLines`). */
+  feedback: readonly string[];
+}
+
+const isFeedback = (heading: string): boolean => bucketOfTitle(heading) === 'feedback';
+
+/**
+ * The template heading a model's section heading stands for: the same words, or the same kind
+ * of section (`Decisions` for `Key Decisions`, as every level reads it); null for none.
+ */
+function templateHeading(heading: string, sections: readonly string[]): string | null {
+  const same = sections.find((s) => s.toLowerCase() === heading.toLowerCase());
+  if (same) return same;
+  const bucket = bucketOfTitle(heading);
+  return bucket && bucket !== 'topics' ? (sections.find((s) => bucketOfTitle(s) === bucket) ?? null) : null;
+}
+
+/** Checks one answer for a node (or for a part of one), keeping the sections `headings` names. */
+export function checkNodeAnswer(
+  answer: string,
+  finishReason: string | null,
+  hipoTopics: number,
+  headings: readonly string[],
+): Checked<NodeAnswer> {
   const cut = truncated(finishReason);
   if (cut) return { ok: false, reason: cut };
   const text = cleanAnswer(answer);
@@ -98,7 +148,10 @@ export function checkNodeAnswer(answer: string, finishReason: string | null, hip
   if (!topicSec) return { ok: false, reason: 'no `## Topics` section' };
   const modelTopics = topicSec.lines.map((l) => (/^\s*[-*+]\s/.test(l) ? parseTopicLine(l) : null)).filter((t) => t !== null);
   if (modelTopics.length === 0 && hipoTopics === 0) return { ok: false, reason: '`## Topics` lists no topic' };
-  const rest = list.filter((s) => !/^topics$/i.test(s.heading)).map((s) => ({ heading: s.heading, lines: excludeCode(s.lines) }));
+  const rest = list.flatMap((s) => {
+    const heading = /^topics$/i.test(s.heading) ? null : templateHeading(s.heading, headings);
+    return heading ? [{ heading, lines: plainLines(s.lines) }] : [];
+  });
   const filled = rest.filter((s) => hasContent(s.lines));
   if (filled.length === 0) return { ok: false, reason: 'nothing besides `## Topics`' };
   return { ok: true, value: { topics: modelTopics, sections: filled } };
@@ -107,12 +160,19 @@ export function checkNodeAnswer(answer: string, finishReason: string | null, hip
 /**
  * A node body from one or more checked answers (the parts of a node too large for one request,
  * in order): hipo's title, hipo's topics (names and types from the frontmatter, sub-keywords
- * merged with the model's), then the model's sections, same headings merged, repeated lines once.
+ * merged with the model's), then the model's sections in the template's order, same headings
+ * merged, repeated lines once, with hipo's Feedback in place of the model's.
  */
-export function composeNodeBody(answers: readonly NodeAnswer[], title: string, topics: readonly TopicInfo[]): Checked<string> {
+export function composeNodeBody(
+  answers: readonly NodeAnswer[],
+  title: string,
+  topics: readonly TopicInfo[],
+  frame: NodeFrame,
+): Checked<string> {
   const merged = new Map<string, { heading: string; lines: string[]; seen: Set<string> }>();
   for (const a of answers) {
     for (const sec of a.sections) {
+      if (isFeedback(sec.heading)) continue;
       const key = sec.heading.toLowerCase();
       let m = merged.get(key);
       if (!m) merged.set(key, (m = { heading: sec.heading, lines: [], seen: new Set() }));
@@ -124,6 +184,11 @@ export function composeNodeBody(answers: readonly NodeAnswer[], title: string, t
       }
     }
   }
+  const feedback = frame.sections.find(isFeedback);
+  if (feedback && frame.feedback.length)
+    merged.set(feedback.toLowerCase(), { heading: feedback, lines: frame.feedback.map((l) => `- ${l}`), seen: new Set() });
+  if (merged.size === 0) return { ok: false, reason: "nothing besides `## Topics` (the Feedback section is hipo's)" };
+  const order = (heading: string): number => frame.sections.findIndex((s) => s.toLowerCase() === heading.toLowerCase());
   const parts = [
     title,
     `## Topics\n${mergeTopicLines(
@@ -131,7 +196,8 @@ export function composeNodeBody(answers: readonly NodeAnswer[], title: string, t
       answers.flatMap((a) => a.topics),
     )}`,
   ];
-  for (const m of merged.values()) parts.push(`## ${m.heading}\n${m.lines.join('\n').trim()}`);
+  for (const m of [...merged.values()].sort((a, b) => order(a.heading) - order(b.heading)))
+    parts.push(`## ${m.heading}\n${m.lines.join('\n').trim()}`);
   const body = `${parts
     .join('\n\n')
     .replace(/\n{3,}/g, '\n\n')
@@ -154,9 +220,10 @@ export function validateNodeAnswer(
   finishReason: string | null,
   title: string,
   topics: readonly TopicInfo[],
+  frame: NodeFrame,
 ): Checked<string> {
-  const checked = checkNodeAnswer(answer, finishReason, topics.length);
-  return checked.ok ? composeNodeBody([checked.value], title, topics) : checked;
+  const checked = checkNodeAnswer(answer, finishReason, topics.length, frame.sections);
+  return checked.ok ? composeNodeBody([checked.value], title, topics, frame) : checked;
 }
 
 /** hipo's topics first (their names and types are the frontmatter's), then the model's extras. */
@@ -197,7 +264,7 @@ export function parseNarrative(text: string): Checked<RootNarrative> {
   for (const [key, re, name] of NARRATIVE_SECTIONS) {
     const s = list.find((x) => re.test(x.heading));
     if (!s) return { ok: false, reason: `no \`## ${name}\` section` };
-    const lines = excludeCode(s.lines);
+    const lines = plainLines(s.lines);
     if (!lines.some((l) => l.trim())) return { ok: false, reason: `\`## ${name}\` is empty` };
     out[key] = lines.join('\n').trim();
   }

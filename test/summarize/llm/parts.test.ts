@@ -4,6 +4,8 @@ import { evenParts, packParts, sourceUnits } from '../../../src/summarize/llm/pa
 import type { SourceDoc } from '../../../src/summarize/summarizer.js';
 import { composeNodeBody, checkNodeAnswer, type NodeAnswer } from '../../../src/summarize/llm/validate.js';
 
+/** The packaged daily template's sections. */
+const SECTIONS = ['Topics', 'User Facts', 'User Facts (from conversations)', 'Feedback', 'Key Decisions', 'Open Items', 'Highlights'];
 const words = (s: string): number => s.split(/\s+/).filter(Boolean).length;
 const day = (n: number): SourceDoc => ({
   label: '2026-03-15',
@@ -44,7 +46,7 @@ describe('parts', () => {
   });
 
   it('merges the answers of the parts: same sections once, repeated lines once, topics together', () => {
-    const a = checkNodeAnswer('## Topics\n- week [user]: facts\n\n## User Facts\n- fact 1\n- fact 2', 'stop', 0) as {
+    const a = checkNodeAnswer('## Topics\n- week [user]: facts\n\n## User Facts\n- fact 1\n- fact 2', 'stop', 0, SECTIONS) as {
       ok: true;
       value: NodeAnswer;
     };
@@ -52,8 +54,9 @@ describe('parts', () => {
       '## Topics\n- week [user]: sessions\n- pets [user]: cat\n\n## User Facts\n- fact 2\n- fact 3\n\n## Open Items\n- book the vet',
       'stop',
       0,
+      SECTIONS,
     ) as { ok: true; value: NodeAnswer };
-    const body = composeNodeBody([a.value, b.value], '# Daily Summary: 2026-03-15 (Sun)', []);
+    const body = composeNodeBody([a.value, b.value], '# Daily Summary: 2026-03-15 (Sun)', [], { sections: SECTIONS, feedback: [] });
     expect(body.ok && body.value).toBe(
       '# Daily Summary: 2026-03-15 (Sun)\n\n## Topics\n- week [user]: facts, sessions\n- pets [user]: cat\n\n## User Facts\n- fact 1\n- fact 2\n- fact 3\n\n## Open Items\n- book the vet\n',
     );
