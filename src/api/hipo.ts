@@ -118,6 +118,7 @@ export class Hipo {
   /** Search over the whole tree, one hit per fact, as `hipo search --json`. */
   async search(query: string, opts: SearchOptions = {}): Promise<SearchAnswer> {
     if (!query.trim()) throw new HipoError('search: the query is empty');
+    this.requireMemory();
     const [{ withIndex }, { answerSearch }] = await Promise.all([import('../index/maintain.js'), import('../search/answer.js')]);
     const { update, onProgress, ...ask } = opts;
     const s = await withIndex(this.workspace, this.config, { update: update ?? true, onProgress }, (index) =>
@@ -129,6 +130,7 @@ export class Hipo {
   /** The passages that answer a question, within a token budget, as `hipo recall`. */
   async recall(question: string, opts: RecallOptions = {}): Promise<RecallAnswer> {
     if (!question.trim()) throw new HipoError('recall: the question is empty');
+    this.requireMemory();
     const { recallIn } = await import('../context/recall-run.js');
     const ws = this.workspace;
     const run = (tree?: TreeSearch): Promise<Recall> => recallIn(ws, this.config, this.today(), question, opts, tree);
@@ -152,6 +154,7 @@ export class Hipo {
 
   /** What an agent loads at session start: profile and rules, ROOT, then recent nodes, as `hipo context`. */
   async context(opts: { budget?: number; query?: string } = {}): Promise<Pack> {
+    this.requireMemory();
     const [{ buildPack }, { loadTokenCounter }] = await Promise.all([import('../context/pack.js'), import('../text/tokens.js')]);
     const measure = await loadTokenCounter(this.config.compaction.tokenizer as TokenizerName);
     return buildPack({
@@ -170,6 +173,7 @@ export class Hipo {
   /** Appends an entry to today's raw log (redacted), as `hipo log`. */
   async log(text: string, opts: { type?: MemoryType; topic?: string } = {}): Promise<LoggedEntry> {
     if (!text.trim()) throw new HipoError('log: the text is empty');
+    this.requireMemory();
     const { appendTypedEntry } = await import('../capture/log-entry.js');
     const clock = resolveClock(this.config.timeZone, this.now);
     return appendTypedEntry(this.workspace, this.config, clock, { type: opts.type ?? 'project', topic: opts.topic ?? null, text });
@@ -184,6 +188,14 @@ export class Hipo {
       report.store = await storeStatus(this.workspace, this.config);
     }
     return report;
+  }
+
+  /**
+   * The memory folder may go after the workspace was opened (a server holds one for a session):
+   * then there is nothing to answer from, which is not the same as nothing found.
+   */
+  private requireMemory(): void {
+    if (!existsSync(this.workspace.memoryDir)) throw new HipoError(`${this.workspace.memoryDir}: no memory folder`);
   }
 
   private today() {

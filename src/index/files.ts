@@ -7,6 +7,7 @@ import { lastDayOfMonthId, monthDates, parseLocalDate, weekDates, type LocalDate
 import { workspaceRedactor } from '../redact/workspace.js';
 import { danglingLink, realInside } from '../tree/inside.js';
 import { classifyPath, type Level, type Workspace } from '../tree/layout.js';
+import { MemoryDirMissing } from '../tree/scan.js';
 
 /** A chunk's level: a tree level, or `other` for markdown that is not part of the tree. */
 export type IndexLevel = Level | 'other';
@@ -71,6 +72,9 @@ export interface FileListing {
  * those of them that exist and would be listed are, with everything `include` names.
  */
 export function listIndexableFiles(ws: Workspace, include: readonly string[], memoryFiles?: Iterable<string>): FileListing {
+  // A missing memory folder is not an empty one: listing nothing would empty the index, and
+  // with a paid embedder the whole tree would be embedded again once the folder is back.
+  if (!statSync(ws.memoryDir, { throwIfNoEntry: false })?.isDirectory()) throw new MemoryDirMissing(ws.memoryDir);
   const seen = new Map<string, IndexableFile>();
   const problems: string[] = [];
   const redactor = workspaceRedactor(ws);

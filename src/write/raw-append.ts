@@ -2,23 +2,12 @@
 // Never rewrites a byte that is there: the file is opened O_APPEND and each entry goes out in
 // one write. The caller holds the append lock (state/lock.ts, `withAppendLock`), so two hooks
 // never interleave their read-decide-append steps.
-import {
-  closeSync,
-  constants,
-  fstatSync,
-  fsyncSync,
-  ftruncateSync,
-  mkdirSync,
-  openSync,
-  readSync,
-  statSync,
-  unlinkSync,
-  writeSync,
-} from 'node:fs';
+import { closeSync, constants, fstatSync, fsyncSync, ftruncateSync, openSync, readSync, statSync, unlinkSync, writeSync } from 'node:fs';
 import type { LocalDate } from '../time/calendar.js';
 import { rawRelPath, type Workspace } from '../tree/layout.js';
 import { statePath } from '../state/dir.js';
 import { NotInsideMemory, openRegular, realInside, requireInside } from '../tree/inside.js';
+import { MemoryDirMissing } from '../tree/scan.js';
 import type { FileLock } from '../state/lock-file.js';
 import { AppendLockBusy } from '../state/lock.js';
 import { withoutControls } from '../text/controls.js';
@@ -69,7 +58,9 @@ function refuseUtf16(fd: number, size: number, shown: string): void {
 export function appendRawEntry(ws: Workspace, date: LocalDate, entry: string, lock?: Pick<FileLock, 'held'>): Appended {
   // Held past its lease and taken over: another appender may be deciding on the same turns.
   if (lock && !lock.held()) throw new AppendLockBusy(`${statePath(ws, 'appendLock')}: the append lock was taken over; nothing appended`);
-  mkdirSync(ws.memoryDir, { recursive: true });
+  // A memory folder removed (or never made) is not made here: an entry in a fresh folder would
+  // look like the whole memory, and `hipo init` is what makes one.
+  if (!isFolder(ws.memoryDir)) throw new MemoryDirMissing(ws.memoryDir);
   const rel = rawRelPath(date);
   // Through a link only while it stays inside the memory folder; the real path is opened without
   // following a link, so the file cannot be swapped for one between the check and the open.
@@ -111,6 +102,14 @@ function rollBack(fd: number, size: number, written: number): void {
     if (now > size && now <= size + written) ftruncateSync(fd, size);
   } catch {
     /* nothing more can be done here; the caller reports the error */
+  }
+}
+
+function isFolder(path: string): boolean {
+  try {
+    return statSync(path).isDirectory();
+  } catch {
+    return false;
   }
 }
 

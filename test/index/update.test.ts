@@ -5,6 +5,7 @@ import { describe, expect, it } from 'vitest';
 import { WinkEmbedder } from '../../src/index/embed/wink.js';
 import { indexFile } from '../../src/index/search-index.js';
 import { updateIndex } from '../../src/index/update.js';
+import { MemoryDirMissing } from '../../src/tree/scan.js';
 import { search } from '../../src/search/search.js';
 import { makeWorkspace } from '../helpers/workspace.js';
 import { counting, indexOf } from '../helpers/search.js';
@@ -238,6 +239,19 @@ describe('incremental updates', () => {
     expect(index.db.prepare('SELECT count(*) AS n FROM chunk_vec').get()).toEqual(
       index.db.prepare('SELECT count(*) AS n FROM chunks').get(),
     );
+  });
+
+  it('refuses to update while the memory folder is gone, rather than drop every file (to embed them all again later)', async () => {
+    const ws = tree();
+    const index = indexOf(ws, { embedder: wink });
+    const built = await updateIndex(index);
+    renameSync(ws.memoryDir, `${ws.memoryDir}.away`);
+    await expect(updateIndex(index)).rejects.toThrow(MemoryDirMissing);
+    // A resident process names the files its watcher saw go: the same.
+    await expect(updateIndex(index, { memoryFiles: ['2026-03-15.md', 'ROOT.md'] })).rejects.toThrow(MemoryDirMissing);
+    expect(index.db.prepare('SELECT count(*) AS n FROM files').get()).toEqual({ n: built.files });
+    renameSync(`${ws.memoryDir}.away`, ws.memoryDir);
+    expect(await updateIndex(index)).toMatchObject({ removed: 0, embedded: 0 });
   });
 
   it('follows a renamed file without embedding it again', async () => {

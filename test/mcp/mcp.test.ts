@@ -1,6 +1,7 @@
 // `hipo mcp` end to end: the SDK's own client talks to the compiled CLI over stdio.
 import type { Client } from '@modelcontextprotocol/sdk/client/index.js';
-import { rmSync, writeFileSync } from 'node:fs';
+import Database from 'better-sqlite3';
+import { existsSync, renameSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { completion, startFakeLlm } from '../helpers/llm-server.js';
@@ -201,6 +202,34 @@ describe('hipo mcp: structured results, resources, errors', () => {
     expect(ctx.total).toBeLessThanOrEqual(400);
     const status = structured(await client.callTool({ name: 'status', arguments: {} }));
     expect(status.raw.files).toBe(2);
+  });
+
+  it('answers every tool with an error while the memory folder is gone: no folder made, the index kept', async () => {
+    const ws = makeWorkspace({ 'memory/2026-03-14.md': '# 2026-03-14\n\n## session storage [project]\n- sessions live in Postgres\n' });
+    const client = await connect(ws.root);
+    const search = { name: 'search', arguments: { query: 'postgres sessions', mode: 'bm25' } };
+    expect(text(await client.callTool(search))).toContain('memory/2026-03-14.md:3-4');
+    const memory = join(ws.root, 'memory');
+    renameSync(memory, `${memory}.away`);
+    const calls = [
+      { name: 'log', arguments: { text: 'written while the memory folder is away' } },
+      search,
+      { name: 'recall', arguments: { question: 'where do sessions live?' } },
+      { name: 'context', arguments: {} },
+      { name: 'get', arguments: { path: '2026-03-14.md' } },
+    ];
+    for (const call of calls) {
+      const r = await client.callTool(call);
+      expect((r as Text).isError, call.name).toBe(true);
+      expect(text(r), call.name).toContain(`${memory}: no memory folder`);
+    }
+    expect(existsSync(memory)).toBe(false);
+    const db = new Database(join(ws.root, '.hipo', 'index.db'), { readonly: true });
+    expect(db.prepare('SELECT path FROM files').all()).toEqual([{ path: 'memory/2026-03-14.md' }]);
+    db.close();
+    // Back: answered as before.
+    renameSync(`${memory}.away`, memory);
+    expect(text(await client.callTool(search))).toContain('memory/2026-03-14.md:3-4');
   });
 
   it('answers a line past the end of a file as an error', async () => {

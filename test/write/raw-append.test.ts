@@ -1,8 +1,9 @@
 // Appending to a raw log: an entry always starts a section of its own, and capture knows where
 // an append lands by the same rule (entrySeparator), whatever the file ends with.
-import { readFileSync, statSync, writeFileSync } from 'node:fs';
+import { existsSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
 import { appendRawEntry, entrySeparator } from '../../src/write/raw-append.js';
+import { MemoryDirMissing } from '../../src/tree/scan.js';
 import { makeWorkspace } from '../helpers/workspace.js';
 
 const date = '2026-03-02' as never;
@@ -54,5 +55,14 @@ describe('appendRawEntry and control characters', () => {
     const text = readFileSync(`${ws.memoryDir}/2026-03-02.md`, 'utf8');
     expect(text).toBe('# 2026-03-02\n\n## note\n- ab[2J\tc\n');
     expect(r.bytes).toBe(Buffer.byteLength('## note\n- ab[2J\tc\n'));
+  });
+});
+
+describe('appendRawEntry without a memory folder', () => {
+  it('refuses and makes none: an entry in a fresh folder would look like the whole memory', () => {
+    const ws = makeWorkspace();
+    rmSync(ws.memoryDir, { recursive: true });
+    expect(() => appendRawEntry(ws, date, '## note\n- hello\n')).toThrow(MemoryDirMissing);
+    expect(existsSync(ws.memoryDir)).toBe(false);
   });
 });

@@ -33,12 +33,15 @@ export function registerMcp(program: Command, { setRun }: CommandSetup): void {
           }
         };
         // A server lives as long as an agent's session: an edit to the config (a pattern added to
-        // redactPatterns) holds from the next call on, as it does for one-shot commands.
+        // redactPatterns) holds from the next call on, as it does for one-shot commands. So does
+        // a memory folder removed, or made, meanwhile: without one, every tool answers that there
+        // is none (as a one-shot command does), rather than a log making a fresh folder or a
+        // search emptying the index.
         let digest = settingsDigest(root, process.env);
         let served = load(digest);
         const current = (): Served => {
           const now = settingsDigest(root, process.env);
-          if (now !== digest) {
+          if (now !== digest || !served.env || !existsSync(served.env.ws.memoryDir)) {
             digest = now;
             served = load(now);
           }
