@@ -68,6 +68,8 @@ export interface CompactOptions {
   env?: NodeJS.ProcessEnv;
   /** Progress of a run: actions done so far of an estimated total, and the node being worked on. */
   onProgress?: (p: CompactProgress) => void;
+  /** Told right before a node is replaced or removed (ExecEnv.beforeReplace): tests. */
+  beforeReplace?: (relPath: string) => void;
 }
 
 export interface CompactProgress {
@@ -238,6 +240,7 @@ export async function compact(ws: Workspace, config: HipoConfig, opts: CompactOp
           llm,
           prefetch,
           ...(onAction ? { onAction } : {}),
+          ...(opts.beforeReplace ? { beforeReplace: opts.beforeReplace } : {}),
         });
         applied.push(...results);
         cycles++;

@@ -1,6 +1,6 @@
 // The executor: applies a cycle's plan, in order (daily, weekly, monthly, root), one node at a
 // time. Every write is atomic; a node that fails is reported and the cycle goes on.
-import { copyFileSync, existsSync, mkdirSync, rmSync, statSync } from 'node:fs';
+import { existsSync, mkdirSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import type { HipoConfig } from '../config/config.js';
 import type { Clock } from '../time/clock.js';
@@ -14,7 +14,7 @@ import type { Summarizer } from '../summarize/summarizer.js';
 import type { LlmRuntime } from '../summarize/select.js';
 import type { NodeAction, CyclePlan } from '../plan/plan.js';
 import { rootSettingsOf, rootSourceHash } from '../plan/planner.js';
-import { atomicWriteFile } from '../fs/atomic.js';
+import { atomicWriteFile, removeIfUnchanged, replaceIfUnchanged } from '../fs/atomic.js';
 import { composeBody, type Composed } from '../compose/body.js';
 import { nodeLinksLine, withNodeLinks } from '../compose/links.js';
 import { renderNodeFile, withStatus } from '../write/node-file.js';
@@ -22,7 +22,7 @@ import { buildRoot, type RootBuild } from '../compose/root.js';
 import type { TopicInfo } from '../tree/topic.js';
 import type { TemplateSet } from '../write/template.js';
 import { loadTokenCounter, type CountTokens, type TokenizerName } from '../text/tokens.js';
-import { saveHandEdit } from './hand-edits.js';
+import { nodeNow, saveHandEdit } from './hand-edits.js';
 import { modelRoot } from './root-llm.js';
 import {
   dailyInputsFrom,
@@ -61,6 +61,11 @@ export interface ExecEnv {
   prefetch?: DailyPrefetch | null;
   /** Told before each action (progress display). */
   onAction?: (relPath: string, index: number) => void;
+  /**
+   * Told when a node's current version has been read (and a hand edit in it saved), right before
+   * the new one replaces it or it is removed: where a test saves an edit that lands mid-write.
+   */
+  beforeReplace?: (relPath: string) => void;
 }
 
 export interface Applied {
@@ -100,9 +105,9 @@ export async function executePlan(plan: CyclePlan, tree: TreeState, ctx: ExecEnv
     try {
       const r =
         action.kind === 'fix'
-          ? applyFix(action, tree, failed)
+          ? applyFix(action, tree, failed, ctx)
           : action.kind === 'remove'
-            ? applyRemove(action, tree, ctx.clock.instant)
+            ? applyRemove(action, tree, ctx)
             : await applyGenerating(action, tree, ctx, failed);
       out.push({ ...r, record: { ...base, ...r.record, ms: Math.round(performance.now() - started) } });
     } catch (err) {
@@ -156,27 +161,66 @@ interface Written {
   savedEdit: string | null;
 }
 
-/** `bodyHash`: of the new body, or null when the body is kept as it is (a status change). */
-function writeNode(tree: TreeState, action: NodeAction, text: string, bodyHash: string | null, at: Date): Written {
-  const abs = tree.abs(action.relPath);
-  const bytes = Buffer.from(text, 'utf8');
-  if (bytes.length < MIN_NODE_BYTES)
-    throw new NodeWriteError(`refusing to write a node of ${bytes.length} bytes (minimum ${MIN_NODE_BYTES})`);
-  let savedEdit: string | null = null;
-  if (tree.writableInside(action.relPath) && existsSync(abs)) {
-    const old = tree.readBytes(action.relPath);
-    if (old.equals(bytes)) return { wrote: false, savedEdit: null };
-    const info = tree.node(action.period);
-    // A node hipo did not write (hipocampus, a person): keep a copy before replacing it.
-    if (info && info.recordedBodyHash === null) backupForeign(tree, action.relPath);
-    else if (bodyHash !== null) savedEdit = saveHandEdit(tree, action.period, action.relPath, old, bodyHash, at);
+/** Tries at a node that keeps changing while hipo writes it, before leaving it to the next run. */
+const WRITE_TRIES = 3;
+
+/**
+ * An editor saving in place empties the file, then writes it: replaced or removed in between, the
+ * node would take the edit with it. A node found empty that changed this recently is taken for
+ * one being saved and left to the next run; one empty for longer is rebuilt, as a placeholder is.
+ */
+const SAVING_MS = 2000;
+const BEING_SAVED = 'empty, as a file is while an editor saves it: not written; looked at again next run';
+
+function beingSaved(tree: TreeState, relPath: string, old: Buffer): boolean {
+  if (old.length > 0) return false;
+  try {
+    return Math.abs(Date.now() - statSync(tree.abs(relPath)).mtimeMs) < SAVING_MS;
+  } catch {
+    return false;
   }
-  mkdirSync(dirname(abs), { recursive: true });
-  atomicWriteFile(abs, bytes, { durable: false });
-  const size = statSync(abs).size;
-  if (size !== bytes.length) throw new NodeWriteError(`wrote ${bytes.length} bytes but the file has ${size}`);
-  tree.noteNode(action.period, action.relPath, bytes);
-  return { wrote: true, savedEdit };
+}
+
+/**
+ * Writes a node, `render`ed from the version it replaces (null: none, or a link leading out of
+ * the memory folder, which is not read). `bodyHash`: of the new body, or null when the body is kept
+ * as it is (a status change). A version saved while hipo writes (a person's edit between the read
+ * and the rename) is not replaced unseen: it is read again and kept as any hand edit is.
+ */
+function writeNode(
+  tree: TreeState,
+  action: NodeAction,
+  render: (old: Buffer | null) => string,
+  bodyHash: string | null,
+  ctx: Pick<ExecEnv, 'clock' | 'beforeReplace'>,
+): Written {
+  const abs = tree.abs(action.relPath);
+  let savedEdit: string | null = null;
+  for (let attempt = 1; ; attempt++) {
+    const inside = tree.writableInside(action.relPath);
+    const old = inside && existsSync(abs) ? tree.readBytes(action.relPath) : null;
+    if (old && beingSaved(tree, action.relPath, old)) throw new NodeWriteError(BEING_SAVED);
+    const bytes = Buffer.from(render(old), 'utf8');
+    if (bytes.length < MIN_NODE_BYTES)
+      throw new NodeWriteError(`refusing to write a node of ${bytes.length} bytes (minimum ${MIN_NODE_BYTES})`);
+    if (old?.equals(bytes)) return { wrote: false, savedEdit };
+    if (old) {
+      const now = nodeNow(tree, action.period, action.relPath, old);
+      // A node hipo did not write (hipocampus, a person): keep a copy before replacing it.
+      if (now.recordedBodyHash === null) backupForeign(tree, action.relPath, old);
+      else if (bodyHash !== null) savedEdit = saveHandEdit(tree, now, old, bodyHash, ctx.clock.instant) ?? savedEdit;
+    }
+    mkdirSync(dirname(abs), { recursive: true });
+    ctx.beforeReplace?.(action.relPath);
+    // A link leading out of the memory folder is replaced by the node, never read.
+    const stamp = inside ? replaceIfUnchanged(abs, bytes, old, { durable: false }) : atomicWriteFile(abs, bytes, { durable: false });
+    if (stamp) {
+      if (stamp.size !== bytes.length) throw new NodeWriteError(`wrote ${bytes.length} bytes but the file has ${stamp.size}`);
+      tree.noteNode(action.period, action.relPath, bytes, stamp);
+      return { wrote: true, savedEdit };
+    }
+    if (attempt === WRITE_TRIES) throw new NodeWriteError(`changed ${WRITE_TRIES} times while being written; tried again next run`);
+  }
 }
 
 /** The record and warning of a node whose hand edit was saved before it was regenerated. */
@@ -189,11 +233,11 @@ function editKept(tree: TreeState, action: NodeAction, w: Written): { record: { 
   };
 }
 
-function backupForeign(tree: TreeState, relPath: string): void {
+function backupForeign(tree: TreeState, relPath: string, old: Buffer): void {
   const target = join(statePath(tree.ws, 'backup'), relPath);
   if (existsSync(target)) return;
   mkdirSync(dirname(target), { recursive: true });
-  copyFileSync(tree.abs(relPath), target);
+  writeFileSync(target, old);
 }
 
 /**
@@ -201,14 +245,21 @@ function backupForeign(tree: TreeState, relPath: string): void {
  * copied to `edits/` first, and a node hipo did not write to `.hipo/backup/`, as before a rewrite:
  * the planner leaves those alone, but one may have been edited since the scan.
  */
-function applyRemove(action: NodeAction, tree: TreeState, at: Date): ActionOutcome {
+function applyRemove(action: NodeAction, tree: TreeState, ctx: Pick<ExecEnv, 'clock' | 'beforeReplace'>): ActionOutcome {
   const rel = action.relPath;
   let savedEdit: string | null = null;
   // A link leading out of the memory folder is removed without being read.
-  if (tree.writableInside(rel) && existsSync(tree.abs(rel))) {
-    const info = tree.node(action.period);
-    if (info && info.recordedBodyHash === null) backupForeign(tree, rel);
-    else savedEdit = saveHandEdit(tree, action.period, rel, tree.readBytes(rel), '', at);
+  if (tree.writableInside(rel)) {
+    for (let attempt = 1; existsSync(tree.abs(rel)); attempt++) {
+      const old = tree.readBytes(rel);
+      if (beingSaved(tree, rel, old)) throw new NodeWriteError(BEING_SAVED);
+      const now = nodeNow(tree, action.period, rel, old);
+      if (now.recordedBodyHash === null) backupForeign(tree, rel, old);
+      else savedEdit = saveHandEdit(tree, now, old, '', ctx.clock.instant) ?? savedEdit;
+      ctx.beforeReplace?.(rel);
+      if (removeIfUnchanged(tree.abs(rel), old)) break;
+      if (attempt === WRITE_TRIES) throw new NodeWriteError(`changed ${WRITE_TRIES} times while being removed; tried again next run`);
+    }
   }
   // Not recursive: a folder in a node's place is an error, never emptied.
   rmSync(tree.abs(rel), { force: true });
@@ -222,7 +273,12 @@ function applyRemove(action: NodeAction, tree: TreeState, at: Date): ActionOutco
   };
 }
 
-function applyFix(action: NodeAction, tree: TreeState, failed: ReadonlySet<NodeKey>): ActionOutcome {
+function applyFix(
+  action: NodeAction,
+  tree: TreeState,
+  failed: ReadonlySet<NodeKey>,
+  ctx: Pick<ExecEnv, 'clock' | 'beforeReplace'>,
+): ActionOutcome {
   if (!childrenSettled(action.children, tree, failed)) {
     return {
       record: { status: 'tentative', wrote: false, mode: 'status' },
@@ -231,10 +287,14 @@ function applyFix(action: NodeAction, tree: TreeState, failed: ReadonlySet<NodeK
       warning: `${tree.shown(action.relPath)}: not fixed yet: a part of its period is not settled`,
     };
   }
-  const decoded = decodeText(tree.readBytes(action.relPath));
-  const text = decoded.ok ? withStatus(decoded.text, 'fixed') : null;
-  if (text === null) throw new NodeWriteError('frontmatter cannot be read, so the status cannot be changed');
-  const { wrote } = writeNode(tree, action, text, null, new Date());
+  // The body is kept byte for byte, an edit saved while the status changes too.
+  const fixed = (old: Buffer | null): string => {
+    const decoded = decodeText(old ?? tree.readBytes(action.relPath));
+    const text = decoded.ok ? withStatus(decoded.text, 'fixed') : null;
+    if (text === null) throw new NodeWriteError('frontmatter cannot be read, so the status cannot be changed');
+    return text;
+  };
+  const { wrote } = writeNode(tree, action, fixed, null, ctx);
   return { record: { status: 'fixed', wrote, mode: 'status' }, written: wrote ? action.relPath : null, error: null, warning: null };
 }
 
@@ -277,7 +337,7 @@ async function applyGenerating(action: NodeAction, tree: TreeState, ctx: ExecEnv
         error: null,
         warning: null,
       };
-    const r = applyFix({ ...action, kind: 'fix', status: 'fixed' }, tree, failed);
+    const r = applyFix({ ...action, kind: 'fix', status: 'fixed' }, tree, failed, ctx);
     return { ...r, record: { ...r.record, action: 'fix' } };
   }
 
@@ -309,7 +369,7 @@ async function applyGenerating(action: NodeAction, tree: TreeState, ctx: ExecEnv
     body: withNodeLinks(composed.body, nodeLinksLine(period, inputs.sourceFiles, tree.ws.memoryName)),
     ...(period.level === 'monthly' ? { weeks: weeksOf(inputs.children) } : {}),
   });
-  const w = writeNode(tree, action, file.text, file.bodyHash, ctx.clock.instant);
+  const w = writeNode(tree, action, () => file.text, file.bodyHash, ctx);
   const wrote = w.wrote;
   const kept = editKept(tree, action, w);
   return {
@@ -455,7 +515,7 @@ async function applyRoot(action: NodeAction, tree: TreeState, ctx: ExecEnv): Pro
     monthsCovered: months.map(periodId),
     tokens: made.tokens,
   });
-  const w = writeNode(tree, action, file.text, file.bodyHash, ctx.clock.instant);
+  const w = writeNode(tree, action, () => file.text, file.bodyHash, ctx);
   const wrote = w.wrote;
   const kept = editKept(tree, action, w);
   const fallback = root && !root.ok ? root.reason : undefined;

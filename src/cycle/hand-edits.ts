@@ -8,30 +8,36 @@ import { existsSync, mkdirSync, statSync } from 'node:fs';
 import { dirname } from 'node:path';
 import type { Period } from '../tree/layout.js';
 import { readNode } from '../tree/read.js';
-import { isHandEdited } from '../tree/snapshot.js';
+import { isHandEdited, type NodeInfo } from '../tree/snapshot.js';
 import { atomicWriteFile } from '../fs/atomic.js';
 import type { TreeState } from './tree-state.js';
 
 const EDITS_DIR = 'edits';
 
 /**
- * Saves the node about to be replaced if it holds a hand edit the new version would drop.
- * Returns the copy's memory-relative path, or null when there is nothing to keep (no hand edit,
- * or the new version keeps the body as it is). Throws when the copy cannot be written: the node
- * is then not replaced.
+ * What a node holds now, from `old`, its bytes just read: the cycle's record when the file's stamp
+ * is the one it was read at (or written with), else read from the bytes, which a busy catch-up
+ * rarely needs. Not the record alone: the scan may have read the file mid-save (empty, so no
+ * node of hipo's), or before an edit.
  */
-export function saveHandEdit(tree: TreeState, period: Period, relPath: string, old: Buffer, newBodyHash: string, at: Date): string | null {
-  // The cycle's record of the node is current when the file's stamp is the one it was read at
-  // (or written with); otherwise the bytes are read again, which a busy catch-up rarely needs.
+export function nodeNow(tree: TreeState, period: Period, relPath: string, old: Buffer): NodeInfo {
   const st = statSync(tree.abs(relPath));
   const known = tree.node(period);
-  const info =
-    known && known.stamp.size === st.size && known.stamp.mtimeMs === st.mtimeMs && st.size === old.length
-      ? known
-      : readNode(period, relPath, old, { size: st.size, mtimeMs: st.mtimeMs });
+  return known && known.stamp.size === st.size && known.stamp.mtimeMs === st.mtimeMs && st.size === old.length
+    ? known
+    : readNode(period, relPath, old, { size: st.size, mtimeMs: st.mtimeMs });
+}
+
+/**
+ * Saves the node about to be replaced if it holds a hand edit the new version would drop. `info`:
+ * what `old` is (nodeNow). Returns the copy's memory-relative path, or null when there is nothing
+ * to keep (no hand edit, or the new version keeps the body as it is). Throws when the copy cannot
+ * be written: the node is then not replaced.
+ */
+export function saveHandEdit(tree: TreeState, info: NodeInfo, old: Buffer, newBodyHash: string, at: Date): string | null {
   if (!isHandEdited(info) || info.bodyHash === newBodyHash) return null;
   const stamp = `${at.toISOString().slice(0, 19).replace(/:/g, '-')}Z`;
-  const base = `${EDITS_DIR}/${relPath.replace(/\.md$/, '')}.edited-${stamp}`;
+  const base = `${EDITS_DIR}/${info.relPath.replace(/\.md$/, '')}.edited-${stamp}`;
   let target = `${base}.md`;
   for (let n = 2; existsSync(tree.abs(target)); n++) target = `${base}-${n}.md`;
   tree.writableInside(target);

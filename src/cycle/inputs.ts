@@ -12,6 +12,7 @@ import { combinedHash, dayParts } from '../tree/raw-day.js';
 import { blankNodeLinks } from '../tree/node-links.js';
 import { countLines, decodeText } from '../tree/text.js';
 import type { TopicInfo } from '../tree/topic.js';
+import type { FileStamp } from '../tree/snapshot.js';
 import { analyzeSources, dayTopics } from '../summarize/analyze.js';
 import { mergeTopics } from '../summarize/topic-merge.js';
 import type { ExclusionRules } from '../summarize/exclusion.js';
@@ -131,8 +132,9 @@ interface ChildRead {
 function readChild(p: Period, tree: TreeState): ChildRead | null {
   const rel = nodeRelPath(p);
   let bytes: Buffer;
+  let stamp: FileStamp;
   try {
-    bytes = tree.readBytes(rel);
+    ({ bytes, stamp } = tree.readStamped(rel));
   } catch {
     return null;
   }
@@ -142,7 +144,7 @@ function readChild(p: Period, tree: TreeState): ChildRead | null {
   const info = tree.node(p);
   // The cached record may predate a hand edit made during the cycle, or lack topics: the bytes
   // just read are the truth.
-  const fresh = info?.topics && info.bodyHash === contentHash(doc.body) ? info : tree.noteNode(p, rel, bytes);
+  const fresh = info?.topics && info.bodyHash === contentHash(doc.body) ? info : tree.noteNode(p, rel, bytes, stamp);
   return { period: p, body: doc.body, bodyHash: fresh.bodyHash, topics: fresh.topics ?? [], firstLine: doc.bodyLineOffset + 1, rel };
 }
 

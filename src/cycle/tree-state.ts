@@ -9,7 +9,7 @@ import { realInside, requireInside } from '../tree/inside.js';
 import { readNode, readRawLog } from '../tree/read.js';
 import { withPart } from '../tree/raw-day.js';
 import type { StampCache } from '../state/stamp-cache.js';
-import type { NodeInfo, Problem, RawLogInfo, TreeSnapshot } from '../tree/snapshot.js';
+import type { FileStamp, NodeInfo, Problem, RawLogInfo, TreeSnapshot } from '../tree/snapshot.js';
 import type { TopicInfo } from '../tree/topic.js';
 import type { FactInfo } from '../tree/fact.js';
 import { documentBody } from '../tree/frontmatter.js';
@@ -50,10 +50,13 @@ export class TreeState implements TreeSnapshot {
     return `${this.ws.memoryName}/${relPath}`;
   }
 
-  /** Records a node just written (or re-read) from its bytes. */
-  noteNode(period: Period, relPath: string, bytes: Uint8Array): NodeInfo {
-    const st = statSync(this.abs(relPath));
-    const info = readNode(period, relPath, bytes, { size: st.size, mtimeMs: st.mtimeMs });
+  /**
+   * Records a node just written (or re-read) from its bytes and the stamp the file had before they
+   * were read or renamed into place: a change landing after them gives the file another stamp, so
+   * the next scan reads it again instead of taking it for these bytes.
+   */
+  noteNode(period: Period, relPath: string, bytes: Uint8Array, stamp: FileStamp): NodeInfo {
+    const info = readNode(period, relPath, bytes, stamp);
     this.setNode(info);
     this.cache.set(relPath, { kind: 'node', info });
     return info;
@@ -124,6 +127,12 @@ export class TreeState implements TreeSnapshot {
     return readFileSync(this.abs(relPath));
   }
 
+  /** A node's bytes and its stamp, taken first (noteNode). */
+  readStamped(relPath: string): { bytes: Buffer; stamp: FileStamp } {
+    const st = statSync(this.abs(relPath));
+    return { bytes: this.readBytes(relPath), stamp: { size: st.size, mtimeMs: st.mtimeMs } };
+  }
+
   node(p: Period): NodeInfo | undefined {
     return this.nodes.get(nodeKey(p));
   }
@@ -158,7 +167,8 @@ export class TreeState implements TreeSnapshot {
     if (!info) return [];
     if (info.topics) return info.topics;
     try {
-      return this.noteNode(p, info.relPath, this.readBytes(info.relPath)).topics ?? [];
+      const read = this.readStamped(info.relPath);
+      return this.noteNode(p, info.relPath, read.bytes, read.stamp).topics ?? [];
     } catch {
       return [];
     }

@@ -1,11 +1,12 @@
 // Hand edits to any node are never lost: a fixed node that was edited is kept as it is; a
 // tentative node or ROOT.md that hipo regenerates is first saved under memory/edits/, and the
 // copy is named in compact's output, the journal and hipo status.
-import { appendFileSync, readFileSync } from 'node:fs';
+import { appendFileSync, readFileSync, utimesSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { addDays } from '../../src/time/calendar.js';
-import { rawLog } from '../helpers/tree.js';
+import { splitFrontmatter } from '../../src/tree/frontmatter.js';
+import { cycle, node, rawLog } from '../helpers/tree.js';
 import { makeWorkspace, runCli, type TestWorkspace } from '../helpers/workspace.js';
 import { figure, scale } from './scale.js';
 
@@ -79,6 +80,107 @@ describe('faults: hand edits', () => {
     );
     const status = JSON.parse(runCli(['status', '--json', '--now', '2026-03-18', '--dir', ws.root]).stdout);
     expect(status.handEdits.current).toContainEqual({ node: 'memory/daily/2026-03-16.md', status: 'fixed' });
+  });
+
+  // A person's editor may save between hipo reading a node and renaming the new version over it;
+  // the executor's beforeReplace seam saves the edit exactly there.
+  it('keeps an edit saved while hipo regenerates the node', async () => {
+    const ws = makeWorkspace({ 'memory/2026-03-16.md': rawLog('2026-03-16', { 'billing [project]': ['moved invoices'] }) });
+    await cycle(ws, '2026-03-16');
+    appendFileSync(join(ws.memoryDir, '2026-03-16.md'), '\n## later [project]\n- a late entry\n');
+    let edited = '';
+    const r = await cycle(ws, '2026-03-16', {
+      beforeReplace: (rel) => {
+        if (rel === 'daily/2026-03-16.md' && !edited) edited = edit(ws, rel, '- MID-WRITE-EDIT');
+      },
+    });
+    const saved = 'memory/edits/daily/2026-03-16.edited-2026-03-16T12-00-00Z.md';
+    expect(r.errors).toEqual([]);
+    expect(r.warnings).toContain(
+      `memory/daily/2026-03-16.md: edited by hand; regenerated from its sources, the edited version kept as ${saved}`,
+    );
+    expect(ws.read(saved)).toBe(edited);
+    expect(ws.read('memory/daily/2026-03-16.md')).toContain('a late entry');
+  });
+
+  it('leaves a node an editor has emptied to save it in place, and keeps what the editor then writes', async () => {
+    const ws = makeWorkspace({ 'memory/2026-03-16.md': rawLog('2026-03-16', { 'billing [project]': ['moved invoices'] }) });
+    await cycle(ws, '2026-03-16');
+    appendFileSync(join(ws.memoryDir, '2026-03-16.md'), '\n## later [project]\n- a late entry\n');
+    const before = ws.read('memory/daily/2026-03-16.md');
+    const r = await cycle(ws, '2026-03-16', {
+      beforeReplace: (rel) => {
+        if (rel === 'daily/2026-03-16.md') writeFileSync(join(ws.memoryDir, rel), '');
+      },
+    });
+    expect(r.errors).toEqual([
+      'memory/daily/2026-03-16.md: empty, as a file is while an editor saves it: not written; looked at again next run',
+    ]);
+    expect(ws.read('memory/daily/2026-03-16.md')).toBe('');
+    // The editor's write lands: the next run keeps it as a hand edit before regenerating.
+    writeFileSync(join(ws.memoryDir, 'daily/2026-03-16.md'), `${before}\n- SAVED-IN-PLACE\n`);
+    const next = await cycle(ws, '2026-03-16');
+    expect(next.errors).toEqual([]);
+    expect(ws.files('memory/edits').some((f) => ws.read(f).includes('- SAVED-IN-PLACE'))).toBe(true);
+    expect(ws.read('memory/daily/2026-03-16.md')).toContain('a late entry');
+  });
+
+  it('keeps an edit whose save the scan caught half done, and rebuilds a node left empty', async () => {
+    const ws = makeWorkspace({ 'memory/2026-03-16.md': rawLog('2026-03-16', { 'billing [project]': ['moved invoices'] }) });
+    await cycle(ws, '2026-03-16');
+    appendFileSync(join(ws.memoryDir, '2026-03-16.md'), '\n## later [project]\n- a late entry\n');
+    const before = ws.read('memory/daily/2026-03-16.md');
+    // The scan finds the node emptied by an editor saving in place; the save ends before the write.
+    writeFileSync(join(ws.memoryDir, 'daily/2026-03-16.md'), '');
+    const r = await cycle(ws, '2026-03-16', {
+      onProgress: (p) => {
+        if (p.detail === 'daily/2026-03-16.md') writeFileSync(join(ws.memoryDir, p.detail), `${before}\n- SAVED-MID-SCAN\n`);
+      },
+    });
+    const saved = 'memory/edits/daily/2026-03-16.edited-2026-03-16T12-00-00Z.md';
+    expect(r.warnings).toContain(
+      `memory/daily/2026-03-16.md: edited by hand; regenerated from its sources, the edited version kept as ${saved}`,
+    );
+    expect(ws.read(saved)).toContain('- SAVED-MID-SCAN');
+    // Empty for longer than a save takes: rebuilt, as before.
+    writeFileSync(join(ws.memoryDir, 'daily/2026-03-16.md'), '');
+    utimesSync(join(ws.memoryDir, 'daily/2026-03-16.md'), new Date(Date.now() - 60_000), new Date(Date.now() - 60_000));
+    expect((await cycle(ws, '2026-03-16')).errors).toEqual([]);
+    expect(ws.read('memory/daily/2026-03-16.md')).toContain('a late entry');
+  });
+
+  it('keeps an edit saved while hipo fixes the node in the fixed node', async () => {
+    const ws = makeWorkspace({ 'memory/2026-03-16.md': rawLog('2026-03-16', { 'billing [project]': ['moved invoices'] }) });
+    await cycle(ws, '2026-03-16');
+    let edited = '';
+    const r = await cycle(ws, '2026-03-18', {
+      beforeReplace: (rel) => {
+        if (rel === 'daily/2026-03-16.md' && !edited) edited = edit(ws, rel, '- MID-FIX-EDIT');
+      },
+    });
+    expect(r.errors).toEqual([]);
+    expect(node(ws, 'daily/2026-03-16.md').data.status).toBe('fixed');
+    expect(node(ws, 'daily/2026-03-16.md').body).toBe(splitFrontmatter(edited).body);
+  });
+
+  it('leaves a node that keeps changing while hipo writes it to the next run, every version kept', async () => {
+    const ws = makeWorkspace({ 'memory/2026-03-16.md': rawLog('2026-03-16', { 'billing [project]': ['moved invoices'] }) });
+    await cycle(ws, '2026-03-16');
+    appendFileSync(join(ws.memoryDir, '2026-03-16.md'), '\n## later [project]\n- a late entry\n');
+    let n = 0;
+    const r = await cycle(ws, '2026-03-16', {
+      beforeReplace: (rel) => {
+        if (rel === 'daily/2026-03-16.md') edit(ws, rel, `- EDIT-${++n}`);
+      },
+    });
+    expect(r.errors).toEqual(['memory/daily/2026-03-16.md: changed 3 times while being written; tried again next run']);
+    expect(ws.read('memory/daily/2026-03-16.md')).toContain('- EDIT-3');
+    // The versions with the first two edits, read before each try, are kept beside it.
+    expect(ws.files('memory/edits').map((f) => ws.read(f).includes('- EDIT-2') && !ws.read(f).includes('- EDIT-3'))).toContain(true);
+    const next = await cycle(ws, '2026-03-16');
+    expect(next.errors).toEqual([]);
+    expect(ws.read('memory/daily/2026-03-16.md')).toContain('a late entry');
+    expect(ws.files('memory/edits').some((f) => ws.read(f).includes('- EDIT-3'))).toBe(true);
   });
 
   it(
