@@ -58,6 +58,8 @@ export interface RootInput {
   countTokens: CountTokens;
   /** The merge of the older months' topics from the last build, when a resident owner keeps it. */
   settledMonths?: SettledMonths;
+  /** ROOT.md's frontmatter: `rootMaxTokens` caps the file, the body gets what it leaves. */
+  frontmatterTokens?: number;
 }
 
 export interface RootBuild {
@@ -87,7 +89,8 @@ export function buildRoot(input: RootInput): RootBuild {
     }
     return renderTemplate(input.template, vars);
   };
-  const frame = input.countTokens(fill({}));
+  const head = input.frontmatterTokens ?? 0;
+  const frame = input.countTokens(fill({})) + head;
   const shares = ROOT_SECTIONS.filter(present);
   const shareSum = shares.reduce((a, n) => a + config.rootShares[n], 0) || 1;
   const profileRoom = { allowance: ((config.rootMaxTokens - frame) * config.rootShares.profile) / shareSum, cost: lineCost };
@@ -128,7 +131,7 @@ export function buildRoot(input: RootInput): RootBuild {
   let tokens = input.countTokens(body);
   // Lines were counted one by one; the whole text can count a little differently. Give back
   // the lowest-priority lines until it fits.
-  while (tokens > cap) {
+  while (tokens + head > cap) {
     const victim = [...PRIORITY].reverse().find((n) => (kept.get(n) ?? 0) > 0);
     if (!victim) break;
     kept.set(victim, kept.get(victim)! - 1);
@@ -136,7 +139,8 @@ export function buildRoot(input: RootInput): RootBuild {
     tokens = input.countTokens(body);
   }
   const dropped = sections.topics.ranked.slice(kept.get('topics') ?? 0).map((t: TopicInfo) => t.name);
-  const overCap = tokens > cap ? `ROOT.md is ${tokens} tokens, over rootMaxTokens ${cap}: its template alone takes ${frame}` : null;
+  const fixedPart = head ? 'its frontmatter and template alone take' : 'its template alone takes';
+  const overCap = tokens + head > cap ? `ROOT.md is ${tokens + head} tokens, over rootMaxTokens ${cap}: ${fixedPart} ${frame}` : null;
   return { body, tokens, dropped, overCap };
 }
 

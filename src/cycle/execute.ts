@@ -14,10 +14,12 @@ import type { Summarizer } from '../summarize/summarizer.js';
 import type { LlmRuntime } from '../summarize/select.js';
 import type { NodeAction, CyclePlan } from '../plan/plan.js';
 import { rootSettingsOf, rootSourceHash } from '../plan/planner.js';
+import { ROOT_PERIOD } from '../plan/verdict.js';
+import { llmSummarizerId } from '../summarize/llm/settings.js';
 import { atomicWriteFile, removeIfUnchanged, replaceIfUnchanged } from '../fs/atomic.js';
 import { composeBody, type Composed } from '../compose/body.js';
 import { nodeLinksLine, withNodeLinks } from '../compose/links.js';
-import { renderNodeFile, withStatus } from '../write/node-file.js';
+import { renderNodeFile, withStatus, type NodeFile } from '../write/node-file.js';
 import { buildRoot, type RootBuild } from '../compose/root.js';
 import type { TopicInfo } from '../tree/topic.js';
 import type { TemplateSet } from '../write/template.js';
@@ -420,12 +422,57 @@ function weeksOf(children: readonly Period[]): string[] {
   return [...weeks].sort();
 }
 
+/** The monthly nodes ROOT reads whole (for Recent Patterns), the latest ones: its `source-files`. */
+const ROOT_READ_MONTHS = 2;
+
+/** Tokens one 16-hex-digit hash can take beyond another (o200k: 10 to 20 for `body-hash: …`). */
+const HASH_SPREAD = 10;
+
+interface RootMade {
+  body: string;
+  tokens: number;
+  summarizer: string;
+}
+
+/**
+ * ROOT.md around a body, and the tokens of its frontmatter. ROOT.md is loaded whole (the session
+ * start, `hipo://memory/ROOT.md`, an `@memory/ROOT.md` import), so `rootMaxTokens` caps the file:
+ * the body gets what the frontmatter leaves. That is counted before the body is made, with the
+ * longest `tokens` and summarizer it can have and room for the body's hash.
+ */
+export function rootLayout(
+  months: readonly Period[],
+  tree: TreeState,
+  ctx: Pick<ExecEnv, 'config' | 'clock'>,
+  sourceHash: string,
+  countTokens: CountTokens,
+  model: string | null,
+): { frontmatterTokens: number; file: (made: RootMade) => NodeFile } {
+  const file = (made: RootMade): NodeFile =>
+    renderNodeFile({
+      period: ROOT_PERIOD,
+      status: 'tentative',
+      sourceFiles: months.slice(-ROOT_READ_MONTHS).map((m) => tree.shown(nodeRelPath(m))),
+      topics: [],
+      summarizer: made.summarizer,
+      sourceHash,
+      body: made.body,
+      lastUpdated: ctx.clock.today,
+      monthsCovered: months.map(periodId),
+      tokens: made.tokens,
+    });
+  const summarizer = model && llmSummarizerId(model).length > 'extractive'.length ? llmSummarizerId(model) : 'extractive';
+  const frontmatterTokens = countTokens(file({ body: '', tokens: ctx.config.compaction.rootMaxTokens, summarizer }).text) + HASH_SPREAD;
+  return { frontmatterTokens, file };
+}
+
 /** ROOT as the extractive builder makes it (and the Topics Index a model-written ROOT keeps). */
 export function extractiveRoot(
   months: readonly Period[],
   tree: TreeState,
   ctx: Pick<ExecEnv, 'config' | 'clock' | 'redactor' | 'rules' | 'templates' | 'memo'>,
   countTokens: CountTokens,
+  frontmatterTokens = 0,
 ): RootBuild {
   const today = ctx.clock.today;
   const cfg = ctx.config.compaction;
@@ -449,7 +496,7 @@ export function extractiveRoot(
     })),
     recentDailies: readSources(recent, tree, ctx.redactor),
     recentDayTopics,
-    latestMonthlies: readSources(months.slice(-2), tree, ctx.redactor),
+    latestMonthlies: readSources(months.slice(-ROOT_READ_MONTHS), tree, ctx.redactor),
     pointerFor: (t) => topicPointer(tree, t),
     linkFor: (d) => dayLink(tree, d),
     config: cfg,
@@ -458,6 +505,7 @@ export function extractiveRoot(
     memo: ctx.memo,
     countTokens,
     settledMonths: tree.settledMonths,
+    frontmatterTokens,
   });
 }
 
@@ -487,7 +535,8 @@ async function applyRoot(action: NodeAction, tree: TreeState, ctx: ExecEnv): Pro
     };
   }
   const countTokens = await loadTokenCounter(cfg.tokenizer as TokenizerName);
-  const built = extractiveRoot(months, tree, ctx, countTokens);
+  const layout = rootLayout(months, tree, ctx, sourceHash, countTokens, ctx.llm?.root ? ctx.llm.session.settings.model : null);
+  const built = extractiveRoot(months, tree, ctx, countTokens, layout.frontmatterTokens);
   // With a model: it rewrites the narrative sections, hipo keeps the Topics Index (root-llm.ts).
   const root = ctx.llm?.root
     ? await modelRoot(ctx.llm.root, {
@@ -500,21 +549,11 @@ async function applyRoot(action: NodeAction, tree: TreeState, ctx: ExecEnv): Pro
         config: cfg,
         redactor: ctx.redactor,
         countTokens,
+        frontmatterTokens: layout.frontmatterTokens,
       })
     : null;
   const made = root?.ok ? root : { body: built.body, tokens: built.tokens, summarizer: 'extractive' };
-  const file = renderNodeFile({
-    period: action.period,
-    status: 'tentative',
-    sourceFiles: months.map((m) => tree.shown(`monthly/${periodId(m)}.md`)),
-    topics: [],
-    summarizer: made.summarizer,
-    sourceHash,
-    body: made.body,
-    lastUpdated: today,
-    monthsCovered: months.map(periodId),
-    tokens: made.tokens,
-  });
+  const file = layout.file(made);
   const w = writeNode(tree, action, () => file.text, file.bodyHash, ctx);
   const wrote = w.wrote;
   const kept = editKept(tree, action, w);

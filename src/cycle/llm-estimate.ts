@@ -7,7 +7,7 @@ import type { CyclePlan } from '../plan/plan.js';
 import type { LlmRuntime } from '../summarize/select.js';
 import { copiedVerbatim, nodeTitle } from '../compose/body.js';
 import { loadTokenCounter, type TokenizerName } from '../text/tokens.js';
-import { extractiveRoot, rootSettings, type ExecEnv } from './execute.js';
+import { extractiveRoot, rootLayout, rootSettings, type ExecEnv } from './execute.js';
 import { dailyInputs, parentInputs } from './inputs.js';
 import { rootRecompactInput } from './root-llm.js';
 import { rootSourceHash } from '../plan/planner.js';
@@ -50,15 +50,19 @@ export async function estimateModelCalls(plan: CyclePlan, tree: TreeState, llm: 
         if (!llm.root) continue;
         const count = await loadTokenCounter(ctx.config.compaction.tokenizer as TokenizerName);
         const months = action.children.filter((m) => tree.node(m));
-        const built = extractiveRoot(months, tree, ctx, count);
+        const sourceHash = rootSourceHash(today, months, tree.nodes, rootSettings(ctx));
+        // What the real run would build and send: the body under the cap its frontmatter leaves.
+        const { frontmatterTokens } = rootLayout(months, tree, ctx, sourceHash, count, s.model);
+        const built = extractiveRoot(months, tree, ctx, count, frontmatterTokens);
         const input = rootRecompactInput({
           tree,
           months,
           today,
-          sourceHash: rootSourceHash(today, months, tree.nodes, rootSettings(ctx)),
+          sourceHash,
           built,
           template: ctx.templates.get('root'),
           config: ctx.config.compaction,
+          frontmatterTokens,
           redactor: ctx.redactor,
           countTokens: count,
         });

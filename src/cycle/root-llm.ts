@@ -23,6 +23,8 @@ export interface ModelRootArgs {
   config: CompactionConfig;
   redactor: Redactor;
   countTokens: CountTokens;
+  /** ROOT.md's frontmatter, which `rootMaxTokens` counts too. */
+  frontmatterTokens: number;
 }
 
 export function rootRecompactInput(a: ModelRootArgs): RootRecompactInput {
@@ -51,6 +53,7 @@ export function rootRecompactInput(a: ModelRootArgs): RootRecompactInput {
     template: a.template,
     config: a.config,
     count: a.countTokens,
+    frontmatterTokens: a.frontmatterTokens,
   };
 }
 

@@ -19,6 +19,7 @@ export interface NodeFileInput {
   weeks?: string[];
   /** Root only. */
   lastUpdated?: LocalDate;
+  /** Every month with a node, oldest first: written as their range and count. */
   monthsCovered?: string[];
   tokens?: number;
 }
@@ -50,7 +51,7 @@ export function renderNodeFile(n: NodeFileInput): NodeFile {
       break;
     case 'root':
       fm['last-updated'] = n.lastUpdated ?? null;
-      fm['months-covered'] = n.monthsCovered ?? [];
+      fm['months-covered'] = monthRange(n.monthsCovered ?? []);
       if (n.tokens !== undefined) fm.tokens = n.tokens;
       break;
   }
@@ -74,6 +75,17 @@ export function renderNodeFile(n: NodeFileInput): NodeFile {
   fm['source-hash'] = n.sourceHash;
   fm['body-hash'] = bodyHash;
   return { text: renderFrontmatter(fm) + body, bodyHash };
+}
+
+/**
+ * ROOT's months as `2013-01 to 2027-05 (173 months)`, not one by one: ROOT.md is loaded whole at
+ * every session start, so its frontmatter stays a line however long the history.
+ */
+function monthRange(months: readonly string[]): string {
+  if (months.length === 0) return 'none';
+  const sorted = [...months].sort();
+  const count = `${sorted.length} month${sorted.length === 1 ? '' : 's'}`;
+  return sorted.length === 1 ? `${sorted[0]} (${count})` : `${sorted[0]} to ${sorted[sorted.length - 1]} (${count})`;
 }
 
 /**

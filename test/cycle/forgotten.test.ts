@@ -48,7 +48,7 @@ describe('a forgotten day', () => {
       'memory/2062-12-02.md': day('2062-12-02', 'kafka'),
     });
     await cycle(ws, '2062-12-03', { catchUp: true });
-    expect(node(ws, 'ROOT.md').data['months-covered']).toEqual(['2062-11', '2062-12']);
+    expect(node(ws, 'ROOT.md').data['months-covered']).toBe('2062-11 to 2062-12 (2 months)');
     forget(ws, '2062-11-20');
     const r = await cycle(ws, '2062-12-03', { catchUp: true });
     expect(r.applied.map((a) => `${a.record.action} ${a.record.node}`)).toEqual([
@@ -57,13 +57,13 @@ describe('a forgotten day', () => {
       'regenerate memory/ROOT.md',
     ]);
     expect(ws.files('memory/monthly')).toEqual(['memory/monthly/2062-12.md']);
-    expect(node(ws, 'ROOT.md').data['months-covered']).toEqual(['2062-12']);
+    expect(node(ws, 'ROOT.md').data['months-covered']).toBe('2062-12 (1 month)');
     expect(ws.read('memory/ROOT.md')).not.toContain('zebrafish');
     // The last day forgotten too: ROOT stays, covering nothing.
     forget(ws, '2062-12-02');
     await cycle(ws, '2062-12-03', { catchUp: true });
     expect(ws.files('memory').filter((f) => !f.startsWith('memory/edits/'))).toEqual(['memory/ROOT.md']);
-    expect(node(ws, 'ROOT.md').data['months-covered']).toEqual([]);
+    expect(node(ws, 'ROOT.md').data['months-covered']).toBe('none');
     expect(ws.read('memory/ROOT.md')).not.toContain('kafka');
   });
 

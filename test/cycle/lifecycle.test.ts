@@ -68,7 +68,7 @@ describe('the spec lifecycle example', () => {
     await day(ws, '2026-04-08');
     expect(statusOf(ws, 'monthly/2026-03.md')).toBe('fixed');
     expect(statusOf(ws, 'monthly/2026-04.md')).toBe('tentative');
-    expect(node(ws, 'ROOT.md').data['months-covered']).toEqual(['2026-03', '2026-04']);
+    expect(node(ws, 'ROOT.md').data['months-covered']).toBe('2026-03 to 2026-04 (2 months)');
     // W14 (Mar 30 - Apr 5) straddles: its March days are in March, its April days in April.
     const march = node(ws, 'monthly/2026-03.md').body;
     const april = node(ws, 'monthly/2026-04.md').body;

@@ -45,6 +45,8 @@ export interface RootRecompactInput {
   template: string;
   config: CompactionConfig;
   count: CountTokens;
+  /** ROOT.md's frontmatter: `rootMaxTokens` caps the file, the body gets what it leaves. */
+  frontmatterTokens?: number;
 }
 
 export type RootRecompactResult =
@@ -56,6 +58,11 @@ export interface RootRequest {
   tokensIn: number;
   budget: number;
   changed: string[];
+}
+
+/** ROOT.md's tokens with `composed` as its body: the body's and its frontmatter's. */
+function fileTokens(input: RootRecompactInput, composed: { tokens: number }): number {
+  return composed.tokens + (input.frontmatterTokens ?? 0);
 }
 
 export class RootRecompactor {
@@ -77,9 +84,9 @@ export class RootRecompactor {
     return { body, tokens: input.count(body) };
   }
 
-  /** Tokens the narrative may use: the cap less the template and the sections hipo keeps. */
+  /** Tokens the narrative may use: the cap less the frontmatter, template and sections hipo keeps. */
   budget(input: RootRecompactInput, index: KeptRootSections): number {
-    const frame = this.compose(input, { active: '', patterns: '', history: '' }, index).tokens;
+    const frame = fileTokens(input, this.compose(input, { active: '', patterns: '', history: '' }, index));
     return Math.min(input.config.rootMaxTokens - frame - 12, Math.floor(this.session.settings.maxOutputTokens * 0.9));
   }
 
@@ -150,7 +157,7 @@ export class RootRecompactor {
       const n = parseNarrative(input.existing!.body);
       if (n.ok) {
         const composed = this.compose(input, n.value, index);
-        if (composed.tokens <= input.config.rootMaxTokens)
+        if (fileTokens(input, composed) <= input.config.rootMaxTokens)
           return { ok: true, ...composed, summarizer: input.existing!.summarizer ?? id, reused: true };
       }
     }
@@ -188,21 +195,27 @@ export class RootRecompactor {
     const checked = validateRootAnswer(first.answer.text, first.answer.finishReason);
     if (!checked.ok) return fail(`invalid output: ${checked.reason}`);
     let composed = this.compose(input, checked.value, index);
-    if (composed.tokens > input.config.rootMaxTokens) {
+    const cap = input.config.rootMaxTokens;
+    const total = fileTokens(input, composed);
+    if (total > cap) {
       // One self-compress retry: the model sees its answer and the numbers.
-      const over = composed.tokens - input.config.rootMaxTokens;
+      const over = total - cap;
       const retry: ChatMessage[] = [
         ...req.messages,
         { role: 'assistant', content: first.answer.text },
         {
           role: 'user',
-          content: `That makes ROOT.md ${composed.tokens} tokens, ${over} over its cap of ${input.config.rootMaxTokens}. Rewrite the three sections in at most ${Math.max(MIN_NARRATIVE_TOKENS, req.budget - over)} tokens together: compress the Historical Summary first (merge periods, drop detail), keep Active Context and every user fact and feedback rule.`,
+          content:
+            `That makes ROOT.md ${total} tokens, ${over} over its cap of ${cap}. ` +
+            `Rewrite the three sections in at most ${Math.max(MIN_NARRATIVE_TOKENS, req.budget - over)} tokens together: ` +
+            'compress the Historical Summary first (merge periods, drop detail), ' +
+            'keep Active Context and every user fact and feedback rule.',
         },
       ];
       const second = await this.session.ask(retry);
       if (!second.ok)
         return fail(
-          `over rootMaxTokens (${composed.tokens} > ${input.config.rootMaxTokens}) and the compress retry failed: ${second.reason}`,
+          `over rootMaxTokens (${total} > ${cap}) and the compress retry failed: ${second.reason}`,
           second.latencyMs,
           second.scope === 'input',
         );
@@ -210,8 +223,8 @@ export class RootRecompactor {
       const again = validateRootAnswer(second.answer.text, second.answer.finishReason);
       if (!again.ok) return fail(`invalid output on the compress retry: ${again.reason}`);
       composed = this.compose(input, again.value, index);
-      if (composed.tokens > input.config.rootMaxTokens)
-        return fail(`ROOT.md still over rootMaxTokens after one compress retry (${composed.tokens} > ${input.config.rootMaxTokens})`);
+      const still = fileTokens(input, composed);
+      if (still > cap) return fail(`ROOT.md still over rootMaxTokens after one compress retry (${still} > ${cap})`);
     }
     this.session.state.clearFailedInput('root:root');
     this.session.state.recordRoot({ model: s.model, months: Object.fromEntries(input.months.map((m) => [m.month, m.bodyHash])) });
