@@ -1,6 +1,6 @@
 // `hipo search`'s options, checked: the command and its daemon-first path (daemon-first.ts) read
 // them the same way, so a search asked of a running daemon is the one the command would run.
-import { INDEX_LEVELS, type IndexLevel } from '../index/files.js';
+import { INDEX_LEVELS, type IndexLevel } from '../index/levels.js';
 import type { SearchRequest } from '../search/answer.js';
 import type { SearchFilters } from '../search/filters.js';
 import { SEARCH_MODES, type SearchMode } from '../search/modes.js';

@@ -6,12 +6,11 @@ import { join, relative, resolve, sep } from 'node:path';
 import { lastDayOfMonthId, monthDates, parseLocalDate, weekDates, type LocalDate } from '../time/calendar.js';
 import { workspaceRedactor } from '../redact/workspace.js';
 import { danglingLink, realInside } from '../tree/inside.js';
-import { classifyPath, type Level, type Workspace } from '../tree/layout.js';
+import { classifyPath, type Workspace } from '../tree/layout.js';
+import type { IndexLevel } from './levels.js';
 import { MemoryDirMissing } from '../tree/scan.js';
 
 /** A chunk's level: a tree level, or `other` for markdown that is not part of the tree. */
-export type IndexLevel = Level | 'other';
-export const INDEX_LEVELS: readonly IndexLevel[] = ['raw', 'daily', 'weekly', 'monthly', 'root', 'other'];
 
 /** The days a file speaks about, inclusive. */
 export interface DateRange {

@@ -8,7 +8,7 @@
 import { McpServer, ResourceTemplate } from '@modelcontextprotocol/sdk/server/mcp.js';
 import { z } from 'zod';
 import { MEMORY_TYPES } from '../tree/layout.js';
-import { INDEX_LEVELS } from '../index/files.js';
+import { INDEX_LEVELS } from '../index/levels.js';
 import { SEARCH_MODES } from '../search/modes.js';
 import { WORKSPACE_NAME } from '../config/settings-source.js';
 import { BoundedStdioTransport } from './transport.js';

@@ -4,7 +4,7 @@ import { relative, resolve, sep } from 'node:path';
 import type { HipoConfig } from '../config/config.js';
 import type { Hipo } from '../api/hipo.js';
 import { renderRecall } from '../context/recall.js';
-import type { IndexLevel } from '../index/files.js';
+import type { IndexLevel } from '../index/levels.js';
 import type { RecallAnswered, SearchAnswered } from '../daemon/requests.js';
 import type { DaemonAsk, DaemonRequest } from '../daemon/ask.js';
 import type { SearchMode } from '../search/modes.js';

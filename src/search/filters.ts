@@ -3,7 +3,7 @@
 import type { LocalDate } from '../time/calendar.js';
 import type { MemoryType } from '../tree/layout.js';
 import { stmt, type IndexDb } from '../index/db.js';
-import type { IndexLevel } from '../index/files.js';
+import type { IndexLevel } from '../index/levels.js';
 
 export interface SearchFilters {
   levels?: readonly IndexLevel[];

@@ -3,7 +3,8 @@
 // it or name its topic, most specific level first.
 import type { Said } from './said.js';
 import type { MemoryType } from '../tree/layout.js';
-import type { DateRange, IndexLevel } from '../index/files.js';
+import type { DateRange } from '../index/files.js';
+import type { IndexLevel } from '../index/levels.js';
 import { stmt, type IndexDb } from '../index/db.js';
 import type { Snippet } from './snippet.js';
 import type { SectionKey } from './sections.js';

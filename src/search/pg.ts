@@ -9,7 +9,8 @@
 // - Summary nodes do not fold into their sources (the store holds no links): each section is a
 //   hit of its own, `sources` and `alsoIn` are empty.
 import type { PoolClient } from 'pg';
-import type { DateRange, IndexLevel } from '../index/files.js';
+import type { DateRange } from '../index/files.js';
+import type { IndexLevel } from '../index/levels.js';
 import type { ChunkColumns } from '../index/pg/schema.js';
 import type { PgStore } from '../index/pg/store.js';
 import type { MemoryType } from '../tree/layout.js';

@@ -5,7 +5,7 @@
 // their lines came from (sections.ts, votes.ts): one fact is one result, found where it was
 // written, with the summary lines that repeat it (`alsoIn`); a summary hit of its own lists the
 // raw sections of its period that match the query best (`sources`).
-import type { IndexLevel } from '../index/files.js';
+import type { IndexLevel } from '../index/levels.js';
 import { stmt } from '../index/db.js';
 import type { SearchIndex } from '../index/search-index.js';
 import { storedEmbedder } from '../index/vectors.js';

@@ -1,5 +1,5 @@
 import type { Command } from 'commander';
-import { INDEX_LEVELS } from '../../index/files.js';
+import { INDEX_LEVELS } from '../../index/levels.js';
 import { Hipo } from '../../api/hipo.js';
 import { SEARCH_MODES } from '../../search/modes.js';
 import { MEMORY_TYPES } from '../../tree/layout.js';
