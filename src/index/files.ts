@@ -8,9 +8,7 @@ import { workspaceRedactor } from '../redact/workspace.js';
 import { danglingLink, realInside } from '../tree/inside.js';
 import { classifyPath, type Workspace } from '../tree/layout.js';
 import type { IndexLevel } from './levels.js';
-import { MemoryDirMissing } from '../tree/scan.js';
-
-/** A chunk's level: a tree level, or `other` for markdown that is not part of the tree. */
+import { requireMemoryDir } from '../tree/scan.js';
 
 /** The days a file speaks about, inclusive. */
 export interface DateRange {
@@ -73,7 +71,7 @@ export interface FileListing {
 export function listIndexableFiles(ws: Workspace, include: readonly string[], memoryFiles?: Iterable<string>): FileListing {
   // A missing memory folder is not an empty one: listing nothing would empty the index, and
   // with a paid embedder the whole tree would be embedded again once the folder is back.
-  if (!statSync(ws.memoryDir, { throwIfNoEntry: false })?.isDirectory()) throw new MemoryDirMissing(ws.memoryDir);
+  requireMemoryDir(ws);
   const seen = new Map<string, IndexableFile>();
   const problems: string[] = [];
   const redactor = workspaceRedactor(ws);

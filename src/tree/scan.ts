@@ -65,7 +65,7 @@ function unfollowedLink(abs: string): string {
 
 /** Reads the tree's raw logs and nodes. Throws MemoryDirMissing when there is no tree. */
 export function scanTree(ws: Workspace, cache: ScanCache, maxFileBytes = DEFAULT_MAX_FILE_BYTES): ScanResult {
-  checkMemoryDir(ws);
+  requireMemoryDir(ws);
   const problems: Problem[] = [];
   const raws = new Map<LocalDate, RawLogInfo>();
   const nodes = new Map<NodeKey, NodeInfo>();
@@ -138,7 +138,7 @@ export function rescanTree(
   changed: Iterable<string>,
   maxFileBytes = DEFAULT_MAX_FILE_BYTES,
 ): ScanResult {
-  checkMemoryDir(ws);
+  requireMemoryDir(ws);
   const raws = new Map(previous.raws);
   const nodes = new Map(previous.nodes);
   const paths = new Set(changed);
@@ -163,7 +163,8 @@ export function rescanTree(
   return { snapshot: { raws, nodes, problems } };
 }
 
-function checkMemoryDir(ws: Workspace): void {
+/** Throws MemoryDirMissing unless the workspace's memory folder is there (a folder). */
+export function requireMemoryDir(ws: Pick<Workspace, 'memoryDir'>): void {
   let top: Stats;
   try {
     top = statSync(ws.memoryDir);

@@ -7,7 +7,7 @@ import type { LocalDate } from '../time/calendar.js';
 import { rawRelPath, type Workspace } from '../tree/layout.js';
 import { statePath } from '../state/dir.js';
 import { NotInsideMemory, openRegular, realInside, requireInside } from '../tree/inside.js';
-import { MemoryDirMissing } from '../tree/scan.js';
+import { requireMemoryDir } from '../tree/scan.js';
 import type { FileLock } from '../state/lock-file.js';
 import { AppendLockBusy } from '../state/lock.js';
 import { withoutControls } from '../text/controls.js';
@@ -60,7 +60,7 @@ export function appendRawEntry(ws: Workspace, date: LocalDate, entry: string, lo
   if (lock && !lock.held()) throw new AppendLockBusy(`${statePath(ws, 'appendLock')}: the append lock was taken over; nothing appended`);
   // A memory folder removed (or never made) is not made here: an entry in a fresh folder would
   // look like the whole memory, and `hipo init` is what makes one.
-  if (!isFolder(ws.memoryDir)) throw new MemoryDirMissing(ws.memoryDir);
+  requireMemoryDir(ws);
   const rel = rawRelPath(date);
   // Through a link only while it stays inside the memory folder; the real path is opened without
   // following a link, so the file cannot be swapped for one between the check and the open.
@@ -102,14 +102,6 @@ function rollBack(fd: number, size: number, written: number): void {
     if (now > size && now <= size + written) ftruncateSync(fd, size);
   } catch {
     /* nothing more can be done here; the caller reports the error */
-  }
-}
-
-function isFolder(path: string): boolean {
-  try {
-    return statSync(path).isDirectory();
-  } catch {
-    return false;
   }
 }
 
