@@ -4,7 +4,7 @@
 import { type Dirent, lstatSync, readdirSync, statSync, type Stats } from 'node:fs';
 import { join, relative, resolve, sep } from 'node:path';
 import { lastDayOfMonthId, monthDates, parseLocalDate, weekDates, type LocalDate } from '../time/calendar.js';
-import { workspaceRedactor } from '../redact/workspace.js';
+import { redactedPath, workspaceRedactor } from '../redact/workspace.js';
 import { danglingLink, realInside } from '../tree/inside.js';
 import { classifyPath, type Workspace } from '../tree/layout.js';
 import type { IndexLevel } from './levels.js';
@@ -76,11 +76,12 @@ export function listIndexableFiles(ws: Workspace, include: readonly string[], me
   const problems: string[] = [];
   const redactor = workspaceRedactor(ws);
   const refused = new Set<string>();
+  const inMemory = ws.memoryName === '.' ? '' : `${ws.memoryName}/`;
   const add = (abs: string, stats: Stats): void => {
     const f = describeFile(ws, abs, stats);
     if (seen.has(f.path) || refused.has(f.path)) return;
     // The index keeps every file's path: a path that holds a secret is left out, named redacted.
-    const named = redactor.redact(f.path).text;
+    const named = redactedPath(redactor, f.path, inMemory);
     if (named === f.path) seen.set(f.path, f);
     else {
       refused.add(f.path);

@@ -2,7 +2,7 @@
 // the stamp cache does not already know in this exact version.
 import { readdirSync, statSync, type Dirent, type Stats } from 'node:fs';
 import { join } from 'node:path';
-import { workspaceRedactor } from '../redact/workspace.js';
+import { redactedPath, workspaceRedactor } from '../redact/workspace.js';
 import type { LocalDate } from '../time/calendar.js';
 import { danglingLink, realInside } from './inside.js';
 import { classifyPath, nodeKey, type NodeKey, type Workspace } from './layout.js';
@@ -54,7 +54,7 @@ function listMarkdown(ws: Workspace, prefix: string, problems: Problem[]): strin
 
 /** A file as problems name it: its memory-relative path, any secret in it redacted by the workspace's rules. */
 function shownPath(ws: Workspace, rel: string): string {
-  return `${ws.memoryName}/${workspaceRedactor(ws).redact(rel).text}`;
+  return `${ws.memoryName}/${redactedPath(workspaceRedactor(ws), rel)}`;
 }
 
 /** Why a link is not followed: it leads out of the memory folder, or to nothing. */
