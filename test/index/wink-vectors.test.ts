@@ -1,10 +1,10 @@
 // The offline embedder's word vectors: 8-bit rows that keep each vector's direction, the shipped
 // file preferred, a damaged one never trusted.
-import { existsSync, mkdtempSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdtempSync, statSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { decode, encode, type FloatVectors, loadWordVectors, rowVector } from '../../src/index/embed/wink-vectors.js';
+import { decode, encode, type FloatVectors, isCurrentFormat, loadWordVectors, rowVector } from '../../src/index/embed/wink-vectors.js';
 
 function vectors(words: string[], dims: number, seed: number): FloatVectors {
   let x = seed;
@@ -59,10 +59,34 @@ describe('word vectors file', () => {
     expect(existsSync(join(dir, 'cache'))).toBe(true);
   });
 
+  it('carries its lookup table: a file of the older layout or with a damaged table is not read', () => {
+    const dir = mkdtempSync(join(tmpdir(), 'hipo-wv-'));
+    const words = Array.from({ length: 3000 }, (_, i) => `word${i}`);
+    const bytes = encode(vectors(words, 100, 5));
+    const back = decode(bytes);
+    expect(words.every((w, i) => back.rows.get(w) === i)).toBe(true);
+    writeFileSync(join(dir, 'now.bin'), bytes);
+    expect(isCurrentFormat(join(dir, 'now.bin'))).toBe(true);
+    // The layout before the table (HWV2): the build writes the file again, a load refuses it.
+    const older = Buffer.from(bytes);
+    older.write('HWV2', 0, 'latin1');
+    writeFileSync(join(dir, 'older.bin'), older);
+    expect([isCurrentFormat(join(dir, 'older.bin')), isCurrentFormat(join(dir, 'missing.bin'))]).toEqual([false, false]);
+    expect(() => decode(older)).toThrow(/not a hipo word-vector file/);
+    // Zeros over the table (a disk error, a bad copy): refused, not read as other words' rows.
+    const header = bytes.readUInt32LE(4);
+    const { wordBytes } = JSON.parse(bytes.toString('utf8', 8, 8 + header)) as { wordBytes: number };
+    const damaged = Buffer.from(bytes);
+    damaged.fill(0, 8 + header + wordBytes + 4, 8 + header + wordBytes + 4 + 64 * 1024);
+    expect(() => decode(damaged)).toThrow(/does not fit/);
+  });
+
   const built = resolve(import.meta.dirname, '../../dist/vectors/wink-sg-100d.bin');
-  it.skipIf(!existsSync(built))('the build ships 100,000 words in about 11 MB (skipped: run npm run build first)', () => {
+  it.skipIf(!existsSync(built))('the build ships 100,000 words in about 13 MB (skipped: run npm run build first)', () => {
     const wv = loadWordVectors(100_000, [], built);
     expect(wv.rows.size).toBe(100_000);
+    expect(statSync(built).size / 1e6).toBeGreaterThan(12);
+    expect(statSync(built).size / 1e6).toBeLessThan(14);
     expect(wv.rows.get('the')).toBeLessThan(5);
     const row = (w: string): Float32Array => rowVector(wv, wv.rows.get(w)!);
     expect(cosine(row('dog'), row('puppy'))).toBeGreaterThan(cosine(row('dog'), row('invoice')));

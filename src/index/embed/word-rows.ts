@@ -21,16 +21,38 @@ function hashOf(s: string, from: number, to: number): number {
   return h >>> 0;
 }
 
+/** The lookup table of a vocabulary: what the vectors file stores so that loading need not hash. */
+export interface WordTable {
+  /** Where each row's word starts in the joined words; one more entry marks the end. */
+  readonly starts: Int32Array;
+  /** Slot → row + 1 (0: empty); a power of two long, at least twice the words. */
+  readonly slots: Int32Array;
+}
+
 export class PackedWordRows implements WordRows {
   readonly size: number;
-  /** Where each row's word starts in `joined`; one more entry marks the end. */
   private readonly starts: Int32Array;
-  /** Slot → row + 1 (0: empty). */
   private readonly slots: Int32Array;
   private readonly mask: number;
 
-  /** `joined`: the words in row order, separated by single newlines. */
-  constructor(private readonly joined: string) {
+  /**
+   * `joined`: the words in row order, separated by single newlines. `table`: their lookup table
+   * as `table()` gave it for the same words (a file's), else it is built here (tens of ms for
+   * the shipped 100,000 words: most of a CLI search's embedder load). A table that does not fit
+   * the words is refused.
+   */
+  constructor(
+    private readonly joined: string,
+    table?: WordTable,
+  ) {
+    if (table) {
+      this.starts = table.starts;
+      this.size = joined.length === 0 ? 0 : table.starts.length - 1;
+      this.slots = table.slots;
+      this.mask = table.slots.length - 1;
+      if (!this.fits()) throw new Error('the word table does not fit the words');
+      return;
+    }
     const starts: number[] = [0];
     for (let at = joined.indexOf('\n'); at >= 0; at = joined.indexOf('\n', at + 1)) starts.push(at + 1);
     starts.push(joined.length + 1);
@@ -44,10 +66,40 @@ export class PackedWordRows implements WordRows {
     for (let row = 0; row < this.size; row++) this.slots[this.slotOf(joined, this.starts[row]!, this.starts[row + 1]! - 1)] = row + 1;
   }
 
-  /** The slot that holds the word `s[from, to)`, or the empty one where it would go. */
+  /** The lookup table, to store beside the words. */
+  table(): WordTable {
+    return { starts: this.starts, slots: this.slots };
+  }
+
+  /**
+   * Whether a stored table belongs to these words: its shape, and a sample of rows (every
+   * 1,000th, and the last) found again through it. A damaged file fails here instead of giving
+   * words another word's vector; lookups stay bounded whatever the table holds (slotOf, get).
+   */
+  private fits(): boolean {
+    const { joined, starts, slots, size } = this;
+    if (slots.length < Math.max(1, size * 2) || (slots.length & (slots.length - 1)) !== 0) return false;
+    if (starts[0] !== 0 || starts[starts.length - 1] !== joined.length + 1) return false;
+    const sample = [...Array.from({ length: Math.ceil(size / 1000) }, (_, i) => i * 1000), size - 1].filter((r) => r >= 0);
+    for (const row of sample) {
+      const [from, to] = [starts[row]!, starts[row + 1]! - 1];
+      if (!(from >= 0 && from <= to && to <= joined.length)) return false;
+      if (row + 1 < size ? joined.charCodeAt(to) !== 10 : to !== joined.length) return false;
+      const found = this.get(joined.slice(from, to));
+      // A word listed twice finds its last row: the same word, so the same text.
+      if (found === undefined || joined.slice(starts[found]!, starts[found + 1]! - 1) !== joined.slice(from, to)) return false;
+    }
+    return true;
+  }
+
+  /**
+   * The slot that holds the word `s[from, to)`, or the empty one where it would go; -1 when
+   * every slot is taken, which only a damaged table can do (a built one is at most half full).
+   */
   private slotOf(s: string, from: number, to: number): number {
     const len = to - from;
-    for (let slot = hashOf(s, from, to) & this.mask; ; slot = (slot + 1) & this.mask) {
+    let slot = hashOf(s, from, to) & this.mask;
+    for (let probes = 0; probes <= this.mask; probes++, slot = (slot + 1) & this.mask) {
       const cur = this.slots[slot]!;
       if (cur === 0) return slot;
       const start = this.starts[cur - 1]!;
@@ -56,10 +108,12 @@ export class PackedWordRows implements WordRows {
       while (i < len && this.joined.charCodeAt(start + i) === s.charCodeAt(from + i)) i++;
       if (i === len) return slot;
     }
+    return -1;
   }
 
   get(word: string): number | undefined {
-    const cur = this.slots[this.slotOf(word, 0, word.length)]!;
+    const slot = this.slotOf(word, 0, word.length);
+    const cur = slot < 0 ? 0 : this.slots[slot]!;
     return cur === 0 ? undefined : cur - 1;
   }
 
