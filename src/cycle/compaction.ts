@@ -68,6 +68,11 @@ export interface CompactOptions {
   env?: NodeJS.ProcessEnv;
   /** Progress of a run: actions done so far of an estimated total, and the node being worked on. */
   onProgress?: (p: CompactProgress) => void;
+  /**
+   * Aborted when the owner stops (a daemon on SIGTERM): a model call in flight is abandoned, the
+   * rest of the cycle goes without the model (its nodes are owed their pass), no further cycle starts.
+   */
+  signal?: AbortSignal;
   /** Told right before a node is replaced or removed (ExecEnv.beforeReplace): tests. */
   beforeReplace?: (relPath: string) => void;
 }
@@ -139,7 +144,7 @@ export async function compact(ws: Workspace, config: HipoConfig, opts: CompactOp
   const templates = loadTemplates(ws.root);
   const rules = new ExclusionRules(config.compaction.ephemeralMarkers);
   const redactor = redactorFor(config.redactPatterns);
-  const choice = selectSummarizers(ws, config, templates, rules, redactor, opts.env ?? process.env, opts.memo);
+  const choice = selectSummarizers(ws, config, templates, rules, redactor, opts.env ?? process.env, opts.memo, opts.signal);
   const llm = opts.summarizer ? null : choice.llm;
   if (resummarize && !llm) throw new ResummarizeWithoutModel();
   const llmInfo = (): CompactResult['llm'] =>
@@ -261,7 +266,7 @@ export async function compact(ws: Workspace, config: HipoConfig, opts: CompactOp
         appendJournal(ws, [...results.map((r) => r.record as JournalRecord), cycle]);
         // A cycle that wrote nothing will not be followed by one that does: stop.
         const progressed = results.some((r) => r.written !== null);
-        if (!opts.catchUp || cycles >= maxCycles || !progressed) break;
+        if (!opts.catchUp || cycles >= maxCycles || !progressed || opts.signal?.aborted) break;
       }
     } finally {
       await prefetch?.close();

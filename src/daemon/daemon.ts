@@ -88,6 +88,11 @@ export class Daemon {
   private waiters: { resolve: (o: RunOutcome) => void; reject: (e: Error) => void }[] = [];
   private backlogRunning = false;
   private stopping = false;
+  /**
+   * Aborted by stop(): a model call in flight would otherwise hold a stopping daemon until
+   * llm.timeoutMs. The node it was for is written extractively and owed its pass.
+   */
+  private readonly halt = new AbortController();
   private readonly clock = clockSource(process.env);
   /** Kept between runs: a run caused by file changes plans only what they touched. */
   private readonly planner = new Planner();
@@ -253,6 +258,7 @@ export class Daemon {
         planner: this.planner,
         settledMonths: this.settledMonths,
         memo: this.memo,
+        signal: this.halt.signal,
       });
       this.known = r.tree;
       // What the index must look at: every file, after a run that looked at every file.
@@ -437,9 +443,13 @@ export class Daemon {
     return ms;
   }
 
-  /** Finishes the run in progress, stops watching, releases the locks. */
+  /**
+   * Finishes the run in progress (a model call or embeddings request in flight abandoned), stops
+   * watching, releases the locks.
+   */
   async stop(): Promise<void> {
     this.stopping = true;
+    this.halt.abort();
     this.index.interrupt();
     await this.server?.close();
     this.heartbeat?.stop();

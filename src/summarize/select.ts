@@ -39,12 +39,14 @@ export function selectSummarizers(
   redactor: Redactor,
   env: NodeJS.ProcessEnv,
   memo: SummaryMemo | null = null,
+  /** Aborted when the owner stops: a model call in flight is abandoned (LlmSession). */
+  signal: AbortSignal | null = null,
 ): SummarizerChoice {
   const extractive = new ExtractiveSummarizer(templates, rules, memo);
   const { settings, warnings } = resolveLlmSettings(config, env);
   if (!settings) return { summarizer: extractive, llm: null, warnings };
   const prompts = loadPrompts(ws.root);
-  const session = LlmSession.open(ws, settings);
+  const session = LlmSession.open(ws, settings, signal);
   const nodes = new LlmNodeSummarizer(session, {
     prompts,
     templates,

@@ -20,7 +20,7 @@ import { generateCorpus } from '../../bench/lib/corpus.js';
 import { splitFrontmatter } from '../../src/tree/frontmatter.js';
 import { contentHash } from '../../src/tree/hash.js';
 import { caughtUp, daemonsForTests, FAST_DAEMON } from '../helpers/daemon.js';
-import { startFakeLlm } from '../helpers/llm-server.js';
+import { completion, echoSummary, requestedNode, startFakeLlm } from '../helpers/llm-server.js';
 import { cycle, node, nodeHashes, rawLog, rawLogHashes, statusOf } from '../helpers/tree.js';
 import { makeWorkspace, runCli, type TestWorkspace } from '../helpers/workspace.js';
 
@@ -147,6 +147,49 @@ describe('daemon faults', () => {
     const exited = await Promise.race([d.exited, new Promise((r) => setTimeout(() => r('still running'), 10_000))]);
     expect(exited).toEqual({ code: 0, signal: null });
     expect(ws.exists('.hipo/daemon.lock')).toBe(false);
+  });
+
+  it('stops on SIGTERM while the chat endpoint never answers; the node gets its model pass later', async () => {
+    const llm = await startFakeLlm(() => ({ hang: true }));
+    const ws = makeWorkspace(
+      { 'memory/2026-06-01.md': rawLog('2026-06-01', { 'x [project]': ['decided to hang', 'shipped the stall', 'fixed the wait'] }) },
+      // A timeout longer than the test: only abandoning the call lets the daemon stop.
+      {
+        ...FAST_DAEMON,
+        compaction: { thresholds: { daily: 3, weekly: 3, monthly: 3 } },
+        llm: { baseUrl: llm.url, model: 'test-model', timeoutMs: 120_000, maxRetries: 0 },
+      },
+    );
+    const d = start(ws.root, { HIPO_NOW: '2026-06-02' });
+    await d.until(() => llm.requests.length > 0, 20_000, 'the chat request');
+    expect(requestedNode(llm.requests[0]!)).toBe('2026-06-01');
+    const t0 = Date.now();
+    d.child.kill('SIGTERM');
+    const exited = await Promise.race([d.exited, new Promise((r) => setTimeout(() => r('still running'), 10_000))]);
+    expect(exited).toEqual({ code: 0, signal: null });
+    expect(Date.now() - t0).toBeLessThan(5_000);
+    expect(ws.exists('.hipo/daemon.lock')).toBe(false);
+    expect(ws.exists('.hipo/lock')).toBe(false);
+    expect(llm.requests).toHaveLength(1);
+    // The day is written whole by the extractive summarizer, or not at all; the endpoint is not
+    // taken for down, and nothing of the abandoned call is cached.
+    if (ws.exists('memory/daily/2026-06-01.md')) {
+      expect(node(ws, 'daily/2026-06-01.md').data.summarizer).toBe('extractive');
+      expect(node(ws, 'daily/2026-06-01.md').body).toContain('decided to hang');
+    }
+    if (ws.exists('.hipo/llm-state.json')) expect(JSON.parse(ws.read('.hipo/llm-state.json')).backoff).toBeNull();
+    expect(ws.files('.hipo/llm-cache')).toEqual([]);
+
+    llm.respond((req) => completion(echoSummary(req)));
+    const again = start(ws.root, { HIPO_NOW: '2026-06-02' });
+    await again.until(
+      () => ws.exists('memory/daily/2026-06-01.md') && node(ws, 'daily/2026-06-01.md').data.summarizer === 'llm:test-model',
+      20_000,
+      'the model pass of 2026-06-01',
+    );
+    expect(node(ws, 'daily/2026-06-01.md').body).toContain('model summary of 2026-06-01');
+    again.child.kill('SIGTERM');
+    expect((await again.exited).code).toBe(0);
   });
 
   it.skipIf(process.getuid?.() === 0)('logs an unreadable raw log and compacts the rest', async () => {

@@ -6,7 +6,8 @@
 //     `retry-after`/`retry-after-ms` up to `maxRetryWaitMs`; a longer wait is not waited for:
 //     the call fails with the time the server asked for, and hipo backs off until then;
 //   timeout (whole request, headers and body) — not retried: a slow model stays slow;
-//   other 4xx, an unreadable response (a proxy's HTML page, cut-off JSON) — not retried.
+//   other 4xx, an unreadable response (a proxy's HTML page, cut-off JSON) — not retried;
+//   the caller's signal aborted (a daemon stopping) — the request in flight is abandoned at once.
 import { redactorFor } from '../../redact/workspace.js';
 import type { LlmSettings } from './settings.js';
 
@@ -32,9 +33,11 @@ export interface ChatResponse {
  *            answers with something that is no chat completion (a proxy's page, cut-off JSON):
  *            back off, do not call it again this run; the nodes get their pass once it is back;
  * input    — this request failed (400/413/422): the same input would fail again; other nodes
- *            may still be summarized.
+ *            may still be summarized;
+ * stopped  — the caller gave up (its signal aborted: a daemon stopping): says nothing about the
+ *            endpoint or the input, and the node gets its pass in a later run.
  */
-export type FailureScope = 'endpoint' | 'input';
+export type FailureScope = 'endpoint' | 'input' | 'stopped';
 
 export class LlmCallError extends Error {
   constructor(
@@ -50,11 +53,22 @@ export class LlmCallError extends Error {
 }
 
 export interface ChatClient {
-  complete(messages: readonly ChatMessage[], maxOutputTokens: number): Promise<ChatResponse>;
+  /** `signal`: aborted when the caller stops; the request in flight is abandoned ('stopped'). */
+  complete(messages: readonly ChatMessage[], maxOutputTokens: number, signal?: AbortSignal): Promise<ChatResponse>;
 }
 
-type Sleep = (ms: number) => Promise<void>;
-const realSleep: Sleep = (ms) => new Promise((r) => setTimeout(r, ms));
+/** Waits `ms`, or less when `signal` aborts first. */
+type Sleep = (ms: number, signal?: AbortSignal) => Promise<void>;
+const realSleep: Sleep = (ms, signal) =>
+  new Promise((resolve) => {
+    const done = (): void => {
+      clearTimeout(timer);
+      signal?.removeEventListener('abort', done);
+      resolve();
+    };
+    const timer = setTimeout(done, ms);
+    signal?.addEventListener('abort', done, { once: true });
+  });
 
 /** The request body: hipo's fields, then `extraBody` (a null value removes a field). */
 export function requestBody(s: LlmSettings, messages: readonly ChatMessage[], maxOutputTokens: number): Record<string, unknown> {
@@ -98,20 +112,29 @@ export async function openAiChatClient(s: LlmSettings, sleep: Sleep = realSleep)
     logLevel: 'off',
   });
 
-  const once = async (messages: readonly ChatMessage[], maxOutputTokens: number): Promise<ChatResponse> => {
+  const once = async (messages: readonly ChatMessage[], maxOutputTokens: number, signal?: AbortSignal): Promise<ChatResponse> => {
     const started = performance.now();
     const elapsed = (): number => Math.round(performance.now() - started);
+    const stopped = (): LlmCallError => new LlmCallError('abandoned: stopping', 'stopped', elapsed());
+    if (signal?.aborted) throw stopped();
     // The SDK's timeout ends at the headers; this one covers the body too.
-    const deadline = new AbortController();
-    const timer = setTimeout(() => deadline.abort(), s.timeoutMs);
+    const abort = new AbortController();
+    let timedOut = false;
+    const timer = setTimeout(() => {
+      timedOut = true;
+      abort.abort();
+    }, s.timeoutMs);
+    const stop = (): void => abort.abort();
+    signal?.addEventListener('abort', stop, { once: true });
     try {
       const raw: unknown = await client.chat.completions.create(requestBody(s, messages, maxOutputTokens) as never, {
-        signal: deadline.signal,
+        signal: abort.signal,
       });
       return parseCompletion(raw, s.model, elapsed());
     } catch (err) {
       if (err instanceof LlmCallError) throw err;
-      if (deadline.signal.aborted || err instanceof APIConnectionTimeoutError) {
+      if (signal?.aborted) throw stopped();
+      if (timedOut || err instanceof APIConnectionTimeoutError) {
         throw new LlmCallError(`no answer within ${s.timeoutMs} ms (llm.timeoutMs)`, 'endpoint', elapsed());
       }
       if (err instanceof APIConnectionError && !(err instanceof APIUserAbortError)) {
@@ -134,6 +157,7 @@ export async function openAiChatClient(s: LlmSettings, sleep: Sleep = realSleep)
       throw new LlmCallError(`unreadable response (${oneLine(err instanceof Error ? err.message : String(err))})`, 'endpoint', elapsed());
     } finally {
       clearTimeout(timer);
+      signal?.removeEventListener('abort', stop);
     }
   };
 
@@ -141,19 +165,20 @@ export async function openAiChatClient(s: LlmSettings, sleep: Sleep = realSleep)
   // expansion): this is the one way out to a chat endpoint.
   const redactor = redactorFor(s.redactPatterns);
   return {
-    async complete(original, maxOutputTokens) {
+    async complete(original, maxOutputTokens, signal) {
       const messages = original.map((m) => ({ ...m, content: redactor.redact(m.content).text }));
       let waited = 0;
       for (let attempt = 0; ; attempt++) {
         try {
-          const r = await once(messages, maxOutputTokens);
+          const r = await once(messages, maxOutputTokens, signal);
           return { ...r, latencyMs: r.latencyMs + waited };
         } catch (err) {
           const e = err as LlmCallError;
           const retryable =
-            e.status === null
+            e.scope !== 'stopped' &&
+            (e.status === null
               ? /cannot reach/.test(e.message)
-              : e.status === 429 || e.status === 408 || e.status === 409 || e.status >= 500;
+              : e.status === 429 || e.status === 408 || e.status === 409 || e.status >= 500);
           if (!retryable || attempt >= s.maxRetries) throw withWait(e, waited);
           const wait = e.retryAfterMs ?? Math.min(250 * 2 ** attempt, 4000);
           if (wait > s.maxRetryWaitMs)
@@ -167,7 +192,7 @@ export async function openAiChatClient(s: LlmSettings, sleep: Sleep = realSleep)
               ),
               waited,
             );
-          await sleep(wait);
+          await sleep(wait, signal);
           waited += wait + e.latencyMs;
         }
       }

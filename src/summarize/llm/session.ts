@@ -4,7 +4,9 @@
 //   refused when the endpoint is off for this run (it failed earlier) or backing off (it
 //     failed in an earlier run), or when this cycle's calls are used up (`maxCallsPerCycle`);
 //   sent; an endpoint failure turns the endpoint off for the rest of the run and starts a
-//     backoff; a success ends any backoff.
+//     backoff; a success ends any backoff;
+//   abandoned when the run's signal aborts (a daemon stopping): no backoff, nothing cached, and
+//     no further call in this run.
 // Every answer comes back redacted, cached or not, by the rules that redact what is sent: a
 // model writes secrets it was never sent (made up, remembered from training, a value the rules
 // of an older cache missed), and its answer is written to nodes and ROOT.md.
@@ -32,12 +34,14 @@ export class LlmSession {
     readonly settings: LlmSettings,
     readonly state: LlmState,
     private readonly cache: AnswerCache,
+    /** Aborted when the owner stops (a daemon on SIGTERM): the call in flight is abandoned. */
+    private readonly signal: AbortSignal | null = null,
     private readonly makeClient: () => Promise<ChatClient> = () => openAiChatClient(settings),
     private readonly now: () => number = Date.now,
   ) {}
 
-  static open(ws: Workspace, settings: LlmSettings): LlmSession {
-    return new LlmSession(settings, LlmState.load(ws), new AnswerCache(ws));
+  static open(ws: Workspace, settings: LlmSettings, signal: AbortSignal | null = null): LlmSession {
+    return new LlmSession(settings, LlmState.load(ws), new AnswerCache(ws), signal);
   }
 
   /** A new cycle: its own call budget. */
@@ -47,6 +51,7 @@ export class LlmSession {
 
   /** Why no call would be sent now, or null. */
   unavailable(): string | null {
+    if (this.signal?.aborted) return 'stopping';
     if (this.off) return this.off;
     const b = this.state.backoffAt(this.settings.baseUrl, this.now());
     return b ? `endpoint backing off until ${new Date(b.until).toISOString()} (${b.reason})` : null;
@@ -79,7 +84,7 @@ export class LlmSession {
     this.calls++;
     try {
       this.client ??= this.makeClient();
-      const answer = await (await this.client).complete(messages, maxOutputTokens);
+      const answer = await (await this.client).complete(messages, maxOutputTokens, this.signal ?? undefined);
       this.state.recordEndpointSuccess();
       this.cache.put(key, answer);
       return { ok: true, answer: this.redacted(answer), cached: false };

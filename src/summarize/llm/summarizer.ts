@@ -83,7 +83,7 @@ export class LlmNodeSummarizer {
       const outcome = await this.session.ask(built.messages);
       if (!outcome.ok) {
         if (outcome.scope === 'input') failedInput(`${part}${outcome.reason}`);
-        // Not asked or not reached (call limit, endpoint down): the node is owed its pass, fixed or not.
+        // Not asked or not reached (call limit, endpoint down, the run stopping): the node is owed its pass, fixed or not.
         else if (req.sourceHash) state.recordOwed(key, req.sourceHash);
         // A failed call is journaled with its latency; no tokens are counted (none were reported).
         if (outcome.scope !== 'skipped')

@@ -128,6 +128,30 @@ describe('chat client', () => {
     expect(e.message).toMatch(/no answer within 300 ms/);
   });
 
+  it("abandons the call when the caller's signal aborts: at once, as 'stopped', during the body or a retry wait", async () => {
+    const llm = await startFakeLlm(() => ({ stall: true }));
+    const client = await openAiChatClient(settings(llm.url, { timeoutMs: 120_000 }));
+    const stop = new AbortController();
+    const pending = failure(client.complete(messages, 10, stop.signal));
+    while (llm.requests.length === 0) await new Promise((r) => setTimeout(r, 10));
+    const t0 = performance.now();
+    stop.abort();
+    const e = await pending;
+    expect(performance.now() - t0).toBeLessThan(1000);
+    expect([e.scope, e.message]).toEqual(['stopped', 'abandoned: stopping']);
+
+    // A 503 asks for 60 s: the wait ends with the signal, and no second request is sent.
+    llm.respond(() => ({ status: 503, headers: { 'retry-after': '60' }, json: { error: { message: 'loading' } } }));
+    const waiting = new AbortController();
+    const slow = await openAiChatClient(settings(llm.url, { maxRetryWaitMs: 120_000 }));
+    const retried = failure(slow.complete(messages, 10, waiting.signal));
+    while (llm.requests.length < 2) await new Promise((r) => setTimeout(r, 10));
+    await new Promise((r) => setTimeout(r, 50));
+    waiting.abort();
+    expect((await retried).scope).toBe('stopped');
+    expect(llm.requests).toHaveLength(2);
+  });
+
   it('reports a refused connection as unreachable', async () => {
     const llm = await startFakeLlm();
     await llm.kill();
