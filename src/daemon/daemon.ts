@@ -295,9 +295,10 @@ export class Daemon {
       }
       // One index update per drained batch: not between the cycles of a backlog.
       const drained = !(r.remaining.actions.length > 0 && r.written.length > 0);
-      // A command waiting for this cycle has its answer now; the index follows as usual.
+      // A command waiting for this cycle has its answer now; the index follows as usual, unless
+      // the daemon is stopping: the next start brings it up to date (it is a cache).
       for (const w of waiters) w.resolve({ result: r });
-      if (drained && this.indexStale) await this.updateIndex();
+      if (drained && this.indexStale && !this.stopping) await this.updateIndex();
       if (r.errors.length) {
         this.state.lastError = { at: new Date().toISOString(), message: r.errors[0]! };
         writeDaemonState(this.ws, this.state);
@@ -444,8 +445,8 @@ export class Daemon {
   }
 
   /**
-   * Finishes the run in progress (a model call or embeddings request in flight abandoned), stops
-   * watching, releases the locks.
+   * Finishes the run in progress (a model call or embeddings request in flight abandoned, the
+   * index update left to the next start), stops watching, releases the locks.
    */
   async stop(): Promise<void> {
     this.stopping = true;

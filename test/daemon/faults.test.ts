@@ -170,6 +170,8 @@ describe('daemon faults', () => {
     expect(Date.now() - t0).toBeLessThan(5_000);
     expect(ws.exists('.hipo/daemon.lock')).toBe(false);
     expect(ws.exists('.hipo/lock')).toBe(false);
+    // The index is left to the next start: a stopping daemon does not update it after the cycle.
+    expect(d.logs.filter((l) => l.event === 'index')).toEqual([]);
     expect(llm.requests).toHaveLength(1);
     // The day is written whole by the extractive summarizer, or not at all; the endpoint is not
     // taken for down, and nothing of the abandoned call is cached.
