@@ -15,8 +15,11 @@
 
 const BIG = 16;
 
-/** One character's worth of pattern (`a`, `\d`, `[^"\\]`, `.`), or any character (a backreference). */
-type Chars = { source: string } | 'any';
+/**
+ * One character's worth of pattern (`a`, `\d`, `[^"\\]`, `.`) with the flags it is read under, or any
+ * character (a backreference).
+ */
+type Chars = { source: string; flags: string } | 'any';
 
 type Node =
   | { kind: 'char'; chars: Chars }
@@ -26,12 +29,24 @@ type Node =
 
 /** Why a pattern could backtrack catastrophically, and how to write it instead; null when it is safe. */
 export function backtrackingRisk(source: string): string | null {
-  return risk({ kind: 'group', alts: parse(source), at: 0, look: false }, false, []);
+  return risk({ kind: 'group', alts: parse(source, modifierFlags(source)), at: 0, look: false }, false, []);
+}
+
+/**
+ * The flags a modifier group (`(?i:…)`, `(?s:…)`, on engines that have them) turns on anywhere in
+ * the pattern. Sets are then compared under them everywhere: `[A-Z]` and `k` share a character
+ * once case is ignored, `.` and `\n` once a dot matches newlines. More overlap only refuses more.
+ */
+function modifierFlags(source: string): string {
+  let flags = '';
+  for (const m of source.matchAll(/\(\?([a-z]*)(?:-[a-z]*)?:/g))
+    for (const f of 'is') if (m[1]!.includes(f) && !flags.includes(f)) flags += f;
+  return flags;
 }
 
 // ---- parsing (the pattern already compiled as a RegExp without the `u` flag) ----
 
-function parse(source: string): Node[][] {
+function parse(source: string, flags: string): Node[][] {
   let i = 0;
   const alternatives = (): Node[][] => {
     const alts: Node[][] = [[]];
@@ -55,7 +70,7 @@ function parse(source: string): Node[][] {
       let look = false;
       i++;
       if (source[i] === '?') {
-        const head = /^\?(?::|=|!|<=|<!|<[^>]*>)/.exec(source.slice(i))?.[0] ?? '?';
+        const head = /^\?(?:[a-z]*(?:-[a-z]*)?:|=|!|<=|<!|<[^>]*>)/.exec(source.slice(i))?.[0] ?? '?';
         look = ['?=', '?!', '?<=', '?<!'].includes(head);
         i += head.length;
       }
@@ -96,7 +111,7 @@ function parse(source: string): Node[][] {
     if (m[1]) return { min: m[1] === '+' ? 1 : 0, max: m[1] === '?' ? 1 : Infinity };
     return { min: Number(m[2]), max: m[3] === undefined ? Number(m[2]) : m[4] === '' ? Infinity : Number(m[4]) };
   };
-  const char = (s: string): Node => ({ kind: 'char', chars: { source: s } });
+  const char = (s: string): Node => ({ kind: 'char', chars: { source: s, flags } });
   return alternatives();
 }
 
@@ -142,16 +157,17 @@ function firstOf(seq: readonly Node[], from: number): First {
 const PROBES = [...Array.from({ length: 128 }, (_, c) => String.fromCharCode(c)), ...'\u00a0\u00e9\u0430\u2028\u3000\u4e2d\ufeff'];
 const members = new Map<string, Set<string>>();
 
-function memberSet(source: string): Set<string> | null {
-  let set = members.get(source);
+function memberSet({ source, flags }: { source: string; flags: string }): Set<string> | null {
+  const key = `${flags}/${source}`;
+  let set = members.get(key);
   if (!set) {
     try {
-      const re = new RegExp(`^(?:${source})$`);
+      const re = new RegExp(`^(?:${source})$`, flags);
       set = new Set(PROBES.filter((c) => re.test(c)));
     } catch {
       return null;
     }
-    members.set(source, set);
+    members.set(key, set);
   }
   return set;
 }
@@ -161,8 +177,8 @@ function overlap(a: readonly Chars[], b: readonly Chars[]): boolean {
   for (const x of a)
     for (const y of b) {
       if (x === 'any' || y === 'any') return true;
-      const sx = memberSet(x.source);
-      const sy = memberSet(y.source);
+      const sx = memberSet(x);
+      const sy = memberSet(y);
       if (!sx || !sy) return true;
       for (const c of sx) if (sy.has(c)) return true;
     }
