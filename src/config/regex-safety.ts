@@ -4,7 +4,15 @@
 // no limit: such patterns are refused when the config is loaded, with the reason. Three shapes
 // are refused, each found by a small look at the pattern's structure (a full ambiguity analysis,
 // or a library such as redos-detector, is slow and refuses ordinary patterns like `\s*\S+`):
-//   - a repeated group that itself repeats: `(a+)+`, `(\w*\s?)*`;
+//   - inside a repeated group, a run (a repeated part) that is not always followed, in the same
+//     repetition, by a character the run cannot match: `(a+)+`, `(\w*\s?)*`, `(?:\w+\s*)+`,
+//     `(?:[a-z0-9-]+\.?)+` (the dot may be missing), `(?:[a-z.]+\.)+` (the run matches dots too).
+//     With one, the run must stop at the first such character, so each repetition splits one way
+//     only: `(?:[a-z0-9-]+\.)+example\.com`, `(?:\w+\.)+corp\.internal`, `(?:[A-Z0-9]+-)+KEY` pass.
+//     The character must come before the repetition ends (read from first characters; a lookahead
+//     is none) and is compared with every character the run can match. A run that ends its
+//     repetition is refused even where the next one starts with such a character (`(?:\.[a-z]+)+`,
+//     in fact safe);
 //   - inside a repeated group, alternatives that can start with the same character: `(\w|\d)+`,
 //     `(?:\s|\t)+` (a run of digits is one `\w` or one `\d` per character, 2^n ways);
 //   - inside a repeated group, a part repeated a varying number of times that can also match
@@ -29,7 +37,7 @@ type Node =
 
 /** Why a pattern could backtrack catastrophically, and how to write it instead; null when it is safe. */
 export function backtrackingRisk(source: string): string | null {
-  return risk({ kind: 'group', alts: parse(source, modifierFlags(source)), at: 0, look: false }, false, []);
+  return risk({ kind: 'group', alts: parse(source, modifierFlags(source)), at: 0, look: false }, false, { chars: [], certain: false });
 }
 
 /**
@@ -200,11 +208,26 @@ function containsOpenRepeat(node: Node): boolean {
   return false;
 }
 
+/** Every character `node` can match (a lookaround's too: more is only more careful). */
+function allChars(node: Node): Chars[] {
+  if (node.kind === 'char') return [node.chars];
+  if (node.kind === 'repeat') return allChars(node.node);
+  if (node.kind === 'group') return node.alts.flatMap((alt) => alt.flatMap(allChars));
+  return [];
+}
+
+/** What can come right after a node, within one repetition of the group repeated around it. */
+interface Next {
+  chars: readonly Chars[];
+  /** Whether something must come (at least one character) before that repetition may end. */
+  certain: boolean;
+}
+
 /**
  * The first risk in `node`. `repeated`: the node is inside a group repeated without bound;
  * `next`: then, what can come right after the node within that group's repetitions.
  */
-function risk(node: Node, repeated: boolean, next: readonly Chars[]): string | null {
+function risk(node: Node, repeated: boolean, next: Next): string | null {
   if (node.kind === 'group') {
     // A lookaround is matched once and never re-entered, so its choices cannot multiply.
     if (repeated && !node.look)
@@ -216,32 +239,44 @@ function risk(node: Node, repeated: boolean, next: readonly Chars[]): string | n
               `of the group at character ${node.at + 1}), ${EXPONENTIAL}; give each alternative its own first ` +
               `character, or join them into one character class (e.g. "\\w+" for "(\\w|\\d)+")`
             );
+    // A run inside a lookaround has no separator to end it: refused in a repeat, as before.
+    if (repeated && node.look && containsOpenRepeat(node)) return nested(node.at);
     for (const alt of node.alts) {
       for (let k = 0; k < alt.length; k++) {
         const rest = firstOf(alt, k + 1);
-        const r = risk(alt[k]!, repeated && !node.look, rest.empty ? [...rest.chars, ...next] : rest.chars);
+        const after = rest.empty ? { chars: [...rest.chars, ...next.chars], certain: next.certain } : { chars: rest.chars, certain: true };
+        const r = risk(alt[k]!, repeated && !node.look, after);
         if (r) return r;
       }
     }
     return null;
   }
   if (node.kind !== 'repeat') return null;
+  const own = first(node.node);
   if (node.max > BIG) {
-    if (containsOpenRepeat(node.node))
-      return (
-        `repeats a group that itself repeats (nested quantifiers), ${EXPONENTIAL}; ` +
-        'write it without a repeated group inside a repeat (e.g. "a+" for "(a+)+")'
-      );
+    // A run inside a repeated group is safe when the same repetition must go on with a character
+    // the run cannot match: the run ends at the first such character, one way only.
+    if (repeated && (!next.certain || overlap(allChars(node.node), next.chars))) return nested(node.at);
     // Inside, what comes next is the next repetition (what follows the whole repeat is matched
     // once, at the end: a choice there does not multiply).
-    return risk(node.node, true, first(node.node).chars);
+    return risk(node.node, true, { chars: own.chars, certain: false });
   }
-  const own = first(node.node).chars;
-  if (repeated && node.min < node.max && overlap(own, next))
+  if (repeated && node.min < node.max && overlap(own.chars, next.chars))
     return (
       `repeats a group in which a part repeated a varying number of times (at character ${node.at + 1}) can also ` +
       `match what comes after it, so a line splits into parts in many ways, ${EXPONENTIAL}; give the part a fixed ` +
       `count or follow it by a different character (e.g. "\\w+" for "(\\w\\w?)+")`
     );
-  return risk(node.node, repeated, node.max > 1 ? [...own, ...next] : next);
+  // Within a few repetitions, another may come right after the node: something must come when
+  // what follows the repeat must, and that repetition cannot match nothing.
+  if (node.max === 1) return risk(node.node, repeated, next);
+  return risk(node.node, repeated, { chars: [...own.chars, ...next.chars], certain: next.certain && !own.empty });
+}
+
+function nested(at: number): string {
+  return (
+    `repeats a group that itself repeats (nested quantifiers), ${EXPONENTIAL}: the run at character ${at + 1} ` +
+    'is not always followed, in the same repetition, by a character it cannot match; write it without a repeated ' +
+    'group inside a repeat (e.g. "a+" for "(a+)+"), or end the run with such a character (e.g. "(?:[a-z0-9-]+\\.)+")'
+  );
 }

@@ -78,6 +78,12 @@ describe('hipo.config.json', () => {
       '\\b(?:[A-Z][a-z]+ ){1,3}Ltd\\b',
       '(ab)+',
       'x(a{1,3}){2}',
+      // A run inside a repeated group, ended in the same repetition by a character it cannot match.
+      '(?:[a-z0-9-]+\\.)+example\\.com',
+      '(?:\\w+\\.)+corp\\.internal',
+      '(?:[A-Z0-9]+-)+KEY',
+      '(\\d{3}-)+\\d{4}',
+      '(?:[a-f0-9]{2}:)+[a-f0-9]{2}',
     ];
     const ws = makeWorkspace({}, { timeZone: 'UTC', redactPatterns: safe });
     expect(loadConfig(ws.root).config.redactPatterns).toEqual(safe);
@@ -95,6 +101,7 @@ describe('hipo.config.json', () => {
     };
     const ALTERNATIVES =
       /hipo\.config\.json: "redactPatterns" entry 2 repeats a group whose alternatives can start with the same character/;
+    const NESTED = /hipo\.config\.json: "redactPatterns" entry 2 repeats a group that itself repeats \(nested quantifiers\)/;
     const VARYING = /hipo\.config\.json: "redactPatterns" entry 2 repeats a group in which a part repeated a varying number of times/;
     // Each takes seconds on a near miss of 30 characters or so (measured on V8).
     for (const p of ['(\\w|\\d)+-token', '(\\d|[0-9a-f])*z', '(?:\\s|\\t)+end', '(?:.|\\s)*end', '(?:[a-z]|[aeiou])+1', '(?:a|a?b)+c'])
@@ -107,6 +114,9 @@ describe('hipo.config.json', () => {
     expect(refusal('(a|ab)+x')).toMatch(ALTERNATIVES);
     for (const p of ['(\\w\\w?)+z', '(a{1,3})+z', '(?:\\w.?)+!'])
       expect({ p, why: refusal(p) }).toEqual({ p, why: expect.stringMatching(VARYING) });
+    // A run whose separator may be missing, or that can match its separator (1-4 s on a near miss of 26-40 characters).
+    for (const p of ['(?:[a-z0-9-]+\\.?)+x', '(?:[a-z.]+\\.)+x', '(?:\\w+\\s*)+$'])
+      expect({ p, why: refusal(p) }).toEqual({ p, why: expect.stringMatching(NESTED) });
   });
 
   it('warns about unknown settings instead of ignoring them silently', () => {

@@ -1,5 +1,29 @@
+import { spawnSync } from 'node:child_process';
 import { describe, expect, it } from 'vitest';
 import { backtrackingRisk } from '../../src/config/regex-safety.js';
+
+// A run inside a repeated group that must end, in the same repetition, at a separator it cannot
+// match: each with a near miss (many repetitions, then a wrong ending) and a match (the right one),
+// and what a match attempt at the start finds (characters), nothing on a near miss unless said.
+const SEPARATED = [
+  { pattern: '(?:[a-z0-9-]+\\.)+example\\.com', unit: 'a-b.', miss: 'example.co', match: 'example.com' },
+  { pattern: '(?:[a-z0-9-]+\\.)+example\\.com', unit: 'a.', miss: '!', match: 'example.com' },
+  { pattern: '(?:\\w+\\.)+corp\\.internal', unit: 'a_1.', miss: 'corp.interna', match: 'corp.internal' },
+  { pattern: '(?:[A-Z0-9]+-)+KEY', unit: 'A1-', miss: 'KE', match: 'KEY' },
+  { pattern: '(\\d{3}-)+\\d{4}', unit: '123-', miss: '12', match: '1234' },
+  // A near miss still matches here, short of the wrong ending: the repetitions but their last `:`.
+  { pattern: '(?:[a-f0-9]{2}:)+[a-f0-9]{2}', unit: 'ab:', miss: 'g', match: '0f', missFound: -1 },
+];
+
+// Runs in a child process: a pattern that backtracks exponentially never returns, and a hang in
+// this process would stall the test runner rather than fail the test.
+const RUN = `
+const cases = JSON.parse(process.argv[1]);
+const n = Number(process.argv[2]);
+const found = (pattern, text) => new RegExp(pattern, 'y').exec(text)?.[0].length ?? null;
+const out = cases.map(({ pattern, unit, miss, match }) => [found(pattern, unit.repeat(n) + miss), found(pattern, unit.repeat(n) + match)]);
+console.log(JSON.stringify(out));
+`;
 
 describe('backtrackingRisk', () => {
   // Engines newer than Node 20 accept modifier groups; this one only reads the pattern's text.
@@ -10,5 +34,35 @@ describe('backtrackingRisk', () => {
     expect(backtrackingRisk('(?s:(?:.|\\n)+b)')).toMatch(/alternatives can start with the same character/);
     // Turning a flag off leaves the pattern as plain as it was.
     expect(backtrackingRisk('(?-i:(?:a|A)+b)')).toBeNull();
+  });
+
+  it('accepts a run in a repeated group that must end at a separator it cannot match', () => {
+    for (const { pattern } of SEPARATED) expect({ pattern, risk: backtrackingRisk(pattern) }).toEqual({ pattern, risk: null });
+  });
+
+  it('runs those patterns over near misses of 20,000 repetitions at once (one way to split them)', () => {
+    // An exponential pattern takes seconds on a near miss of 30 characters; these get 40,000 or more.
+    const n = 20_000;
+    const r = spawnSync(process.execPath, ['-e', RUN, JSON.stringify(SEPARATED), String(n)], { encoding: 'utf8', timeout: 20_000 });
+    expect(r.signal).toBeNull();
+    const repeated = (c: (typeof SEPARATED)[number]) => c.unit.length * n;
+    const expected = SEPARATED.map((c) => [c.missFound === undefined ? null : repeated(c) + c.missFound, repeated(c) + c.match.length]);
+    expect(JSON.parse(r.stdout)).toEqual(expected);
+  });
+
+  it('refuses a run whose separator is optional or one it can match, and the other shapes as before', () => {
+    const NESTED = /^repeats a group that itself repeats \(nested quantifiers\)/;
+    for (const p of ['(a+)+', '(\\w*\\s?)*', '(?:[a-z0-9-]+\\.?)+x', '(?:[a-z.]+\\.)+x', '(?:\\w+\\s*)+$', '(?:\\w+\\b)+'])
+      expect({ p, why: backtrackingRisk(p) }).toEqual({ p, why: expect.stringMatching(NESTED) });
+    // Refused too, some only to be careful: a run ending its repetition (`(?:\.[a-z]+)+` is in fact
+    // safe), a separator only looked at, runs that split each other, a separator the next run matches.
+    for (const p of ['(?:\\.[a-z]+)+x', '(?:[a-z]+(?=\\.))+', '(?:(?:[a-z]+|[0-9]+)+\\.)+', '(?:[a-z]*[a-z]+\\.)+', '(?:(?:[a-z]+\\.)+x)+'])
+      expect({ p, why: backtrackingRisk(p) }).toEqual({ p, why: expect.stringMatching(NESTED) });
+    for (const p of ['(\\w|\\d)+', '(?:\\s|\\t)+', '(\\w\\w?)+', '(a{1,3})+'])
+      expect({ p, why: backtrackingRisk(p) }).not.toEqual({ p, why: null });
+    expect(backtrackingRisk('(?:[a-z0-9-]+\\.?)+x')).toMatch(/the run at character 4 is not always followed/);
+    // Case ignored, `k` is one of `[A-Z]`.
+    expect(backtrackingRisk('(?:[A-Z]+k)+')).toBeNull();
+    expect(backtrackingRisk('(?i:(?:[A-Z]+k)+)')).toMatch(NESTED);
   });
 });
