@@ -1,7 +1,7 @@
 // The executor: applies a cycle's plan, in order (daily, weekly, monthly, root), one node at a
 // time. Every write is atomic; a node that fails is reported and the cycle goes on.
-import { existsSync, mkdirSync, rmSync, statSync, writeFileSync } from 'node:fs';
-import { dirname, join } from 'node:path';
+import { existsSync, mkdirSync, rmSync, statSync } from 'node:fs';
+import { dirname } from 'node:path';
 import type { HipoConfig } from '../config/config.js';
 import type { Clock } from '../time/clock.js';
 import { addDays, isoWeekOf, type LocalDate } from '../time/calendar.js';
@@ -24,7 +24,7 @@ import { buildRoot, type RootBuild } from '../compose/root.js';
 import type { TopicInfo } from '../tree/topic.js';
 import type { TemplateSet } from '../write/template.js';
 import { loadTokenCounter, type CountTokens, type TokenizerName } from '../text/tokens.js';
-import { nodeNow, saveHandEdit } from './hand-edits.js';
+import { nodeNow, saveForeign, saveHandEdit } from './hand-edits.js';
 import { modelRoot } from './root-llm.js';
 import {
   dailyInputsFrom,
@@ -40,7 +40,6 @@ import {
 import type { ActionRecord } from '../state/journal.js';
 import type { TreeState } from './tree-state.js';
 import type { DailyPrefetch } from './prefetch.js';
-import { statePath } from '../state/dir.js';
 import type { SummaryMemo } from '../summarize/memo.js';
 
 /** Never write a node shorter than this (spec guard). */
@@ -161,6 +160,8 @@ interface Written {
   wrote: boolean;
   /** Where a hand edit of the replaced node was saved (memory-relative), if it held one. */
   savedEdit: string | null;
+  /** The saved version was not hipo's node at all (no `body-hash`), but a file of the user's. */
+  foreign: boolean;
 }
 
 /** Tries at a node that keeps changing while hipo writes it, before leaving it to the next run. */
@@ -198,6 +199,7 @@ function writeNode(
 ): Written {
   const abs = tree.abs(action.relPath);
   let savedEdit: string | null = null;
+  let foreign = false;
   for (let attempt = 1; ; attempt++) {
     const inside = tree.writableInside(action.relPath);
     const old = inside && existsSync(abs) ? tree.readBytes(action.relPath) : null;
@@ -205,12 +207,18 @@ function writeNode(
     const bytes = Buffer.from(render(old), 'utf8');
     if (bytes.length < MIN_NODE_BYTES)
       throw new NodeWriteError(`refusing to write a node of ${bytes.length} bytes (minimum ${MIN_NODE_BYTES})`);
-    if (old?.equals(bytes)) return { wrote: false, savedEdit };
-    if (old) {
+    if (old?.equals(bytes)) return { wrote: false, savedEdit, foreign };
+    // A status change (bodyHash null) keeps the body: nothing to save.
+    if (old && bodyHash !== null) {
       const now = nodeNow(tree, action.period, action.relPath, old);
-      // A node hipo did not write (hipocampus, a person): keep a copy before replacing it.
-      if (now.recordedBodyHash === null) backupForeign(tree, action.relPath, old);
-      else if (bodyHash !== null) savedEdit = saveHandEdit(tree, now, old, bodyHash, ctx.clock.instant) ?? savedEdit;
+      // A node hipo did not write (a person, hipocampus): kept as a hand edit is.
+      if (now.recordedBodyHash === null) {
+        const saved = saveForeign(tree, action.relPath, old, ctx.clock.instant);
+        if (saved) [savedEdit, foreign] = [saved, true];
+      } else {
+        const saved = saveHandEdit(tree, now, old, bodyHash, ctx.clock.instant);
+        if (saved) [savedEdit, foreign] = [saved, false];
+      }
     }
     mkdirSync(dirname(abs), { recursive: true });
     ctx.beforeReplace?.(action.relPath);
@@ -219,7 +227,7 @@ function writeNode(
     if (stamp) {
       if (stamp.size !== bytes.length) throw new NodeWriteError(`wrote ${bytes.length} bytes but the file has ${stamp.size}`);
       tree.noteNode(action.period, action.relPath, bytes, stamp);
-      return { wrote: true, savedEdit };
+      return { wrote: true, savedEdit, foreign };
     }
     if (attempt === WRITE_TRIES) throw new NodeWriteError(`changed ${WRITE_TRIES} times while being written; tried again next run`);
   }
@@ -231,21 +239,16 @@ function editKept(tree: TreeState, action: NodeAction, w: Written): { record: { 
   const saved = tree.shown(w.savedEdit);
   return {
     record: { handEdit: saved },
-    warning: `${tree.shown(action.relPath)}: edited by hand; regenerated from its sources, the edited version kept as ${saved}`,
+    warning: w.foreign
+      ? `${tree.shown(action.relPath)}: not written by hipo; replaced by a node made from its sources, the file as it was kept as ${saved}`
+      : `${tree.shown(action.relPath)}: edited by hand; regenerated from its sources, the edited version kept as ${saved}`,
   };
 }
 
-function backupForeign(tree: TreeState, relPath: string, old: Buffer): void {
-  const target = join(statePath(tree.ws, 'backup'), relPath);
-  if (existsSync(target)) return;
-  mkdirSync(dirname(target), { recursive: true });
-  writeFileSync(target, old);
-}
-
 /**
- * Deletes a weekly or monthly node none of whose days is left (plan.ts, `remove`). A hand edit is
- * copied to `edits/` first, and a node hipo did not write to `.hipo/backup/`, as before a rewrite:
- * the planner leaves those alone, but one may have been edited since the scan.
+ * Deletes a weekly or monthly node none of whose days is left (plan.ts, `remove`). A hand edit,
+ * or a file hipo did not write, is copied to `edits/` first, as before a rewrite: the planner
+ * leaves those alone, but one may have been edited since the scan.
  */
 function applyRemove(action: NodeAction, tree: TreeState, ctx: Pick<ExecEnv, 'clock' | 'beforeReplace'>): ActionOutcome {
   const rel = action.relPath;
@@ -256,7 +259,7 @@ function applyRemove(action: NodeAction, tree: TreeState, ctx: Pick<ExecEnv, 'cl
       const old = tree.readBytes(rel);
       if (beingSaved(tree, rel, old)) throw new NodeWriteError(BEING_SAVED);
       const now = nodeNow(tree, action.period, rel, old);
-      if (now.recordedBodyHash === null) backupForeign(tree, rel, old);
+      if (now.recordedBodyHash === null) savedEdit = saveForeign(tree, rel, old, ctx.clock.instant) ?? savedEdit;
       else savedEdit = saveHandEdit(tree, now, old, '', ctx.clock.instant) ?? savedEdit;
       ctx.beforeReplace?.(rel);
       if (removeIfUnchanged(tree.abs(rel), old)) break;

@@ -1,5 +1,5 @@
 // Bad input gets a clear warning naming the file; nothing is lost; the rest of the work goes on.
-import { chmodSync, symlinkSync } from 'node:fs';
+import { chmodSync, rmSync, symlinkSync, utimesSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
@@ -235,6 +235,43 @@ describe('bad and foreign nodes', () => {
     expect(r.applied[0]!.record).toMatchObject({ action: 'regenerate', node: 'memory/daily/2026-06-01.md' });
     expect(statusOf(ws, 'daily/2026-06-01.md')).toBe('fixed');
     expect(ws.read('.hipo/backup/daily/2026-06-01.md')).toBe(placeholder);
+    // Another tool's placeholder holds nothing of the user's: kept out of the memory folder, quietly.
+    expect(ws.files('memory/edits')).toEqual([]);
+    expect(r.warnings).toEqual([]);
+  });
+
+  it('keeps a node written by hand under edits/ before replacing it, each time under a name of its own, and says where', async () => {
+    const mine = 'my own notes on the day: Dana owns billing now\n';
+    const ws = makeWorkspace({ 'memory/2026-06-01.md': good, 'memory/daily/2026-06-01.md': mine, 'memory/ROOT.md': 'MY ROOT NOTES\n' });
+    const r = await cycle(ws, '2026-06-02', { catchUp: true });
+    const savedDaily = 'memory/edits/daily/2026-06-01.edited-2026-06-02T12-00-00Z.md';
+    const savedRoot = 'memory/edits/ROOT.edited-2026-06-02T12-00-00Z.md';
+    expect(ws.read(savedDaily)).toBe(mine);
+    expect(ws.read(savedRoot)).toBe('MY ROOT NOTES\n');
+    expect(r.warnings).toContain(
+      `memory/daily/2026-06-01.md: not written by hipo; replaced by a node made from its sources, the file as it was kept as ${savedDaily}`,
+    );
+    expect(r.warnings.join('\n')).toContain(`the file as it was kept as ${savedRoot}`);
+    expect(r.applied.find((a) => a.record.node === 'memory/daily/2026-06-01.md')!.record.handEdit).toBe(savedDaily);
+    expect(statusOf(ws, 'daily/2026-06-01.md')).toBe('fixed');
+    // Again at the same path and instant: a second copy beside the first, which stays as it was.
+    rmSync(join(ws.memoryDir, 'daily/2026-06-01.md'));
+    ws.write('memory/daily/2026-06-01.md', 'second thoughts, also mine\n');
+    const again = await cycle(ws, '2026-06-02', { catchUp: true });
+    expect(ws.read(savedDaily)).toBe(mine);
+    expect(ws.read('memory/edits/daily/2026-06-01.edited-2026-06-02T12-00-00Z-2.md')).toBe('second thoughts, also mine\n');
+    expect(again.warnings.join('\n')).toContain('kept as memory/edits/daily/2026-06-01.edited-2026-06-02T12-00-00Z-2.md');
+    expect(ws.exists('.hipo/backup')).toBe(false);
+  });
+
+  it('replaces an empty node quietly: there is nothing in it to keep', async () => {
+    const ws = makeWorkspace({ 'memory/2026-06-01.md': good, 'memory/daily/2026-06-01.md': '\n  \n' });
+    const old = new Date('2026-06-01T00:00:00Z');
+    utimesSync(join(ws.memoryDir, 'daily/2026-06-01.md'), old, old);
+    const r = await cycle(ws, '2026-06-02', { catchUp: true });
+    expect(r.warnings).toEqual([]);
+    expect(ws.files('memory/edits')).toEqual([]);
+    expect(node(ws, 'daily/2026-06-01.md').body).toContain('decided to ship the parser');
   });
 
   it('keeps frontmatter out of node bodies: one block per node, whatever the sources carry', async () => {
