@@ -4,7 +4,8 @@ import { addDays, daysBetween, lastDayOfMonthId, monthOf, type LocalDate, type M
 import type { FactInfo } from '../tree/fact.js';
 import { nodeFacts } from '../summarize/facts/profile.js';
 import type { CappedRead } from '../tree/capped.js';
-import { contentHash, hashParts } from '../tree/hash.js';
+import { hashParts } from '../tree/hash.js';
+import { readBodyHash } from '../tree/body-hash.js';
 import { documentBody } from '../tree/frontmatter.js';
 import { nodeRelPath, periodId, rawRelPath, type Period } from '../tree/layout.js';
 import { rawLogBody } from '../tree/read.js';
@@ -144,8 +145,11 @@ function readChild(p: Period, tree: TreeState): ChildRead | null {
   const info = tree.node(p);
   // The cached record may predate a hand edit made during the cycle, or lack topics: the bytes
   // just read are the truth.
-  const fresh = info?.topics && info.bodyHash === contentHash(doc.body) ? info : tree.noteNode(p, rel, bytes, stamp);
-  return { period: p, body: doc.body, bodyHash: fresh.bodyHash, topics: fresh.topics ?? [], firstLine: doc.bodyLineOffset + 1, rel };
+  const fresh =
+    info?.topics && info.bodyHash === readBodyHash(doc.body, info.recordedBodyHash) ? info : tree.noteNode(p, rel, bytes, stamp);
+  // A child in CRLF (a Windows checkout) is the same child: its parent is written in LF all the same.
+  const body = doc.body.replace(/\r\n?/g, '\n');
+  return { period: p, body, bodyHash: fresh.bodyHash, topics: fresh.topics ?? [], firstLine: doc.bodyLineOffset + 1, rel };
 }
 
 export function parentInputs(children: readonly Period[], tree: TreeState, redactor: Redactor): NodeInputs {

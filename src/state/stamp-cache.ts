@@ -13,8 +13,11 @@ import { ensureStateDir, statePath } from './dir.js';
 import { redactValue } from '../redact/lines.js';
 import { workspaceRedactor } from '../redact/workspace.js';
 
-/** Raised whenever a file reads differently (9: UTF-16 raw logs; a monthly node's facts, day by day). */
-const CACHE_VERSION = 9;
+/**
+ * Raised whenever a file reads differently (9: UTF-16 raw logs; a monthly node's facts, day by day;
+ * 10: a node's body hash, blind to line endings and spaces at line ends).
+ */
+const CACHE_VERSION = 10;
 /**
  * A record is trusted when the file's mtime is older than the moment the record was taken: any
  * later change moves the mtime past it. On a file system with whole-second mtimes a change within

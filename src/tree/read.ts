@@ -1,5 +1,6 @@
 // Turning one file's contents into the record a cycle plans with. Pure: bytes in, record out.
 import { parseLocalDate, type LocalDate } from '../time/calendar.js';
+import { readBodyHash } from './body-hash.js';
 import { contentHash } from './hash.js';
 import { fmList, fmMap, fmString, splitFrontmatter } from './frontmatter.js';
 import { periodLastDay, type NodeStatus, type Period } from './layout.js';
@@ -83,6 +84,7 @@ export function readNode(period: Period, relPath: string, bytes: Uint8Array, sta
   const data = doc.data;
   const rawStatus = fmString(data, 'status');
   const status: NodeStatus | null = rawStatus === 'tentative' || rawStatus === 'fixed' ? rawStatus : null;
+  const recordedBodyHash = fmString(data, 'body-hash');
   let problem = doc.error;
   const declared = fmString(data, 'type');
   if (!problem && declared && declared !== period.level)
@@ -91,8 +93,8 @@ export function readNode(period: Period, relPath: string, bytes: Uint8Array, sta
     ...base,
     status,
     sourceHash: fmString(data, 'source-hash'),
-    recordedBodyHash: fmString(data, 'body-hash'),
-    bodyHash: contentHash(doc.body),
+    recordedBodyHash,
+    bodyHash: readBodyHash(doc.body, recordedBodyHash),
     bodyLines: countLines(doc.body),
     summarizer: fmString(data, 'summarizer'),
     topics: nodeTopics(period, data, doc.body),

@@ -1,7 +1,7 @@
 // A node file: hipo's frontmatter over a body. Frontmatter is always written by hipo (never by a
 // summarizer), in a fixed key order, so nodes are valid YAML, readable and byte-stable.
 import { lastDayOfWeek, weekDates, type LocalDate } from '../time/calendar.js';
-import { contentHash } from '../tree/hash.js';
+import { bodyHashOf } from '../tree/body-hash.js';
 import { renderFrontmatter, splitFrontmatter, type FrontmatterData } from '../tree/frontmatter.js';
 import type { NodeStatus, Period } from '../tree/layout.js';
 import { formatTopicTag, type TopicInfo } from '../tree/topic.js';
@@ -33,7 +33,7 @@ export function renderNodeFile(n: NodeFileInput): NodeFile {
   // The body is everything after the frontmatter block, starting with its blank line: exactly
   // what splitFrontmatter returns when the file is read back, so the hashes agree.
   const body = `\n${n.body.endsWith('\n') ? n.body : `${n.body}\n`}`;
-  const bodyHash = contentHash(body);
+  const bodyHash = bodyHashOf(body);
   const fm: FrontmatterData = { type: n.period.level, status: n.status };
   switch (n.period.level) {
     case 'daily':

@@ -2,7 +2,7 @@ import { chmodSync, mkdirSync, readFileSync, utimesSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { compact } from '../../src/cycle/compaction.js';
-import { cycle, node, rawLog, statusOf } from '../helpers/tree.js';
+import { cycle, node, nodeHashes, rawLog, statusOf } from '../helpers/tree.js';
 import { configOf, makeWorkspace } from '../helpers/workspace.js';
 
 const fiveDays = (ws: ReturnType<typeof makeWorkspace>) => {
@@ -117,6 +117,27 @@ describe('change detection', () => {
     // The weekly node picks up the hand edit (its child changed) and stays fixed.
     expect(node(ws, 'weekly/2026-W19.md').body).toContain('my own note, added by hand');
     expect(statusOf(ws, 'weekly/2026-W19.md')).toBe('fixed');
+  });
+
+  it('takes a node whose line endings or final blank lines changed for the one it wrote, not for a hand edit', async () => {
+    const ws = makeWorkspace();
+    fiveDays(ws);
+    await cycle(ws, '2026-06-20', { catchUp: true });
+    // A Windows checkout (core.autocrlf) turns every node to CRLF; `echo >>` adds a blank line.
+    for (const rel of Object.keys(nodeHashes(ws))) ws.write(rel, ws.read(rel).replace(/\n/g, '\r\n'));
+    ws.write('memory/daily/2026-05-05.md', `${ws.read('memory/daily/2026-05-05.md')}\n`);
+    const same = await cycle(ws, '2026-06-20', { catchUp: true });
+    expect(same.written).toEqual([]);
+    expect(same.remaining.attention).toEqual([]);
+    // A late line reaches the fixed day and its parents; nothing is taken for a hand edit.
+    ws.write('memory/2026-05-05.md', rawLog('2026-05-05', { 'topic 2026-05-05 [project]': ['note for 2026-05-05', 'a late line'] }));
+    const r = await cycle(ws, '2026-06-20', { catchUp: true });
+    expect(r.warnings).toEqual([]);
+    expect(r.remaining.attention).toEqual([]);
+    expect(node(ws, 'daily/2026-05-05.md').body).toContain('a late line');
+    expect(node(ws, 'monthly/2026-05.md').body).toContain('a late line');
+    for (const rel of ['memory/monthly/2026-05.md', 'memory/ROOT.md']) expect(ws.read(rel)).not.toContain('\r');
+    expect(ws.files('memory/edits')).toEqual([]);
   });
 
   it('amends a fixed node (not edited by hand) when a late raw log arrives for its period', async () => {
