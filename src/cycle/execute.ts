@@ -7,6 +7,7 @@ import type { Clock } from '../time/clock.js';
 import { addDays, isoWeekOf, type LocalDate } from '../time/calendar.js';
 import { nodeKey, nodeRelPath, periodId, type NodeKey, type NodeStatus, type Period } from '../tree/layout.js';
 import { decodeText } from '../tree/text.js';
+import { dayFiles, namesGone } from '../tree/raw-day.js';
 import { isHandEdited } from '../tree/snapshot.js';
 import type { ExclusionRules } from '../summarize/exclusion.js';
 import type { Redactor } from '../redact/redactor.js';
@@ -150,7 +151,8 @@ function childrenSettled(children: readonly Period[], tree: TreeState, failed: R
     if (c.level === 'daily') {
       // Current with its raw log, or left as it is on purpose (hand-edited, foreign).
       const raw = tree.raws.get(c.date);
-      return !raw?.usable || n.sourceHash === null || n.sourceHash === raw.hash || isHandEdited(n);
+      if (!raw?.usable || n.sourceHash === null || isHandEdited(n)) return true;
+      return n.sourceHash === raw.hash && !namesGone(n.sourceFiles, dayFiles(raw));
     }
     return true;
   });
@@ -314,7 +316,9 @@ async function applyGenerating(action: NodeAction, tree: TreeState, ctx: ExecEnv
   if (period.level === 'daily') {
     const { parts, hash } = readRawDay(period.date, tree);
     const pre = ctx.prefetch ? await ctx.prefetch.take(period.date, hash) : null;
-    if (pre) {
+    // Built before a file of the day was renamed: the same content under names that are gone.
+    const files = parts.map((p) => p.shownPath);
+    if (pre && !namesGone(pre.inputs.sourceFiles, files)) {
       inputs = pre.inputs;
       prebuilt = pre.composed;
     } else inputs = dailyInputsFrom(period.date, parts, hash, ctx.redactor, ctx.rules, ctx.memo);
@@ -333,6 +337,7 @@ async function applyGenerating(action: NodeAction, tree: TreeState, ctx: ExecEnv
     action.kind !== 'create' &&
     action.kind !== 'resummarize' &&
     existing.sourceHash === inputs.sourceHash &&
+    !namesGone(existing.sourceFiles, inputs.sourceFiles) &&
     !existing.problem
   ) {
     if (existing.status === status || existing.status === 'fixed')

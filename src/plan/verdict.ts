@@ -6,6 +6,7 @@ import type { CompactionConfig } from '../config/config.js';
 import type { LocalDate } from '../time/calendar.js';
 import { hashParts } from '../tree/hash.js';
 import { nodeKey, nodeRelPath, periodId, rawRelPath, type NodeKey, type NodeLevel, type NodeStatus, type Period } from '../tree/layout.js';
+import { dayFiles, namesGone } from '../tree/raw-day.js';
 import { isHandEdited, type NodeInfo, type RawLogInfo } from '../tree/snapshot.js';
 import { calendarStatus } from './lifecycle.js';
 import type { ActionKind, Attention, DeferredNode, NodeAction } from './plan.js';
@@ -210,22 +211,37 @@ export function dailyVerdict(
   }
   if (!node) return cand('create', p, want, 'new raw log', [], node);
   if (node.problem) return NOT_REWRITTEN(node);
+  const changed = node.sourceHash !== raw.hash;
+  // A file of the day renamed keeps its content's hash, not the names the node records and links.
+  const renamed = !changed && namesGone(node.sourceFiles, dayFiles(raw));
   if (node.status === 'fixed') {
-    if (node.sourceHash === raw.hash && dueForModel(opts, node, 'fixed')) return modelPass(opts, node, 'fixed', []);
-    if (node.sourceHash === null || node.sourceHash === raw.hash) return UP;
+    if (!changed && !renamed && dueForModel(opts, node, 'fixed')) return modelPass(opts, node, 'fixed', []);
+    if (node.sourceHash === null || (!changed && !renamed)) return UP;
     if (isHandEdited(node))
       return flag(
         node,
-        `raw log ${raw.relPath} changed after this fixed node was edited by hand; not rewritten (delete the node to rebuild it)`,
+        `raw log ${raw.relPath} ${changed ? 'changed' : 'was renamed'} after this fixed node was edited by hand; ` +
+          'not rewritten (delete the node to rebuild it)',
       );
-    return cand('amend', p, 'fixed', 'raw log changed after the day was fixed (late entry)', [], node);
+    return cand(
+      'amend',
+      p,
+      'fixed',
+      changed ? 'raw log changed after the day was fixed (late entry)' : 'raw log renamed: the node names a file that is gone',
+      [],
+      node,
+    );
   }
-  if (node.status === null || node.sourceHash !== raw.hash) {
+  if (node.status === null || changed || renamed) {
     return cand(
       'regenerate',
       p,
       want,
-      node.status === null ? 'node has no tentative/fixed status (placeholder or foreign node)' : 'raw log changed',
+      node.status === null
+        ? 'node has no tentative/fixed status (placeholder or foreign node)'
+        : changed
+          ? 'raw log changed'
+          : 'raw log renamed: the node names a file that is gone',
       [],
       node,
     );

@@ -15,9 +15,9 @@ import { workspaceRedactor } from '../redact/workspace.js';
 
 /**
  * Raised whenever a file reads differently (9: UTF-16 raw logs; a monthly node's facts, day by day;
- * 10: a node's body hash, blind to line endings and spaces at line ends).
+ * 10: a node's body hash, blind to line endings and spaces at line ends; 11: a daily node's source files).
  */
-const CACHE_VERSION = 10;
+const CACHE_VERSION = 11;
 /**
  * A record is trusted when the file's mtime is older than the moment the record was taken: any
  * later change moves the mtime past it. On a file system with whole-second mtimes a change within
@@ -51,6 +51,7 @@ type NodeTuple = [
   problem: string | null,
   topics: TopicTuple[] | null,
   facts?: FactTuple[] | null,
+  sourceFiles?: string[] | null,
 ];
 type Rec = RawTuple | NodeTuple;
 
@@ -138,6 +139,7 @@ export class StampCache implements ScanCache {
         problem: r[10],
         topics,
         ...(facts ? { facts } : {}),
+        ...(r[13] ? { sourceFiles: r[13] } : {}),
       },
     };
   }
@@ -180,6 +182,8 @@ export class StampCache implements ScanCache {
         i.problem,
         topics,
         facts,
+        // A daily node's names: a raw log renamed is seen without reading the node (raw-day.ts).
+        i.sourceFiles ? [...i.sourceFiles] : null,
       ]);
     }
     this.fresh.add(relPath);

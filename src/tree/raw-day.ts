@@ -3,6 +3,7 @@
 // `2026-11-20-vendor-pitch.md`; people keep `2026-11-20-standup.md`). They are one day: one
 // daily node is made from all of them, the main log first, then the others by name. A day of
 // one file has that file's record as it always had, so its nodes' source hashes do not move.
+import { posix } from 'node:path';
 import type { LocalDate } from '../time/calendar.js';
 import { hashParts } from './hash.js';
 import { rawRelPath } from './layout.js';
@@ -11,6 +12,11 @@ import type { RawLogInfo } from './snapshot.js';
 /** The files of a day's record, in the order its daily node reads them. */
 export function dayParts(day: RawLogInfo): readonly RawLogInfo[] {
   return day.parts ?? [day];
+}
+
+/** The names of a day's files (memory-relative), the main log first. */
+export function dayFiles(day: RawLogInfo): string[] {
+  return dayParts(day).map((p) => p.relPath);
 }
 
 /** The main log first, then the others by name. */
@@ -52,4 +58,16 @@ export function withPart(day: RawLogInfo | undefined, part: RawLogInfo): RawLogI
 export function withoutPart(day: RawLogInfo | undefined, relPath: string): RawLogInfo | undefined {
   if (!day) return undefined;
   return dayOf(dayParts(day).filter((p) => p.relPath !== relPath));
+}
+
+/**
+ * Whether a daily node names a file its day no longer has (`recorded`: its `source-files`;
+ * `files`: the day's files now). A raw log renamed, `2026-11-20.md` to `2026-11-20-bank.md`,
+ * keeps a one-file day's hash, which is its content's: the node would keep the old name and a
+ * link to nothing. Compared by file name, whatever the memory folder is called.
+ */
+export function namesGone(recorded: readonly string[] | undefined, files: readonly string[]): boolean {
+  if (!recorded?.length) return false;
+  const now = new Set(files.map((f) => posix.basename(f)));
+  return recorded.some((f) => !now.has(posix.basename(f)));
 }

@@ -98,6 +98,7 @@ export function readNode(period: Period, relPath: string, bytes: Uint8Array, sta
     bodyLines: countLines(doc.body),
     summarizer: fmString(data, 'summarizer'),
     topics: nodeTopics(period, data, doc.body),
+    ...(period.level === 'daily' ? { sourceFiles: fmList(data, 'source-files') } : {}),
     problem,
   };
 }

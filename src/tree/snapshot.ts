@@ -47,6 +47,11 @@ export interface NodeInfo {
   readonly summarizer: string | null;
   /** null when not loaded: the stamp cache leaves daily topics out to stay small. */
   readonly topics: readonly TopicInfo[] | null;
+  /**
+   * A daily node's `source-files`, as recorded: the raw-log files it was made from (raw-day.ts,
+   * namesGone). Other levels leave it out.
+   */
+  readonly sourceFiles?: readonly string[];
   /** A monthly node's user and feedback facts, once found (ROOT's Profile is built from them). */
   readonly facts?: readonly FactInfo[];
   /** Set when the file could not be read or its frontmatter not parsed. */

@@ -98,6 +98,41 @@ describe('dated notes beside a raw log', () => {
     expect(node(ws, 'daily/2026-06-02.md').data['source-hash']).toBe(alone);
   });
 
+  it('a raw log renamed is followed: its daily node names and links the file as it is now', async () => {
+    const ws = makeWorkspace({
+      'memory/2026-06-02.md': rawLog('2026-06-02', { 'billing cron [project]': ['moved to 03:00'] }),
+      'memory/2026-06-10.md': rawLog('2026-06-10', { 'standup [project]': ['Carol presents on Monday'] }),
+    });
+    await cycle(ws, '2026-06-10', { catchUp: true });
+    const hash = node(ws, 'daily/2026-06-02.md').data['source-hash'];
+    const contents = Object.values(rawLogHashes(ws)).sort();
+    const renamed = async (from: string, to: string) => {
+      renameSync(join(ws.memoryDir, from), join(ws.memoryDir, to));
+      const r = await cycle(ws, '2026-06-10', { catchUp: true });
+      expect(r.warnings).toEqual([]);
+      return r;
+    };
+    const r = await renamed('2026-06-02.md', '2026-06-02-bank.md');
+    await renamed('2026-06-10.md', '2026-06-10-standup.md');
+    expect(r.written).toContain('daily/2026-06-02.md');
+    const fixed = node(ws, 'daily/2026-06-02.md');
+    expect(fixed.data.status).toBe('fixed');
+    expect(fixed.data['source-files']).toEqual(['memory/2026-06-02-bank.md']);
+    expect(fixed.body).toContain('Sources: [2026-06-02-bank](../2026-06-02-bank.md)');
+    expect(fixed.body).not.toContain('(../2026-06-02.md)');
+    expect(node(ws, 'daily/2026-06-10.md').body).toContain('Sources: [2026-06-10-standup](../2026-06-10-standup.md)');
+    // From one note's name to another's, and back to the main log's: the day's hash is its content's.
+    await renamed('2026-06-02-bank.md', '2026-06-02-money.md');
+    expect(node(ws, 'daily/2026-06-02.md').data['source-files']).toEqual(['memory/2026-06-02-money.md']);
+    await renamed('2026-06-02-money.md', '2026-06-02.md');
+    const back = node(ws, 'daily/2026-06-02.md');
+    expect(back.data['source-files']).toEqual(['memory/2026-06-02.md']);
+    expect(back.body).toContain('Sources: [raw log](../2026-06-02.md)');
+    expect(back.data['source-hash']).toBe(hash);
+    expect((await cycle(ws, '2026-06-10', { catchUp: true })).written).toEqual([]);
+    expect(Object.values(rawLogHashes(ws)).sort()).toEqual(contents);
+  });
+
   it('a rescan of one file keeps the day’s other files', () => {
     const ws = makeWorkspace({
       'memory/2026-06-02.md': rawLog('2026-06-02', { 'billing cron [project]': ['moved to 03:00'] }),
