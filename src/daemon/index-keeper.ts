@@ -16,7 +16,10 @@ export class IndexKeeper {
   private index: SearchIndex | null = null;
   /** Updates and searches take turns: one SQLite handle, and updates await embeddings. */
   private queue: Promise<unknown> = Promise.resolve();
-  /** Aborted by interrupt(): an embeddings request in flight would otherwise hold a stopping daemon. */
+  /**
+   * Aborted by interrupt(): an embeddings request, or a search's query expansion, in flight would
+   * otherwise hold a stopping daemon.
+   */
   private readonly stopping = new AbortController();
 
   constructor(
@@ -45,7 +48,7 @@ export class IndexKeeper {
       // Opened as it is: the daemon brought it up to date first when the request asked for that.
       if (!this.index) await this.updateNow(warn, []);
       const { query, update: _update, ...ask } = request;
-      return answerSearch(this.index!, this.ws, this.config, query, ask);
+      return answerSearch(this.index!, this.ws, this.config, query, ask, this.stopping.signal);
     });
   }
 
@@ -87,7 +90,8 @@ export class IndexKeeper {
 
   /**
    * The daemon is stopping: an embeddings request in flight is abandoned (its chunks stay
-   * waiting for their vectors), so the work in progress ends soon instead of at the timeout.
+   * waiting for their vectors), and so is a search's query expansion, so the work in progress
+   * ends soon instead of at the timeout.
    */
   interrupt(): void {
     this.stopping.abort();

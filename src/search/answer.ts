@@ -44,8 +44,10 @@ export async function answerSearch(
   config: HipoConfig,
   query: string,
   opts: SearchAsk,
+  /** Aborted when the owner stops: a query expansion in flight is abandoned (expand.ts). */
+  signal?: AbortSignal,
 ): Promise<SearchAnswer> {
-  const x = await extraQueries(ws, config, query, { also: opts.also, expand: opts.expand });
+  const x = await extraQueries(ws, config, query, { also: opts.also, expand: opts.expand, signal });
   const result = await search(index, query, {
     mode: opts.mode ?? 'hybrid',
     limit: opts.limit ?? 10,

@@ -76,6 +76,11 @@ export interface Expansion {
 export interface ExpandOptions {
   /** The environment HIPO_LLM_* are read from; default process.env. */
   env?: NodeJS.ProcessEnv;
+  /**
+   * Aborted when the owner stops (a daemon on SIGTERM): the call in flight is abandoned, which
+   * would otherwise hold it until search.expand.timeoutMs; the search goes on without expansion.
+   */
+  signal?: AbortSignal | undefined;
 }
 
 /** The settings for one expansion call: the `llm` endpoint, the search's own time limit, no retries. */
@@ -105,7 +110,7 @@ export async function expandQuery(ws: Workspace, config: HipoConfig, query: stri
   if (hit) return { also: parseExpansions(hit.text, query, max), warning: null, cached: true, model: hit.model };
   try {
     const client = await openAiChatClient(settings);
-    const answer = await client.complete(messages, MAX_OUTPUT_TOKENS);
+    const answer = await client.complete(messages, MAX_OUTPUT_TOKENS, opts.signal);
     const also = parseExpansions(answer.text, query, max);
     if (also.length === 0) return none(`${answer.model} wrote no "lex:" or "vec:" line`);
     cache.put(key, answer);

@@ -20,9 +20,9 @@ import { generateCorpus } from '../../bench/lib/corpus.js';
 import { splitFrontmatter } from '../../src/tree/frontmatter.js';
 import { contentHash } from '../../src/tree/hash.js';
 import { caughtUp, daemonsForTests, FAST_DAEMON } from '../helpers/daemon.js';
-import { completion, echoSummary, requestedNode, startFakeLlm } from '../helpers/llm-server.js';
+import { completion, echoSummary, type RecordedRequest, requestedNode, startFakeLlm } from '../helpers/llm-server.js';
 import { cycle, node, nodeHashes, rawLog, rawLogHashes, statusOf } from '../helpers/tree.js';
-import { makeWorkspace, runCli, type TestWorkspace } from '../helpers/workspace.js';
+import { makeWorkspace, runCli, runCliAsync, type TestWorkspace } from '../helpers/workspace.js';
 
 const start = daemonsForTests();
 const settled = (ws: TestWorkspace, now: string) =>
@@ -192,6 +192,40 @@ describe('daemon faults', () => {
     expect(node(ws, 'daily/2026-06-01.md').body).toContain('model summary of 2026-06-01');
     again.child.kill('SIGTERM');
     expect((await again.exited).code).toBe(0);
+  });
+
+  it("stops on SIGTERM while a search's query expansion never answers; the command searches itself", async () => {
+    // The daemon's expansion call hangs; compaction's calls, and any later expansion, are answered.
+    const isExpansion = (req: RecordedRequest) => req.body.messages[0]?.content.startsWith('You write search queries') ?? false;
+    const expansions = () => llm.requests.filter(isExpansion);
+    const llm = await startFakeLlm((req) =>
+      !isExpansion(req) ? completion(echoSummary(req)) : expansions().length === 1 ? { hang: true } : completion('lex: zeppelin hangar'),
+    );
+    const ws = makeWorkspace(
+      { 'memory/2026-06-01.md': rawLog('2026-06-01', { 'zeppelin [project]': ['measured the zeppelin hangar doors'] }) },
+      // search.expand.timeoutMs as by default: only abandoning the call lets the daemon stop sooner.
+      { ...FAST_DAEMON, llm: { baseUrl: llm.url, model: 'test-model', maxRetries: 0 }, search: { expand: { timeoutMs: 20_000 } } },
+    );
+    const env = { HIPO_NOW: '2026-06-02' };
+    const d = start(ws.root, env);
+    await d.until(() => caughtUp(d, ws.root), 30_000, 'the catch-up and first index');
+    const searched = runCliAsync(['search', 'zeppelin', '--expand', '--mode', 'bm25', '--json', '--dir', ws.root], { env });
+    await d.until(() => expansions().length > 0, 20_000, "the daemon's expansion request");
+    const t0 = Date.now();
+    d.child.kill('SIGTERM');
+    const exited = await Promise.race([d.exited, new Promise((r) => setTimeout(() => r('still running'), 10_000))]);
+    expect(exited).toEqual({ code: 0, signal: null });
+    expect(Date.now() - t0).toBeLessThan(5_000);
+    expect(ws.exists('.hipo/daemon.lock')).toBe(false);
+    // The command was not left waiting (nor was the hanging call its own): it searched itself,
+    // its own expansion answered.
+    const r = await searched;
+    expect(Date.now() - t0).toBeLessThan(5_000);
+    expect(r.code).toBe(0);
+    const answer = JSON.parse(r.stdout);
+    expect(answer.hits.map((h: { path: string }) => h.path)).toContain('memory/2026-06-01.md');
+    expect(answer.expansion).toEqual({ model: 'test-model', cached: false });
+    expect(expansions()).toHaveLength(2);
   });
 
   it.skipIf(process.getuid?.() === 0)('logs an unreadable raw log and compacts the rest', async () => {

@@ -99,6 +99,24 @@ describe('expandQuery', () => {
     expect(performance.now() - t).toBeLessThan(5000);
   });
 
+  it("abandons the call when the caller's signal aborts (a daemon stopping), well before the time limit", async () => {
+    const llm = await startFakeLlm(() => ({ hang: true }));
+    const ws = workspace(llm);
+    const stop = new AbortController();
+    const t = performance.now();
+    const pending = expandQuery(ws, loadConfig(ws.root).config, REQUEST, { env: {}, signal: stop.signal });
+    while (llm.requests.length === 0) await new Promise((r) => setTimeout(r, 10));
+    stop.abort();
+    const x = await pending;
+    expect(x.also).toEqual([]);
+    expect(x.warning).toBe(`query expansion skipped: ${llm.url}: abandoned: stopping`);
+    expect(performance.now() - t).toBeLessThan(5000);
+    expect(ws.files('.hipo/llm-cache')).toEqual([]);
+    // Already stopped: no call is sent.
+    await expandQuery(ws, loadConfig(ws.root).config, 'another request', { env: {}, signal: stop.signal });
+    expect(llm.requests).toHaveLength(1);
+  });
+
   it('warns when the model writes no query line, and does not cache that answer', async () => {
     const llm = await startFakeLlm(() => completion('I cannot help with that.'));
     const ws = workspace(llm);
