@@ -43,6 +43,11 @@ export interface SearchOptions extends SearchAsk {
   /** Bring the index up to date with the tree first (default true; `--no-update`). */
   update?: boolean;
   onProgress?: (p: UpdateProgress) => void;
+  /**
+   * Aborted when the caller stops (an MCP server whose session ended): a query expansion or
+   * embeddings request in flight is abandoned rather than waited for until its time limit.
+   */
+  signal?: AbortSignal;
 }
 
 export interface RecallOptions extends RecallAsk {
@@ -120,9 +125,9 @@ export class Hipo {
     if (!query.trim()) throw new HipoError('search: the query is empty');
     this.requireMemory();
     const [{ withIndex }, { answerSearch }] = await Promise.all([import('../index/maintain.js'), import('../search/answer.js')]);
-    const { update, onProgress, ...ask } = opts;
-    const s = await withIndex(this.workspace, this.config, { update: update ?? true, onProgress }, (index) =>
-      answerSearch(index, this.workspace, this.config, query, ask),
+    const { update, onProgress, signal, ...ask } = opts;
+    const s = await withIndex(this.workspace, this.config, { update: update ?? true, onProgress, signal }, (index) =>
+      answerSearch(index, this.workspace, this.config, query, ask, signal),
     );
     return { ...s.result, warnings: [...s.warnings, ...s.result.warnings] };
   }

@@ -44,11 +44,17 @@ export function clockSource(env: NodeJS.ProcessEnv, now?: string): string | null
 
 /**
  * The daemon's answer, or null when no daemon took the request (not running, a stale socket,
- * a daemon that declines: another clock, stopping) or it did not answer within `timeoutMs`.
+ * a daemon that declines: another clock, stopping) or it did not answer within `timeoutMs`, or
+ * the asker stopped first (`signal`: an MCP server whose session ended).
  */
-export function askDaemon<T>(ws: { stateDir: string }, request: DaemonRequest, timeoutMs: number): Promise<DaemonAnswer<T> | null> {
+export function askDaemon<T>(
+  ws: { stateDir: string },
+  request: DaemonRequest,
+  timeoutMs: number,
+  signal?: AbortSignal,
+): Promise<DaemonAnswer<T> | null> {
   const path = socketPath(ws);
-  if (!path) return Promise.resolve(null);
+  if (!path || signal?.aborted) return Promise.resolve(null);
   return new Promise((resolve) => {
     let answered = false;
     let buf = '';
@@ -56,11 +62,14 @@ export function askDaemon<T>(ws: { stateDir: string }, request: DaemonRequest, t
       if (answered) return;
       answered = true;
       clearTimeout(timer);
+      signal?.removeEventListener('abort', stop);
       socket.destroy();
       resolve(v);
     };
+    const stop = (): void => finish(null);
     const socket = connect(path);
     const timer = setTimeout(() => finish(null), timeoutMs);
+    signal?.addEventListener('abort', stop, { once: true });
     socket.setEncoding('utf8');
     socket.on('connect', () => socket.write(`${JSON.stringify(request)}\n`));
     socket.on('data', (d: string) => {

@@ -226,11 +226,18 @@ function buildServer(current: () => Served, version: string): McpServer {
 }
 
 export async function serveStdio(current: () => Served, version: string): Promise<void> {
-  const server = buildServer(current, version);
+  // Aborted when the session ends: a search still waiting on a model would keep the process alive.
+  const ended = new AbortController();
+  const served = (): Served => {
+    const s = current();
+    return s.env ? { env: { ...s.env, signal: ended.signal } } : s;
+  };
+  const server = buildServer(served, version);
   const transport = new BoundedStdioTransport();
   await server.connect(transport);
   await new Promise<void>((resolveDone) => {
     transport.onclose = () => resolveDone();
     process.stdin.on('end', () => resolveDone());
   });
+  ended.abort();
 }

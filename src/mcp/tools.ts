@@ -39,13 +39,19 @@ export interface ToolEnv {
    * or recall is asked of a running daemon first, as `hipo search` and `hipo recall` do.
    */
   daemon?: { clock: string | null; settings: string };
+  /**
+   * Aborted when the session ends (stdin closed): a search's model call, embeddings request or
+   * wait on the daemon in flight is abandoned, which would otherwise keep the server's process
+   * alive until its time limit.
+   */
+  signal?: AbortSignal;
 }
 
 /** A running daemon's answer to `asked`, or null when none answered (the server does the work itself). */
 async function daemonAnswer<T>(env: ToolEnv, asked: DaemonAsk): Promise<T | null> {
   if (!env.daemon) return null;
   const { askDaemon } = await import('../daemon/ask.js');
-  const answer = await askDaemon<T>(env.ws, { ...asked, ...env.daemon } as DaemonRequest, env.config.lockWaitMs);
+  const answer = await askDaemon<T>(env.ws, { ...asked, ...env.daemon } as DaemonRequest, env.config.lockWaitMs, env.signal);
   return answer?.ok ? answer.result : null;
 }
 
@@ -214,9 +220,10 @@ export async function searchTool(env: ToolEnv, args: SearchArgs): Promise<ToolAn
     workspaces: args.workspaces,
     said: true,
   };
-  const result =
-    (await daemonAnswer<SearchAnswered>(env, { op: 'search', search: { query: args.query, ...ask, update: true } }))?.search ??
-    (await (await hipoOf(env)).search(args.query, ask));
+  const byDaemon = (await daemonAnswer<SearchAnswered>(env, { op: 'search', search: { query: args.query, ...ask, update: true } }))?.search;
+  // Nobody is left to read an answer: no index update or search for it.
+  if (!byDaemon && env.signal?.aborted) throw new ToolError('the session ended');
+  const result = byDaemon ?? (await (await hipoOf(env)).search(args.query, { ...ask, signal: env.signal }));
   const warnings = result.warnings;
   const ref = (h: SectionRef) => ({ path: h.path, lines: h.lines, heading: h.heading, level: h.level, period: h.period, score: h.score });
   return {

@@ -9,7 +9,8 @@ import { loadedModules, loadReportingEnv } from '../helpers/loaded.js';
 import { daemonsForTests, FAST_DAEMON } from '../helpers/daemon.js';
 import { node, rawLog } from '../helpers/tree.js';
 import { makeWorkspace, runCli, runCliAsync } from '../helpers/workspace.js';
-import { connectMcp } from '../helpers/mcp.js';
+import { connectMcp, startRawMcp } from '../helpers/mcp.js';
+import { completion, echoSummary, startFakeLlm } from '../helpers/llm-server.js';
 
 const start = daemonsForTests();
 
@@ -177,6 +178,32 @@ describe('hipo compact with a daemon running', () => {
     const itself: string[] = [];
     expect(await search(itself)).toEqual(byDaemon);
     expect(loadedModules(itself.join(''))).toContain('dist/index/search-index.js');
+  });
+
+  it("lets an MCP server whose stdin closes end at once while the daemon's query expansion hangs", async () => {
+    // Compaction's calls are answered; every expansion hangs.
+    const llm = await startFakeLlm((req) =>
+      req.body.messages[0]?.content.startsWith('You write search queries') ? { hang: true } : completion(echoSummary(req)),
+    );
+    const { ws, env } = workspace();
+    ws.write('hipo.config.json', `${JSON.stringify({ ...FAST_DAEMON, llm: { baseUrl: llm.url, model: 'test-model', maxRetries: 0 } })}\n`);
+    const d = start(ws.root, env);
+    await d.waitFor((l) => l.event === 'index', 30_000, 'the first index');
+    const sent = llm.requests.length;
+    const mcp = startRawMcp(['--dir', ws.root], { ...env, ...loadReportingEnv() });
+    mcp.call('search', { query: 'work started', mode: 'bm25', expand: true });
+    await d.until(() => llm.requests.length > sent, 20_000, "the daemon's expansion request");
+    const t0 = Date.now();
+    mcp.child.stdin.end();
+    const exited = await Promise.race([mcp.exited, new Promise((r) => setTimeout(() => r('still running'), 8_000))]);
+    expect(exited).toEqual({ code: 0, signal: null });
+    expect(Date.now() - t0).toBeLessThan(5_000);
+    // The daemon made the call; the server did not search itself (and call the model again) for nobody.
+    expect(llm.requests).toHaveLength(sent + 1);
+    const loaded = loadedModules(mcp.stderr());
+    expect(loaded).toContain('dist/daemon/ask.js');
+    expect(loaded.filter((m) => /^dist\/(search\/expand|index\/search-index)\b/.test(m))).toEqual([]);
+    expect(d.child.exitCode).toBeNull();
   });
 
   it('declines a command with another clock or other settings, and that command does the work itself', async () => {

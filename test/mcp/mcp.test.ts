@@ -6,7 +6,7 @@ import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { completion, startFakeLlm } from '../helpers/llm-server.js';
 import { asideSession, cleaningAdvice } from '../helpers/conversation.js';
-import { connectMcp } from '../helpers/mcp.js';
+import { connectMcp, startRawMcp } from '../helpers/mcp.js';
 import { makeWorkspace, runCli } from '../helpers/workspace.js';
 
 type Text = { content: { type: string; text: string }[]; isError?: boolean };
@@ -156,6 +156,29 @@ describe('hipo mcp', () => {
     expect(text(r)).toContain('  also lex: postgres sessions\n');
     expect(text(r)).toContain('memory/2026-03-14.md:3-4');
     expect(llm.requests[0]!.body.messages[1]!.content).toContain('- session storage [project]: postgres');
+  });
+
+  it('ends at once when its stdin closes, or on SIGTERM, while a query expansion never answers', async () => {
+    const llm = await startFakeLlm(() => ({ hang: true }));
+    const ws = makeWorkspace(
+      { 'memory/2026-03-14.md': '# 2026-03-14\n\n## session storage [project]\n- sessions live in Postgres, not Redis\n' },
+      // search.expand.timeoutMs as by default: only abandoning the call lets the server end sooner.
+      { timeZone: 'UTC', llm: { baseUrl: llm.url, model: 'test-model' }, search: { expand: { timeoutMs: 20_000 } } },
+    );
+    for (const end of ['stdin', 'SIGTERM'] as const) {
+      const mcp = startRawMcp(['--dir', ws.root, '--now', '2026-03-15']);
+      const sent = llm.requests.length;
+      mcp.call('search', { query: 'which database', mode: 'bm25', expand: true });
+      for (const until = Date.now() + 20_000; llm.requests.length === sent && Date.now() < until; )
+        await new Promise((r) => setTimeout(r, 20));
+      expect(llm.requests).toHaveLength(sent + 1);
+      const t0 = Date.now();
+      if (end === 'stdin') mcp.child.stdin.end();
+      else mcp.child.kill('SIGTERM');
+      const exited = await Promise.race([mcp.exited, new Promise((r) => setTimeout(() => r('still running'), 10_000))]);
+      expect(exited, end).toEqual(end === 'stdin' ? { code: 0, signal: null } : { code: null, signal: 'SIGTERM' });
+      expect(Date.now() - t0, end).toBeLessThan(5_000);
+    }
   });
 });
 
