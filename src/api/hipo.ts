@@ -18,6 +18,7 @@ import type { IndexTotals } from '../index/totals.js';
 import type { UpdateProgress, UpdateReport } from '../index/update.js';
 import type { SearchAnswer, SearchAsk } from '../search/answer.js';
 import type { RecallAnswer, RecallAsk } from '../context/recall-run.js';
+import { pendingCaptures } from '../state/pending-captures.js';
 import type { StatusReport } from '../status/status.js';
 import type { TokenizerName } from '../text/tokens.js';
 import { resolveClock } from '../time/clock.js';
@@ -99,6 +100,11 @@ export class Hipo {
     const { compact } = await import('../cycle/compaction.js');
     const flags = `${opts.dryRun ? ' --dry-run' : ''}${opts.resummarize ? ' --resummarize' : ''}`;
     const command = `${this.caller ? `${this.caller} ` : ''}compact${flags}`;
+    // Sessions a hook could not capture while the config did not load are archived first.
+    if (!opts.dryRun && pendingCaptures(this.workspace).length) {
+      const { takeInPendingCaptures } = await import('../capture/pending.js');
+      await takeInPendingCaptures(this.workspace, this.config, resolveClock(this.config.timeZone, this.now), Number.POSITIVE_INFINITY);
+    }
     return compact(this.workspace, this.config, { ...opts, now: this.now, command });
   }
 

@@ -260,9 +260,10 @@ export function defaultConfig(): HipoConfig {
 export class ConfigError extends Error {
   constructor(
     readonly file: string,
-    message: string,
+    /** What is wrong with it, without the file's name. */
+    readonly problem: string,
   ) {
-    super(`${file}: ${message}`);
+    super(`${file}: ${problem}`);
   }
 }
 

@@ -12,6 +12,7 @@ import { acquireLock, LockBusy, type Lock } from '../state/lock.js';
 import type { Workspace } from '../tree/layout.js';
 import { MemoryDirMissing } from '../tree/scan.js';
 import { StampCache } from '../state/stamp-cache.js';
+import { pendingCaptures } from '../state/pending-captures.js';
 import type { TreeSnapshot } from '../tree/snapshot.js';
 import type { DaemonLog } from './log.js';
 import { CoalescingRunner } from './runner.js';
@@ -169,8 +170,27 @@ export class Daemon {
     );
     this.heartbeat.start();
     await this.listen();
+    await this.takeInPendingCaptures();
     // Catch up: runs follow each other until nothing is pending.
     this.runner.request('start');
+  }
+
+  /**
+   * Sessions a hook could not capture while the config did not load: a daemon starts with
+   * settings that load (after the file was fixed, the supervisor starts it again), so it
+   * archives them; the watcher sees the appends like any other.
+   */
+  private async takeInPendingCaptures(): Promise<void> {
+    if (!pendingCaptures(this.ws).length) return;
+    const [{ takeInPendingCaptures }, { resolveClock }] = await Promise.all([import('../capture/pending.js'), import('../time/clock.js')]);
+    const took = await takeInPendingCaptures(this.ws, this.config, resolveClock(this.config.timeZone), Number.POSITIVE_INFINITY);
+    if (took.sessions || took.turns)
+      this.log(
+        'info',
+        'capture',
+        `archived ${took.turns} turn(s) of ${took.sessions} session(s) the hooks could not capture while the config did not load`,
+        { ...took },
+      );
   }
 
   private async listen(): Promise<void> {

@@ -29,10 +29,11 @@ export function parseHookArgs(argv: readonly string[]): { event: string | null; 
   return { event, ...out, help };
 }
 
-/** Runs a hook; resolves to the exit code (always 0). */
+/** Runs a hook; resolves to the exit code (0; 1 when the user must act, a config that does not load). */
 export async function hookEntry(
   argv: readonly string[],
   out: (s: string) => void = (s) => void process.stdout.write(`${s}\n`),
+  err: (s: string) => void = (s) => void process.stderr.write(`${s}\n`),
 ): Promise<number> {
   const args = parseHookArgs(argv);
   // The hard cap: whatever happens, the platform gets its exit 0 in time.
@@ -46,7 +47,9 @@ export async function hookEntry(
     ...(args.now ? { now: args.now } : {}),
     startedAt: 0,
   });
-  // The restore JSON carries memory: it leaves through the workspace's redactor.
+  // The restore JSON carries memory: it leaves through the workspace's redactor. So does an
+  // error, which may quote the config file.
   if (r.stdout) out(redactOutput(recordedRedactor(), r.stdout));
-  return 0;
+  if (r.stderr) err(recordedRedactor().redact(r.stderr).text);
+  return r.exitCode ?? 0;
 }

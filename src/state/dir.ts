@@ -20,6 +20,8 @@ const STATE_FILES = {
   journalRotated: 'journal.1.jsonl',
   /** How far capture got in each agent session (state/sessions.ts), a file per session. */
   sessions: 'sessions',
+  /** Captures a hook could not make while the config did not load, a file per session (state/pending-captures.ts). */
+  pendingCaptures: 'pending-captures',
   /** What a running daemon tells `hipo status` (state/daemon-record.ts). */
   daemon: 'daemon.json',
   /** Where one-shot commands reach a running daemon (daemon/ask.ts). */

@@ -5,8 +5,9 @@ import { appendFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { daemonsForTests, FAST_DAEMON } from '../helpers/daemon.js';
+import { hookJson, TranscriptWriter } from '../helpers/transcript.js';
 import { node, rawLog } from '../helpers/tree.js';
-import { makeWorkspace } from '../helpers/workspace.js';
+import { makeWorkspace, runCli } from '../helpers/workspace.js';
 
 const start = daemonsForTests();
 const DAY = '2026-06-03';
@@ -52,5 +53,27 @@ describe('hipo daemon and its config', () => {
     writeFileSync(join(ws.root, 'hipo.config.json'), '{ "timeZone": "UTC", ');
     await new Promise((r) => setTimeout(r, 1000));
     expect(d.logs.filter((l) => l.event === 'config' && l.level === 'warn')).toHaveLength(1);
+  });
+
+  it('archives, once started again with the fixed file, a session that ended while the config did not load', async () => {
+    const ws = workspace();
+    const d = start(ws.root, { HIPO_NOW: DAY });
+    await d.waitFor((l) => l.event === 'cycle' && !l.pending, 20_000, 'the end of the catch-up');
+    writeFileSync(join(ws.root, 'hipo.config.json'), '{ "timeZone": "UTC", ');
+    await d.waitFor((l) => l.event === 'config' && l.level === 'warn', 20_000, 'the warning');
+    const session = '0f1e2d3c-4b5a-4969-8877-665544332211';
+    const t = new TranscriptWriter(session, `${DAY}T14:00:00.000Z`, ws.root)
+      .user('Where do the invoices go?')
+      .assistant('To the billing bucket in eu-west-1.')
+      .writeTo(join(ws.root, 'session.jsonl'));
+    const end = runCli(['hook', 'SessionEnd'], {
+      input: hookJson('SessionEnd', { session_id: session, transcript_path: t, cwd: ws.root, reason: 'prompt_input_exit' }),
+    });
+    expect(end.code).toBe(1);
+    writeFileSync(join(ws.root, 'hipo.config.json'), JSON.stringify(FAST_DAEMON));
+    await d.waitFor((l) => l.event === 'capture', 20_000, 'the waiting capture taken in');
+    await d.until(() => node(ws, `daily/${DAY}.md`).body.includes('billing bucket'), 20_000, 'the daily node with the session');
+    expect(ws.read(`memory/${DAY}.md`).match(/## Conversation/g)).toHaveLength(1);
+    expect(ws.files('.hipo/pending-captures')).toEqual([]);
   });
 });

@@ -8,7 +8,8 @@ export function registerHook(program: Command, { io, setRun }: CommandSetup): vo
     .command('hook')
     .argument('<event>', `platform hook event: ${HOOK_EVENTS.join(', ')}`)
     .description(
-      'Run as an agent platform hook: reads the hook JSON on stdin; capture events archive the transcript, SessionStart prints the memory context. Always exits 0.',
+      'Run as an agent platform hook: reads the hook JSON on stdin; capture events archive the transcript, SessionStart prints ' +
+        'the memory context. Exits 0, or 1 (a non-blocking error to the platforms) when hipo.config.json does not load.',
     )
     .option('--dir <path>', "the workspace (default: the nearest one at or above the session's cwd from the hook input)")
     .option('--now <date>', 'treat this as today (YYYY-MM-DD, or YYYY-MM-DDTHH:MM in the configured zone, or with Z or an offset)')
@@ -16,7 +17,11 @@ export function registerHook(program: Command, { io, setRun }: CommandSetup): vo
     .allowExcessArguments()
     .action((event: string, opts: { dir?: string; now?: string }) => {
       setRun(() =>
-        hookEntry([event, ...(opts.dir ? ['--dir', opts.dir] : []), ...(opts.now ? ['--now', opts.now] : [])], (s) => io.out(s)),
+        hookEntry(
+          [event, ...(opts.dir ? ['--dir', opts.dir] : []), ...(opts.now ? ['--now', opts.now] : [])],
+          (s) => io.out(s),
+          (s) => io.err(s),
+        ),
       );
     });
 }

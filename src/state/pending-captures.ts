@@ -1,0 +1,76 @@
+// Captures a hook could not make (`.hipo/pending-captures/<session>.json`). While
+// hipo.config.json does not load, a capture hook knows neither the memory folder nor the time
+// zone nor the redaction rules its turns need, so it writes nothing of the conversation: it
+// keeps which transcript it was given, and the next hook or compaction whose config loads
+// archives it from there (capture/pending.ts). Only the reference is kept, never what was said.
+import { createHash } from 'node:crypto';
+import { mkdirSync, readdirSync, readFileSync, rmSync } from 'node:fs';
+import { join } from 'node:path';
+import { atomicWriteFile } from '../fs/atomic.js';
+import type { Workspace } from '../tree/layout.js';
+import { ensureStateDir, statePath } from './dir.js';
+
+export interface PendingCapture {
+  version: 1;
+  sessionId: string;
+  transcript: string;
+  /** The hook that could not capture (the capture taken in later archives as it would have). */
+  event: string;
+  /** When it last could not. */
+  at: string;
+  /** Why: the config file and what is wrong with it. */
+  problem: string;
+}
+
+function fileOf(ws: Pick<Workspace, 'stateDir'>, sessionId: string): string {
+  const name = createHash('sha256').update(sessionId).digest('hex').slice(0, 32);
+  return join(statePath(ws, 'pendingCaptures'), `${name}.json`);
+}
+
+/** Keeps the latest hook of a session that could not capture (one record per session). */
+export function recordPendingCapture(ws: Workspace, p: Omit<PendingCapture, 'version'>): void {
+  ensureStateDir(ws);
+  mkdirSync(statePath(ws, 'pendingCaptures'), { recursive: true });
+  atomicWriteFile(fileOf(ws, p.sessionId), JSON.stringify({ version: 1, ...p } satisfies PendingCapture));
+}
+
+/** The captures waiting, oldest first. */
+export function pendingCaptures(ws: Pick<Workspace, 'stateDir'>): PendingCapture[] {
+  const dir = statePath(ws, 'pendingCaptures');
+  let names: string[];
+  try {
+    names = readdirSync(dir).filter((n) => n.endsWith('.json') && !n.startsWith('.'));
+  } catch {
+    return [];
+  }
+  const out: PendingCapture[] = [];
+  for (const n of names) {
+    try {
+      const p = JSON.parse(readFileSync(join(dir, n), 'utf8')) as Partial<PendingCapture>;
+      if (p.version === 1 && typeof p.sessionId === 'string' && typeof p.transcript === 'string' && typeof p.event === 'string')
+        out.push({
+          version: 1,
+          sessionId: p.sessionId,
+          transcript: p.transcript,
+          event: p.event,
+          at: String(p.at),
+          problem: String(p.problem),
+        });
+    } catch {
+      /* torn or foreign: not a capture anyone can take in */
+    }
+  }
+  return out.sort((a, b) => a.at.localeCompare(b.at));
+}
+
+/** Forgets a session's waiting capture once its transcript was archived, if it is still about that transcript. */
+export function dropPendingCapture(ws: Pick<Workspace, 'stateDir'>, sessionId: string, transcript: string): void {
+  const file = fileOf(ws, sessionId);
+  try {
+    const p = JSON.parse(readFileSync(file, 'utf8')) as Partial<PendingCapture>;
+    if (p.transcript !== transcript) return;
+  } catch {
+    return;
+  }
+  rmSync(file, { force: true });
+}
