@@ -19,6 +19,9 @@ const isDaemon = argv[0] === 'daemon' && !argv.includes('--help') && !argv.inclu
 process.stdout.on('error', (err: NodeJS.ErrnoException) => {
   if (err.code !== 'EPIPE' && err.code !== 'ERR_STREAM_DESTROYED') throw err;
 });
+// Likewise for stderr (`hipo daemon 2>&1 | head -1`, a log reader that exits), whatever the
+// error: a failure to write stderr has nowhere to be reported, and a daemon must outlive its log.
+process.stderr.on('error', () => {});
 
 const commandLine = (): Promise<number> => import('./cli/main.js').then((m) => m.main(argv));
 const run: Promise<number> = isHook

@@ -19,6 +19,12 @@ export function runDaemonInThread(argv: readonly string[]): Promise<number> {
   const worker = new Worker(new URL('./daemon-thread.js', import.meta.url), {
     workerData: { argv: [...argv] } satisfies DaemonThreadData,
     resourceLimits: { maxYoungGenerationSizeMb: YOUNG_GENERATION_MB },
+    stderr: true,
+  });
+  // The thread's log, passed on by hand: once this process's stderr is gone (its reader exited),
+  // lines are read and dropped, so the daemon goes on and nothing piles up waiting for a reader.
+  worker.stderr.on('data', (chunk: Buffer) => {
+    if (!process.stderr.destroyed) process.stderr.write(chunk);
   });
   const forward = (signal: StopSignal): void => worker.postMessage({ signal });
   for (const s of STOP_SIGNALS) process.on(s, forward);

@@ -112,6 +112,24 @@ describe('hipo daemon', () => {
     }
   });
 
+  it('outlives its log: when the reader of its stderr goes away, it stops logging and goes on', async () => {
+    for (const env of [{}, { HIPO_DAEMON_THREAD: '0' }]) {
+      const ws = makeWorkspace({ 'memory/2026-06-01.md': rawLog('2026-06-01', { 'x [project]': ['first'] }) }, FAST_DAEMON);
+      const d = start(ws.root, { HIPO_NOW: '2026-06-01', ...env });
+      await d.waitFor((l) => l.event === 'cycle' && !l.pending, 20_000, 'the end of the catch-up');
+      // The pipe's read end closes (`hipo daemon 2>&1 | head -1`): every line from here on meets EPIPE.
+      d.child.stderr!.destroy();
+      appendFileSync(join(ws.memoryDir, '2026-06-01.md'), '- written after the log reader left\n');
+      await d.until(() => node(ws, 'daily/2026-06-01.md').body.includes('after the log reader left'), 20_000, 'the new line');
+      appendFileSync(join(ws.memoryDir, '2026-06-01.md'), '- and another after that\n');
+      await d.until(() => node(ws, 'daily/2026-06-01.md').body.includes('another after that'), 20_000, 'the second line');
+      expect(d.child.exitCode, JSON.stringify(env)).toBeNull();
+      expect(JSON.parse(runCli(['status', '--json', '--dir', ws.root]).stdout).daemon).toMatchObject({ running: true, pid: d.child.pid });
+      d.child.kill('SIGTERM');
+      expect(await d.exited).toEqual({ code: 0, signal: null });
+    }
+  });
+
   // Between heartbeats a run looks only at the files the watcher reported, on top of the tree
   // its last run left: what other writers do to the tree must reach that picture.
   it('keeps up with other writers between heartbeats: ends as a clean catch-up builds the tree', async () => {
