@@ -2,7 +2,7 @@
 // current one that is a workspace, the way git finds its repository. A workspace is a folder
 // with hipo.config.json (or a hipocampus one), or, without a config, with a memory/ folder that
 // hipo has already compacted (ROOT.md or daily/): a bare folder named memory is not enough.
-import { existsSync } from 'node:fs';
+import { existsSync, realpathSync } from 'node:fs';
 import { dirname, join, resolve } from 'node:path';
 import { CONFIG_FILE, LEGACY_CONFIG_FILE } from './settings-source.js';
 
@@ -19,5 +19,18 @@ export function findWorkspaceRoot(start: string): string | null {
     const up = dirname(cur);
     if (up === cur) return null;
     cur = up;
+  }
+}
+
+/**
+ * What tells two workspaces apart: the real path of the root (links resolved), or null when
+ * nothing is there. A workspace moved or renamed under a running daemon is another path, though
+ * the same folder: the daemon's paths all lead to where it was.
+ */
+export function workspaceIdentity(root: string): string | null {
+  try {
+    return realpathSync(root);
+  } catch {
+    return null;
   }
 }

@@ -6,6 +6,7 @@
 import { connect } from 'node:net';
 import type { RecallRequest } from '../context/recall-run.js';
 import type { SearchRequest } from '../search/answer.js';
+import { workspaceIdentity } from '../config/workspace-root.js';
 import { statePath } from '../state/dir.js';
 
 /** The longest socket path the platforms allow (104 bytes on macOS, 108 on Linux), with room. */
@@ -22,15 +23,18 @@ export function socketPath(ws: { stateDir: string }): string | null {
  * HIPO_NOW or HIPO_NOW_FILE) and `settings` what its settings are made from (config/settings-
  * source.ts): the daemon answers only a command that reads the same clock and settings as it
  * does, so its answer is what the command would have printed had it done the work itself.
+ * `root` is the workspace the command is about (workspaceIdentity, set by askDaemon): a daemon
+ * answers only for its own, so a workspace moved from under it is not served from its old paths.
  */
-export type DaemonRequest =
-  | { op: 'compact'; clock: string | null; settings: string }
-  | { op: 'search'; clock: string | null; settings: string; search: SearchRequest }
-  | { op: 'recall'; clock: string | null; settings: string; recall: RecallRequest }
-  | { op: 'ping'; clock: string | null; settings: string };
+export type DaemonRequest = { clock: string | null; settings: string; root?: string | null } & (
+  | { op: 'compact' }
+  | { op: 'search'; search: SearchRequest }
+  | { op: 'recall'; recall: RecallRequest }
+  | { op: 'ping' }
+);
 
-/** A request without what every request carries (the asking process's clock and settings digest). */
-export type DaemonAsk = DaemonRequest extends infer R ? (R extends DaemonRequest ? Omit<R, 'clock' | 'settings'> : never) : never;
+/** A request without what every request carries (the asking process's clock, settings digest and workspace). */
+export type DaemonAsk = DaemonRequest extends infer R ? (R extends DaemonRequest ? Omit<R, 'clock' | 'settings' | 'root'> : never) : never;
 
 export type DaemonAnswer<T> = { ok: true; result: T } | { ok: false; error: string };
 
@@ -48,13 +52,15 @@ export function clockSource(env: NodeJS.ProcessEnv, now?: string): string | null
  * the asker stopped first (`signal`: an MCP server whose session ended).
  */
 export function askDaemon<T>(
-  ws: { stateDir: string },
+  ws: { root: string; stateDir: string },
   request: DaemonRequest,
   timeoutMs: number,
   signal?: AbortSignal,
 ): Promise<DaemonAnswer<T> | null> {
   const path = socketPath(ws);
   if (!path || signal?.aborted) return Promise.resolve(null);
+  const root = workspaceIdentity(ws.root);
+  if (!root) return Promise.resolve(null);
   return new Promise((resolve) => {
     let answered = false;
     let buf = '';
@@ -71,7 +77,7 @@ export function askDaemon<T>(
     const timer = setTimeout(() => finish(null), timeoutMs);
     signal?.addEventListener('abort', stop, { once: true });
     socket.setEncoding('utf8');
-    socket.on('connect', () => socket.write(`${JSON.stringify(request)}\n`));
+    socket.on('connect', () => socket.write(`${JSON.stringify({ ...request, root })}\n`));
     socket.on('data', (d: string) => {
       buf += d;
       const nl = buf.indexOf('\n');

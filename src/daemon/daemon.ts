@@ -3,7 +3,7 @@
 // when nothing is written), one cycle per run so a backlog never blocks file-change handling.
 // It writes only under the shared writer lock, so `hipo compact` and the daemon never interleave.
 import { resourceLimits } from 'node:worker_threads';
-import { statSync } from 'node:fs';
+import { existsSync, statSync } from 'node:fs';
 import { hostname } from 'node:os';
 import { createTask, type ScheduledTask } from 'node-cron';
 import type { HipoConfig } from '../config/config.js';
@@ -12,6 +12,7 @@ import { acquireLock, LockBusy, type Lock } from '../state/lock.js';
 import type { Workspace } from '../tree/layout.js';
 import { MemoryDirMissing } from '../tree/scan.js';
 import { StampCache } from '../state/stamp-cache.js';
+import { workspaceIdentity } from '../config/workspace-root.js';
 import { pendingCaptures } from '../state/pending-captures.js';
 import type { TreeSnapshot } from '../tree/snapshot.js';
 import type { DaemonLog } from './log.js';
@@ -94,6 +95,8 @@ export class Daemon {
    * llm.timeoutMs. The node it was for is written extractively and owed its pass.
    */
   private readonly halt = new AbortController();
+  /** Its workspace folder is gone (moved away): said once until it is back. */
+  private rootGone = false;
   private readonly clock = clockSource(process.env);
   /** Kept between runs: a run caused by file changes plans only what they touched. */
   private readonly planner = new Planner();
@@ -124,6 +127,7 @@ export class Daemon {
     this.state = {
       pid: process.pid,
       host: hostname(),
+      root: ws.root,
       since: new Date().toISOString(),
       stoppedAt: null,
       runs: 0,
@@ -208,6 +212,7 @@ export class Daemon {
     const host: RequestHost = {
       clock: this.clock,
       settings: this.settings.digest,
+      root: () => workspaceIdentity(this.ws.root),
       context: { configWarnings: this.settings.warnings, memoryDir: this.config.memoryDir },
       busy: () => (this.stopping ? 'the daemon is stopping' : this.backlogRunning ? 'the daemon is working off a backlog' : null),
       runNow: (reason) =>
@@ -281,6 +286,7 @@ export class Daemon {
         signal: this.halt.signal,
       });
       this.known = r.tree;
+      this.rootGone = false;
       // What the index must look at: every file, after a run that looked at every file.
       if (!known) this.indexDue = null;
       else if (this.indexDue) for (const f of [...touched, ...changed, ...r.written]) this.indexDue.add(f);
@@ -335,11 +341,26 @@ export class Daemon {
       writeDaemonState(this.ws, this.state);
       // A missing memory folder is waited for (the watcher sees it come back); other failures
       // (a lock held by a long `hipo compact`, a full disk) are retried with backoff.
-      this.log(err instanceof MemoryDirMissing ? 'warn' : 'error', 'run-error', `run failed (${reason}): ${message}`, {
+      const missing = err instanceof MemoryDirMissing;
+      if (!existsSync(this.ws.root)) {
+        // The whole workspace moved or went (its locks fail before the memory folder is missed):
+        // said once, not at every heartbeat; no retries, the next heartbeat looks again.
+        if (!this.rootGone)
+          this.log(
+            'warn',
+            'run-error',
+            `${this.ws.root} is gone (moved, renamed or deleted?): waiting for it to come back. Commands in a workspace ` +
+              `moved elsewhere do their own work; to have a daemon there, stop this one (pid ${process.pid}) and start one there`,
+            { reason, error: message, root: this.ws.root },
+          );
+        this.rootGone = true;
+        return { again: false, retryMs: null };
+      }
+      this.log(missing ? 'warn' : 'error', 'run-error', `run failed (${reason}): ${message}`, {
         reason,
         error: message,
       });
-      return { again: false, retryMs: err instanceof MemoryDirMissing ? null : this.retryLater() };
+      return { again: false, retryMs: missing ? null : this.retryLater() };
     }
   }
 

@@ -39,6 +39,8 @@ export interface RequestHost {
   readonly clock: string | null;
   /** What its settings were made from when it started (config/settings-source.ts). */
   readonly settings: string;
+  /** Its workspace as commands name theirs (workspaceIdentity): null once nothing is at its path. */
+  root(): string | null;
   readonly context: AnswerContext;
   /** Why the daemon cannot take requests now (stopping, working off a backlog), or null. */
   busy(): string | null;
@@ -67,6 +69,10 @@ export async function answerRequest(host: RequestHost, request: DaemonRequest): 
 }
 
 async function reply(host: RequestHost, request: DaemonRequest): Promise<Reply> {
+  // A command of an earlier hipo names no workspace: it does its work itself, as for any doubt.
+  const root = host.root();
+  if (!request.root || request.root !== root)
+    return { declined: root ? `the daemon serves ${root}, not the command's workspace` : 'the workspace the daemon serves is gone' };
   if ((request.clock ?? null) !== host.clock) return { declined: 'the command reads another clock' };
   if (request.settings !== host.settings)
     return { declined: 'the command reads other settings (hipo.config.json or HIPO_* variables changed since the daemon started)' };

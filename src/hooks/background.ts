@@ -11,6 +11,7 @@ import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import type { HipoConfig } from '../config/config.js';
 import { atomicWriteFile } from '../fs/atomic.js';
+import { readDaemonState, servesWorkspace } from '../state/daemon-record.js';
 import { ensureStateDir } from '../state/dir.js';
 import { lockHolder } from '../state/lock.js';
 import type { Workspace } from '../tree/layout.js';
@@ -38,7 +39,8 @@ export function compactInBackground(
   } catch {
     /* never started here */
   }
-  if (lockHolder(ws, 'daemonLock')) return 'daemon';
+  // A daemon started for another path (the workspace moved under it) does not follow this one.
+  if (lockHolder(ws, 'daemonLock') && servesWorkspace(readDaemonState(ws), ws)) return 'daemon';
   if (lockHolder(ws)) return 'busy';
   ensureStateDir(ws);
   atomicWriteFile(marker, `${new Date(at).toISOString()}\n`);

@@ -1,6 +1,7 @@
 // What a running daemon tells `hipo status`: `.hipo/daemon.json`, rewritten (atomically) after
 // every run. A record whose pid is dead describes a daemon that stopped or crashed.
 import { readFileSync } from 'node:fs';
+import { workspaceIdentity } from '../config/workspace-root.js';
 import type { Workspace } from '../tree/layout.js';
 import { ensureStateDir, statePath } from './dir.js';
 import { atomicWriteFile } from '../fs/atomic.js';
@@ -21,6 +22,8 @@ interface DaemonRun {
 export interface DaemonState {
   pid: number;
   host: string;
+  /** The workspace it serves, as it was started (absent from a daemon of an earlier hipo). */
+  root?: string;
   since: string;
   /** Set when the daemon stopped cleanly. */
   stoppedAt: string | null;
@@ -50,4 +53,16 @@ export function readDaemonState(ws: Workspace): DaemonState | null {
   } catch {
     return null;
   }
+}
+
+/**
+ * Whether the daemon a record describes serves the workspace at `ws.root`. Its record (and its
+ * lock) move with the folder; its paths do not: after `mv ws ws2` it still works on `ws`, and
+ * commands in `ws2` must not count on it. A record without a root (an earlier hipo's) is taken
+ * to serve where it lies.
+ */
+export function servesWorkspace(state: Pick<DaemonState, 'root'> | null, ws: { root: string }): boolean {
+  if (!state?.root) return true;
+  const its = workspaceIdentity(state.root);
+  return its !== null && its === workspaceIdentity(ws.root);
 }

@@ -51,7 +51,13 @@ export function statePath(ws: Pick<Workspace, 'stateDir'>, what: StateFile): str
 
 export function ensureStateDir(ws: Workspace): string {
   if (!existsSync(ws.stateDir)) {
-    mkdirSync(ws.stateDir, { recursive: true });
+    // Inside the workspace folder, never making it: a daemon whose workspace was moved away
+    // must not leave a state folder where it used to be.
+    try {
+      mkdirSync(ws.stateDir);
+    } catch (err) {
+      if ((err as NodeJS.ErrnoException).code !== 'EEXIST') throw err;
+    }
   }
   const ignore = join(ws.stateDir, '.gitignore');
   if (!existsSync(ignore)) {

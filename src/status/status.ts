@@ -19,7 +19,7 @@ import { decodeText } from '../tree/text.js';
 import { dayParts } from '../tree/raw-day.js';
 import { atomicWriteFile } from '../fs/atomic.js';
 import { loadTokenCounter, type TokenizerName } from '../text/tokens.js';
-import { readDaemonState, type DaemonState } from '../state/daemon-record.js';
+import { readDaemonState, servesWorkspace, type DaemonState } from '../state/daemon-record.js';
 import { resolveLlmSettings } from '../summarize/llm/settings.js';
 import { stateSummary, type BackoffView } from '../state/llm.js';
 import { statePath } from '../state/dir.js';
@@ -55,8 +55,11 @@ export interface StatusReport {
   index: { file: string; bytes: number; embedder: string } | null;
   /** The shared store searches read (`search.store` "postgres"); absent with the local index only. */
   store?: StoreStatus | null;
-  /** The daemon for this workspace, running or last seen. */
-  daemon: (DaemonState & { running: boolean }) | null;
+  /**
+   * The daemon for this workspace, running or last seen. `servesHere` false: it was started for
+   * another path (`root`; the workspace was moved or renamed under it) and serves nothing here.
+   */
+  daemon: (DaemonState & { running: boolean; servesHere: boolean }) | null;
   /** The model summaries use, if one is configured (config `llm` or HIPO_LLM_*). */
   llm: { model: string; baseUrl: string; levels: string[]; backoff: BackoffView | null; failedInputs: number } | null;
   /** Whether every search asks the model for extra queries (search.expand.enabled). */
@@ -179,7 +182,7 @@ function indexStatus(ws: Workspace, config: HipoConfig): StatusReport['index'] {
   return { file, bytes, embedder: config.search.embedder };
 }
 
-function daemonStatus(ws: Workspace): (DaemonState & { running: boolean }) | null {
+function daemonStatus(ws: Workspace): StatusReport['daemon'] {
   const state = readDaemonState(ws);
   const holder = lockHolder(ws, 'daemonLock');
   if (!state && !holder) return null;
@@ -193,7 +196,7 @@ function daemonStatus(ws: Workspace): (DaemonState & { running: boolean }) | nul
     lastError: null,
     indexedAt: null,
   };
-  return { ...base, running: holder !== null && holder.pid === base.pid };
+  return { ...base, running: holder !== null && holder.pid === base.pid, servesHere: servesWorkspace(state, ws) };
 }
 
 function modelStatus(ws: Workspace, config: HipoConfig): StatusReport['llm'] {

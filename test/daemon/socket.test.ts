@@ -1,6 +1,6 @@
 // One-shot commands handing their work to a running daemon over `.hipo/daemon.sock`: the real
 // daemon child process, the real `hipo` CLI, a real Unix socket.
-import { appendFileSync, readdirSync, statSync, writeFileSync } from 'node:fs';
+import { appendFileSync, existsSync, readdirSync, readFileSync, renameSync, statSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { askDaemon } from '../../src/daemon/ask.js';
@@ -234,6 +234,46 @@ describe('hipo compact with a daemon running', () => {
     const r = runCli(['search', 'zeppelin', '--mode', 'bm25', '--json', '--dir', ws.root], { env });
     expect(r.code).toBe(0);
     expect(r.stdout).not.toMatch(/zeppelin/i);
+  });
+});
+
+describe('a daemon whose workspace was moved or renamed', () => {
+  it('serves it no more: commands there do their own work, status says so, and the daemon waits without a trace', async () => {
+    // A heartbeat every second, so the daemon runs (and finds its folder gone) within the test.
+    const ws = makeWorkspace({}, { ...FAST_DAEMON, daemon: { ...FAST_DAEMON.daemon, heartbeat: '* * * * * *' } });
+    ws.write('memory/2026-06-02.md', rawLog('2026-06-02', { 'work [project]': ['started'] }));
+    const env = { HIPO_NOW: '2026-06-02' };
+    const d = start(ws.root, env);
+    await d.waitFor((l) => l.event === 'index', 30_000, 'the first index');
+    expect(runCli(['compact', '--dir', ws.root], { env }).stdout).toMatch(/run by the daemon/);
+    const moved = `${ws.root}-moved`;
+    renameSync(ws.root, moved);
+    try {
+      appendFileSync(join(moved, 'memory/2026-06-02.md'), '- measured the quokka enclosure\n');
+      const r = runCli(['compact', '--dir', moved], { env });
+      expect(r.code).toBe(0);
+      expect(r.stdout).not.toMatch(/run by the daemon/);
+      expect(readFileSync(join(moved, 'memory/daily/2026-06-02.md'), 'utf8')).toContain('quokka enclosure');
+      const found = JSON.parse(runCli(['search', 'quokka', '--mode', 'bm25', '--json', '--dir', moved], { env }).stdout);
+      expect(found.hits.map((h: { path: string }) => h.path)).toContain('memory/2026-06-02.md');
+      expect(runCli(['status', '--dir', moved], { env }).stdout).toContain(
+        `daemon: not serving this workspace: pid ${d.child.pid} runs for ${ws.root}`,
+      );
+      const status = JSON.parse(runCli(['status', '--json', '--dir', moved], { env }).stdout);
+      expect(status.daemon).toMatchObject({ running: true, servesHere: false, root: ws.root });
+      // The daemon says once that its folder is gone, and stays up without making it again.
+      await d.waitFor((l) => l.event === 'run-error' && l.message.includes('is gone'), 20_000, 'the warning');
+      await new Promise((r) => setTimeout(r, 2500));
+      expect(d.logs.filter((l) => l.event === 'run-error')).toHaveLength(1);
+      expect(d.child.exitCode).toBeNull();
+      expect(existsSync(ws.root)).toBe(false);
+    } finally {
+      renameSync(moved, ws.root);
+    }
+    // Back where it was started, it is served again.
+    appendFileSync(join(ws.root, 'memory/2026-06-02.md'), '- back home\n');
+    await d.until(() => runCli(['compact', '--dir', ws.root], { env }).stdout.includes('run by the daemon'), 20_000, 'the daemon');
+    expect(node(ws, 'daily/2026-06-02.md').body).toContain('back home');
   });
 });
 

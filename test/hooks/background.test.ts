@@ -1,10 +1,10 @@
 // A capture hook keeps the tree following the sessions when no daemon runs: it starts `hipo
 // compact --catch-up` as a detached process (the real CLI, real child processes), at most once
 // per interval, and never while a daemon runs.
-import { existsSync, readFileSync } from 'node:fs';
+import { existsSync, readFileSync, renameSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { daemonsForTests, FAST_DAEMON } from '../helpers/daemon.js';
+import { caughtUp, daemonsForTests, FAST_DAEMON } from '../helpers/daemon.js';
 import { hookJson, TranscriptWriter } from '../helpers/transcript.js';
 import { makeWorkspace, runCli, type TestWorkspace } from '../helpers/workspace.js';
 
@@ -98,5 +98,30 @@ describe('background compaction after a capture hook', () => {
     expect(captures(off).at(-1)).not.toHaveProperty('compacting');
     await sleep(1000);
     expect(existsSync(join(off.memoryDir, 'ROOT.md'))).toBe(false);
+  });
+
+  it('starts one when the daemon running serves another path (the workspace was moved under it)', async () => {
+    const ws = makeWorkspace({}, FAST_DAEMON);
+    const d = start(ws.root, { HIPO_NOW: DAY });
+    // Moved once it is idle: a cycle caught mid-way would write where the workspace was.
+    await d.until(() => caughtUp(d, ws.root), 20_000, 'the daemon to catch up');
+    const moved = `${ws.root}-moved`;
+    renameSync(ws.root, moved);
+    try {
+      const t = new TranscriptWriter(SESSION, `${DAY}T09:00:00.000Z`)
+        .user('Where do sessions live?')
+        .assistant('In Postgres.')
+        .writeTo(join(moved, 'session.jsonl'));
+      const r = runCli(['hook', 'Stop'], { input: hookJson('Stop', { session_id: SESSION, cwd: moved, transcript_path: t }), env: ON });
+      expect(r.code).toBe(0);
+      const last = readFileSync(join(moved, '.hipo', 'journal.jsonl'), 'utf8')
+        .trim()
+        .split('\n')
+        .at(-1)!;
+      expect(JSON.parse(last)).toMatchObject({ type: 'capture', turns: 1, compacting: 'started in the background' });
+      await until(() => existsSync(join(moved, 'memory', 'ROOT.md')), 'ROOT.md in the moved workspace');
+    } finally {
+      renameSync(moved, ws.root);
+    }
   });
 });

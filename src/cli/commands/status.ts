@@ -78,9 +78,12 @@ function formatStatus(r: StatusReport, configWarnings: string[]): string {
   if (r.daemon) {
     const d = r.daemon;
     lines.push(
-      d.running
-        ? `  daemon: running, pid ${d.pid} since ${d.since}, ${d.runs} run(s)`
-        : `  daemon: not running (last: pid ${d.pid}, ${d.stoppedAt ? `stopped ${d.stoppedAt}` : 'did not stop cleanly'})`,
+      d.running && !d.servesHere
+        ? `  daemon: not serving this workspace: pid ${d.pid} runs for ${d.root} (moved or renamed since it started); ` +
+            `commands do their own work; stop it (kill ${d.pid}) and start one here`
+        : d.running
+          ? `  daemon: running, pid ${d.pid} since ${d.since}, ${d.runs} run(s)`
+          : `  daemon: not running (last: pid ${d.pid}, ${d.stoppedAt ? `stopped ${d.stoppedAt}` : 'did not stop cleanly'})`,
     );
     if (d.lastRun)
       lines.push(
