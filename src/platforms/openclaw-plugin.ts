@@ -5,7 +5,8 @@
 // plugin writes the run's messages (from its prompt on) as transcript JSONL (Claude Code shape)
 // and runs `hipo hook Stop` or `PreCompact` on it. The file only ever grows (hipo reads it from a byte offset): messages
 // already written are not written again (their keys are kept beside it), and once the hook
-// has archived them their bytes are zeroed in place, so no unredacted copy stays on disk.
+// has archived them their bytes are zeroed in place, so no unredacted copy stays on disk (a
+// hook that failed, the config not loading, leaves them for hipo to archive once it loads).
 // After a compaction, the next run gets `hipo hook SessionStart` (source compact) as context.
 
 export const OPENCLAW_PLUGIN_JSON = `${JSON.stringify(
@@ -39,11 +40,12 @@ function findWorkspace(start) {
   }
 }
 
+/** What hipo printed; null when it failed (hipo.config.json does not load, a timeout). */
 function hipo(ws, args, input) {
   try {
     return execFileSync(HIPO[0], [...HIPO.slice(1), ...args], { input, cwd: ws, encoding: 'utf8', timeout: 15000 });
   } catch {
-    return '';
+    return null;
   }
 }
 
@@ -114,7 +116,9 @@ function capture(ctx, messages, event) {
     writeFileSync(keysFile, JSON.stringify([...seen].slice(-5000)));
     if (added) appendFileSync(file, added, { mode: 0o600 });
     if (!existsSync(file)) return;
-    hipo(ws, ['hook', event], JSON.stringify({ session_id: session, transcript_path: file, cwd: ws, ...(event === 'PreCompact' ? { trigger: 'auto' } : {}) }));
+    const hook = { session_id: session, transcript_path: file, cwd: ws, ...(event === 'PreCompact' ? { trigger: 'auto' } : {}) };
+    // Not archived (a config that does not load): the bytes stay for hipo to archive once it loads.
+    if (hipo(ws, ['hook', event], JSON.stringify(hook)) === null) return;
     // Archived: zero the bytes in place (the size stays, so hipo's offset holds).
     const size = statSync(file).size;
     truncateSync(file, 0);

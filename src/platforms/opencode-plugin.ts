@@ -1,8 +1,8 @@
 // The OpenCode plugin hipo writes into `.opencode/plugins/hipo.js`. OpenCode keeps sessions in
 // its own store, so the plugin writes each session's messages as transcript JSONL (Claude Code
 // shape, message ids as uuids: the same bytes every time, so hipo's byte offsets hold), runs
-// `hipo hook Stop` on it when the session goes idle and deletes it again (it holds the
-// conversation unredacted: only the raw log, redacted, is kept); it puts the SessionStart context
+// `hipo hook Stop` on it when the session goes idle and deletes it again once archived (it holds
+// the conversation unredacted: only the raw log, redacted, is kept); it puts the SessionStart context
 // into the system prompt and into the compaction prompt, and what memory holds about the latest
 // prompt (the UserPromptSubmit hook's context) into the system prompt after it. The workspace is
 // found from the folder OpenCode runs in, upward (as hipo itself finds it), so the plugin holds
@@ -26,11 +26,12 @@ function findWorkspace(start) {
 
 let WORKSPACE = null;
 
+/** What hipo printed; null when it failed (hipo.config.json does not load, a timeout). */
 function hipo(args, input) {
   try {
     return execFileSync(HIPO[0], [...HIPO.slice(1), ...args], { input, cwd: WORKSPACE, encoding: 'utf8', timeout: 15000 });
   } catch {
-    return '';
+    return null;
   }
 }
 
@@ -78,13 +79,11 @@ export const HipoMemory = async ({ client, directory }) => {
       mkdirSync(dir, { recursive: true, mode: 0o700 });
       const file = join(dir, sessionID + '.jsonl');
       writeFileSync(file, transcriptLines(res.data || []), { mode: 0o600 });
-      try {
-        hipo(['hook', event], JSON.stringify({ session_id: sessionID, transcript_path: file, cwd: WORKSPACE }));
-      } finally {
-        // The copy holds the conversation as typed, secrets included: it lives only while hipo
-        // archives it (redacted). The next archive writes it again, the same bytes and more.
+      // The copy holds the conversation as typed, secrets included: it lives only while hipo
+      // archives it (redacted). The next archive writes it again, the same bytes and more. A hook
+      // that failed (a config that does not load) leaves it for hipo to archive once it loads.
+      if (hipo(['hook', event], JSON.stringify({ session_id: sessionID, transcript_path: file, cwd: WORKSPACE })) !== null)
         rmSync(file, { force: true });
-      }
     } catch {
       // memory capture must never break the session
     }

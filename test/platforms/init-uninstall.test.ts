@@ -357,6 +357,57 @@ describe('other platforms', () => {
     expect(ws.exists('.hipo/opencode/ses_2.jsonl')).toBe(false);
   });
 
+  it('opencode and openclaw: a copy hipo could not archive (the config did not load) is kept, and archived once it loads', async () => {
+    const broken = '{"timeZone":"UTC",}';
+    const fixed = JSON.stringify({ timeZone: 'UTC' });
+    const at = Date.parse('2026-03-15T10:00:00Z');
+    // OpenCode: the copy it writes at idle stays until an archive succeeds.
+    const oc = makeWorkspace();
+    expect(runCli(['init', oc.root, '--platform', 'opencode']).code).toBe(0);
+    const mod = await import(`${join(oc.root, '.opencode/plugins/hipo.js')}?t=${Date.now()}`);
+    const data = [
+      {
+        info: { id: 'msg_1', sessionID: 'ses_9', role: 'user', time: { created: at } },
+        parts: [{ type: 'text', text: 'Ship the quokka export?' }],
+      },
+      {
+        info: { id: 'msg_2', sessionID: 'ses_9', role: 'assistant', time: { created: at + 5000 } },
+        parts: [{ type: 'text', text: 'Shipped.' }],
+      },
+    ];
+    const hooks = await mod.HipoMemory({ client: { session: { messages: async () => ({ data }) } }, directory: oc.root });
+    writeFileSync(join(oc.root, 'hipo.config.json'), broken);
+    await hooks.event({ event: { type: 'session.idle', properties: { sessionID: 'ses_9' } } });
+    expect(oc.exists('memory/2026-03-15.md')).toBe(false);
+    expect(oc.exists('.hipo/opencode/ses_9.jsonl')).toBe(true);
+    writeFileSync(join(oc.root, 'hipo.config.json'), fixed);
+    const output = { system: [] as string[] };
+    await hooks['experimental.chat.system.transform']({ sessionID: 'ses_10' }, output); // another session starts
+    expect(oc.read('memory/2026-03-15.md')).toContain('User: Ship the quokka export?');
+    await hooks.event({ event: { type: 'session.idle', properties: { sessionID: 'ses_9' } } });
+    expect(oc.exists('.hipo/opencode/ses_9.jsonl')).toBe(false);
+    expect(oc.read('memory/2026-03-15.md').match(/## Conversation/g)).toHaveLength(1);
+
+    // OpenClaw: the run's bytes are zeroed only once archived.
+    const a = agentEnv();
+    const ow = makeWorkspace();
+    expect(runCli(['init', ow.root, '--platform', 'openclaw'], { env: a.env }).code).toBe(0);
+    const plugin = (await import(`${join(ow.root, 'plugins/hipo/index.js')}?t=${Date.now()}`)).default;
+    const on: Record<string, (event: unknown, ctx: unknown) => unknown> = {};
+    plugin.register({ on: (name: string, fn: (event: unknown, ctx: unknown) => unknown) => (on[name] = fn) });
+    writeFileSync(join(ow.root, 'hipo.config.json'), broken);
+    const messages = [
+      { role: 'user', content: 'Where do the invoices go?', timestamp: at },
+      { role: 'assistant', content: [{ type: 'text', text: 'To the billing bucket.' }], timestamp: at + 5000 },
+    ];
+    on.agent_end!({ messages }, { workspaceDir: ow.root, sessionKey: 'main' });
+    expect(ow.exists('memory/2026-03-15.md')).toBe(false);
+    expect(ow.read('.hipo/openclaw/main.jsonl')).toContain('To the billing bucket.');
+    writeFileSync(join(ow.root, 'hipo.config.json'), fixed);
+    expect(runCli(['compact', '--dir', ow.root, '--now', '2026-03-15']).code).toBe(0);
+    expect(ow.read('memory/2026-03-15.md')).toContain('Assistant: To the billing bucket.');
+  });
+
   it('openclaw: only when asked (AGENTS.md alone is not OpenClaw); its bootstrap hook still works after the workspace moved', async () => {
     const a = agentEnv();
     const ws = makeWorkspace({ 'AGENTS.md': '# Agents\n', 'MEMORY.md': '# curated\n' });
