@@ -4,15 +4,18 @@
 // no limit: such patterns are refused when the config is loaded, with the reason. Three shapes
 // are refused, each found by a small look at the pattern's structure (a full ambiguity analysis,
 // or a library such as redos-detector, is slow and refuses ordinary patterns like `\s*\S+`):
-//   - inside a repeated group, a run (a repeated part) that is not always followed, in the same
-//     repetition, by a character the run cannot match: `(a+)+`, `(\w*\s?)*`, `(?:\w+\s*)+`,
-//     `(?:[a-z0-9-]+\.?)+` (the dot may be missing), `(?:[a-z.]+\.)+` (the run matches dots too).
-//     With one, the run must stop at the first such character, so each repetition splits one way
-//     only: `(?:[a-z0-9-]+\.)+example\.com`, `(?:\w+\.)+corp\.internal`, `(?:[A-Z0-9]+-)+KEY` pass.
-//     The character must come before the repetition ends (read from first characters; a lookahead
-//     is none) and is compared with every character the run can match. A run that ends its
-//     repetition is refused even where the next one starts with such a character (`(?:\.[a-z]+)+`,
-//     in fact safe);
+//   - inside a repeated group, a run (a repeated part) not always followed by a character the run
+//     cannot match: later in the same repetition, or, where the repetition may end right after the
+//     run, first in the next one. Refused: `(a+)+`, `(\w*\s?)*`, `(?:\w+\s*)+`, `(?:[a-z0-9-]+\.?)+`
+//     (the dot may be missing), `(?:[a-z.]+\.)+` (the run matches dots too), `(?:\.?[a-z]+)+` (the
+//     next repetition may start with a letter). With such a character the run must stop at the
+//     first one, so each repetition splits one way only: `(?:[a-z0-9-]+\.)+example\.com`,
+//     `(?:[A-Z0-9]+-)+KEY`, `[a-z]+(?:\.[a-z]+)+`, `\w+(?:-\w+)+` pass. Characters are read from
+//     first characters (a lookahead is none, a repetition that can be empty starts with nothing)
+//     and compared with every character the run can match; the next repetition's must also differ
+//     from what may still come in this one (`(?:\.[a-z]+(?:\.x|))+`: `.a.x` is one repetition or
+//     two). After the last repetition the run may give characters back to what follows the group
+//     (`(?:\.[a-z]+)+[a-z]`): one choice, made once, as in `[a-z]+[a-z]`;
 //   - inside a repeated group, alternatives that can start with the same character: `(\w|\d)+`,
 //     `(?:\s|\t)+` (a run of digits is one `\w` or one `\d` per character, 2^n ways);
 //   - inside a repeated group, a part repeated a varying number of times that can also match
@@ -37,7 +40,8 @@ type Node =
 
 /** Why a pattern could backtrack catastrophically, and how to write it instead; null when it is safe. */
 export function backtrackingRisk(source: string): string | null {
-  return risk({ kind: 'group', alts: parse(source, modifierFlags(source)), at: 0, look: false }, false, { chars: [], certain: false });
+  const top: Node = { kind: 'group', alts: parse(source, modifierFlags(source)), at: 0, look: false };
+  return risk(top, false, { chars: [], certain: false, again: NOTHING });
 }
 
 /**
@@ -218,9 +222,32 @@ function allChars(node: Node): Chars[] {
 
 /** What can come right after a node, within one repetition of the group repeated around it. */
 interface Next {
+  /** What can come right after the node before that repetition ends. */
   chars: readonly Chars[];
   /** Whether something must come (at least one character) before that repetition may end. */
   certain: boolean;
+  /** What the next repetition starts with (`empty`: it can start with nothing). */
+  again: First;
+}
+
+const NOTHING: First = { chars: [], empty: true };
+
+/** Every character that can come right after the node: in its repetition, or starting the next one. */
+function following(next: Next): readonly Chars[] {
+  return next.certain ? next.chars : [...next.chars, ...next.again.chars];
+}
+
+/**
+ * Whether a run that can match `run` must end at one place when its group repeats on: at the first
+ * character it cannot match, which must come later in the same repetition, or else start the next.
+ */
+function runEnds(run: readonly Chars[], next: Next): boolean {
+  if (overlap(run, next.chars)) return false;
+  if (next.certain) return true;
+  // The repetition may end right after the run. The next one then starts with a character that
+  // neither the run nor what may still come in this repetition can match, so the run stops there
+  // too; or the group stops repeating, once, at the end (a choice there does not multiply).
+  return !next.again.empty && !overlap(run, next.again.chars) && !overlap(next.again.chars, next.chars);
 }
 
 /**
@@ -244,7 +271,9 @@ function risk(node: Node, repeated: boolean, next: Next): string | null {
     for (const alt of node.alts) {
       for (let k = 0; k < alt.length; k++) {
         const rest = firstOf(alt, k + 1);
-        const after = rest.empty ? { chars: [...rest.chars, ...next.chars], certain: next.certain } : { chars: rest.chars, certain: true };
+        const after = rest.empty
+          ? { chars: [...rest.chars, ...next.chars], certain: next.certain, again: next.again }
+          : { chars: rest.chars, certain: true, again: next.again };
         const r = risk(alt[k]!, repeated && !node.look, after);
         if (r) return r;
       }
@@ -255,13 +284,13 @@ function risk(node: Node, repeated: boolean, next: Next): string | null {
   const own = first(node.node);
   if (node.max > BIG) {
     // A run inside a repeated group is safe when the same repetition must go on with a character
-    // the run cannot match: the run ends at the first such character, one way only.
-    if (repeated && (!next.certain || overlap(allChars(node.node), next.chars))) return nested(node.at);
+    // the run cannot match, or the next one must start with one: the run ends there, one way only.
+    if (repeated && !runEnds(allChars(node.node), next)) return nested(node.at);
     // Inside, what comes next is the next repetition (what follows the whole repeat is matched
     // once, at the end: a choice there does not multiply).
-    return risk(node.node, true, { chars: own.chars, certain: false });
+    return risk(node.node, true, { chars: [], certain: false, again: own });
   }
-  if (repeated && node.min < node.max && overlap(own.chars, next.chars))
+  if (repeated && node.min < node.max && overlap(own.chars, following(next)))
     return (
       `repeats a group in which a part repeated a varying number of times (at character ${node.at + 1}) can also ` +
       `match what comes after it, so a line splits into parts in many ways, ${EXPONENTIAL}; give the part a fixed ` +
@@ -270,13 +299,14 @@ function risk(node: Node, repeated: boolean, next: Next): string | null {
   // Within a few repetitions, another may come right after the node: something must come when
   // what follows the repeat must, and that repetition cannot match nothing.
   if (node.max === 1) return risk(node.node, repeated, next);
-  return risk(node.node, repeated, { chars: [...own.chars, ...next.chars], certain: next.certain && !own.empty });
+  return risk(node.node, repeated, { chars: [...own.chars, ...next.chars], certain: next.certain && !own.empty, again: next.again });
 }
 
 function nested(at: number): string {
   return (
     `repeats a group that itself repeats (nested quantifiers), ${EXPONENTIAL}: the run at character ${at + 1} ` +
-    'is not always followed, in the same repetition, by a character it cannot match; write it without a repeated ' +
-    'group inside a repeat (e.g. "a+" for "(a+)+"), or end the run with such a character (e.g. "(?:[a-z0-9-]+\\.)+")'
+    'is not always followed, in the same repetition or first in the next, by a character it cannot match; write it ' +
+    'without a repeated group inside a repeat (e.g. "a+" for "(a+)+"), or end or start each repetition with such ' +
+    'a character (e.g. "(?:[a-z0-9-]+\\.)+" or "[a-z]+(?:\\.[a-z]+)+")'
   );
 }

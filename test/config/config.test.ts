@@ -14,7 +14,7 @@ describe('hipo.config.json', () => {
   });
 
   it('never quotes a redaction pattern in an error: it may be the secret itself', () => {
-    for (const secret of ['sk-live-4f9(Zq81', '(sk-live-4f9a+)+x']) {
+    for (const secret of ['sk-live-4f9(Zq81', '(sk-live-4f9\\w+)+x']) {
       const ws = makeWorkspace({}, { timeZone: 'UTC', redactPatterns: ['ok', secret] });
       let message = '';
       try {
@@ -84,6 +84,10 @@ describe('hipo.config.json', () => {
       '(?:[A-Z0-9]+-)+KEY',
       '(\\d{3}-)+\\d{4}',
       '(?:[a-f0-9]{2}:)+[a-f0-9]{2}',
+      // ... or one that starts each repetition.
+      '[a-z0-9-]+(?:\\.[a-z0-9-]+)+\\.example\\.com',
+      '\\bsvc(?:-\\w+)+\\b',
+      '\\bAPI(?:_[A-Z0-9]+)*_KEY=\\S+',
     ];
     const ws = makeWorkspace({}, { timeZone: 'UTC', redactPatterns: safe });
     expect(loadConfig(ws.root).config.redactPatterns).toEqual(safe);

@@ -2,9 +2,10 @@ import { spawnSync } from 'node:child_process';
 import { describe, expect, it } from 'vitest';
 import { backtrackingRisk } from '../../src/config/regex-safety.js';
 
-// A run inside a repeated group that must end, in the same repetition, at a separator it cannot
-// match: each with a near miss (many repetitions, then a wrong ending) and a match (the right one),
-// and what a match attempt at the start finds (characters), nothing on a near miss unless said.
+// A run inside a repeated group that must end at a separator it cannot match, in the same
+// repetition or first in the next: each with a near miss (many repetitions, then a wrong ending)
+// and a match (the right one), and what a match attempt at the start finds (characters), nothing
+// on a near miss unless said.
 const SEPARATED = [
   { pattern: '(?:[a-z0-9-]+\\.)+example\\.com', unit: 'a-b.', miss: 'example.co', match: 'example.com' },
   { pattern: '(?:[a-z0-9-]+\\.)+example\\.com', unit: 'a.', miss: '!', match: 'example.com' },
@@ -13,6 +14,15 @@ const SEPARATED = [
   { pattern: '(\\d{3}-)+\\d{4}', unit: '123-', miss: '12', match: '1234' },
   // A near miss still matches here, short of the wrong ending: the repetitions but their last `:`.
   { pattern: '(?:[a-f0-9]{2}:)+[a-f0-9]{2}', unit: 'ab:', miss: 'g', match: '0f', missFound: -1 },
+  // The separator starts each repetition: the run before it must stop there.
+  { pattern: '[a-z]+(?:\\.[a-z]+)+$', unit: 'ab.', miss: '!', match: 'ab' },
+  { pattern: '\\w+(?:-\\w+)+$', unit: 'a_1-', miss: '!', match: 'end' },
+  { pattern: '[A-Z0-9]+(?:_[A-Z0-9]+)*$', unit: 'A1_', miss: '!', match: 'KEY' },
+  { pattern: '(?:\\.[a-z0-9-]+)+\\.example\\.com', unit: '.a-b', miss: '.example.co', match: '.example.com' },
+  { pattern: '(?:\\.[a-z]+)+\\.com', unit: '.ab', miss: '.co', match: '.com' },
+  { pattern: '(?:\\.[a-z]+|-[0-9]+)+;', unit: '.ab-12', miss: '!', match: ';' },
+  // After the last repetition the run may give characters back to what follows: once, not each time.
+  { pattern: '(?:\\.[a-z]+)+[a-z]!', unit: '.ab', miss: '?', match: '!' },
 ];
 
 // Runs in a child process: a pattern that backtracks exponentially never returns, and a hang in
@@ -54,15 +64,34 @@ describe('backtrackingRisk', () => {
     const NESTED = /^repeats a group that itself repeats \(nested quantifiers\)/;
     for (const p of ['(a+)+', '(\\w*\\s?)*', '(?:[a-z0-9-]+\\.?)+x', '(?:[a-z.]+\\.)+x', '(?:\\w+\\s*)+$', '(?:\\w+\\b)+'])
       expect({ p, why: backtrackingRisk(p) }).toEqual({ p, why: expect.stringMatching(NESTED) });
-    // Refused too, some only to be careful: a run ending its repetition (`(?:\.[a-z]+)+` is in fact
-    // safe), a separator only looked at, runs that split each other, a separator the next run matches.
-    for (const p of ['(?:\\.[a-z]+)+x', '(?:[a-z]+(?=\\.))+', '(?:(?:[a-z]+|[0-9]+)+\\.)+', '(?:[a-z]*[a-z]+\\.)+', '(?:(?:[a-z]+\\.)+x)+'])
+    // Refused too, some only to be careful: a separator only looked at, runs that split each other, a
+    // separator the next run matches.
+    for (const p of ['(?:[a-z]+(?=\\.))+', '(?:(?:[a-z]+|[0-9]+)+\\.)+', '(?:[a-z]*[a-z]+\\.)+', '(?:(?:[a-z]+\\.)+x)+'])
+      expect({ p, why: backtrackingRisk(p) }).toEqual({ p, why: expect.stringMatching(NESTED) });
+    // A run ending its repetition where the next need not start with a character it cannot match: the
+    // separator is optional or one of the run's, another alternative or an assertion starts with the
+    // run, a repetition can be empty, what may still come can start the next (`.a.x` is one repetition
+    // or two), or the repeated group is a run that what follows it can continue.
+    for (const p of [
+      '(?:\\.?[a-z]+)+x',
+      '(?:\\.[a-z.]+)+x',
+      '(?:-\\w+|\\w+)+',
+      '(?:\\.[a-z]+|[0-9]+)+',
+      '(?:\\b[a-z]+)+',
+      '(?:\\.[a-z]+|)+',
+      '(?:\\.[a-z]+(?:\\.x|))+',
+      '(?:\\.[a-z]+[.0-9]*)+',
+      '(?:(?:\\.[a-z]+)+[a-z])+',
+    ])
       expect({ p, why: backtrackingRisk(p) }).toEqual({ p, why: expect.stringMatching(NESTED) });
     for (const p of ['(\\w|\\d)+', '(?:\\s|\\t)+', '(\\w\\w?)+', '(a{1,3})+'])
       expect({ p, why: backtrackingRisk(p) }).not.toEqual({ p, why: null });
     expect(backtrackingRisk('(?:[a-z0-9-]+\\.?)+x')).toMatch(/the run at character 4 is not always followed/);
+    expect(backtrackingRisk('[a-z]+(?:\\.?[a-z]+)+')).toMatch(/the run at character 13 is not always followed/);
     // Case ignored, `k` is one of `[A-Z]`.
     expect(backtrackingRisk('(?:[A-Z]+k)+')).toBeNull();
     expect(backtrackingRisk('(?i:(?:[A-Z]+k)+)')).toMatch(NESTED);
+    expect(backtrackingRisk('(?:K[a-z]+)+')).toBeNull();
+    expect(backtrackingRisk('(?i:(?:K[a-z]+)+)')).toMatch(NESTED);
   });
 });
