@@ -20,7 +20,9 @@
 //     `(?:\s|\t)+` (a run of digits is one `\w` or one `\d` per character, 2^n ways);
 //   - inside a repeated group, a part repeated a varying number of times that can also match
 //     what comes after it: `(\w\w?)+`, `(a{1,3})+` (a run splits into parts in many ways).
-// "Repeated" is without bound, or more than 16 times: a small bound keeps the ways few. The
+// "Repeated" is without bound, or more than 16 times: a small bound keeps the ways few. Runs
+// are checked in a group repeated 3 to 16 times too: k repetitions split a run of n characters in
+// (n choose k) ways, and `(a+){1,16}x` takes seconds on 26 characters (`(a+){2}` is `a+a+`). The
 // checks look at first characters only, so they refuse a few patterns that are in fact safe
 // (`(a|ab)+`); a pattern can always be written so that its choices start differently.
 
@@ -41,7 +43,7 @@ type Node =
 /** Why a pattern could backtrack catastrophically, and how to write it instead; null when it is safe. */
 export function backtrackingRisk(source: string): string | null {
   const top: Node = { kind: 'group', alts: parse(source, modifierFlags(source)), at: 0, look: false };
-  return risk(top, false, { chars: [], certain: false, again: NOTHING });
+  return risk(top, 'once', { chars: [], certain: false, again: NOTHING });
 }
 
 /**
@@ -220,6 +222,18 @@ function allChars(node: Node): Chars[] {
   return [];
 }
 
+/**
+ * How often the groups around a node repeat it: `many` is without bound or more than 16 times,
+ * `few` 3 to 16 times in all. `twice` is no more than `once`: `(a+){2}` is `a+a+`, which splits a
+ * run in n ways, as any two runs side by side do; the checks start from 3.
+ */
+type Repeated = 'once' | 'twice' | 'few' | 'many';
+
+/** Whether a run inside could be split in many ways by the repetitions around it. */
+function splitsRuns(repeated: Repeated): boolean {
+  return repeated === 'few' || repeated === 'many';
+}
+
 /** What can come right after a node, within one repetition of the group repeated around it. */
 interface Next {
   /** What can come right after the node before that repetition ends. */
@@ -251,13 +265,13 @@ function runEnds(run: readonly Chars[], next: Next): boolean {
 }
 
 /**
- * The first risk in `node`. `repeated`: the node is inside a group repeated without bound;
+ * The first risk in `node`. `repeated`: how the group around the node repeats;
  * `next`: then, what can come right after the node within that group's repetitions.
  */
-function risk(node: Node, repeated: boolean, next: Next): string | null {
+function risk(node: Node, repeated: Repeated, next: Next): string | null {
   if (node.kind === 'group') {
     // A lookaround is matched once and never re-entered, so its choices cannot multiply.
-    if (repeated && !node.look)
+    if (repeated === 'many' && !node.look)
       for (let a = 0; a < node.alts.length; a++)
         for (let b = a + 1; b < node.alts.length; b++)
           if (sameStart(firstOf(node.alts[a]!, 0), firstOf(node.alts[b]!, 0)))
@@ -267,14 +281,14 @@ function risk(node: Node, repeated: boolean, next: Next): string | null {
               `character, or join them into one character class (e.g. "\\w+" for "(\\w|\\d)+")`
             );
     // A run inside a lookaround has no separator to end it: refused in a repeat, as before.
-    if (repeated && node.look && containsOpenRepeat(node)) return nested(node.at);
+    if (splitsRuns(repeated) && node.look && containsOpenRepeat(node)) return nested(node.at);
     for (const alt of node.alts) {
       for (let k = 0; k < alt.length; k++) {
         const rest = firstOf(alt, k + 1);
         const after = rest.empty
           ? { chars: [...rest.chars, ...next.chars], certain: next.certain, again: next.again }
           : { chars: rest.chars, certain: true, again: next.again };
-        const r = risk(alt[k]!, repeated && !node.look, after);
+        const r = risk(alt[k]!, node.look ? 'once' : repeated, after);
         if (r) return r;
       }
     }
@@ -285,21 +299,25 @@ function risk(node: Node, repeated: boolean, next: Next): string | null {
   if (node.max > BIG) {
     // A run inside a repeated group is safe when the same repetition must go on with a character
     // the run cannot match, or the next one must start with one: the run ends there, one way only.
-    if (repeated && !runEnds(allChars(node.node), next)) return nested(node.at);
+    if (splitsRuns(repeated) && !runEnds(allChars(node.node), next)) return nested(node.at);
     // Inside, what comes next is the next repetition (what follows the whole repeat is matched
     // once, at the end: a choice there does not multiply).
-    return risk(node.node, true, { chars: [], certain: false, again: own });
+    return risk(node.node, 'many', { chars: [], certain: false, again: own });
   }
-  if (repeated && node.min < node.max && overlap(own.chars, following(next)))
+  if (repeated === 'many' && node.min < node.max && overlap(own.chars, following(next)))
     return (
       `repeats a group in which a part repeated a varying number of times (at character ${node.at + 1}) can also ` +
       `match what comes after it, so a line splits into parts in many ways, ${EXPONENTIAL}; give the part a fixed ` +
       `count or follow it by a different character (e.g. "\\w+" for "(\\w\\w?)+")`
     );
+  if (node.max === 1) return risk(node.node, repeated, next);
+  // k repetitions split a run of n characters in (n choose k) ways: from 3 on, the runs inside
+  // must end one way, as in a group repeated without bound (what follows is matched once, or twice).
+  const times = repeated === 'once' ? (node.max === 2 ? 'twice' : 'few') : repeated === 'twice' ? 'few' : repeated;
+  if (times === 'few' && repeated !== 'few') return risk(node.node, 'few', { chars: [], certain: false, again: own });
   // Within a few repetitions, another may come right after the node: something must come when
   // what follows the repeat must, and that repetition cannot match nothing.
-  if (node.max === 1) return risk(node.node, repeated, next);
-  return risk(node.node, repeated, { chars: [...own.chars, ...next.chars], certain: next.certain && !own.empty, again: next.again });
+  return risk(node.node, times, { chars: [...own.chars, ...next.chars], certain: next.certain && !own.empty, again: next.again });
 }
 
 function nested(at: number): string {

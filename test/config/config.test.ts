@@ -121,6 +121,8 @@ describe('hipo.config.json', () => {
     // A run whose separator may be missing, or that can match its separator (1-4 s on a near miss of 26-40 characters).
     for (const p of ['(?:[a-z0-9-]+\\.?)+x', '(?:[a-z.]+\\.)+x', '(?:\\w+\\s*)+$'])
       expect({ p, why: refusal(p) }).toEqual({ p, why: expect.stringMatching(NESTED) });
+    // Repeated 16 times at most, a run still splits in (n choose k) ways (seconds on 24 characters).
+    expect(refusal('(a+){1,16}x')).toMatch(NESTED);
   });
 
   it('warns about unknown settings instead of ignoring them silently', () => {

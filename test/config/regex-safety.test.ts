@@ -94,4 +94,14 @@ describe('backtrackingRisk', () => {
     expect(backtrackingRisk('(?:K[a-z]+)+')).toBeNull();
     expect(backtrackingRisk('(?i:(?:K[a-z]+)+)')).toMatch(NESTED);
   });
+
+  it('checks the runs of a group repeated 3 to 16 times too, and leaves a fixed split alone', () => {
+    const NESTED = /^repeats a group that itself repeats \(nested quantifiers\)/;
+    // k repetitions split a run of n characters in (n choose k) ways: `(a+){1,16}x` takes seconds on 24 a's.
+    for (const p of ['(a+){1,16}x', '(a+){3}x', '((a+){2}){2}x', '(?:\\w+\\s?){3}!', '(?:[a-z]+\\.?){2,5}x'])
+      expect({ p, why: backtrackingRisk(p) }).toEqual({ p, why: expect.stringMatching(NESTED) });
+    // Twice is `a+a+`, as cheap as any two runs side by side; a bounded part or a separator fixes the split.
+    for (const p of ['(a+){2}x', '(\\d{3}-){2}\\d{4}', '(?:\\d{1,3}\\.){3}\\d{1,3}', '(?:[a-z]+\\.){1,16}com', '(?:\\.[a-z]+){1,16}'])
+      expect({ p, risk: backtrackingRisk(p) }).toEqual({ p, risk: null });
+  });
 });
