@@ -297,8 +297,7 @@ function overlay(
     }
     const def = base[key];
     if (Array.isArray(def)) {
-      if (!Array.isArray(value)) throw new ConfigError(file, `"${where}" must be a list`);
-      base[key] = value;
+      base[key] = listOfStrings(value, where, file);
     } else if (def !== null && typeof def === 'object') {
       if (value === null || typeof value !== 'object' || Array.isArray(value)) throw new ConfigError(file, `"${where}" must be an object`);
       overlay(def as Record<string, unknown>, value, where, file, warnings, open);
@@ -316,6 +315,24 @@ function overlay(
       base[key] = value;
     }
   }
+}
+
+/**
+ * Every list a config holds is a list of strings (markers, patterns, paths, names, levels): a
+ * number or null in one would reach code that calls string methods on it. The error names the
+ * entry by its place and its kind, never its text (a redaction pattern may be a secret).
+ */
+function listOfStrings(value: Json, where: string, file: string): string[] {
+  if (!Array.isArray(value)) throw new ConfigError(file, `"${where}" must be a list`);
+  for (const [i, v] of value.entries())
+    if (typeof v !== 'string') throw new ConfigError(file, `"${where}" entry ${i + 1} must be a string, got ${kindOf(v)}`);
+  return value as string[];
+}
+
+function kindOf(v: Json): string {
+  if (v === null) return 'null';
+  if (Array.isArray(v)) return 'a list';
+  return typeof v === 'object' ? 'an object' : typeof v === 'boolean' ? String(v) : `a ${typeof v}`;
 }
 
 /** Sections whose keys are free-form (e.g. a plugin's own settings). */
@@ -385,7 +402,6 @@ function validate(c: HipoConfig, file: string): void {
   // place in the list, never by its text, since errors reach logs, the journal and MCP answers.
   for (const [i, p] of c.redactPatterns.entries()) {
     const entry = `"redactPatterns" entry ${i + 1}`;
-    if (typeof p !== 'string') throw new ConfigError(file, '"redactPatterns" must list regular expressions as strings');
     try {
       new RegExp(p, 'g');
     } catch (err) {
@@ -419,8 +435,7 @@ function validate(c: HipoConfig, file: string): void {
   if (vw !== null && (typeof vw !== 'number' || !Number.isFinite(vw) || vw < 0))
     throw new ConfigError(file, '"search.hybrid.vectorWeight" must be null or a non-negative number');
   if (c.search.minSimilarity > 1) throw new ConfigError(file, '"search.minSimilarity" is a cosine similarity: at most 1');
-  if (c.search.include.some((p) => typeof p !== 'string' || p.trim() === ''))
-    throw new ConfigError(file, '"search.include" must list folder or file paths');
+  if (c.search.include.some((p) => p.trim() === '')) throw new ConfigError(file, '"search.include" must list folder or file paths');
   const ex = c.search.expand;
   if (!Number.isInteger(ex.maxQueries) || ex.maxQueries < 1 || ex.maxQueries > 8)
     throw new ConfigError(file, '"search.expand.maxQueries" must be a whole number from 1 to 8');
@@ -444,7 +459,7 @@ function validatePostgres(s: SearchConfig, file: string): void {
       `"search.postgres.workspace" must be letters, digits, ".", "_" or "-", got ${JSON.stringify(pg.workspace)}`,
     );
   for (const w of pg.workspaces)
-    if (typeof w !== 'string' || !WORKSPACE_NAME.test(w))
+    if (!WORKSPACE_NAME.test(w))
       throw new ConfigError(file, `"search.postgres.workspaces" lists names of letters, digits, ".", "_" or "-", got ${JSON.stringify(w)}`);
 }
 

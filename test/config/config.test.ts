@@ -1,6 +1,33 @@
 import { describe, expect, it } from 'vitest';
-import { ConfigError, loadConfig } from '../../src/config/config.js';
-import { makeWorkspace } from '../helpers/workspace.js';
+import { ConfigError, defaultConfig, loadConfig } from '../../src/config/config.js';
+import { makeWorkspace, runCli } from '../helpers/workspace.js';
+
+/** Dotted paths of the settings in `defaultConfig()` whose value satisfies `pick`. */
+function settingPaths(pick: (v: unknown) => boolean, o: unknown = defaultConfig(), at = ''): string[] {
+  return Object.entries(o as Record<string, unknown>).flatMap(([k, v]) => {
+    const where = at ? `${at}.${k}` : k;
+    if (pick(v)) return [where];
+    return v !== null && typeof v === 'object' && !Array.isArray(v) ? settingPaths(pick, v, where) : [];
+  });
+}
+
+/** `{a: {b: value}}` for the path `a.b`. */
+function nested(path: string, value: unknown): Record<string, unknown> {
+  return path
+    .split('.')
+    .reverse()
+    .reduce((inner, k) => ({ [k]: inner }), value) as Record<string, unknown>;
+}
+
+function loadError(config: Record<string, unknown>): string {
+  const ws = makeWorkspace({}, config);
+  try {
+    loadConfig(ws.root);
+    return 'accepted';
+  } catch (err) {
+    return (err as Error).message;
+  }
+}
 
 describe('hipo.config.json', () => {
   it('overlays user settings on the defaults', () => {
@@ -46,6 +73,33 @@ describe('hipo.config.json', () => {
     bad({ search: { expand: { enabled: 'yes' } } }, /"search\.expand\.enabled" must be true or false/);
     bad({ daemon: { cacheMB: -4 } }, /"daemon\.cacheMB" must be a non-negative number/);
     bad({ daemon: { releaseAfterMs: 'soon' } }, /"daemon\.releaseAfterMs" must be a non-negative number/);
+  });
+
+  it('checks every entry of every list: a number or null in one is an error naming the key and the entry', () => {
+    const lists = settingPaths(Array.isArray);
+    expect(lists).toEqual(expect.arrayContaining(['compaction.ephemeralMarkers', 'redactPatterns', 'llm.levels', 'search.include']));
+    for (const key of lists) {
+      const message = loadError({ timeZone: 'UTC', ...nested(key, ['daily', 5]) });
+      expect({ key, message }).toEqual({
+        key,
+        message: expect.stringMatching(/hipo\.config\.json: "[\w.]+" entry 2 must be a string, got a number$/),
+      });
+      expect(message).toContain(`"${key}" entry 2`);
+    }
+    expect(loadError({ compaction: { ephemeralMarkers: [1, null] } })).toMatch(
+      /"compaction\.ephemeralMarkers" entry 1 must be a string, got a number/,
+    );
+    expect(loadError({ compaction: { ephemeralMarkers: ['tmp', null] } })).toMatch(/entry 2 must be a string, got null/);
+    expect(loadError({ redactPatterns: ['ok', { sk: 'live-4f9' }] })).toMatch(/"redactPatterns" entry 2 must be a string, got an object$/);
+  });
+
+  it('a bad list entry stops context and compact with exit 2, not a crash', () => {
+    const ws = makeWorkspace({}, { timeZone: 'UTC', compaction: { ephemeralMarkers: ['tmp', 5] } });
+    for (const cmd of [['context'], ['compact']]) {
+      const r = runCli([...cmd, '--dir', ws.root, '--now', '2026-06-03']);
+      expect({ cmd, code: r.code }).toEqual({ cmd, code: 2 });
+      expect(r.stderr).toContain(`${ws.root}/hipo.config.json: "compaction.ephemeralMarkers" entry 2 must be a string, got a number`);
+    }
   });
 
   it('accepts realistic redaction patterns that cannot backtrack catastrophically', () => {
