@@ -10,7 +10,7 @@ import { resolve } from 'node:path';
 import { parseArgs } from 'node:util';
 import { askDaemon, clockSource, type DaemonAnswer, type DaemonAsk, type DaemonRequest } from '../daemon/ask.js';
 import type { CompactAnswer, RecallAnswered, SearchAnswered } from '../daemon/requests.js';
-import { configText, DEFAULT_LOCK_WAIT_MS, settingsDigest } from '../config/settings-source.js';
+import { configText, DEFAULT_LOCK_WAIT_MS, MAX_TIMER_MS, settingsDigest } from '../config/settings-source.js';
 import { findWorkspaceRoot } from '../config/workspace-root.js';
 import { workspaceAt } from '../tree/layout.js';
 import { processIo, type Io } from './io.js';
@@ -54,7 +54,7 @@ function waitMs(text: string | null): number {
   if (text === null) return DEFAULT_LOCK_WAIT_MS;
   // A config that does not parse is the command's to report: JSON.parse throws, the caller returns null.
   const v = (JSON.parse(text) as { lockWaitMs?: unknown }).lockWaitMs;
-  return typeof v === 'number' && v >= 0 ? v : DEFAULT_LOCK_WAIT_MS;
+  return typeof v === 'number' && v >= 0 && v <= MAX_TIMER_MS ? v : DEFAULT_LOCK_WAIT_MS;
 }
 
 /** The answer of the daemon of `root` to `asked`, with this command's clock and settings; null: none answered. */

@@ -5,7 +5,7 @@ import { join, resolve } from 'node:path';
 import { isValidTimeZone, systemTimeZone } from '../time/calendar.js';
 import { recordWorkspacePatterns } from '../redact/workspace.js';
 import { backtrackingRisk } from './regex-safety.js';
-import { CONFIG_FILE, DEFAULT_LOCK_WAIT_MS, LEGACY_CONFIG_FILE, WORKSPACE_NAME } from './settings-source.js';
+import { CONFIG_FILE, DEFAULT_LOCK_WAIT_MS, LEGACY_CONFIG_FILE, MAX_TIMER_MS, WORKSPACE_NAME } from './settings-source.js';
 
 export interface CompactionConfig {
   /** Per-cycle limits on nodes generated at each level (most recent period first). */
@@ -386,7 +386,6 @@ function validate(c: HipoConfig, file: string): void {
   if (!isValidTimeZone(c.timeZone)) throw new ConfigError(file, `"timeZone" is not an IANA time zone: "${c.timeZone}"`);
   if (c.compaction.tokenizer !== 'cl100k_base' && c.compaction.tokenizer !== 'o200k_base')
     throw new ConfigError(file, `"compaction.tokenizer" must be "cl100k_base" or "o200k_base", got "${c.compaction.tokenizer}"`);
-  if (c.compaction.rootMaxTokens < 200) throw new ConfigError(file, '"compaction.rootMaxTokens" must be at least 200');
   for (const [name, share] of Object.entries(c.compaction.rootShares)) {
     if (!(ROOT_SECTIONS as readonly string[]).includes(name))
       throw new ConfigError(file, `"compaction.rootShares.${name}" is not a ROOT section (${ROOT_SECTIONS.join(', ')})`);
@@ -395,9 +394,7 @@ function validate(c: HipoConfig, file: string): void {
   }
   const shareSum = Object.values(c.compaction.rootShares).reduce((a, b) => a + b, 0);
   if (shareSum <= 0) throw new ConfigError(file, '"compaction.rootShares" must give some section a share above 0');
-  for (const [level, n] of Object.entries(c.compaction.limits)) {
-    if (!Number.isInteger(n) || n < 1) throw new ConfigError(file, `"compaction.limits.${level}" must be a whole number of at least 1`);
-  }
+  checkBounds(c, file);
   // A pattern may be a secret written out (a key to keep out of memory): an error names it by its
   // place in the list, never by its text, since errors reach logs, the journal and MCP answers.
   for (const [i, p] of c.redactPatterns.entries()) {
@@ -412,13 +409,6 @@ function validate(c: HipoConfig, file: string): void {
     const risk = backtrackingRisk(p);
     if (risk) throw new ConfigError(file, `${entry} ${risk}`);
   }
-  if (!Number.isInteger(c.maxFileBytes) || c.maxFileBytes < 64 * 1024)
-    throw new ConfigError(file, '"maxFileBytes" must be a whole number of bytes, at least 65536');
-  if (c.agents.sessionStartChars < 500) throw new ConfigError(file, '"agents.sessionStartChars" must be at least 500');
-  if (c.agents.contextTokens < 100) throw new ConfigError(file, '"agents.contextTokens" must be at least 100');
-  if (!Number.isInteger(c.agents.promptRecallHits) || c.agents.promptRecallHits < 0 || c.agents.promptRecallHits > 20)
-    throw new ConfigError(file, '"agents.promptRecallHits" must be a whole number from 0 to 20');
-  if (c.agents.promptRecallChars < 200) throw new ConfigError(file, '"agents.promptRecallChars" must be at least 200');
   validateLlm(c.llm, file);
   if (c.memoryDir.trim() === '' || resolve('/', c.memoryDir) === '/') throw new ConfigError(file, '"memoryDir" must name a folder');
   validatePostgres(c.search, file);
@@ -428,18 +418,90 @@ function validate(c: HipoConfig, file: string): void {
       file,
       `"search.embedder" must be one of ${embedders.map((e) => `"${e}"`).join(', ')}, got "${c.search.embedder}"`,
     );
-  if (c.search.chunkChars < 200) throw new ConfigError(file, '"search.chunkChars" must be at least 200');
-  if (!Number.isInteger(c.search.openai.batchSize) || c.search.openai.batchSize < 1)
-    throw new ConfigError(file, '"search.openai.batchSize" must be a whole number of at least 1');
   const vw = c.search.hybrid.vectorWeight;
   if (vw !== null && (typeof vw !== 'number' || !Number.isFinite(vw) || vw < 0))
     throw new ConfigError(file, '"search.hybrid.vectorWeight" must be null or a non-negative number');
-  if (c.search.minSimilarity > 1) throw new ConfigError(file, '"search.minSimilarity" is a cosine similarity: at most 1');
   if (c.search.include.some((p) => p.trim() === '')) throw new ConfigError(file, '"search.include" must list folder or file paths');
-  const ex = c.search.expand;
-  if (!Number.isInteger(ex.maxQueries) || ex.maxQueries < 1 || ex.maxQueries > 8)
-    throw new ConfigError(file, '"search.expand.maxQueries" must be a whole number from 1 to 8');
-  if (ex.timeoutMs < 100) throw new ConfigError(file, '"search.expand.timeoutMs" must be at least 100');
+}
+
+/** The largest `maxFileBytes`: what is read of a file becomes one string, and V8's longest is about 512 M characters. */
+const MAX_READ_BYTES = 256 * 1024 * 1024;
+
+interface Bound {
+  min: number;
+  max: number;
+  /** Must be a whole number (a count of days, a request's token limit, ...). */
+  whole?: boolean;
+  /** Why the maximum is what it is, when the number alone does not say. */
+  why?: string;
+}
+
+const TIMER: Bound = { min: 0, max: MAX_TIMER_MS, why: 'the longest a Node timer waits, about 24.8 days' };
+const timer = (min: number): Bound => ({ ...TIMER, min });
+const perLevel = (prefix: string, levels: readonly string[], b: Bound): [string, Bound][] => levels.map((l) => [`${prefix}.${l}`, b]);
+
+/**
+ * The range of every numeric setting. The upper bounds keep a typo (a zero too many) from
+ * hanging a command or overflowing a timer: a day window is walked day by day, a setting in
+ * milliseconds is a timer's delay, a byte cap becomes one string. Each is well above any use.
+ */
+const BOUNDS: ReadonlyMap<string, Bound> = new Map<string, Bound>([
+  ...perLevel('compaction.limits', ['daily', 'weekly', 'monthly', 'root'], { min: 1, max: 10_000, whole: true }),
+  ...perLevel('compaction.thresholds', ['daily', 'weekly', 'monthly'], { min: 0, max: 1_000_000 }),
+  ...perLevel('compaction.thresholdBytes', ['daily', 'weekly', 'monthly'], { min: 0, max: MAX_READ_BYTES }),
+  ['compaction.rootMaxTokens', { min: 200, max: 100_000 }],
+  ['compaction.graceDays', { min: 0, max: 366, whole: true }],
+  ['compaction.activeContextDays', { min: 0, max: 3650, whole: true }],
+  ['compaction.referenceStaleDays', { min: 0, max: 36_500 }],
+  ['compaction.projectStaleDays', { min: 0, max: 36_500 }],
+  ['lockWaitMs', TIMER],
+  ['maxFileBytes', { min: 64 * 1024, max: MAX_READ_BYTES, whole: true }],
+  ['agents.captureMessageChars', { min: 0, max: 1_000_000 }],
+  ['agents.hookBudgetMs', TIMER],
+  ['agents.hookTimeoutMs', TIMER],
+  ['agents.sessionStartChars', { min: 500, max: 1_000_000 }],
+  // `hipo context --budget` takes whole numbers, and this is its default.
+  ['agents.contextTokens', { min: 100, max: 1_000_000, whole: true }],
+  ['agents.compactAfterCaptureMinutes', { min: 0, max: 43_200 }],
+  ['agents.promptRecallHits', { min: 0, max: 20, whole: true }],
+  ['agents.promptRecallChars', { min: 200, max: 100_000 }],
+  ['daemon.debounceMs', TIMER],
+  ['daemon.writeFinishMs', TIMER],
+  // 0 would retry a failing run at once, again and again (the delay doubles from it).
+  ['daemon.retryMs', timer(100)],
+  ['daemon.cacheMB', { min: 0, max: 4096 }],
+  ['daemon.releaseAfterMs', TIMER],
+  ['daemon.indexCacheMB', { min: 0, max: 4096 }],
+  ['llm.timeoutMs', timer(100)],
+  // Sent as `max_tokens`, which servers want whole.
+  ['llm.maxOutputTokens', { min: 64, max: 1_000_000, whole: true }],
+  ['llm.temperature', { min: 0, max: 2 }],
+  ['llm.maxRetries', { min: 0, max: 10, whole: true }],
+  ['llm.maxRetryWaitMs', TIMER],
+  ['llm.maxInputTokens', { min: 500, max: 10_000_000 }],
+  ['llm.maxPartsPerNode', { min: 1, max: 64, whole: true }],
+  ['llm.maxCallsPerCycle', { min: 0, max: 10_000 }],
+  // Doubled up to 64 times: a day's backoff becomes at most 64 days.
+  ['llm.backoffMinutes', { min: 0, max: 1440 }],
+  ['search.openai.batchSize', { min: 1, max: 2048, whole: true }],
+  ['search.openai.timeoutMs', timer(100)],
+  ['search.chunkChars', { min: 200, max: 100_000 }],
+  ['search.hybrid.k', { min: 0, max: 10_000 }],
+  ['search.hybrid.bm25Weight', { min: 0, max: 1000 }],
+  ['search.hybrid.vectorWeight', { min: 0, max: 1000 }],
+  ['search.minSimilarity', { min: 0, max: 1, why: 'a cosine similarity' }],
+  ['search.expand.maxQueries', { min: 1, max: 8, whole: true }],
+  ['search.expand.timeoutMs', timer(100)],
+]);
+
+function checkBounds(c: HipoConfig, file: string): void {
+  for (const [key, b] of BOUNDS) {
+    const v = key.split('.').reduce<unknown>((o, k) => (o as Record<string, unknown>)[k], c);
+    if (typeof v !== 'number') continue; // a null vectorWeight: the embedder's own
+    if (b.whole && !Number.isInteger(v)) throw new ConfigError(file, `"${key}" must be a whole number from ${b.min} to ${b.max}`);
+    if (v < b.min) throw new ConfigError(file, `"${key}" must be ${b.whole ? 'a whole number of ' : ''}at least ${b.min}`);
+    if (v > b.max) throw new ConfigError(file, `"${key}" must be at most ${b.max}${b.why ? ` (${b.why})` : ''}`);
+  }
 }
 
 const LLM_LEVELS = ['daily', 'weekly', 'monthly', 'root'];
@@ -468,11 +530,4 @@ function validateLlm(l: LlmConfig, file: string): void {
     throw new ConfigError(file, `"llm.baseUrl" must be an http(s) URL, got "${l.baseUrl}"`);
   for (const lv of l.levels)
     if (!LLM_LEVELS.includes(lv)) throw new ConfigError(file, `"llm.levels" may hold ${LLM_LEVELS.join(', ')}; got "${lv}"`);
-  if (l.timeoutMs < 100) throw new ConfigError(file, '"llm.timeoutMs" must be at least 100');
-  if (l.maxOutputTokens < 64) throw new ConfigError(file, '"llm.maxOutputTokens" must be at least 64');
-  if (l.maxInputTokens < 500) throw new ConfigError(file, '"llm.maxInputTokens" must be at least 500');
-  if (l.temperature > 2) throw new ConfigError(file, '"llm.temperature" must be between 0 and 2');
-  if (!Number.isInteger(l.maxPartsPerNode) || l.maxPartsPerNode < 1)
-    throw new ConfigError(file, '"llm.maxPartsPerNode" must be a whole number of at least 1');
-  if (!Number.isInteger(l.maxRetries)) throw new ConfigError(file, '"llm.maxRetries" must be a whole number');
 }

@@ -14,6 +14,9 @@ export const LEGACY_CONFIG_FILE = 'hipocampus.config.json';
 /** Default of `lockWaitMs`: how long a command waits for another hipo process. */
 export const DEFAULT_LOCK_WAIT_MS = 10_000;
 
+/** The longest delay a Node timer takes (2^31 − 1 ms, about 24.8 days); a longer one fires after 1 ms. */
+export const MAX_TIMER_MS = 2 ** 31 - 1;
+
 /** What a workspace may be called in a shared database: it shows in results and in `--workspace`. */
 export const WORKSPACE_NAME = /^[\p{L}\p{N}][\p{L}\p{N}._-]{0,99}$/u;
 

@@ -68,8 +68,16 @@ describe('hipo.config.json', () => {
     bad({ redactPatterns: ['ok', '(unclosed'] }, /"redactPatterns" entry 2 is not a valid regular expression \(Unterminated group\)$/);
     bad({ redactPatterns: ['(a+)+$'] }, /"redactPatterns" entry 1 repeats a group that itself repeats \(nested quantifiers\)/);
     bad({ redactPatterns: ['(?:[a-z]+\\s?)*!'] }, /nested quantifiers/);
-    bad({ maxFileBytes: 1000 }, /"maxFileBytes" must be a whole number of bytes, at least 65536/);
-    bad({ search: { expand: { maxQueries: 20 } } }, /"search\.expand\.maxQueries" must be a whole number from 1 to 8/);
+    bad({ maxFileBytes: 1000 }, /"maxFileBytes" must be a whole number of at least 65536/);
+    bad({ maxFileBytes: 70_000.5 }, /"maxFileBytes" must be a whole number from 65536 to 268435456/);
+    bad({ search: { expand: { maxQueries: 20 } } }, /"search\.expand\.maxQueries" must be at most 8$/);
+    bad({ search: { expand: { maxQueries: 2.5 } } }, /"search\.expand\.maxQueries" must be a whole number from 1 to 8$/);
+    bad({ agents: { contextTokens: 150.5 } }, /"agents\.contextTokens" must be a whole number from 100 to 1000000/);
+    bad({ compaction: { activeContextDays: 1e12 } }, /"compaction\.activeContextDays" must be at most 3650$/);
+    bad(
+      { daemon: { debounceMs: 2 ** 31 } },
+      /"daemon\.debounceMs" must be at most 2147483647 \(the longest a Node timer waits, about 24\.8 days\)/,
+    );
     bad({ search: { expand: { enabled: 'yes' } } }, /"search\.expand\.enabled" must be true or false/);
     bad({ daemon: { cacheMB: -4 } }, /"daemon\.cacheMB" must be a non-negative number/);
     bad({ daemon: { releaseAfterMs: 'soon' } }, /"daemon\.releaseAfterMs" must be a non-negative number/);
@@ -100,6 +108,36 @@ describe('hipo.config.json', () => {
       expect({ cmd, code: r.code }).toEqual({ cmd, code: 2 });
       expect(r.stderr).toContain(`${ws.root}/hipo.config.json: "compaction.ephemeralMarkers" entry 2 must be a string, got a number`);
     }
+  });
+
+  it('bounds every numeric setting from above: a zero too many is an error, not a hang', () => {
+    const numeric = [...settingPaths((v) => typeof v === 'number'), 'search.hybrid.vectorWeight'];
+    expect(numeric.length).toBeGreaterThan(40);
+    for (const key of numeric) {
+      const message = loadError({ timeZone: 'UTC', ...nested(key, 1e12) });
+      const expected = key.startsWith('compaction.rootShares.') ? /must be a number from 0 to 1$/ : /must be at most \d+/;
+      expect({ key, message }).toEqual({ key, message: expect.stringMatching(expected) });
+      expect(message).toContain(`hipo.config.json: "${key}"`);
+    }
+  });
+
+  it('holds every setting in milliseconds to what a Node timer can wait', () => {
+    const timers = settingPaths((v) => typeof v === 'number').filter((k) => k.endsWith('Ms'));
+    expect(timers).toEqual(expect.arrayContaining(['lockWaitMs', 'daemon.debounceMs', 'daemon.releaseAfterMs', 'llm.timeoutMs']));
+    for (const key of timers) {
+      expect({ key, message: loadError({ timeZone: 'UTC', ...nested(key, 2 ** 31 - 1) }) }).toEqual({ key, message: 'accepted' });
+      expect(loadError({ timeZone: 'UTC', ...nested(key, 2 ** 31) })).toContain(`"${key}" must be at most 2147483647`);
+    }
+  });
+
+  it('compact --catch-up with a window of 10^12 days stops at once on the config', () => {
+    const ws = makeWorkspace(
+      { 'memory/2026-06-01.md': '# 2026-06-01\n\n## work [project]\n- a line\n' },
+      { timeZone: 'UTC', compaction: { activeContextDays: 1e12 } },
+    );
+    const r = runCli(['compact', '--catch-up', '--now', '2026-06-03', '--dir', ws.root], { timeoutMs: 20_000 });
+    expect(r.code).toBe(2);
+    expect(r.stderr).toContain('"compaction.activeContextDays" must be at most 3650');
   });
 
   it('accepts realistic redaction patterns that cannot backtrack catastrophically', () => {

@@ -277,6 +277,19 @@ describe('a daemon whose workspace was moved or renamed', () => {
   });
 });
 
+describe('a config changed under a running daemon', () => {
+  it("a lockWaitMs too long for a timer is reported by the command, with no timer's overflow warning", async () => {
+    const { ws, env } = workspace();
+    const d = start(ws.root, env);
+    await d.waitFor((l) => l.event === 'index', 30_000, 'the first index');
+    ws.write('hipo.config.json', `${JSON.stringify({ ...FAST_DAEMON, lockWaitMs: 2 ** 31 })}\n`);
+    const r = runCli(['search', 'started', '--mode', 'bm25', '--dir', ws.root], { env });
+    expect(r.stderr).not.toContain('TimeoutOverflowWarning');
+    expect(r.stderr).toContain('"lockWaitMs" must be at most 2147483647');
+    expect(r.code).toBe(2);
+  });
+});
+
 describe('askDaemon without a daemon', () => {
   it('answers null at once when there is no socket, or only a file in its place', async () => {
     const ws = makeWorkspace();
