@@ -117,6 +117,34 @@ export function classifyPath(rel: string): Classified {
   return { kind: 'other' };
 }
 
+/**
+ * A day's date written another way (`2026-11-2`, `2026_11_22`, `20261123`): year first, then the
+ * month and day, the same separator twice or none at all.
+ */
+const OTHER_DATE_SHAPE = /^(\d{4})(?:([-_. ])(\d{1,2})\2(\d{1,2})|(\d{2})(\d{2}))$/;
+/** What a sync tool or a file manager adds to a copy: ` (conflicted copy)`, ` (1)`, ` copy 2`, `.sync-conflict-…`. */
+const COPY_SUFFIX = /(?:\s*\([^()]*\)|\s+(?:-\s+)?copy(?:\s+\d+)?|\.sync-conflict-[^/]*|~\d*)$/i;
+
+/**
+ * The raw log name a top-level file probably meant, when its name is a day's date in another
+ * shape, maybe with a copy's suffix, an upper-case or a doubled `.md` (`2026-11-2.md`,
+ * `2026-11-20.MD`, `2026-11-24 (conflicted copy).md`, `2026-11-19.md.md`); null for anything
+ * else. Conservative: a name holding other words (`meeting-notes-2026.md`) is a note, not a log.
+ */
+export function intendedRawName(name: string): string | null {
+  const ext = /^(.+?)((?:\.md)+)$/i.exec(name);
+  if (!ext) return null;
+  const base = ext[1]!;
+  const intended = `${base}.md`;
+  // `2026-11-20.MD`, `2026-11-20-standup.md.md`: only the extension is off.
+  if (intended !== name && classifyPath(intended).kind === 'raw') return intended;
+  const m = OTHER_DATE_SHAPE.exec(base.replace(COPY_SUFFIX, '').trim());
+  if (!m) return null;
+  const [month, day] = m[2] ? [m[3]!, m[4]!] : [m[5]!, m[6]!];
+  const date = parseLocalDate(`${m[1]}-${month.padStart(2, '0')}-${day.padStart(2, '0')}`);
+  return date && rawRelPath(date) !== name ? rawRelPath(date) : null;
+}
+
 /** The folders of one workspace: the tree, and hipo's own state beside it. */
 export interface Workspace {
   /** The workspace folder (holds `memory/` and `hipo.config.json`). */

@@ -1,11 +1,11 @@
 // Reading the memory tree from disk: list the folders, stat each file, and read only the files
 // the stamp cache does not already know in this exact version.
-import { readdirSync, statSync, type Dirent, type Stats } from 'node:fs';
+import { existsSync, readdirSync, statSync, type Dirent, type Stats } from 'node:fs';
 import { join } from 'node:path';
 import { redactedPath, workspaceRedactor } from '../redact/workspace.js';
 import type { LocalDate } from '../time/calendar.js';
 import { danglingLink, realInside } from './inside.js';
-import { classifyPath, nodeKey, type NodeKey, type Workspace } from './layout.js';
+import { classifyPath, intendedRawName, nodeKey, type NodeKey, type Workspace } from './layout.js';
 import { cappedNote, DEFAULT_MAX_FILE_BYTES, readCapped, type CappedRead } from './capped.js';
 import { oversizedNode, readNode, readRawLog } from './read.js';
 import { withoutPart, withPart } from './raw-day.js';
@@ -40,7 +40,15 @@ function listMarkdown(ws: Workspace, prefix: string, problems: Problem[]): strin
     return [];
   }
   const out: string[] = [];
-  for (const e of entries) {
+  const names = new Set(entries.map((e) => e.name));
+  for (const e of entries.sort((a, b) => (a.name < b.name ? -1 : 1))) {
+    if (!prefix && !e.isDirectory()) {
+      const misnamed = misnamedRawLog(e.name, (n) => names.has(n));
+      if (misnamed) {
+        problems.push({ file: shownPath(ws, e.name), message: misnamed });
+        continue;
+      }
+    }
     if (!e.name.endsWith('.md') || e.name.startsWith('.')) continue;
     // A link is followed only while it stays inside the memory folder.
     if (e.isSymbolicLink() && realInside(ws.memoryDir, prefix + e.name) === null) {
@@ -49,7 +57,19 @@ function listMarkdown(ws: Workspace, prefix: string, problems: Problem[]): strin
     }
     out.push(prefix + e.name);
   }
-  return out.sort();
+  return out;
+}
+
+/**
+ * Why a top-level file is not read though it looks like a raw log (`2026-11-2.md`,
+ * `2026-11-20.MD`, a sync tool's conflicting copy), with the name it probably meant; null for
+ * any other file. Said, never renamed: the file is the user's.
+ */
+function misnamedRawLog(name: string, exists: (name: string) => boolean): string | null {
+  if (classifyPath(name).kind !== 'other') return null;
+  const meant = intendedRawName(name);
+  if (!meant) return null;
+  return `looks like a raw log but is not named YYYY-MM-DD.md (${exists(meant) ? `a copy of ${meant}?` : `${meant}?`}): not compacted`;
 }
 
 /** A file as problems name it: its memory-relative path, any secret in it redacted by the workspace's rules. */
@@ -152,7 +172,11 @@ export function rescanTree(
       if (rest) raws.set(what.date, rest);
       else raws.delete(what.date);
     } else if (what.kind === 'node') nodes.delete(nodeKey(what.period));
-    else if (what.kind === 'other') continue;
+    else if (what.kind === 'other') {
+      const misnamed = rel.includes('/') ? null : misnamedRawLog(rel, (n) => existsSync(join(ws.memoryDir, n)));
+      if (misnamed && isFile(join(ws.memoryDir, rel))) problems.push({ file: shownPath(ws, rel), message: misnamed });
+      continue;
+    }
     if (realInside(ws.memoryDir, rel) === null) {
       problems.push({ file: shownPath(ws, rel), message: unfollowedLink(join(ws.memoryDir, rel)) });
       continue;
@@ -161,6 +185,14 @@ export function rescanTree(
     if (got && got !== 'gone') put(got, raws, nodes);
   }
   return { snapshot: { raws, nodes, problems } };
+}
+
+function isFile(abs: string): boolean {
+  try {
+    return statSync(abs).isFile();
+  } catch {
+    return false;
+  }
 }
 
 /** Throws MemoryDirMissing unless the workspace's memory folder is there (a folder). */

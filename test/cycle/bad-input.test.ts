@@ -293,6 +293,44 @@ describe('bad and foreign nodes', () => {
   });
 });
 
+describe('raw logs with almost the right name', () => {
+  it('are named in a warning with the name they probably meant, by compact and status, once each, and left as they are', () => {
+    const log = rawLog('2026-11-20', { 'deploy [project]': ['shipped the parser'] });
+    const misnamed = [
+      '2026-11-2.md',
+      '2026-11-20.MD',
+      '2026_11_22.md',
+      '20261123.md',
+      '2026-11-24 (conflicted copy).md',
+      '2026-11-19.md.md',
+    ];
+    const ws = makeWorkspace({
+      ...Object.fromEntries(misnamed.map((n) => [`memory/${n}`, log])),
+      'memory/2026-11-24.md': log,
+      'memory/meeting-notes-2026.md': log,
+      'memory/2026-11-25-standup.md': log,
+    });
+    const before = ws.hashes('memory');
+    const expected = [
+      'memory/2026-11-19.md.md: looks like a raw log but is not named YYYY-MM-DD.md (2026-11-19.md?): not compacted',
+      'memory/2026-11-2.md: looks like a raw log but is not named YYYY-MM-DD.md (2026-11-02.md?): not compacted',
+      'memory/2026-11-20.MD: looks like a raw log but is not named YYYY-MM-DD.md (2026-11-20.md?): not compacted',
+      'memory/2026-11-24 (conflicted copy).md: looks like a raw log but is not named YYYY-MM-DD.md ' +
+        '(a copy of 2026-11-24.md?): not compacted',
+      'memory/20261123.md: looks like a raw log but is not named YYYY-MM-DD.md (2026-11-23.md?): not compacted',
+      'memory/2026_11_22.md: looks like a raw log but is not named YYYY-MM-DD.md (2026-11-22.md?): not compacted',
+    ];
+    for (const cmd of [['compact', '--catch-up'], ['status']]) {
+      const r = runCli([...cmd, '--now', '2026-11-27', '--dir', ws.root]);
+      expect(r.code).toBe(0);
+      const warnings = r.stdout.split('\n').flatMap((l) => (l.startsWith('  warning: ') ? [l.slice('  warning: '.length)] : []));
+      expect({ cmd, warnings }).toEqual({ cmd, warnings: expected });
+    }
+    expect(ws.files('memory/daily')).toEqual(['memory/daily/2026-11-24.md', 'memory/daily/2026-11-25.md']);
+    expect(Object.entries(ws.hashes('memory')).filter(([f]) => f in before)).toEqual(Object.entries(before));
+  });
+});
+
 describe('a memory folder laid out another way', () => {
   it('says that dated notes in subfolders are not raw logs, when the top holds none', async () => {
     const note = rawLog('2026-06-01', { 'deploy [project]': ['shipped the parser'] });

@@ -43,6 +43,18 @@ const steps: ((ws: TestWorkspace) => string[])[] = [
     appendFileSync(join(ws.memoryDir, '2026-04-09.md'), '\n## more [project]\n- second entry\n');
     return ['2026-02-30.md', '2026-04-09.md'];
   },
+  (ws) => {
+    ws.write('memory/2026-04-9.md', rawLog('2026-04-09', { 'typo [project]': ['a day written without its zero'] }));
+    return ['2026-04-9.md'];
+  },
+  (ws) => {
+    appendFileSync(join(ws.memoryDir, '2026-04-9.md'), '\n## still [project]\n- not renamed\n');
+    return ['2026-04-9.md'];
+  },
+  (ws) => {
+    rmSync(join(ws.memoryDir, '2026-04-9.md'));
+    return ['2026-04-9.md'];
+  },
 ];
 
 interface Step {
@@ -79,6 +91,7 @@ describe('focused runs (the daemon: previous tree + the files the watcher report
     expect(full[2]!.written).toContain('daily/2026-03-11.md');
     expect(full[3]!.problems).toEqual(['memory/2026-02-30.md']);
     expect(full[4]!.problems).toEqual([]);
+    expect(full.slice(5).map((s) => s.problems)).toEqual([['memory/2026-04-9.md'], ['memory/2026-04-9.md'], []]);
   });
 
   it('take unreported files as they were; the next full scan finds them', async () => {
