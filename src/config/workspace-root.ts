@@ -3,8 +3,8 @@
 // with hipo.config.json (or a hipocampus one), or, without a config, with a memory/ folder that
 // hipo has already compacted (ROOT.md or daily/): a bare folder named memory is not enough.
 import { existsSync, realpathSync } from 'node:fs';
-import { dirname, join, resolve } from 'node:path';
-import { CONFIG_FILE, LEGACY_CONFIG_FILE } from './settings-source.js';
+import { dirname, isAbsolute, join, relative, resolve, sep } from 'node:path';
+import { CONFIG_FILE, configText, LEGACY_CONFIG_FILE } from './settings-source.js';
 
 function isWorkspace(dir: string): boolean {
   if (existsSync(join(dir, CONFIG_FILE)) || existsSync(join(dir, LEGACY_CONFIG_FILE))) return true;
@@ -33,4 +33,31 @@ export function workspaceIdentity(root: string): string | null {
   } catch {
     return null;
   }
+}
+
+/**
+ * The workspace whose memory folder `dir` is or lies in (`ws/memory`, `ws/memory/daily`), or
+ * null: a folder there is the tree's, and neither a workspace of its own nor one to point
+ * `--dir` at. Reads only the `memoryDir` of the configs on the way up (a config that does not
+ * parse is its own command's to report).
+ */
+export function workspaceHolding(dir: string): { root: string; memoryDir: string } | null {
+  const target = resolve(dir);
+  for (let up = dirname(target), below = target; up !== below; below = up, up = dirname(up)) {
+    if (!isWorkspace(up)) continue;
+    const memoryDir = resolve(up, memoryDirIn(up));
+    const rel = relative(memoryDir, target);
+    if (rel.split(sep)[0] !== '..' && !isAbsolute(rel)) return { root: up, memoryDir };
+  }
+  return null;
+}
+
+function memoryDirIn(root: string): string {
+  try {
+    const v = (JSON.parse(configText(root) ?? '{}') as { memoryDir?: unknown }).memoryDir;
+    if (typeof v === 'string' && v.trim() !== '') return v;
+  } catch {
+    /* reported by the command that loads it */
+  }
+  return 'memory';
 }

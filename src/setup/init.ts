@@ -4,6 +4,7 @@ import { existsSync, mkdirSync, writeFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import { loadConfig } from '../config/config.js';
 import { CONFIG_FILE } from '../config/settings-source.js';
+import { workspaceHolding } from '../config/workspace-root.js';
 import { workspaceAt } from '../tree/layout.js';
 import { isValidTimeZone, systemTimeZone } from '../time/calendar.js';
 
@@ -19,6 +20,14 @@ export function initWorkspace(dir: string, opts: { timeZone?: string } = {}): In
   const root = resolve(dir);
   const timeZone = opts.timeZone ?? systemTimeZone();
   if (!isValidTimeZone(timeZone)) throw new InitError(`--timezone: "${timeZone}" is not an IANA time zone (e.g. Europe/Berlin)`);
+  // A workspace in a memory folder would hold a tree of its own that commands run there use
+  // instead of the real one (`hipo log` writing to memory/memory/).
+  const holder = workspaceHolding(root);
+  if (holder)
+    throw new InitError(
+      `${root} is ${holder.memoryDir === root ? 'the memory folder' : 'inside the memory folder'} of the workspace ${holder.root}: ` +
+        `nothing created (run "hipo init" in ${holder.root}, or give a folder outside its memory folder)`,
+    );
   const created: string[] = [];
   const kept: string[] = [];
   if (!existsSync(root)) {

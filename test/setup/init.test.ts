@@ -1,0 +1,33 @@
+// `hipo init`, run as the real executable: what it creates, keeps, carries over and refuses.
+import { mkdirSync, readdirSync } from 'node:fs';
+import { join } from 'node:path';
+import { describe, expect, it } from 'vitest';
+import { makeWorkspace, runCli } from '../helpers/workspace.js';
+
+describe('hipo init inside a memory folder', () => {
+  it('refuses the memory folder of a workspace, and any folder in it, naming the workspace', () => {
+    const ws = makeWorkspace({ 'memory/2026-06-01.md': '# 2026-06-01\n- a line\n' });
+    mkdirSync(join(ws.memoryDir, 'daily'));
+    for (const [cwd, args, where] of [
+      [ws.memoryDir, ['init', '.'], 'the memory folder'],
+      [ws.root, ['init', '--dir', 'memory/daily'], 'inside the memory folder'],
+      [ws.root, ['init', 'memory/new/deeper'], 'inside the memory folder'],
+    ] as const) {
+      const r = runCli([...args, '--timezone', 'UTC'], { cwd });
+      expect({ args, code: r.code }).toEqual({ args, code: 2 });
+      expect(r.stderr).toContain(`is ${where} of the workspace ${ws.root}: nothing created`);
+    }
+    expect(ws.files()).toEqual(['hipo.config.json', 'memory/2026-06-01.md']);
+    expect(readdirSync(ws.memoryDir).sort()).toEqual(['2026-06-01.md', 'daily']);
+  });
+
+  it('refuses the memory folder a config names, and allows a folder beside it', () => {
+    const ws = makeWorkspace({}, { timeZone: 'UTC', memoryDir: 'notes' });
+    mkdirSync(join(ws.root, 'notes'));
+    const refused = runCli(['init', join(ws.root, 'notes'), '--timezone', 'UTC']);
+    expect(refused.code).toBe(2);
+    expect(refused.stderr).toContain(`is the memory folder of the workspace ${ws.root}`);
+    // `memory/` is not this workspace's tree: a project there may have a workspace of its own.
+    expect(runCli(['init', join(ws.root, 'memory'), '--timezone', 'UTC']).code).toBe(0);
+  });
+});
