@@ -1,6 +1,6 @@
 // The workspace configuration: `hipo.config.json` beside `memory/`. Every key is optional;
 // defaults live here and nowhere else.
-import { existsSync, readFileSync } from 'node:fs';
+import { lstatSync, readFileSync, readlinkSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import { isValidTimeZone, systemTimeZone } from '../time/calendar.js';
 import { recordWorkspacePatterns } from '../redact/workspace.js';
@@ -338,12 +338,25 @@ function kindOf(v: Json): string {
 /** Sections whose keys are free-form (e.g. a plugin's own settings). */
 const OPEN_SECTIONS = new Set<string>(['llm.extraBody']);
 
+/** Whether there is a file or a link at `path`: a link to nothing is a broken config, not an absent one. */
+export function isPresent(path: string): boolean {
+  try {
+    lstatSync(path);
+    return true;
+  } catch {
+    return false;
+  }
+}
+
 function readJson(file: string): Record<string, Json> {
   let text: string;
   try {
     text = readFileSync(file, 'utf8');
   } catch (err) {
-    throw new ConfigError(file, `cannot be read (${(err as NodeJS.ErrnoException).code ?? String(err)})`);
+    const code = (err as NodeJS.ErrnoException).code;
+    if (code === 'ENOENT' && lstatSync(file, { throwIfNoEntry: false })?.isSymbolicLink())
+      throw new ConfigError(file, `is a link to ${readlinkSync(file)}, which does not exist`);
+    throw new ConfigError(file, `cannot be read (${code ?? String(err)})`);
   }
   let parsed: unknown;
   try {
@@ -361,7 +374,7 @@ export function loadConfig(workspace: string): LoadedConfig {
   const file = join(workspace, CONFIG_FILE);
   const legacy = join(workspace, LEGACY_CONFIG_FILE);
   let source: string | null = null;
-  if (existsSync(file)) {
+  if (isPresent(file)) {
     source = file;
     const user = readJson(file);
     if ('timezone' in user && !('timeZone' in user)) {
@@ -369,7 +382,7 @@ export function loadConfig(workspace: string): LoadedConfig {
       delete user.timezone;
     }
     overlay(config as unknown as Record<string, unknown>, user, '', file, warnings, OPEN_SECTIONS);
-  } else if (existsSync(legacy)) {
+  } else if (isPresent(legacy)) {
     // A hipocampus workspace: honour the one setting both tools share.
     source = legacy;
     const user = readJson(legacy);

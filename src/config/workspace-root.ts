@@ -2,12 +2,20 @@
 // current one that is a workspace, the way git finds its repository. A workspace is a folder
 // with hipo.config.json (or a hipocampus one), or, without a config, with a memory/ folder that
 // hipo has already compacted (ROOT.md or daily/): a bare folder named memory is not enough.
-import { existsSync, realpathSync } from 'node:fs';
+import { existsSync, lstatSync, realpathSync } from 'node:fs';
 import { dirname, isAbsolute, join, relative, resolve, sep } from 'node:path';
 import { CONFIG_FILE, configText, LEGACY_CONFIG_FILE } from './settings-source.js';
 
 function isWorkspace(dir: string): boolean {
-  if (existsSync(join(dir, CONFIG_FILE)) || existsSync(join(dir, LEGACY_CONFIG_FILE))) return true;
+  // lstat: a config that is a link to nothing marks a workspace too, whose command then says so.
+  const config = (name: string): boolean => {
+    try {
+      return lstatSync(join(dir, name), { throwIfNoEntry: false }) !== undefined;
+    } catch {
+      return false; // ENOTDIR: `dir` is a file
+    }
+  };
+  if (config(CONFIG_FILE) || config(LEGACY_CONFIG_FILE)) return true;
   return existsSync(join(dir, 'memory', 'ROOT.md')) || existsSync(join(dir, 'memory', 'daily'));
 }
 

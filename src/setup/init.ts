@@ -2,7 +2,7 @@
 // never overwrites what is there.
 import { existsSync, mkdirSync, writeFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
-import { loadConfig } from '../config/config.js';
+import { isPresent, loadConfig } from '../config/config.js';
 import { CONFIG_FILE } from '../config/settings-source.js';
 import { workspaceHolding } from '../config/workspace-root.js';
 import { workspaceAt } from '../tree/layout.js';
@@ -37,14 +37,14 @@ export function initWorkspace(dir: string, opts: { timeZone?: string } = {}): In
   const config = join(root, CONFIG_FILE);
   // A config already there may name another memory folder ("memoryDir": "notes"): that is the
   // one every other command looks for. A config that does not load is reported, not overwritten.
-  const ws = workspaceAt(root, existsSync(config) ? loadConfig(root).config.memoryDir : 'memory');
+  const ws = workspaceAt(root, isPresent(config) ? loadConfig(root).config.memoryDir : 'memory');
   const memoryName = `${ws.memoryName}/`;
   if (existsSync(ws.memoryDir)) kept.push(memoryName);
   else {
     mkdirSync(ws.memoryDir, { recursive: true });
     created.push(memoryName);
   }
-  if (existsSync(config)) kept.push(CONFIG_FILE);
+  if (isPresent(config)) kept.push(CONFIG_FILE);
   else {
     // The time zone is written out so days don't shift when the machine's zone changes.
     writeFileSync(config, `${JSON.stringify({ timeZone, compaction: { rootMaxTokens: 3000 } }, null, 2)}\n`, { flag: 'wx' });

@@ -1,3 +1,5 @@
+import { symlinkSync } from 'node:fs';
+import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { ConfigError, defaultConfig, loadConfig } from '../../src/config/config.js';
 import { makeWorkspace, runCli } from '../helpers/workspace.js';
@@ -220,6 +222,16 @@ describe('hipo.config.json', () => {
   it('warns about unknown settings instead of ignoring them silently', () => {
     const ws = makeWorkspace({}, { timeZone: 'UTC', compaction: { rootMaxToken: 10 } });
     expect(loadConfig(ws.root).warnings).toEqual([expect.stringMatching(/unknown setting "compaction\.rootMaxToken" ignored/)]);
+  });
+
+  it('a config that is a link to nothing is an error naming it, not "no config"', () => {
+    const ws = makeWorkspace({ 'memory/sub/x.md': 'x' }, null as never);
+    symlinkSync(join(ws.root, 'gone.json'), join(ws.root, 'hipo.config.json'));
+    expect(() => loadConfig(ws.root)).toThrow(`${ws.root}/hipo.config.json: is a link to ${ws.root}/gone.json, which does not exist`);
+    // Found from a folder below it too, and reported as a bad config.
+    const r = runCli(['status'], { cwd: join(ws.memoryDir, 'sub') });
+    expect(r.code).toBe(2);
+    expect(r.stderr).toContain(`${ws.root}/hipo.config.json: is a link to ${ws.root}/gone.json, which does not exist`);
   });
 
   it('reads rootMaxTokens from a hipocampus.config.json when there is no hipo config', () => {
