@@ -272,6 +272,8 @@ export interface LoadedConfig {
   /** The file the settings came from, if any. */
   source: string | null;
   warnings: string[];
+  /** Settings a hipocampus.config.json gave (`compaction.rootMaxTokens`), when it was the source. */
+  takenOver: string[];
 }
 
 type Json = null | boolean | number | string | Json[] | { [k: string]: Json };
@@ -374,6 +376,7 @@ export function loadConfig(workspace: string): LoadedConfig {
   const file = join(workspace, CONFIG_FILE);
   const legacy = join(workspace, LEGACY_CONFIG_FILE);
   let source: string | null = null;
+  const takenOver: string[] = [];
   if (isPresent(file)) {
     source = file;
     const user = readJson(file);
@@ -387,12 +390,15 @@ export function loadConfig(workspace: string): LoadedConfig {
     source = legacy;
     const user = readJson(legacy);
     const compaction = user.compaction as Record<string, Json> | undefined;
-    if (compaction && typeof compaction.rootMaxTokens === 'number') config.compaction.rootMaxTokens = compaction.rootMaxTokens;
+    if (compaction && typeof compaction.rootMaxTokens === 'number') {
+      config.compaction.rootMaxTokens = compaction.rootMaxTokens;
+      takenOver.push('compaction.rootMaxTokens');
+    }
   }
   if (config.timeZone === '') config.timeZone = systemTimeZone();
   validate(config, source ?? 'defaults');
   recordWorkspacePatterns(workspace, config.redactPatterns);
-  return { config, source, warnings };
+  return { config, source, warnings, takenOver };
 }
 
 function validate(c: HipoConfig, file: string): void {

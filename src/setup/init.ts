@@ -2,8 +2,8 @@
 // never overwrites what is there.
 import { existsSync, mkdirSync, writeFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
-import { isPresent, loadConfig } from '../config/config.js';
-import { CONFIG_FILE } from '../config/settings-source.js';
+import { defaultConfig, isPresent, loadConfig, type HipoConfig } from '../config/config.js';
+import { CONFIG_FILE, LEGACY_CONFIG_FILE } from '../config/settings-source.js';
 import { workspaceHolding } from '../config/workspace-root.js';
 import { workspaceAt } from '../tree/layout.js';
 import { isValidTimeZone, systemTimeZone } from '../time/calendar.js';
@@ -14,6 +14,8 @@ export interface InitResult {
   workspace: string;
   created: string[];
   kept: string[];
+  /** Settings the new config took from a hipocampus.config.json beside it. */
+  takenOver: { key: string; value: unknown; from: string }[];
 }
 
 export function initWorkspace(dir: string, opts: { timeZone?: string } = {}): InitResult {
@@ -36,19 +38,30 @@ export function initWorkspace(dir: string, opts: { timeZone?: string } = {}): In
   }
   const config = join(root, CONFIG_FILE);
   // A config already there may name another memory folder ("memoryDir": "notes"): that is the
-  // one every other command looks for. A config that does not load is reported, not overwritten.
-  const ws = workspaceAt(root, isPresent(config) ? loadConfig(root).config.memoryDir : 'memory');
+  // one every other command looks for. A hipocampus one gives the settings the two tools share.
+  // A config that does not load is reported, not overwritten.
+  const loaded = isPresent(config) || isPresent(join(root, LEGACY_CONFIG_FILE)) ? loadConfig(root) : null;
+  const ws = workspaceAt(root, loaded?.config.memoryDir ?? 'memory');
   const memoryName = `${ws.memoryName}/`;
   if (existsSync(ws.memoryDir)) kept.push(memoryName);
   else {
     mkdirSync(ws.memoryDir, { recursive: true });
     created.push(memoryName);
   }
+  const takenOver: InitResult['takenOver'] = [];
   if (isPresent(config)) kept.push(CONFIG_FILE);
   else {
-    // The time zone is written out so days don't shift when the machine's zone changes.
-    writeFileSync(config, `${JSON.stringify({ timeZone, compaction: { rootMaxTokens: 3000 } }, null, 2)}\n`, { flag: 'wx' });
+    // The time zone is written out so days don't shift when the machine's zone changes; ROOT's
+    // cap as a hipocampus workspace had it (once this file is there, that one is not read).
+    const rootMaxTokens = loaded?.config.compaction.rootMaxTokens ?? defaultConfig().compaction.rootMaxTokens;
+    writeFileSync(config, `${JSON.stringify({ timeZone, compaction: { rootMaxTokens } }, null, 2)}\n`, { flag: 'wx' });
     created.push(CONFIG_FILE);
+    if (loaded) for (const key of loaded.takenOver) takenOver.push({ key, value: settingAt(loaded.config, key), from: LEGACY_CONFIG_FILE });
   }
-  return { workspace: root, created, kept };
+  return { workspace: root, created, kept, takenOver };
+}
+
+/** The value of a dotted key (`compaction.rootMaxTokens`). */
+function settingAt(config: HipoConfig, key: string): unknown {
+  return key.split('.').reduce<unknown>((o, k) => (o as Record<string, unknown>)[k], config);
 }

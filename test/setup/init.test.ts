@@ -31,3 +31,18 @@ describe('hipo init inside a memory folder', () => {
     expect(runCli(['init', join(ws.root, 'memory'), '--timezone', 'UTC']).code).toBe(0);
   });
 });
+
+describe('hipo init in a hipocampus workspace', () => {
+  it('keeps its rootMaxTokens in the new config, and says it took it', () => {
+    const ws = makeWorkspace({ 'hipocampus.config.json': JSON.stringify({ compaction: { rootMaxTokens: 1500 } }) }, null as never);
+    const r = runCli(['init', ws.root, '--timezone', 'UTC']);
+    expect(r.code).toBe(0);
+    expect(r.stdout).toContain('took     compaction.rootMaxTokens 1500 from hipocampus.config.json');
+    expect(JSON.parse(ws.read('hipo.config.json'))).toEqual({ timeZone: 'UTC', compaction: { rootMaxTokens: 1500 } });
+    // Without one, the default, and nothing said to be taken over.
+    const fresh = makeWorkspace({}, null as never);
+    const json = JSON.parse(runCli(['init', fresh.root, '--timezone', 'UTC', '--json']).stdout);
+    expect(json.takenOver).toEqual([]);
+    expect(JSON.parse(fresh.read('hipo.config.json')).compaction).toEqual({ rootMaxTokens: 3000 });
+  });
+});

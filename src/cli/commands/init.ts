@@ -42,6 +42,7 @@ export function registerInit(program: Command, { io, setRun }: CommandSetup): vo
           io.out(`hipo init · ${r.workspace}`);
           for (const c of r.created) io.out(`  created  ${c}`);
           for (const k of r.kept) io.out(`  kept     ${k} (already there)`);
+          for (const t of r.takenOver) io.out(`  took     ${t.key} ${JSON.stringify(t.value)} from ${t.from}`);
           if (installed) {
             const where = installed.base === r.workspace ? '' : ` in ${installed.base}`;
             io.out(`  platform ${installed.platform} (${installed.scope} scope${where}):`);
