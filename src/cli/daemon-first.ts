@@ -142,6 +142,10 @@ async function recall(args: readonly string[], io: Io): Promise<number | null> {
   });
   if (!answer?.ok || !answer.result.recall) return null;
   const { printRecall } = await import('./recall-output.js');
-  printRecall(answer.result.recall, workspaceAt(root, answer.result.memoryDir).memoryName, io, { json: !!values.json });
+  printRecall(answer.result.recall, workspaceAt(root, answer.result.memoryDir).memoryName, io, {
+    json: !!values.json,
+    // A daemon of an earlier hipo may not say them.
+    configWarnings: answer.result.configWarnings ?? [],
+  });
   return EXIT.ok;
 }

@@ -234,6 +234,31 @@ describe('hipo.config.json', () => {
     expect(r.stderr).toContain(`${ws.root}/hipo.config.json: is a link to ${ws.root}/gone.json, which does not exist`);
   });
 
+  it('context, recall and log report a typo in a key on stderr, their output as it was', () => {
+    const ws = makeWorkspace(
+      { 'memory/2026-06-01.md': '# 2026-06-01\n\n## parser [project]\n- decided to keep the scanner\n' },
+      { timeZone: 'UTC', compaction: { rootMaxToken: 10 } },
+    );
+    const warning = `hipo: warning: ${ws.root}/hipo.config.json: unknown setting "compaction.rootMaxToken" ignored`;
+    const at = ['--now', '2026-06-02', '--dir', ws.root];
+    for (const args of [
+      ['context'],
+      ['context', '--json'],
+      ['recall', 'scanner'],
+      ['log', 'kept the scanner'],
+      ['log', '--json', 'again'],
+    ]) {
+      const r = runCli([...args, ...at]);
+      expect({ args, code: r.code }).toEqual({ args, code: 0 });
+      expect(r.stderr.trim().split('\n')).toEqual([warning]);
+      if (args.includes('--json')) expect(() => JSON.parse(r.stdout)).not.toThrow();
+    }
+    // recall --json holds its warnings in the JSON, as search does.
+    const json = runCli(['recall', 'scanner', '--json', ...at]);
+    expect(json.stderr).toBe('');
+    expect(JSON.parse(json.stdout).warnings).toEqual([`${ws.root}/hipo.config.json: unknown setting "compaction.rootMaxToken" ignored`]);
+  });
+
   it('reads rootMaxTokens from a hipocampus.config.json when there is no hipo config', () => {
     const ws = makeWorkspace({ 'hipocampus.config.json': JSON.stringify({ compaction: { rootMaxTokens: 2500 } }) }, null as never);
     expect(loadConfig(ws.root).config.compaction.rootMaxTokens).toBe(2500);

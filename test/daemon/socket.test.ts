@@ -277,6 +277,22 @@ describe('a daemon whose workspace was moved or renamed', () => {
   });
 });
 
+describe("the daemon's settings in its answers", () => {
+  it('a recall the daemon answers reports a typo in a config key, as the command does', async () => {
+    const ws = makeWorkspace({}, { ...FAST_DAEMON, compaction: { rootMaxToken: 10 } });
+    ws.write('memory/2026-06-02.md', rawLog('2026-06-02', { 'zeppelin hangar [project]': ['measured the zeppelin hangar doors'] }));
+    const d = start(ws.root);
+    await d.waitFor((l) => l.event === 'index', 30_000, 'the first index');
+    const typo = `${ws.root}/hipo.config.json: unknown setting "compaction.rootMaxToken" ignored`;
+    const text = runCli(['recall', 'zeppelin hangar', '--dir', ws.root], { env: loadReportingEnv() });
+    expect(loadedModules(text.stderr)).toContain('dist/daemon/ask.js');
+    expect(loadedModules(text.stderr)).not.toContain('dist/cli/main.js');
+    expect(text.stderr).toContain(`hipo: warning: ${typo}`);
+    const json = runCli(['recall', 'zeppelin hangar', '--json', '--dir', ws.root]);
+    expect(JSON.parse(json.stdout).warnings).toEqual([typo]);
+  });
+});
+
 describe('a config changed under a running daemon', () => {
   it("a lockWaitMs too long for a timer is reported by the command, with no timer's overflow warning", async () => {
     const { ws, env } = workspace();

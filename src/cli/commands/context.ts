@@ -18,7 +18,7 @@ export function registerContext(program: Command, { io, setRun }: CommandSetup):
     .option(DIR_FLAGS, DIR_HELP)
     .action((opts: { budget?: string; query?: string; json?: boolean; now?: string; dir?: string }) => {
       setRun(async () => {
-        const { ws, config } = loadWorkspace(opts.dir, true);
+        const { ws, config, configWarnings } = loadWorkspace(opts.dir, true);
         const budget = opts.budget === undefined ? config.agents.contextTokens : Number(opts.budget);
         if (!Number.isInteger(budget) || budget < 100)
           throw new CliError(`--budget: "${opts.budget}" is not a whole number of tokens of at least 100`);
@@ -27,6 +27,8 @@ export function registerContext(program: Command, { io, setRun }: CommandSetup):
           ...(opts.query ? { query: opts.query } : {}),
         });
         io.out(opts.json ? JSON.stringify(packJson(pack, ws.memoryName), null, 2) : pack.text);
+        // On stderr: the pack is what an agent or a hook reads, as it is.
+        for (const w of configWarnings) io.err(`hipo: warning: ${w}`);
         return EXIT.ok;
       });
     });

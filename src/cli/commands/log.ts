@@ -19,7 +19,7 @@ export function registerLog(program: Command, { io, setRun }: CommandSetup): voi
       setRun(async () => {
         if (!(MEMORY_TYPES as readonly string[]).includes(opts.type))
           throw new CliError(`--type: "${opts.type}" is not one of ${MEMORY_TYPES.join(', ')}`);
-        const { ws, config } = loadWorkspace(opts.dir, true);
+        const { ws, config, configWarnings } = loadWorkspace(opts.dir, true);
         let text = words.join(' ');
         if (text === '-') text = await readAll(process.stdin);
         if (!text.trim()) throw new CliError('nothing to log: the text is empty');
@@ -33,6 +33,7 @@ export function registerLog(program: Command, { io, setRun }: CommandSetup): voi
           io.out(
             `hipo log · appended to ${ws.memoryName}/${r.rel}: ${r.heading}${r.redacted ? ` (${r.redacted} secret${r.redacted === 1 ? '' : 's'} redacted)` : ''}`,
           );
+        for (const w of configWarnings) io.err(`hipo: warning: ${w}`);
         return EXIT.ok;
       });
     });

@@ -28,7 +28,7 @@ export function registerRecall(program: Command, { io, setRun }: CommandSetup): 
         opts: { budget?: string; also?: string[]; json?: boolean; search: boolean; update: boolean; now?: string; dir?: string },
       ) => {
         setRun(async () => {
-          const { ws, config } = loadWorkspace(opts.dir, true);
+          const { ws, config, configWarnings } = loadWorkspace(opts.dir, true);
           const question = words.join(' ').trim();
           if (!question) throw new CliError('recall: the question is empty');
           const budget = opts.budget === undefined ? config.agents.contextTokens : Number(opts.budget);
@@ -40,7 +40,7 @@ export function registerRecall(program: Command, { io, setRun }: CommandSetup): 
             search: opts.search,
             update: opts.update,
           });
-          printRecall(answer, ws.memoryName, io, { json: !!opts.json });
+          printRecall(answer, ws.memoryName, io, { json: !!opts.json, configWarnings });
           return EXIT.ok;
         });
       },
