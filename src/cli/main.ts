@@ -72,21 +72,24 @@ export async function main(argv: string[], rawIo: Io = processIo): Promise<numbe
 
 /** The exit code of an error a command may throw, or null for a bug. (Loaded only on error.) */
 async function exitCodeOf(err: unknown): Promise<number | null> {
-  const [{ LockBusy }, { MemoryDirMissing }, { ClockError }, { TemplateError }, { InitError }, { InstallError }] = await Promise.all([
-    import('../state/lock.js'),
-    import('../tree/scan.js'),
-    import('../time/clock.js'),
-    import('../write/template.js'),
-    import('../setup/init.js'),
-    import('../platforms/command.js'),
-  ]);
+  const [{ LockBusy }, { MemoryDirMissing }, { ClockError }, { TemplateError }, { InitError }, { InstallError }, { ConfigError }] =
+    await Promise.all([
+      import('../state/lock.js'),
+      import('../tree/scan.js'),
+      import('../time/clock.js'),
+      import('../write/template.js'),
+      import('../setup/init.js'),
+      import('../platforms/command.js'),
+      import('../config/config.js'),
+    ]);
   if (err instanceof LockBusy) return EXIT.busy;
   if (
     err instanceof MemoryDirMissing ||
     err instanceof ClockError ||
     err instanceof TemplateError ||
     err instanceof InitError ||
-    err instanceof InstallError
+    err instanceof InstallError ||
+    err instanceof ConfigError
   )
     return EXIT.usage;
   return null;

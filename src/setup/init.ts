@@ -1,6 +1,6 @@
 // `hipo init`: a workspace with a memory folder and a config file. Creates what is missing,
 // never overwrites what is there.
-import { existsSync, mkdirSync, writeFileSync } from 'node:fs';
+import { mkdirSync, statSync, writeFileSync, type Stats } from 'node:fs';
 import { join, resolve } from 'node:path';
 import { defaultConfig, isPresent, loadConfig, type HipoConfig } from '../config/config.js';
 import { CONFIG_FILE, LEGACY_CONFIG_FILE } from '../config/settings-source.js';
@@ -12,8 +12,12 @@ export class InitError extends Error {}
 
 export interface InitResult {
   workspace: string;
+  /** The memory folder, relative to the workspace (`memory`, or the config's `memoryDir`). */
+  memoryName: string;
   created: string[];
   kept: string[];
+  /** What was there and not changed though asked for (`--timezone` beside a config with another zone). */
+  notes: string[];
   /** Settings the new config took from a hipocampus.config.json beside it. */
   takenOver: { key: string; value: unknown; from: string }[];
 }
@@ -32,10 +36,7 @@ export function initWorkspace(dir: string, opts: { timeZone?: string } = {}): In
     );
   const created: string[] = [];
   const kept: string[] = [];
-  if (!existsSync(root)) {
-    mkdirSync(root, { recursive: true });
-    created.push(root);
-  }
+  if (makeFolder(root)) created.push(root);
   const config = join(root, CONFIG_FILE);
   // A config already there may name another memory folder ("memoryDir": "notes"): that is the
   // one every other command looks for. A hipocampus one gives the settings the two tools share.
@@ -43,14 +44,19 @@ export function initWorkspace(dir: string, opts: { timeZone?: string } = {}): In
   const loaded = isPresent(config) || isPresent(join(root, LEGACY_CONFIG_FILE)) ? loadConfig(root) : null;
   const ws = workspaceAt(root, loaded?.config.memoryDir ?? 'memory');
   const memoryName = `${ws.memoryName}/`;
-  if (existsSync(ws.memoryDir)) kept.push(memoryName);
-  else {
-    mkdirSync(ws.memoryDir, { recursive: true });
-    created.push(memoryName);
-  }
+  (makeFolder(ws.memoryDir) ? created : kept).push(memoryName);
   const takenOver: InitResult['takenOver'] = [];
-  if (isPresent(config)) kept.push(CONFIG_FILE);
-  else {
+  const notes: string[] = [];
+  if (isPresent(config)) {
+    kept.push(CONFIG_FILE);
+    // Never rewritten (it is the user's file, comments and order included): said instead.
+    const zone = loaded?.config.timeZone;
+    if (opts.timeZone !== undefined && zone !== opts.timeZone)
+      notes.push(
+        `--timezone ${opts.timeZone} not written: ${CONFIG_FILE} is kept as it is, with the time zone ${zone} ` +
+          '(edit "timeZone" there to change it)',
+      );
+  } else {
     // The time zone is written out so days don't shift when the machine's zone changes; ROOT's
     // cap as a hipocampus workspace had it (once this file is there, that one is not read).
     const rootMaxTokens = loaded?.config.compaction.rootMaxTokens ?? defaultConfig().compaction.rootMaxTokens;
@@ -58,7 +64,29 @@ export function initWorkspace(dir: string, opts: { timeZone?: string } = {}): In
     created.push(CONFIG_FILE);
     if (loaded) for (const key of loaded.takenOver) takenOver.push({ key, value: settingAt(loaded.config, key), from: LEGACY_CONFIG_FILE });
   }
-  return { workspace: root, created, kept, takenOver };
+  return { workspace: root, memoryName: ws.memoryName, created, kept, notes, takenOver };
+}
+
+/** Makes the folder unless it is there; true when it made it. A file in its place is an error that says so. */
+function makeFolder(path: string): boolean {
+  let st: Stats | undefined;
+  try {
+    st = statSync(path, { throwIfNoEntry: false });
+  } catch {
+    /* ENOTDIR: mkdir says it below */
+  }
+  if (st) {
+    if (!st.isDirectory()) throw new InitError(`${path} is a file, not a folder: nothing created there`);
+    return false;
+  }
+  try {
+    mkdirSync(path, { recursive: true });
+  } catch (err) {
+    const code = (err as NodeJS.ErrnoException).code;
+    const why = code === 'ENOTDIR' || code === 'EEXIST' ? 'a part of its path is a file' : (code ?? String(err));
+    throw new InitError(`${path}: cannot create the folder (${why})`);
+  }
+  return true;
 }
 
 /** The value of a dotted key (`compaction.rootMaxTokens`). */

@@ -46,3 +46,46 @@ describe('hipo init in a hipocampus workspace', () => {
     expect(JSON.parse(fresh.read('hipo.config.json')).compaction).toEqual({ rootMaxTokens: 3000 });
   });
 });
+
+describe('hipo init, what it says', () => {
+  it('exits 2 on a config that does not load, naming it, and changes nothing', () => {
+    const ws = makeWorkspace({}, { timeZone: 'UTC', compaction: { rootMaxTokens: 'lots' } });
+    const before = ws.hashes();
+    const r = runCli(['init', ws.root]);
+    expect(r.code).toBe(2);
+    expect(r.stderr).toContain(`${ws.root}/hipo.config.json: "compaction.rootMaxTokens" must be a non-negative number`);
+    expect(ws.hashes()).toEqual(before);
+  });
+
+  it('says a file stands where the folder should be, with exit 2', () => {
+    const ws = makeWorkspace({ afile: 'x' }, null as never);
+    for (const [dir, message] of [
+      ['afile', `${ws.root}/afile is a file, not a folder: nothing created there`],
+      ['afile/sub', `${ws.root}/afile/sub: cannot create the folder (a part of its path is a file)`],
+    ]) {
+      const r = runCli(['init', '--dir', dir!, '--timezone', 'UTC'], { cwd: ws.root });
+      expect({ dir, code: r.code, stderr: r.stderr }).toEqual({ dir, code: 2, stderr: `hipo: ${message}\n` });
+    }
+    const taken = makeWorkspace({ notes: 'not a folder' }, { timeZone: 'UTC', memoryDir: 'notes' });
+    const r = runCli(['init', taken.root]);
+    expect(r.code).toBe(2);
+    expect(r.stderr).toContain(`${taken.root}/notes is a file, not a folder`);
+  });
+
+  it('says that --timezone leaves a config already there as it is', () => {
+    const ws = makeWorkspace({}, { timeZone: 'UTC' });
+    const r = runCli(['init', ws.root, '--timezone', 'Asia/Seoul']);
+    expect(r.code).toBe(0);
+    expect(r.stdout).toContain(
+      'note: --timezone Asia/Seoul not written: hipo.config.json is kept as it is, with the time zone UTC ' +
+        '(edit "timeZone" there to change it)',
+    );
+    expect(JSON.parse(ws.read('hipo.config.json')).timeZone).toBe('UTC');
+    expect(runCli(['init', ws.root, '--timezone', 'UTC']).stdout).not.toContain('note:');
+  });
+
+  it("names the config's memory folder in its hint", () => {
+    const ws = makeWorkspace({}, { timeZone: 'UTC', memoryDir: 'notes' });
+    expect(runCli(['init', ws.root]).stdout).toContain('next: write raw logs as notes/YYYY-MM-DD.md');
+  });
+});

@@ -43,6 +43,7 @@ export function registerInit(program: Command, { io, setRun }: CommandSetup): vo
           for (const c of r.created) io.out(`  created  ${c}`);
           for (const k of r.kept) io.out(`  kept     ${k} (already there)`);
           for (const t of r.takenOver) io.out(`  took     ${t.key} ${JSON.stringify(t.value)} from ${t.from}`);
+          for (const n of r.notes) io.out(`  note: ${n}`);
           if (installed) {
             const where = installed.base === r.workspace ? '' : ` in ${installed.base}`;
             io.out(`  platform ${installed.platform} (${installed.scope} scope${where}):`);
@@ -54,7 +55,7 @@ export function registerInit(program: Command, { io, setRun }: CommandSetup): vo
             for (const c of installed.registered) io.out(`    ${c}`);
             io.out(`    recorded ${installed.record} (what "hipo uninstall" takes out)`);
             for (const n of installed.notes) io.out(`    note: ${n}`);
-          } else io.out('  next: write raw logs as memory/YYYY-MM-DD.md, then run "hipo compact"');
+          } else io.out(`  next: write raw logs as ${r.memoryName}/YYYY-MM-DD.md, then run "hipo compact"`);
         }
         return EXIT.ok;
       });
