@@ -4,6 +4,7 @@ import { lstatSync, readFileSync, readlinkSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import { isValidTimeZone, systemTimeZone } from '../time/calendar.js';
 import { recordWorkspacePatterns } from '../redact/workspace.js';
+import { jsonErrorAt } from './json-position.js';
 import { backtrackingRisk } from './regex-safety.js';
 import { CONFIG_FILE, DEFAULT_LOCK_WAIT_MS, LEGACY_CONFIG_FILE, MAX_TIMER_MS, WORKSPACE_NAME } from './settings-source.js';
 
@@ -361,10 +362,14 @@ function readJson(file: string): Record<string, Json> {
     throw new ConfigError(file, `cannot be read (${code ?? String(err)})`);
   }
   let parsed: unknown;
+  const json = text.replace(/^\uFEFF/, '');
   try {
-    parsed = JSON.parse(text.replace(/^\uFEFF/, ''));
+    parsed = JSON.parse(json);
   } catch (err) {
-    throw new ConfigError(file, `is not valid JSON (${(err as Error).message})`);
+    // V8's reason without its offset or its quote of the text (which may hold a key or a password).
+    const reason = (err as Error).message.replace(/ in JSON at position \d+.*$/, '').replace(/, (?:\.\.\.)?".*$/s, '');
+    const at = jsonErrorAt(json);
+    throw new ConfigError(file, `is not valid JSON${at ? ` at line ${at.line}, column ${at.column}` : ''} (${reason})`);
   }
   if (parsed === null || typeof parsed !== 'object' || Array.isArray(parsed)) throw new ConfigError(file, 'must hold a JSON object');
   return parsed as Record<string, Json>;

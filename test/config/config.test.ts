@@ -21,6 +21,15 @@ function nested(path: string, value: unknown): Record<string, unknown> {
     .reduce((inner, k) => ({ [k]: inner }), value) as Record<string, unknown>;
 }
 
+function messageOf(load: () => unknown): string {
+  try {
+    load();
+    return 'accepted';
+  } catch (err) {
+    return (err as Error).message;
+  }
+}
+
 function loadError(config: Record<string, unknown>): string {
   const ws = makeWorkspace({}, config);
   try {
@@ -222,6 +231,22 @@ describe('hipo.config.json', () => {
   it('warns about unknown settings instead of ignoring them silently', () => {
     const ws = makeWorkspace({}, { timeZone: 'UTC', compaction: { rootMaxToken: 10 } });
     expect(loadConfig(ws.root).warnings).toEqual([expect.stringMatching(/unknown setting "compaction\.rootMaxToken" ignored/)]);
+  });
+
+  it('places a JSON mistake by line and column, and never quotes the text (it may hold a password)', () => {
+    const error = (text: string): string => {
+      const ws = makeWorkspace({}, null as never);
+      ws.write('hipo.config.json', text);
+      return messageOf(() => loadConfig(ws.root));
+    };
+    expect(error('{\n  "timeZone": "UTC"\n  "memoryDir": "notes"\n}')).toMatch(
+      /hipo\.config\.json: is not valid JSON at line 3, column 3 \(Expected ',' or '}' after property value\)$/,
+    );
+    expect(error('{\n  "timeZone": "UTC",\n}')).toMatch(/is not valid JSON at line 3, column 1 \(/);
+    expect(error('\uFEFF{ "timeZone": ')).toMatch(/is not valid JSON at line 1, column 15 \(Unexpected end of JSON input\)$/);
+    const quoted = error('{\n  "search": { "postgres": { "url": \'postgres://u:hunter2@db/x\' } }\n}');
+    expect(quoted).toMatch(/is not valid JSON at line 2, column 36 \(Unexpected token '''\)$/);
+    expect(quoted).not.toContain('hunter2');
   });
 
   it('a config that is a link to nothing is an error naming it, not "no config"', () => {
