@@ -2,7 +2,7 @@
 import { existsSync, statSync } from 'node:fs';
 import { resolve } from 'node:path';
 import { ConfigError, loadConfig, type HipoConfig } from '../config/config.js';
-import { findWorkspaceRoot } from '../config/workspace-root.js';
+import { findWorkspaceRoot, workspaceHolding } from '../config/workspace-root.js';
 import { workspaceAt, type Workspace } from '../tree/layout.js';
 import { CliError } from './exit.js';
 import { redactOutput } from '../redact/lines.js';
@@ -61,7 +61,10 @@ export function loadWorkspace(dir: string | undefined, requireMemory: boolean): 
   }
   const ws = workspaceAt(root, loaded.config.memoryDir);
   if (requireMemory && !existsSync(ws.memoryDir)) {
-    throw new CliError(`${ws.memoryDir}: no memory folder here (use --dir to point at a workspace, or "hipo init" to create one)`);
+    // `--dir ws/memory`: the folder given is a tree, and its workspace the one meant.
+    const holder = workspaceHolding(root);
+    const hint = holder ? `${holder.says}: use --dir ${holder.root}` : 'use --dir to point at a workspace, or "hipo init" to create one';
+    throw new CliError(`${ws.memoryDir}: no memory folder here (${hint})`);
   }
   return { ws, config: loaded.config, configWarnings: loaded.warnings };
 }

@@ -49,13 +49,14 @@ export function workspaceIdentity(root: string): string | null {
  * `--dir` at. Reads only the `memoryDir` of the configs on the way up (a config that does not
  * parse is its own command's to report).
  */
-export function workspaceHolding(dir: string): { root: string; memoryDir: string } | null {
+export function workspaceHolding(dir: string): { root: string; memoryDir: string; says: string } | null {
   const target = resolve(dir);
   for (let up = dirname(target), below = target; up !== below; below = up, up = dirname(up)) {
     if (!isWorkspace(up)) continue;
     const memoryDir = resolve(up, memoryDirIn(up));
     const rel = relative(memoryDir, target);
-    if (rel.split(sep)[0] !== '..' && !isAbsolute(rel)) return { root: up, memoryDir };
+    if (rel.split(sep)[0] !== '..' && !isAbsolute(rel))
+      return { root: up, memoryDir, says: `${target} is ${rel ? 'inside the memory folder' : 'the memory folder'} of the workspace ${up}` };
   }
   return null;
 }

@@ -30,10 +30,7 @@ export function initWorkspace(dir: string, opts: { timeZone?: string } = {}): In
   // instead of the real one (`hipo log` writing to memory/memory/).
   const holder = workspaceHolding(root);
   if (holder)
-    throw new InitError(
-      `${root} is ${holder.memoryDir === root ? 'the memory folder' : 'inside the memory folder'} of the workspace ${holder.root}: ` +
-        `nothing created (run "hipo init" in ${holder.root}, or give a folder outside its memory folder)`,
-    );
+    throw new InitError(`${holder.says}: nothing created (run "hipo init" in ${holder.root}, or give a folder outside its memory folder)`);
   const created: string[] = [];
   const kept: string[] = [];
   if (makeFolder(root)) created.push(root);

@@ -62,6 +62,21 @@ describe('workspace discovery', () => {
     expect(both.stderr).toContain('two folders given');
   });
 
+  it('--dir at the memory folder, or a folder in it, points at its workspace', () => {
+    const ws = makeWorkspace({ 'memory/2026-03-14.md': '# 2026-03-14\n- a line\n', 'memory/daily/x.md': 'x' });
+    for (const [dir, what] of [
+      ['memory', 'the memory folder'],
+      ['memory/daily', 'inside the memory folder'],
+    ]) {
+      const r = runCli(['status', '--dir', join(ws.root, dir!)]);
+      expect(r.code).toBe(2);
+      expect(r.stderr).toBe(
+        `hipo: ${join(ws.root, dir!, 'memory')}: no memory folder here ` +
+          `(${join(ws.root, dir!)} is ${what} of the workspace ${ws.root}: use --dir ${ws.root})\n`,
+      );
+    }
+  });
+
   it('every command documents --dir', () => {
     for (const cmd of ['init', 'compact', 'status', 'daemon', 'search', 'index', 'hook', 'context', 'recall', 'log', 'uninstall', 'mcp']) {
       expect(runCli([cmd, '--help']).stdout, cmd).toContain('--dir <path>');
