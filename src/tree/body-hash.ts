@@ -16,7 +16,7 @@ function endWithout(text: string, newlines: boolean): number {
 }
 
 /** The body as hipo compares it: LF line endings, no spaces at line ends, one final newline. */
-export function normalisedBody(body: string): string {
+function normalisedBody(body: string): string {
   const lines = lf(body)
     .split('\n')
     .map((l) => l.slice(0, endWithout(l, false)));
