@@ -47,6 +47,12 @@ export interface CaptureResult {
   note: string | null;
 }
 
+/** The journal's record of one capture: what the hook (or a late take-in) archived. */
+export function captureRecord(event: string, session: string, r: CaptureResult): { type: 'capture' } & Record<string, unknown> {
+  const { file, turns, bytes, backlog, malformed, oversized, redacted } = r;
+  return { type: 'capture', at: new Date().toISOString(), event, session, file, turns, bytes, backlog, malformed, oversized, redacted };
+}
+
 /** Transcript bytes one hook reads at most (bounds its memory; the rest waits for the next hook). */
 const MAX_READ_BYTES = 24 * 1024 * 1024;
 /** Transcript bytes one hook always gets through, whatever its budget. */

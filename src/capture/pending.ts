@@ -8,7 +8,7 @@ import { appendJournal } from '../state/journal.js';
 import { dropPendingCapture, pendingCaptures } from '../state/pending-captures.js';
 import type { Clock } from '../time/clock.js';
 import type { Workspace } from '../tree/layout.js';
-import { captureTranscript } from './archive.js';
+import { captureRecord, captureTranscript } from './archive.js';
 import { CAPTURE_EVENTS, type CaptureEvent } from './events.js';
 
 export interface TakenIn {
@@ -38,17 +38,7 @@ export async function takeInPendingCaptures(
       const r = await captureTranscript(ws, config, clock, { event, sessionId: p.sessionId, transcriptPath: p.transcript }, deadline);
       appendJournal(ws, [
         {
-          type: 'capture',
-          at: new Date().toISOString(),
-          event,
-          session: p.sessionId,
-          file: r.file,
-          turns: r.turns,
-          bytes: r.bytes,
-          backlog: r.backlog,
-          malformed: r.malformed,
-          oversized: r.oversized,
-          redacted: r.redacted,
+          ...captureRecord(event, p.sessionId, r),
           // The hook that could not capture, and why: the turns come late, or (the transcript gone) not at all.
           pendingSince: p.at,
           note: `${r.note ? `${r.note}; ` : ''}captured late: the hook at ${p.at} could not (${p.problem})`,

@@ -74,7 +74,7 @@ export async function runHook(event: string, stdinText: string | Error, opts: Ho
     }
     if (event in CAPTURE_EVENTS) {
       if (!sessionId) throw new Error('hook input has no session_id');
-      const { captureTranscript } = await import('../capture/archive.js');
+      const { captureRecord, captureTranscript } = await import('../capture/archive.js');
       const r = await captureTranscript(
         ws,
         config,
@@ -95,17 +95,7 @@ export async function runHook(event: string, stdinText: string | Error, opts: Ho
       if (r.turns > 0 || r.backlog > 0 || r.malformed > 0 || r.note || event === 'PreCompact') {
         appendJournal(ws, [
           {
-            type: 'capture',
-            at: new Date().toISOString(),
-            event,
-            session: sessionId,
-            file: r.file,
-            turns: r.turns,
-            bytes: r.bytes,
-            backlog: r.backlog,
-            malformed: r.malformed,
-            oversized: r.oversized,
-            redacted: r.redacted,
+            ...captureRecord(event, sessionId, r),
             ...(input.trigger ? { trigger: String(input.trigger) } : {}),
             ...(r.note ? { note: r.note } : {}),
             ...(background === 'started' ? { compacting: 'started in the background' } : {}),
