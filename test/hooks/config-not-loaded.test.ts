@@ -55,7 +55,9 @@ describe('hooks while hipo.config.json does not load', () => {
     const out = JSON.parse(start.stdout) as { systemMessage: string; hookSpecificOutput: { additionalContext: string } };
     const context = out.hookSpecificOutput.additionalContext;
     expect(context.split('\n')).toHaveLength(1);
-    expect(context).toMatch(/^hipo's memory could not be loaded because of .*hipo\.config\.json: is not valid JSON at line 1, column \d+ \(/);
+    expect(context).toMatch(
+      /^hipo's memory could not be loaded because of .*hipo\.config\.json: is not valid JSON at line 1, column \d+ \(/,
+    );
     expect(out.systemMessage).toContain('hipo.config.json: is not valid JSON');
 
     // Fixed: the next hook of any session archives the ended one, once.
