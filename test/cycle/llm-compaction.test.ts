@@ -8,7 +8,7 @@ import { compact } from '../../src/cycle/compaction.js';
 import { splitFrontmatter } from '../../src/tree/frontmatter.js';
 import { loadTokenCounter } from '../../src/text/tokens.js';
 import { completion, echoSummary, isRootRequest, requestedNode, startFakeLlm, type FakeLlm } from '../helpers/llm-server.js';
-import { configOf, makeWorkspace, type TestWorkspace } from '../helpers/workspace.js';
+import { journalRecords as journal, configOf, makeWorkspace, type TestWorkspace } from '../helpers/workspace.js';
 
 const log = (date: string, words: string, extra = ''): string =>
   `# ${date}\n\n## Work [project]\n- decided to use ${words} for the importer\n- shipped the ${words} migration\n- fixed the ${words} retry bug\n- learned that ${words} needs a warm cache\n${extra}`;
@@ -34,12 +34,6 @@ function node(ws: TestWorkspace, rel: string): { fm: Record<string, unknown>; bo
   return { fm: doc.data ?? {}, body: doc.body };
 }
 
-function journal(ws: TestWorkspace): Record<string, unknown>[] {
-  return readFileSync(join(ws.root, '.hipo', 'journal.jsonl'), 'utf8')
-    .trim()
-    .split('\n')
-    .map((l) => JSON.parse(l) as Record<string, unknown>);
-}
 const actionFor = (ws: TestWorkspace, rel: string) =>
   journal(ws)
     .filter((r) => r.type === 'action' && r.node === `memory/${rel}`)

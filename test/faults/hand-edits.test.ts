@@ -7,7 +7,7 @@ import { describe, expect, it } from 'vitest';
 import { addDays } from '../../src/time/calendar.js';
 import { splitFrontmatter } from '../../src/tree/frontmatter.js';
 import { cycle, node, rawLog } from '../helpers/tree.js';
-import { makeWorkspace, runCli, type TestWorkspace } from '../helpers/workspace.js';
+import { journalRecords as journal, makeWorkspace, runCli, type TestWorkspace } from '../helpers/workspace.js';
 import { figure, scale } from './scale.js';
 
 function compact(ws: TestWorkspace, now: string): { code: number | null; warnings: string[]; attention: string[] } {
@@ -20,14 +20,6 @@ function compact(ws: TestWorkspace, now: string): { code: number | null; warning
 function edit(ws: TestWorkspace, rel: string, line: string): string {
   appendFileSync(join(ws.memoryDir, rel), `\n${line}\n`);
   return ws.read(`memory/${rel}`);
-}
-
-function journal(ws: TestWorkspace): Record<string, unknown>[] {
-  return ws
-    .read('.hipo/journal.jsonl')
-    .trim()
-    .split('\n')
-    .map((l) => JSON.parse(l) as Record<string, unknown>);
 }
 
 describe('faults: hand edits', () => {

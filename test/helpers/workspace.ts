@@ -27,6 +27,15 @@ export interface TestWorkspace extends Workspace {
   hashes(sub?: string): Record<string, string>;
 }
 
+/** The workspace's journal, one record per line (`.hipo/journal.jsonl`). */
+export function journalRecords(ws: TestWorkspace): Record<string, unknown>[] {
+  return ws
+    .read('.hipo/journal.jsonl')
+    .trim()
+    .split('\n')
+    .map((l) => JSON.parse(l) as Record<string, unknown>);
+}
+
 /** A fresh workspace with `files` (paths relative to it) and a config pinning the time zone. */
 export function makeWorkspace(
   files: Record<string, string | Uint8Array> = {},

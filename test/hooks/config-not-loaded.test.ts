@@ -6,7 +6,7 @@ import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { hookJson, TranscriptWriter } from '../helpers/transcript.js';
-import { makeWorkspace, runCli, type TestWorkspace } from '../helpers/workspace.js';
+import { journalRecords as journal, makeWorkspace, runCli, type TestWorkspace } from '../helpers/workspace.js';
 
 const ENDED = '5c0d7e21-9b44-4f3a-8e6d-1a2b3c4d5e6f';
 const NEXT = '8e9f0a1b-2c3d-4e5f-9a0b-c1d2e3f4a5b6';
@@ -24,14 +24,6 @@ function session(ws: TestWorkspace): string {
     .user('And the retry policy?')
     .assistant('Five attempts with backoff.')
     .writeTo(join(ws.root, 'session.jsonl'));
-}
-
-function journal(ws: TestWorkspace): Record<string, unknown>[] {
-  return ws
-    .read('.hipo/journal.jsonl')
-    .trim()
-    .split('\n')
-    .map((l) => JSON.parse(l) as Record<string, unknown>);
 }
 
 const turns = (text: string): number => text.split('\n').filter((l) => l.startsWith('## Conversation')).length;
