@@ -8,11 +8,9 @@
 // exits with the command's code.
 import { Worker } from 'node:worker_threads';
 import type { DaemonThreadData, DaemonThreadEnd } from './daemon-thread.js';
+import { STOP_SIGNALS, type StopSignal } from './stop-signals.js';
 
 const YOUNG_GENERATION_MB = 6;
-/** The signals that stop a daemon (forwarded to its thread, listened for on the main thread). */
-export const STOP_SIGNALS = ['SIGINT', 'SIGTERM'] as const;
-export type StopSignal = (typeof STOP_SIGNALS)[number];
 
 /** Runs `hipo <argv>` (a daemon command) in a worker thread; resolves with its exit code. */
 export function runDaemonInThread(argv: readonly string[]): Promise<number> {

@@ -4,7 +4,7 @@
 // talks about changes: exchanges (a user turn and its answer) are compared, a window on each
 // side of every gap, by the words they share (TextTiling's idea, on exchanges instead of
 // sentences), and cut where the two sides have almost nothing in common.
-import type { Item } from './entries.js';
+import type { Item } from './item.js';
 import { tokenize } from './keywords.js';
 
 /** Exchanges compared on each side of a gap. */

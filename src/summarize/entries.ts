@@ -8,6 +8,7 @@ import { stripStackTraces, type ExclusionRules } from './exclusion.js';
 import { plainApostrophes, spelledContractions } from '../text/apostrophes.js';
 import { LONG_SESSION, splitConversations } from './conversations.js';
 import { speakersByLine, type Speaker } from '../tree/speakers.js';
+import type { Item } from './item.js';
 
 /** Sections of a summary node, by the data they hold. */
 export type Bucket =
@@ -42,20 +43,6 @@ export function bucketOfTitle(title: string): Bucket | null {
   const t = title.trim().replace(/[:：]$/, '');
   for (const [re, b] of BUCKET_TITLES) if (re.test(t)) return b;
   return null;
-}
-
-export interface Item {
-  text: string;
-  /** Line in the source file. */
-  line: number;
-  /** A markdown list item (as opposed to prose). */
-  listed: boolean;
-  /** Task-list state: true `[x]`, false `[ ]`, null for no checkbox. */
-  checked: boolean | null;
-  /** Who said it, in a conversation transcript. */
-  speaker: Speaker | null;
-  /** A sub-section's heading, read as a line of its section. */
-  heading?: true;
 }
 
 export interface Entry {

@@ -1,7 +1,8 @@
 // A transcript no heading divides is cut into its conversations where what the user talks
 // about changes.
 import { describe, expect, it } from 'vitest';
-import { collectEntries, type Item } from '../../src/summarize/entries.js';
+import { collectEntries } from '../../src/summarize/entries.js';
+import type { Item } from '../../src/summarize/item.js';
 import { ExclusionRules } from '../../src/summarize/exclusion.js';
 import { splitConversations } from '../../src/summarize/conversations.js';
 

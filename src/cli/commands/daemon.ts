@@ -7,7 +7,7 @@ import { DIR_FLAGS, DIR_HELP, loadWorkspace, workspaceRoot } from '../command-se
 import { Supervisor } from '../../daemon/supervisor.js';
 import { CliError, EXIT } from '../exit.js';
 import type { CommandSetup } from '../command-setup.js';
-import { STOP_SIGNALS, type StopSignal } from '../daemon-start.js';
+import { STOP_SIGNALS, type StopSignal } from '../stop-signals.js';
 
 /** Calls `stop` on SIGINT or SIGTERM: sent to this process, or forwarded by the main thread. */
 function onStopSignal(stop: (signal: StopSignal) => void): () => void {

@@ -6,7 +6,8 @@
 //   - in untyped notes, a first-person statement ("I prefer pnpm") or one about "the user" is a
 //     `user` fact; decisions and tasks stay `project`;
 //   - a summary node's User Facts, Feedback and References sections are read back line by line.
-import type { Entry, Item } from '../entries.js';
+import type { Entry } from '../entries.js';
+import type { Item } from '../item.js';
 import { feedbackFact, parseUserFactLine, referenceFact, typedFact, userFact, type Fact } from './fact.js';
 import { tidy, turnParts, userStatements } from './statement.js';
 import { anyOf, wordsOf, wordsRegex } from './alternation.js';
