@@ -88,7 +88,14 @@ function expansionSettings(config: HipoConfig, env: NodeJS.ProcessEnv): LlmSetti
   const { settings } = resolveLlmSettings(config, env);
   if (!settings) return null;
   // A search waits for this call: a shorter limit than summaries, and a down endpoint is not retried.
-  return { ...settings, timeoutMs: Math.min(settings.timeoutMs, config.search.expand.timeoutMs), maxRetries: 0, temperature: 0 };
+  const own = config.search.expand.timeoutMs <= settings.timeoutMs;
+  return {
+    ...settings,
+    timeoutMs: own ? config.search.expand.timeoutMs : settings.timeoutMs,
+    timeoutSetting: own ? 'search.expand.timeoutMs' : 'llm.timeoutMs',
+    maxRetries: 0,
+    temperature: 0,
+  };
 }
 
 export async function expandQuery(ws: Workspace, config: HipoConfig, query: string, opts: ExpandOptions = {}): Promise<Expansion> {

@@ -95,8 +95,19 @@ describe('expandQuery', () => {
     const ws = workspace(llm, { search: { expand: { timeoutMs: 300 } } });
     const t = performance.now();
     const x = await expandQuery(ws, loadConfig(ws.root).config, REQUEST, { env: {} });
-    expect(x.warning).toContain('no answer within 300 ms');
+    // The limit that applied is the one named, not the summaries' llm.timeoutMs.
+    expect(x.warning).toBe(`query expansion skipped: ${llm.url}: no answer within 300 ms (search.expand.timeoutMs)`);
     expect(performance.now() - t).toBeLessThan(5000);
+  });
+
+  it('gives up after llm.timeoutMs when that is the shorter, and says so', async () => {
+    const llm = await startFakeLlm(() => ({ hang: true }));
+    const ws = makeWorkspace(
+      { 'memory/ROOT.md': ROOT },
+      { timeZone: 'UTC', llm: { baseUrl: llm.url, model: 'test-model', timeoutMs: 300 }, search: { expand: { timeoutMs: 60_000 } } },
+    );
+    const x = await expandQuery(ws, loadConfig(ws.root).config, REQUEST, { env: {} });
+    expect(x.warning).toBe(`query expansion skipped: ${llm.url}: no answer within 300 ms (llm.timeoutMs)`);
   });
 
   it("abandons the call when the caller's signal aborts (a daemon stopping), well before the time limit", async () => {

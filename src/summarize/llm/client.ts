@@ -135,7 +135,7 @@ export async function openAiChatClient(s: LlmSettings, sleep: Sleep = realSleep)
       if (err instanceof LlmCallError) throw err;
       if (signal?.aborted) throw stopped();
       if (timedOut || err instanceof APIConnectionTimeoutError) {
-        throw new LlmCallError(`no answer within ${s.timeoutMs} ms (llm.timeoutMs)`, 'endpoint', elapsed());
+        throw new LlmCallError(`no answer within ${s.timeoutMs} ms (${s.timeoutSetting ?? 'llm.timeoutMs'})`, 'endpoint', elapsed());
       }
       if (err instanceof APIConnectionError && !(err instanceof APIUserAbortError)) {
         const cause = (err as { cause?: { cause?: { code?: string }; code?: string } }).cause;

@@ -12,6 +12,8 @@ export interface LlmSettings {
   /** null when no key is configured (local servers): a placeholder is sent instead. */
   apiKey: string | null;
   timeoutMs: number;
+  /** The setting `timeoutMs` comes from, as a timeout's message names it; default `llm.timeoutMs`. */
+  timeoutSetting?: string;
   maxOutputTokens: number;
   temperature: number;
   maxRetries: number;
