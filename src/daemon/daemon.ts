@@ -221,8 +221,12 @@ export class Daemon {
           this.runner.request(reason);
         }),
       search: async (request) => {
-        if (request.update && this.indexMayLag) await this.updateIndex();
-        return this.index.search(request, this.indexWarning);
+        // The model's expansion and the index's update side by side: the model call holds no turn at the index.
+        const [extras] = await Promise.all([
+          this.index.extraQueries(request),
+          request.update && this.indexMayLag ? this.updateIndex() : null,
+        ]);
+        return this.index.search(request, this.indexWarning, extras);
       },
       recall: (request) => this.recall(request),
       redact: (value) => redactValue(redactor, value),

@@ -8,6 +8,7 @@ import type { Workspace } from '../tree/layout.js';
 import type { SearchIndex } from '../index/search-index.js';
 import type { UpdateReport } from '../index/update.js';
 import type { SearchAnswer, SearchRequest } from '../search/answer.js';
+import type { ExtraQueries } from '../search/expand.js';
 import type { RecallRequest } from '../context/recall-run.js';
 import type { Recall } from '../context/recall.js';
 import type { LocalDate } from '../time/calendar.js';
@@ -41,14 +42,33 @@ export class IndexKeeper {
     return this.turn(() => this.updateNow(warn, memoryFiles));
   }
 
-  /** Searches the index as it is (the caller brings it up to date first when it wants), as `hipo search` would. */
-  search(request: SearchRequest, warn: (message: string) => void): Promise<SearchAnswer> {
+  /**
+   * The query's other wordings: the caller's, and the model's when the request asks for an
+   * expansion (search/expand.ts). Outside the turns: the model call takes up to
+   * search.expand.timeoutMs, and every other search and update would wait behind it.
+   */
+  extraQueries(request: SearchRequest): Promise<ExtraQueries> {
+    return import('../search/expand.js').then(({ extraQueries }) =>
+      extraQueries(this.ws, this.config, request.query, { also: request.also, expand: request.expand, signal: this.stopping.signal }),
+    );
+  }
+
+  /**
+   * Searches the index as it is (the caller brings it up to date first when it wants), as `hipo
+   * search` would; `extras`: from extraQueries, asked for here first when not given. Only the
+   * index work takes a turn.
+   */
+  async search(request: SearchRequest, warn: (message: string) => void, extras?: ExtraQueries): Promise<SearchAnswer> {
+    const x = extras ?? (await this.extraQueries(request));
     return this.turn(async () => {
-      const { answerSearch } = await import('../search/answer.js');
+      // A search that was still waiting for its model when the daemon began to stop does not open
+      // the index again under stop()'s close.
+      if (this.stopping.signal.aborted) throw new Error('the daemon is stopping');
+      const { searchWith } = await import('../search/answer.js');
       // Opened as it is: the daemon brought it up to date first when the request asked for that.
       if (!this.index) await this.updateNow(warn, []);
       const { query, update: _update, ...ask } = request;
-      return answerSearch(this.index!, this.ws, this.config, query, ask, this.stopping.signal);
+      return searchWith(this.index!, query, ask, x);
     });
   }
 

@@ -47,7 +47,14 @@ export async function answerSearch(
   /** Aborted when the owner stops: a query expansion in flight is abandoned (expand.ts). */
   signal?: AbortSignal,
 ): Promise<SearchAnswer> {
-  const x = await extraQueries(ws, config, query, { also: opts.also, expand: opts.expand, signal });
+  return searchWith(index, query, opts, await extraQueries(ws, config, query, { also: opts.also, expand: opts.expand, signal }));
+}
+
+/**
+ * The index's part of a search, with the query's other wordings found already: the daemon asks
+ * the model for them before the search takes its turn at the index (daemon/index-keeper.ts).
+ */
+export async function searchWith(index: SearchIndex, query: string, opts: SearchAsk, x: ExtraQueries): Promise<SearchAnswer> {
   const result = await search(index, query, {
     mode: opts.mode ?? 'hybrid',
     limit: opts.limit ?? 10,

@@ -1,13 +1,24 @@
 // The daemon's index goes through the same rebuild loop as the commands (index/maintain.ts): a
 // file damaged under the index the daemon holds is deleted and rebuilt once, with a warning,
-// and the index it keeps open afterwards answers searches.
+// and the index it keeps open afterwards answers searches; a search waiting for its model holds
+// no other search or update.
 import { closeSync, openSync, statSync, writeSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
-import { defaultConfig } from '../../src/config/config.js';
+import { defaultConfig, loadConfig } from '../../src/config/config.js';
 import { IndexKeeper } from '../../src/daemon/index-keeper.js';
 import { indexFile } from '../../src/index/location.js';
+import { completion, startFakeLlm } from '../helpers/llm-server.js';
 import { rawLog } from '../helpers/tree.js';
 import { makeWorkspace } from '../helpers/workspace.js';
+
+/** `work`, or a rejection after `ms`: what was still waiting then says so instead of hanging the test. */
+function within<T>(work: Promise<T>, ms: number, what: string): Promise<T> {
+  let timer: NodeJS.Timeout | undefined;
+  const late = new Promise<never>((_, reject) => {
+    timer = setTimeout(() => reject(new Error(`${what}: no answer within ${ms} ms`)), ms);
+  });
+  return Promise.race([work, late]).finally(() => clearTimeout(timer));
+}
 
 /** Overwrites every page after the first with garbage: SQLite finds out only when it reads one. */
 function damagePages(file: string): void {
@@ -68,5 +79,47 @@ describe('the daemon index keeper', () => {
       }),
     ).toBe(-2048);
     byDefault.close();
+  });
+
+  it("updates and answers other searches while a search's query expansion waits for the model", async () => {
+    // The model answers only when the test says; the request's arrival is the server's own signal.
+    let arrived!: () => void;
+    const asked = new Promise<void>((resolve) => (arrived = resolve));
+    let answer!: () => void;
+    const held = new Promise<void>((resolve) => (answer = resolve));
+    const llm = await startFakeLlm(async () => {
+      arrived();
+      await held;
+      return completion('lex: tenmoku glaze');
+    });
+    const ws = makeWorkspace(
+      { 'memory/2026-06-01.md': rawLog('2026-06-01', { 'kiln firing [project]': ['loaded the kiln with celadon bowls'] }) },
+      // A limit far beyond the test's: the expansion ends only when the model answers.
+      { timeZone: 'UTC', llm: { baseUrl: llm.url, model: 'test-model' }, search: { expand: { timeoutMs: 600_000 } } },
+    );
+    const warnings: string[] = [];
+    const warn = (w: string): number => warnings.push(w);
+    const keeper = new IndexKeeper(ws, loadConfig(ws.root).config);
+    await keeper.update(warn);
+    let expandedDone = false;
+    const expanded = keeper.search({ query: 'kiln', mode: 'bm25', expand: true, update: false }, warn).finally(() => {
+      expandedDone = true;
+    });
+    await asked;
+    // Meanwhile the daemon takes a change in, and another search reads it.
+    ws.write('memory/2026-06-02.md', rawLog('2026-06-02', { 'glaze test [project]': ['tried a tenmoku glaze'] }));
+    expect((await within(keeper.update(warn), 15_000, 'the update')).added).toBe(1);
+    const plain = await within(keeper.search({ query: 'tenmoku', mode: 'bm25', update: false }, warn), 15_000, 'the plain search');
+    expect(plain.hits.map((h) => h.path)).toEqual(['memory/2026-06-02.md']);
+    expect(plain.expansion).toBeNull();
+    expect(expandedDone).toBe(false);
+    // The model answers: the expanded search reads the index as it is now, with the model's query.
+    answer();
+    const x = await expanded;
+    expect(x.expansion).toEqual({ model: 'test-model', cached: false });
+    expect(x.hits.map((h) => h.path).sort()).toEqual(['memory/2026-06-01.md', 'memory/2026-06-02.md']);
+    expect(llm.requests).toHaveLength(1);
+    expect(warnings).toEqual([]);
+    keeper.close();
   });
 });
