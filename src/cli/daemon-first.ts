@@ -10,7 +10,7 @@ import { resolve } from 'node:path';
 import { parseArgs } from 'node:util';
 import { askDaemon, clockSource, type DaemonAnswer, type DaemonAsk, type DaemonRequest } from '../daemon/ask.js';
 import type { CompactAnswer, RecallAnswered, SearchAnswered } from '../daemon/requests.js';
-import { configText, DEFAULT_LOCK_WAIT_MS, MAX_TIMER_MS, settingsDigest } from '../config/settings-source.js';
+import { configText, DEFAULT_EXPAND_TIMEOUT_MS, DEFAULT_LOCK_WAIT_MS, MAX_TIMER_MS, settingsDigest } from '../config/settings-source.js';
 import { findWorkspaceRoot } from '../config/workspace-root.js';
 import { workspaceAt } from '../tree/layout.js';
 import { processIo, type Io } from './io.js';
@@ -49,19 +49,35 @@ const SEARCH_OPTIONS = {
   dir: { type: 'string' },
 } as const;
 
-/** How long the command waits for the daemon: `lockWaitMs` as the config file (`text`) sets it. */
-function waitMs(text: string | null): number {
-  if (text === null) return DEFAULT_LOCK_WAIT_MS;
+interface WaitSettings {
+  lockWaitMs?: unknown;
+  search?: { expand?: { enabled?: unknown; timeoutMs?: unknown } };
+}
+
+/** A timer setting of the config file, or `fallback` when it is not set or not a valid one. */
+function timerOr(v: unknown, min: number, fallback: number): number {
+  return typeof v === 'number' && v >= min && v <= MAX_TIMER_MS ? v : fallback;
+}
+
+/**
+ * How long the command waits for the daemon, as the config file (`text`) sets it: `lockWaitMs`
+ * for its turn at the tree or index, and for a search that expands its query, the model's
+ * `search.expand.timeoutMs` before that. A daemon that is only waiting for the model is not
+ * given up on: the command would ask the model again itself.
+ */
+function waitMs(text: string | null, asked: DaemonAsk): number {
   // A config that does not parse is the command's to report: JSON.parse throws, the caller returns null.
-  const v = (JSON.parse(text) as { lockWaitMs?: unknown }).lockWaitMs;
-  return typeof v === 'number' && v >= 0 && v <= MAX_TIMER_MS ? v : DEFAULT_LOCK_WAIT_MS;
+  const c = (text === null ? {} : JSON.parse(text)) as WaitSettings;
+  const lock = timerOr(c.lockWaitMs, 0, DEFAULT_LOCK_WAIT_MS);
+  const expands = asked.op === 'search' && (asked.search.expand ?? c.search?.expand?.enabled === true);
+  return expands ? lock + timerOr(c.search?.expand?.timeoutMs, 100, DEFAULT_EXPAND_TIMEOUT_MS) : lock;
 }
 
 /** The answer of the daemon of `root` to `asked`, with this command's clock and settings; null: none answered. */
 function ask<T>(root: string, now: string | undefined, asked: DaemonAsk): Promise<DaemonAnswer<T> | null> {
   const config = configText(root);
   const request = { ...asked, clock: clockSource(process.env, now), settings: settingsDigest(root, process.env, config) } as DaemonRequest;
-  return askDaemon<T>(workspaceAt(root), request, waitMs(config));
+  return askDaemon<T>(workspaceAt(root), request, waitMs(config, asked));
 }
 
 function workspaceOf(dir: string | undefined): string | null {

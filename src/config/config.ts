@@ -6,7 +6,14 @@ import { isValidTimeZone, systemTimeZone } from '../time/calendar.js';
 import { recordWorkspacePatterns } from '../redact/workspace.js';
 import { jsonErrorAt } from './json-position.js';
 import { backtrackingRisk } from './regex-safety.js';
-import { CONFIG_FILE, DEFAULT_LOCK_WAIT_MS, LEGACY_CONFIG_FILE, MAX_TIMER_MS, WORKSPACE_NAME } from './settings-source.js';
+import {
+  CONFIG_FILE,
+  DEFAULT_EXPAND_TIMEOUT_MS,
+  DEFAULT_LOCK_WAIT_MS,
+  LEGACY_CONFIG_FILE,
+  MAX_TIMER_MS,
+  WORKSPACE_NAME,
+} from './settings-source.js';
 
 export interface CompactionConfig {
   /** Per-cycle limits on nodes generated at each level (most recent period first). */
@@ -251,7 +258,7 @@ export function defaultConfig(): HipoConfig {
       factChunks: false,
       hybrid: { k: 10, bm25Weight: 1, vectorWeight: null },
       minSimilarity: 0.2,
-      expand: { enabled: false, maxQueries: 4, timeoutMs: 20_000 },
+      expand: { enabled: false, maxQueries: 4, timeoutMs: DEFAULT_EXPAND_TIMEOUT_MS },
       store: 'sqlite',
       postgres: { url: '', workspace: '', workspaces: [] },
     },

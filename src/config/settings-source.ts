@@ -14,6 +14,9 @@ export const LEGACY_CONFIG_FILE = 'hipocampus.config.json';
 /** Default of `lockWaitMs`: how long a command waits for another hipo process. */
 export const DEFAULT_LOCK_WAIT_MS = 10_000;
 
+/** Default of `search.expand.timeoutMs`: how long a search waits for the model's extra queries. */
+export const DEFAULT_EXPAND_TIMEOUT_MS = 20_000;
+
 /** The longest delay a Node timer takes (2^31 − 1 ms, about 24.8 days); a longer one fires after 1 ms. */
 export const MAX_TIMER_MS = 2 ** 31 - 1;
 

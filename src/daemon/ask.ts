@@ -7,6 +7,7 @@ import { connect } from 'node:net';
 import type { RecallRequest } from '../context/recall-run.js';
 import type { SearchRequest } from '../search/answer.js';
 import { workspaceIdentity } from '../config/workspace-root.js';
+import { MAX_TIMER_MS } from '../config/settings-source.js';
 import { statePath } from '../state/dir.js';
 
 /** The longest socket path the platforms allow (104 bytes on macOS, 108 on Linux), with room. */
@@ -74,7 +75,8 @@ export function askDaemon<T>(
     };
     const stop = (): void => finish(null);
     const socket = connect(path);
-    const timer = setTimeout(() => finish(null), timeoutMs);
+    // A wait made of two settings (daemon-first.ts) may pass what a timer takes, which would fire at once.
+    const timer = setTimeout(() => finish(null), Math.min(timeoutMs, MAX_TIMER_MS));
     signal?.addEventListener('abort', stop, { once: true });
     socket.setEncoding('utf8');
     socket.on('connect', () => socket.write(`${JSON.stringify({ ...request, root })}\n`));

@@ -51,7 +51,12 @@ export interface ToolEnv {
 async function daemonAnswer<T>(env: ToolEnv, asked: DaemonAsk): Promise<T | null> {
   if (!env.daemon) return null;
   const { askDaemon } = await import('../daemon/ask.js');
-  const answer = await askDaemon<T>(env.ws, { ...asked, ...env.daemon } as DaemonRequest, env.config.lockWaitMs, env.signal);
+  // A search the model expands first may take search.expand.timeoutMs more: the daemon is not
+  // given up on (and the model asked again) while it waits for that call.
+  const { lockWaitMs, search } = env.config;
+  const expands = asked.op === 'search' && (asked.search.expand ?? search.expand.enabled);
+  const waitMs = expands ? lockWaitMs + search.expand.timeoutMs : lockWaitMs;
+  const answer = await askDaemon<T>(env.ws, { ...asked, ...env.daemon } as DaemonRequest, waitMs, env.signal);
   return answer?.ok ? answer.result : null;
 }
 

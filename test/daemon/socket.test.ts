@@ -10,7 +10,7 @@ import { daemonsForTests, FAST_DAEMON } from '../helpers/daemon.js';
 import { node, rawLog } from '../helpers/tree.js';
 import { makeWorkspace, runCli, runCliAsync } from '../helpers/workspace.js';
 import { connectMcp, startRawMcp } from '../helpers/mcp.js';
-import { completion, echoSummary, startFakeLlm } from '../helpers/llm-server.js';
+import { completion, echoSummary, type RecordedRequest, startFakeLlm } from '../helpers/llm-server.js';
 
 const start = daemonsForTests();
 
@@ -204,6 +204,45 @@ describe('hipo compact with a daemon running', () => {
     expect(loaded).toContain('dist/daemon/ask.js');
     expect(loaded.filter((m) => /^dist\/(search\/expand|index\/search-index)\b/.test(m))).toEqual([]);
     expect(d.child.exitCode).toBeNull();
+  });
+
+  it('answers other searches while one waits for its model, and `hipo search --expand` waits past lockWaitMs for it', async () => {
+    const isExpansion = (req: RecordedRequest) => req.body.messages[0]?.content.startsWith('You write search queries') ?? false;
+    const expansions = () => llm.requests.filter(isExpansion);
+    // The daemon's expansion is answered when the test says; any other (a command's own) at once.
+    let answer!: () => void;
+    const held = new Promise<void>((resolve) => (answer = resolve));
+    const llm = await startFakeLlm(async (req) => {
+      if (!isExpansion(req)) return completion(echoSummary(req));
+      if (expansions().length === 1) await held;
+      return completion('lex: zeppelin hangar');
+    });
+    const { ws, env } = workspace();
+    ws.write('memory/2026-06-02.md', rawLog('2026-06-02', { 'zeppelin hangar [project]': ['measured the zeppelin hangar doors'] }));
+    const lockWaitMs = 500;
+    const config = { ...FAST_DAEMON, lockWaitMs, llm: { baseUrl: llm.url, model: 'test-model', maxRetries: 0 } };
+    ws.write('hipo.config.json', `${JSON.stringify({ ...config, search: { expand: { timeoutMs: 120_000 } } })}\n`);
+    const d = start(ws.root, env);
+    await d.waitFor((l) => l.event === 'index', 30_000, 'the first index');
+    const reporting = { ...env, ...loadReportingEnv() };
+    const expanded = runCliAsync(['search', 'doors', '--expand', '--mode', 'bm25', '--json', '--dir', ws.root], { env: reporting });
+    await d.until(() => expansions().length > 0, 20_000, "the daemon's expansion request");
+    const t0 = Date.now();
+    // Another search meanwhile: the daemon answers it (the command ran no search of its own),
+    // its turn at the index not queued behind the model's call.
+    const plain = await runCliAsync(['search', 'zeppelin', '--mode', 'bm25', '--json', '--dir', ws.root], { env: reporting });
+    expect(plain.code).toBe(0);
+    expect(loadedModules(plain.stderr)).not.toContain('dist/cli/main.js');
+    expect(JSON.parse(plain.stdout).hits.map((h: { path: string }) => h.path)).toContain('memory/2026-06-02.md');
+    // The model answers well past lockWaitMs: a command that gave up on the daemon by then
+    // would have asked the model again itself.
+    await new Promise((resolve) => setTimeout(resolve, Math.max(0, 4 * lockWaitMs - (Date.now() - t0))));
+    answer();
+    const r = await expanded;
+    expect(r.code).toBe(0);
+    expect(loadedModules(r.stderr)).not.toContain('dist/cli/main.js');
+    expect(JSON.parse(r.stdout).expansion).toEqual({ model: 'test-model', cached: false });
+    expect(expansions()).toHaveLength(1);
   });
 
   it('declines a command with another clock or other settings, and that command does the work itself', async () => {
