@@ -1,32 +1,27 @@
 // A user's redaction pattern runs over every line hipo writes, reads back or sends. A repeated
 // group that can match the same text in more than one way takes exponential time on a line that
 // almost matches (the engine tries every way before it gives up), and would hang compaction with
-// no limit: such patterns are refused when the config is loaded, with the reason. Three shapes
-// are refused, each found by a small look at the pattern's structure (a full ambiguity analysis,
-// or a library such as redos-detector, is slow and refuses ordinary patterns like `\s*\S+`):
-//   - inside a repeated group, a run (a repeated part) not always followed by a character the run
-//     cannot match: later in the same repetition, or, where the repetition may end right after the
-//     run, first in the next one. Refused: `(a+)+`, `(\w*\s?)*`, `(?:\w+\s*)+`, `(?:[a-z0-9-]+\.?)+`
-//     (the dot may be missing), `(?:[a-z.]+\.)+` (the run matches dots too), `(?:\.?[a-z]+)+` (the
-//     next repetition may start with a letter). With such a character the run must stop at the
-//     first one, so each repetition splits one way only: `(?:[a-z0-9-]+\.)+example\.com`,
-//     `(?:[A-Z0-9]+-)+KEY`, `[a-z]+(?:\.[a-z]+)+`, `\w+(?:-\w+)+` pass. Characters are read from
-//     first characters (a lookahead is none, a repetition that can be empty starts with nothing)
-//     and compared with every character the run can match; the next repetition's must also differ
-//     from what may still come in this one (`(?:\.[a-z]+(?:\.x|))+`: `.a.x` is one repetition or
-//     two). After the last repetition the run may give characters back to what follows the group
-//     (`(?:\.[a-z]+)+[a-z]`): one choice, made once, as in `[a-z]+[a-z]`;
-//   - inside a repeated group, alternatives that can start with the same character: `(\w|\d)+`,
-//     `(?:\s|\t)+` (a run of digits is one `\w` or one `\d` per character, 2^n ways);
-//   - inside a repeated group, a part repeated a varying number of times that can also match
-//     what comes after it: `(\w\w?)+`, `(a{1,3})+` (a run splits into parts in many ways).
-// "Repeated" is without bound, or more than 16 times: a small bound keeps the ways few. Runs
-// are checked in a group repeated 3 to 16 times too: k repetitions split a run of n characters in
-// (n choose k) ways, and `(a+){1,16}x` takes seconds on 26 characters (`(a+){2}` is `a+a+`). The
-// checks look at first characters only, so they refuse a few patterns that are in fact safe
-// (`(a|ab)+`); a pattern can always be written so that its choices start differently.
-
-const BIG = 16;
+// no limit: such patterns are refused when the config is loaded, with the reason. One rule, from a
+// small look at the pattern's structure (a full ambiguity analysis, or a library such as
+// redos-detector, is slow and refuses ordinary patterns like `\s*\S+`):
+//   inside a group repeated more than twice, the choices the next character does not settle
+//   (which alternative; whether a part repeats again or is there at all) must leave at most 256
+//   ways to match a line, and none in a group repeated without bound.
+// The next character is compared with what can start each option, and, for an option that can
+// match nothing, with what can come after it, up to the next repetition of the outermost repeated
+// group. So `(a+)+`, `(?:\w+\s*)+`, `(?:[a-z0-9-]+\.?)+` (the dot may be missing), `(?:[a-z.]+\.)+`
+// (the run matches dots too), `(\w|\d)+`, `(\w\w?)+` and `(?:\.[a-z](?:\.x|))+` (`.a.x` is one
+// repetition or two) are refused; a run stopped by a character it cannot match, an alternative or
+// an optional part told by its first character, pass: `(?:[a-z0-9-]+\.)+example\.com`,
+// `[a-z]+(?:\.[a-z]+)+`, `"(?:[^"\\]|\\.)*"`, `(?:\d{3}-?)+`. What follows the outermost repeated
+// group is left out: it is tried once the group stops, a choice made once (`(?:\.[a-z]+)+[a-z]`
+// is no worse than `[a-z]+[a-z]`).
+// Choices left open multiply over the repetitions: k of them with two options each, 2^k ways;
+// `(\w|\d){1,16}x` tries 65536 on a run of digits, `(a{1,16}){1,16}x` over 10^19 (seconds on 26
+// characters), while an address's octets `(?:(?:25[0-5]|2[0-4]\d|[01]?\d\d?)\.){3}` leave 64. Twice is
+// not counted: `(a+){2}` is `a+a+`, as cheap as any two runs side by side. The check looks at first
+// characters only, so it refuses a few patterns that are in fact safe (`(a|ab)+`); a pattern can
+// always be written so that its choices start differently.
 
 /**
  * One character's worth of pattern (`a`, `\d`, `[^"\\]`, `.`) with the flags it is read under, or any
@@ -43,7 +38,16 @@ type Node =
 /** Why a pattern could backtrack catastrophically, and how to write it instead; null when it is safe. */
 export function backtrackingRisk(source: string): string | null {
   const top: Node = { kind: 'group', alts: parse(source, modifierFlags(source)), at: 0, look: false };
-  return risk(top, 'once', { chars: [], certain: false, again: NOTHING });
+  const { count, open } = ways(top, 1, []);
+  if (count <= MAX_WAYS) return null;
+  const many =
+    count === Infinity ? 'in more ways the longer it is' : `in ${count > 1e6 ? 'over a million' : `up to ${count}`} ways from one position`;
+  return (
+    `repeats a group in which a choice is not settled by the next character (${open}), so a line can match it ${many}, ` +
+    `which can take exponential time on a line that almost matches (nested quantifiers, overlapping alternatives): ${RULE}; ` +
+    'give each choice its own first character, or end a repeated part with a character it cannot match (e.g. "\\w+" for ' +
+    '"(\\w|\\d)+", "(?:[a-z0-9-]+\\.)+" for "(?:[a-z0-9-]+\\.?)+")'
+  );
 }
 
 /**
@@ -132,7 +136,7 @@ function parse(source: string, flags: string): Node[][] {
 // ---- what a node can start with ----
 
 interface First {
-  chars: Chars[];
+  chars: readonly Chars[];
   /** Whether the node can match the empty string. */
   empty: boolean;
 }
@@ -199,132 +203,107 @@ function overlap(a: readonly Chars[], b: readonly Chars[]): boolean {
   return false;
 }
 
-/** Whether two alternatives can begin the same way: with one character, or both with nothing. */
-function sameStart(a: First, b: First): boolean {
-  return (a.empty && b.empty) || overlap(a.chars, b.chars);
+// ---- the check ----
+
+/** How many ways the choices left open may match a line from one position, in all (`(\w|\d){8}`: 256). */
+const MAX_WAYS = 256;
+
+const RULE =
+  'inside a group repeated more than twice, the choices the next character does not settle (which alternative; whether ' +
+  'a part repeats again or is there at all, counting what may come after it up to the next repetition) must leave at most ' +
+  `${MAX_WAYS} ways, and none in a group repeated without bound`;
+
+interface Ways {
+  /** How many ways the node can match one text, counting only the choices left open (Infinity: without bound). */
+  count: number;
+  /** The first choice left open, in the pattern's order. */
+  open: string | null;
 }
 
-// ---- the checks ----
-
-const EXPONENTIAL = 'which can take exponential time on a line that almost matches';
+const ONE: Ways = { count: 1, open: null };
 
 function containsOpenRepeat(node: Node): boolean {
-  if (node.kind === 'repeat') return node.max > BIG || containsOpenRepeat(node.node);
+  if (node.kind === 'repeat') return node.max === Infinity || containsOpenRepeat(node.node);
   if (node.kind === 'group') return node.alts.some((alt) => alt.some(containsOpenRepeat));
   return false;
 }
 
-/** Every character `node` can match (a lookaround's too: more is only more careful). */
-function allChars(node: Node): Chars[] {
-  if (node.kind === 'char') return [node.chars];
-  if (node.kind === 'repeat') return allChars(node.node);
-  if (node.kind === 'group') return node.alts.flatMap((alt) => alt.flatMap(allChars));
-  return [];
+/** Whether two options can begin the same way: with one character, or both with nothing. */
+function unsettled(a: First, b: First): boolean {
+  return (a.empty && b.empty) || overlap(a.chars, b.chars);
+}
+
+/** What an option is chosen on: its first characters, and what follows it when it can match nothing. */
+function lookahead(f: First, follow: readonly Chars[]): First {
+  return f.empty ? { chars: [...f.chars, ...follow], empty: true } : f;
 }
 
 /**
- * How often the groups around a node repeat it: `many` is without bound or more than 16 times,
- * `few` 3 to 16 times in all. `twice` is no more than `once`: `(a+){2}` is `a+a+`, which splits a
- * run in n ways, as any two runs side by side do; the checks start from 3.
+ * How many ways `node` can match a text. `times`: how often the groups around it repeat it; from 3
+ * on its choices count. `follow`: what can come right after it, up to the next repetition of the
+ * outermost repeated group around it. What follows that group is left out: it is tried once the
+ * group stops, a choice made once (`[a-z]+(?:\.[a-z]+)+[a-z]` is no worse than `[a-z]+[a-z]`).
  */
-type Repeated = 'once' | 'twice' | 'few' | 'many';
-
-/** Whether a run inside could be split in many ways by the repetitions around it. */
-function splitsRuns(repeated: Repeated): boolean {
-  return repeated === 'few' || repeated === 'many';
-}
-
-/** What can come right after a node, within one repetition of the group repeated around it. */
-interface Next {
-  /** What can come right after the node before that repetition ends. */
-  chars: readonly Chars[];
-  /** Whether something must come (at least one character) before that repetition may end. */
-  certain: boolean;
-  /** What the next repetition starts with (`empty`: it can start with nothing). */
-  again: First;
-}
-
-const NOTHING: First = { chars: [], empty: true };
-
-/** Every character that can come right after the node: in its repetition, or starting the next one. */
-function following(next: Next): readonly Chars[] {
-  return next.certain ? next.chars : [...next.chars, ...next.again.chars];
-}
-
-/**
- * Whether a run that can match `run` must end at one place when its group repeats on: at the first
- * character it cannot match, which must come later in the same repetition, or else start the next.
- */
-function runEnds(run: readonly Chars[], next: Next): boolean {
-  if (overlap(run, next.chars)) return false;
-  if (next.certain) return true;
-  // The repetition may end right after the run. The next one then starts with a character that
-  // neither the run nor what may still come in this repetition can match, so the run stops there
-  // too; or the group stops repeating, once, at the end (a choice there does not multiply).
-  return !next.again.empty && !overlap(run, next.again.chars) && !overlap(next.again.chars, next.chars);
-}
-
-/**
- * The first risk in `node`. `repeated`: how the group around the node repeats;
- * `next`: then, what can come right after the node within that group's repetitions.
- */
-function risk(node: Node, repeated: Repeated, next: Next): string | null {
+function ways(node: Node, times: number, follow: readonly Chars[]): Ways {
+  if (node.kind === 'char' || node.kind === 'zero') return ONE;
   if (node.kind === 'group') {
-    // A lookaround is matched once and never re-entered, so its choices cannot multiply.
-    if (repeated === 'many' && !node.look)
-      for (let a = 0; a < node.alts.length; a++)
-        for (let b = a + 1; b < node.alts.length; b++)
-          if (sameStart(firstOf(node.alts[a]!, 0), firstOf(node.alts[b]!, 0)))
-            return (
-              `repeats a group whose alternatives can start with the same character (alternatives ${a + 1} and ${b + 1} ` +
-              `of the group at character ${node.at + 1}), ${EXPONENTIAL}; give each alternative its own first ` +
-              `character, or join them into one character class (e.g. "\\w+" for "(\\w|\\d)+")`
-            );
-    // A run inside a lookaround has no separator to end it: refused in a repeat, as before.
-    if (splitsRuns(repeated) && node.look && containsOpenRepeat(node)) return nested(node.at);
-    for (const alt of node.alts) {
+    // A lookaround is matched on its own: anything may come after what it matches.
+    const after = node.look ? (['any'] as const) : follow;
+    // Nor is it settled: tried again at each repetition, a run inside scans the rest of the line
+    // each time (`(?:(?=[a-z]+\.)x)+!` takes seconds on 3,000 characters).
+    if (node.look && times >= 3 && containsOpenRepeat(node))
+      return { count: Infinity, open: `the lookaround at character ${node.at + 1} holds a repeat without bound` };
+    let open: string | null = null;
+    if (times >= 3)
+      for (let a = 0; a < node.alts.length && !open; a++)
+        for (let b = a + 1; b < node.alts.length && !open; b++) {
+          const fa = firstOf(node.alts[a]!, 0);
+          const fb = firstOf(node.alts[b]!, 0);
+          if (!unsettled(lookahead(fa, after), lookahead(fb, after))) continue;
+          const group = `of the group at character ${node.at + 1}`;
+          open =
+            overlap(fa.chars, fb.chars) || !(fa.empty || fb.empty)
+              ? `alternatives ${a + 1} and ${b + 1} ${group} can start with the same character`
+              : fa.empty && fb.empty
+                ? `alternatives ${a + 1} and ${b + 1} ${group} can both match nothing`
+                : `alternative ${fa.empty ? a + 1 : b + 1} ${group} can match nothing, and alternative ${fa.empty ? b + 1 : a + 1} ` +
+                  'can start with a character that can also come after the group';
+        }
+    const each = node.alts.map((alt) => {
+      let count = 1;
+      let inner: string | null = null;
       for (let k = 0; k < alt.length; k++) {
         const rest = firstOf(alt, k + 1);
-        const after = rest.empty
-          ? { chars: [...rest.chars, ...next.chars], certain: next.certain, again: next.again }
-          : { chars: rest.chars, certain: true, again: next.again };
-        const r = risk(alt[k]!, node.look ? 'once' : repeated, after);
-        if (r) return r;
+        const w = ways(alt[k]!, times, rest.empty ? [...rest.chars, ...after] : rest.chars);
+        count *= w.count;
+        inner ??= w.open;
       }
-    }
-    return null;
+      return { count, open: inner };
+    });
+    // Alternatives told apart by their first character: one of them matches a given text.
+    const count = open ? each.reduce((sum, w) => sum + w.count, 0) : Math.max(...each.map((w) => w.count));
+    return { count, open: open ?? each.find((w) => w.open)?.open ?? null };
   }
-  if (node.kind !== 'repeat') return null;
+  if (node.max === 0) return ONE;
   const own = first(node.node);
-  if (node.max > BIG) {
-    // A run inside a repeated group is safe when the same repetition must go on with a character
-    // the run cannot match, or the next one must start with one: the run ends there, one way only.
-    if (splitsRuns(repeated) && !runEnds(allChars(node.node), next)) return nested(node.at);
-    // Inside, what comes next is the next repetition (what follows the whole repeat is matched
-    // once, at the end: a choice there does not multiply).
-    return risk(node.node, 'many', { chars: [], certain: false, again: own });
+  // Inside, what comes next may be the part's next repetition; what follows it counts once the
+  // groups around repeat it too.
+  const inner = ways(node.node, times * node.max, [...(node.max >= 2 ? own.chars : []), ...(times >= 2 ? follow : [])]);
+  const open =
+    times >= 3 && node.min < node.max && unsettled(lookahead(own, follow), { chars: follow, empty: true })
+      ? own.empty
+        ? `the repeat at character ${node.at + 1} can match nothing`
+        : `the ${node.max === 1 ? 'optional part' : 'repeat'} at character ${node.at + 1} can ` +
+          `${node.max === 1 ? 'start' : 'go on'} with a character that can also come after it`
+      : null;
+  const b = inner.count;
+  let count: number;
+  if (node.max === Infinity) count = b === 1 && !open ? 1 : Infinity;
+  else if (!open) count = b ** node.max;
+  else {
+    // How many repetitions is open too: any number from min to max of them.
+    count = b === 1 ? node.max - node.min + 1 : 0;
+    for (let k = node.min; b > 1 && k <= node.max && count < Infinity; k++) count += b ** k;
   }
-  if (repeated === 'many' && node.min < node.max && overlap(own.chars, following(next)))
-    return (
-      `repeats a group in which a part repeated a varying number of times (at character ${node.at + 1}) can also ` +
-      `match what comes after it, so a line splits into parts in many ways, ${EXPONENTIAL}; give the part a fixed ` +
-      `count or follow it by a different character (e.g. "\\w+" for "(\\w\\w?)+")`
-    );
-  if (node.max === 1) return risk(node.node, repeated, next);
-  // k repetitions split a run of n characters in (n choose k) ways: from 3 on, the runs inside
-  // must end one way, as in a group repeated without bound (what follows is matched once, or twice).
-  const times = repeated === 'once' ? (node.max === 2 ? 'twice' : 'few') : repeated === 'twice' ? 'few' : repeated;
-  if (times === 'few' && repeated !== 'few') return risk(node.node, 'few', { chars: [], certain: false, again: own });
-  // Within a few repetitions, another may come right after the node: something must come when
-  // what follows the repeat must, and that repetition cannot match nothing.
-  return risk(node.node, times, { chars: [...own.chars, ...next.chars], certain: next.certain && !own.empty, again: next.again });
-}
-
-function nested(at: number): string {
-  return (
-    `repeats a group that itself repeats (nested quantifiers), ${EXPONENTIAL}: the run at character ${at + 1} ` +
-    'is not always followed, in the same repetition or first in the next, by a character it cannot match; write it ' +
-    'without a repeated group inside a repeat (e.g. "a+" for "(a+)+"), or end or start each repetition with such ' +
-    'a character (e.g. "(?:[a-z0-9-]+\\.)+" or "[a-z]+(?:\\.[a-z]+)+")'
-  );
+  return { count, open: open ?? inner.open };
 }

@@ -127,7 +127,9 @@ describe('faults: resources', () => {
     );
     const r = runCli(['compact', '--now', '2026-06-02', '--dir', ws.root], { timeoutMs: 20_000 });
     expect(r.code).toBe(2);
-    expect(r.stderr).toContain('hipo.config.json: "redactPatterns" entry 1 repeats a group that itself repeats (nested quantifiers)');
+    expect(r.stderr).toContain(
+      'hipo.config.json: "redactPatterns" entry 1 repeats a group in which a choice is not settled by the next character',
+    );
     expect(ws.exists('memory/daily/2026-06-01.md')).toBe(false);
   });
 
@@ -139,7 +141,8 @@ describe('faults: resources', () => {
     const r = runCli(['compact', '--now', '2026-06-02', '--dir', ws.root], { timeoutMs: 20_000 });
     expect(r.code).toBe(2);
     expect(r.stderr).toContain(
-      'hipo.config.json: "redactPatterns" entry 2 repeats a group whose alternatives can start with the same character',
+      'hipo.config.json: "redactPatterns" entry 2 repeats a group in which a choice is not settled by the next character ' +
+        '(alternatives 1 and 2 of the group at character 1 can start with the same character)',
     );
     expect(ws.exists('memory/daily/2026-06-01.md')).toBe(false);
   });
