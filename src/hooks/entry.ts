@@ -36,9 +36,17 @@ export async function hookEntry(
   err: (s: string) => void = (s) => void process.stderr.write(`${s}\n`),
 ): Promise<number> {
   const args = parseHookArgs(argv);
-  // The hard cap: whatever happens, the platform gets its exit 0 in time.
-  const cap = Number(process.env.HIPO_HOOK_TIMEOUT_MS) || defaultConfig().agents.hookTimeoutMs;
-  setTimeout(() => process.exit(0), cap).unref();
+  // The hard cap: whatever happens, the platform gets its exit 0 in time. Armed before anything
+  // can be slow (stdin, the config file), from the variable or the default; the workspace's
+  // `agents.hookTimeoutMs` takes over once its config is loaded, unless the variable is set.
+  const fromEnv = Number(process.env.HIPO_HOOK_TIMEOUT_MS) || null;
+  let cap = armCap(fromEnv ?? defaultConfig().agents.hookTimeoutMs);
+  const capAt = fromEnv
+    ? undefined
+    : (ms: number): void => {
+        clearTimeout(cap);
+        cap = armCap(ms);
+      };
   const input = await readStdin(process.stdin, MAX_INPUT_BYTES, 2000).catch((e: unknown) =>
     e instanceof Error ? e : new Error(String(e)),
   );
@@ -46,10 +54,18 @@ export async function hookEntry(
     ...(args.dir ? { dir: args.dir } : {}),
     ...(args.now ? { now: args.now } : {}),
     startedAt: 0,
+    ...(capAt ? { capAt } : {}),
   });
   // The restore JSON carries memory: it leaves through the workspace's redactor. So does an
   // error, which may quote the config file.
   if (r.stdout) out(redactOutput(recordedRedactor(), r.stdout));
   if (r.stderr) err(recordedRedactor().redact(r.stderr).text);
   return r.exitCode ?? 0;
+}
+
+/** Ends the process with exit 0 `ms` after it started (performance.now() counts from there). */
+function armCap(ms: number): NodeJS.Timeout {
+  const timer = setTimeout(() => process.exit(0), Math.max(0, ms - performance.now()));
+  timer.unref();
+  return timer;
 }

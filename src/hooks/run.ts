@@ -36,6 +36,8 @@ export interface HookOptions {
   now?: string;
   /** performance.now() at process start, for the time budget. */
   startedAt: number;
+  /** Moves the process's hard cap to `agents.hookTimeoutMs` from its start, once the config is loaded. */
+  capAt?: (ms: number) => void;
 }
 
 function str(v: unknown): string | null {
@@ -59,6 +61,7 @@ export async function runHook(event: string, stdinText: string | Error, opts: Ho
       if (err instanceof ConfigError) return configNotLoaded(event, ws, input, err);
       throw err;
     }
+    opts.capAt?.(config.agents.hookTimeoutMs);
     ws = workspaceAt(root, config.memoryDir);
     if (!existsSync(ws.memoryDir)) throw new Error(`${ws.memoryDir}: no memory folder (run "hipo init")`);
     const clock = resolveClock(config.timeZone, opts.now);
