@@ -4,7 +4,7 @@ import { lstatSync, readFileSync, readlinkSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import { isValidTimeZone, systemTimeZone } from '../time/calendar.js';
 import { recordWorkspacePatterns } from '../redact/workspace.js';
-import { jsonErrorAt } from './json-position.js';
+import { jsonSyntaxProblem } from './json-position.js';
 import { backtrackingRisk } from './regex-safety.js';
 import {
   CONFIG_FILE,
@@ -373,10 +373,7 @@ function readJson(file: string): Record<string, Json> {
   try {
     parsed = JSON.parse(json);
   } catch (err) {
-    // V8's reason without its offset or its quote of the text (which may hold a key or a password).
-    const reason = (err as Error).message.replace(/ in JSON at position \d+.*$/, '').replace(/, (?:\.\.\.)?".*$/s, '');
-    const at = jsonErrorAt(json);
-    throw new ConfigError(file, `is not valid JSON${at ? ` at line ${at.line}, column ${at.column}` : ''} (${reason})`);
+    throw new ConfigError(file, jsonSyntaxProblem(json, err));
   }
   if (parsed === null || typeof parsed !== 'object' || Array.isArray(parsed)) throw new ConfigError(file, 'must hold a JSON object');
   return parsed as Record<string, Json>;

@@ -1,6 +1,17 @@
-// Where a config file stops being JSON, as a line and a column: V8 gives an offset for some
+// Where a config or settings file stops being JSON, as a line and a column: V8 gives an offset for some
 // mistakes ("at position 21"), none for others (Node 20: "Unexpected token 'x', "…" is not valid
 // JSON"), and a line only in later versions. Called only after JSON.parse has failed.
+
+/**
+ * What to say of a file that JSON.parse refused: where, and V8's reason without its offset or its
+ * quote of the text (which may hold a key or a password). `err` is what JSON.parse threw.
+ */
+export function jsonSyntaxProblem(text: string, err: unknown): string {
+  const message = err instanceof Error ? err.message : String(err);
+  const reason = message.replace(/ in JSON at position \d+.*$/, '').replace(/, (?:\.\.\.)?".*$/s, '');
+  const at = jsonErrorAt(text);
+  return `is not valid JSON${at ? ` at line ${at.line}, column ${at.column}` : ''} (${reason})`;
+}
 
 /** 1-based line and column of the first character that is not JSON, or null when none is found. */
 export function jsonErrorAt(text: string): { line: number; column: number } | null {

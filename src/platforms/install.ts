@@ -7,6 +7,7 @@ import { existsSync, mkdirSync, readFileSync, rmSync } from 'node:fs';
 import { dirname, join, relative, resolve, sep } from 'node:path';
 import { atomicWriteFile } from '../fs/atomic.js';
 import { addMcpServer, removeMcpServer } from './claude-cli.js';
+import { jsonSyntaxProblem } from '../config/json-position.js';
 import { InstallError } from './command.js';
 import { addEntries, canonical, detectIndent, removeEntries, type Obj } from './json-entries.js';
 import {
@@ -50,12 +51,12 @@ export function readMaybe(abs: string): Buffer | null {
 export function parseJsonFile(abs: string, bytes: Buffer | null): Obj {
   if (!bytes || bytes.toString('utf8').trim() === '') return {};
   let v: unknown;
+  const text = bytes.toString('utf8').replace(/^\uFEFF/, '');
   try {
-    v = JSON.parse(bytes.toString('utf8').replace(/^\uFEFF/, ''));
+    v = JSON.parse(text);
   } catch (err) {
-    throw new InstallError(
-      `${abs}: is not valid JSON (${(err as Error).message}); fix or move it, then run the command again (nothing was changed)`,
-    );
+    // Placed by line and column: V8's message may quote the file, and settings can hold tokens.
+    throw new InstallError(`${abs}: ${jsonSyntaxProblem(text, err)}; fix or move it, then run the command again (nothing was changed)`);
   }
   if (v === null || typeof v !== 'object' || Array.isArray(v))
     throw new InstallError(`${abs}: must hold a JSON object (nothing was changed)`);

@@ -196,6 +196,18 @@ describe('hipo init --platform claude-code (local scope) / hipo uninstall', () =
     expect(userFiles(bad)).toEqual(before);
   });
 
+  it("places a settings file's JSON mistake by line and column, without quoting its text", () => {
+    const a = agentEnv();
+    // A value left unquoted: V8's own message quotes the text around it, the password with it.
+    const bad = makeWorkspace({ '.claude/settings.local.json': '{\n  "env": { "DB_PASSWORD": pv5521velvet }\n}\n' });
+    const before = userFiles(bad);
+    const r = runCli(['init', bad.root, '--platform', 'claude-code'], { env: a.env });
+    expect(r.code).toBe(2);
+    expect(r.stderr).toContain(`${join(bad.root, '.claude', 'settings.local.json')}: is not valid JSON at line 2, column 27 (`);
+    expect(r.stderr).not.toContain('pv5521');
+    expect(userFiles(bad)).toEqual(before);
+  });
+
   it('uses HIPO_COMMAND when set, and rejects an unknown platform or scope', () => {
     const a = agentEnv();
     const ws = makeWorkspace();
