@@ -1,11 +1,15 @@
 // `hipo hook <event>`: one platform hook call. Capture events archive the transcript; SessionStart
 // prints the restore JSON. Fail open: any error is recorded in the journal (`hook-error`, shown
 // by `hipo status`) and the hook prints nothing and exits 0, so it can never block the agent or
-// the platform's compaction. A config that does not load is the one error the user must act on,
-// and it hides all of memory: it is said on stderr with exit 1 (the platforms show that as a
-// non-blocking error; never 2, which blocks), SessionStart tells the agent, and a capture hook
-// keeps which transcript it was given for the next hook or compaction that can archive it.
-import { existsSync } from 'node:fs';
+// the platform's compaction. A broken workspace is the error the user must act on: a config that
+// does not load, a memory folder that is not there, a file in it or in `.hipo/` that cannot be
+// written. Each would lose sessions without a word, so it is said on stderr with exit 1 (the
+// platforms show that as a non-blocking error; never 2, which blocks), SessionStart tells the
+// agent, and a capture hook keeps which transcript it was given for the next hook or compaction
+// that can archive it. A folder that is no workspace at all stays silent.
+import { statSync } from 'node:fs';
+import { isAbsolute, join, relative, sep } from 'node:path';
+import type { CaptureResult } from '../capture/archive.js';
 import { CAPTURE_EVENTS, type CaptureEvent } from '../capture/events.js';
 import { ConfigError, loadConfig, type HipoConfig } from '../config/config.js';
 import { appendJournal } from '../state/journal.js';
@@ -58,12 +62,13 @@ export async function runHook(event: string, stdinText: string | Error, opts: Ho
     try {
       config = loadConfig(root).config;
     } catch (err) {
-      if (err instanceof ConfigError) return configNotLoaded(event, ws, input, err);
+      if (err instanceof ConfigError) return mustAct(event, ws, input, `${err.file}: ${err.problem}`, 'once the file loads');
       throw err;
     }
     opts.capAt?.(config.agents.hookTimeoutMs);
     ws = workspaceAt(root, config.memoryDir);
-    if (!existsSync(ws.memoryDir)) throw new Error(`${ws.memoryDir}: no memory folder (run "hipo init")`);
+    const noMemory = memoryFolderProblem(ws.memoryDir);
+    if (noMemory) return mustAct(event, ws, input, `${ws.memoryDir}: ${noMemory}`, 'once the folder is there');
     const clock = resolveClock(config.timeZone, opts.now);
     const sessionId = str(input.session_id);
     const transcriptPath = str(input.transcript_path);
@@ -78,13 +83,15 @@ export async function runHook(event: string, stdinText: string | Error, opts: Ho
     if (event in CAPTURE_EVENTS) {
       if (!sessionId) throw new Error('hook input has no session_id');
       const { captureRecord, captureTranscript } = await import('../capture/archive.js');
-      const r = await captureTranscript(
-        ws,
-        config,
-        clock,
-        { event: event as CaptureEvent, sessionId, transcriptPath, prompt: str(input.prompt) },
-        deadline,
-      );
+      const capturing = { event: event as CaptureEvent, sessionId, transcriptPath, prompt: str(input.prompt) };
+      let r: CaptureResult;
+      try {
+        r = await captureTranscript(ws, config, clock, capturing, deadline);
+      } catch (err) {
+        const broken = unwritable(ws, err);
+        if (broken) return mustAct(event, ws, input, broken, 'once it can be written');
+        throw err;
+      }
       // This session's capture that waited for the config is this one.
       if (transcriptPath && r.backlog === 0) dropPendingCapture(ws, sessionId, transcriptPath);
       const late = await takeInWaiting(ws, config, clock, deadline, sessionId, null);
@@ -153,16 +160,59 @@ async function takeInWaiting(
   return took.turns;
 }
 
+/** Why the memory folder cannot hold the raw logs, or null when it can. */
+function memoryFolderProblem(dir: string): string | null {
+  try {
+    return statSync(dir).isDirectory() ? null : 'is not a folder (move it away, then run "hipo init")';
+  } catch {
+    return 'no memory folder (run "hipo init")';
+  }
+}
+
+/** File system refusals that stay until the user acts (not a full disk: the next hook retries that). */
+const REFUSALS = new Set(['EACCES', 'EPERM', 'EROFS', 'ENOTDIR']);
+
 /**
- * The config does not load: nothing of memory can be read or written. The user is told (stderr,
- * exit 1), the agent too (SessionStart's context, a line it can pass on), and a capture hook
- * keeps its transcript's path so that the turns are archived once the file is fixed.
+ * A capture's error as "<path>: <problem>" when it is the workspace's own folders refusing a
+ * write (a transcript the platform made unreadable is not the workspace's), else null.
  */
-function configNotLoaded(event: string, ws: Workspace, input: HookInput, err: ConfigError): HookRun {
-  const what = `${err.file}: ${err.problem}`;
+function unwritable(ws: Workspace, err: unknown): string | null {
+  const e = err as NodeJS.ErrnoException;
+  if (!(err instanceof Error) || !e.code || !REFUSALS.has(e.code) || typeof e.path !== 'string') return null;
+  const base = [ws.root, ws.memoryDir].find((dir) => {
+    const rel = relative(dir, e.path!);
+    return rel.split(sep)[0] !== '..' && !isAbsolute(rel);
+  });
+  if (base === undefined) return null;
+  // ENOTDIR names the file it wanted to make: the one to move is the file where a folder must be.
+  if (e.code === 'ENOTDIR') return `${notAFolder(base, e.path) ?? e.path}: is not a folder (ENOTDIR)`;
+  // "EACCES: permission denied, open '/…'": Node's words without the code and the quoted path.
+  const words = /^\w+: ([^,]+),/.exec(e.message)?.[1] ?? e.code;
+  return `${e.path}: ${words} (${e.code})`;
+}
+
+/** The first path from `base` down to `path` that is there and not a folder. */
+function notAFolder(base: string, path: string): string | null {
+  let at = base;
+  for (const part of relative(base, path).split(sep)) {
+    at = join(at, part);
+    const st = statSync(at, { throwIfNoEntry: false });
+    if (!st) return null;
+    if (!st.isDirectory()) return at;
+  }
+  return null;
+}
+
+/**
+ * The workspace is broken (`what`: the file or folder and its problem): nothing of memory can
+ * be written, or read. The user is told (stderr, exit 1), the agent too (SessionStart's
+ * context, a line it can pass on), and a capture hook keeps its transcript's path so that the
+ * turns are archived `when` the workspace is fixed.
+ */
+function mustAct(event: string, ws: Workspace, input: HookInput, what: string, when: string): HookRun {
   if (event === 'SessionStart') {
     journalError(ws, event, input, what);
-    const context = `hipo's memory could not be loaded because of ${what}. Nothing from memory is in this context until the file is fixed.`;
+    const context = `hipo's memory could not be loaded because of ${what}. Nothing from memory is in this context until that is fixed.`;
     const json = JSON.stringify({
       systemMessage: `hipo: memory not loaded: ${what}`,
       hookSpecificOutput: { hookEventName: 'SessionStart', additionalContext: context },
@@ -181,9 +231,7 @@ function configNotLoaded(event: string, ws: Workspace, input: HookInput, err: Co
       /* said below: nothing is kept */
     }
   }
-  const outcome = kept
-    ? 'nothing archived; the transcript is archived once the file loads'
-    : 'nothing archived, and nothing kept to archive later';
+  const outcome = kept ? `nothing archived; the transcript is archived ${when}` : 'nothing archived, and nothing kept to archive later';
   journalError(ws, event, input, `${what} (${outcome})`, kept ? { pending: true } : {});
   return { stdout: null, error: what, stderr: `hipo: ${what} (${outcome})`, exitCode: 1 };
 }

@@ -3,6 +3,7 @@
 // zone nor the redaction rules its turns need, so it writes nothing of the conversation: it
 // keeps which transcript it was given, and the next hook or compaction whose config loads
 // archives it from there (capture/pending.ts). Only the reference is kept, never what was said.
+// The same when the memory folder is missing or refuses the write (hooks/run.ts).
 import { createHash } from 'node:crypto';
 import { mkdirSync, readdirSync, readFileSync, rmSync } from 'node:fs';
 import { join } from 'node:path';
@@ -18,7 +19,7 @@ export interface PendingCapture {
   event: string;
   /** When it last could not. */
   at: string;
-  /** Why: the config file and what is wrong with it. */
+  /** Why: the config file, or the folder or file that refused, and what is wrong with it. */
   problem: string;
 }
 
