@@ -12,6 +12,9 @@ const ENDED = '5c0d7e21-9b44-4f3a-8e6d-1a2b3c4d5e6f';
 const NEXT = '8e9f0a1b-2c3d-4e5f-9a0b-c1d2e3f4a5b6';
 const DAY = '2026-03-15';
 const BROKEN = '{"timeZone":"UTC",}';
+// The fixed file; SessionStart takes in waiting captures only within hookBudgetMs (1.5 s by
+// default), which a loaded machine can use up before it gets to them.
+const LOADS = { timeZone: 'UTC', agents: { hookBudgetMs: 60_000 } };
 
 function hook(ws: TestWorkspace, event: string, fields: Record<string, unknown>) {
   return runCli(['hook', event], { input: hookJson(event, { cwd: ws.root, ...fields }), env: { HIPO_NOW: DAY } });
@@ -53,7 +56,7 @@ describe('hooks while hipo.config.json does not load', () => {
     expect(out.systemMessage).toContain('hipo.config.json: is not valid JSON');
 
     // Fixed: the next hook of any session archives the ended one, once.
-    writeFileSync(join(ws.root, 'hipo.config.json'), JSON.stringify({ timeZone: 'UTC' }));
+    writeFileSync(join(ws.root, 'hipo.config.json'), JSON.stringify(LOADS));
     const again = hook(ws, 'SessionStart', { session_id: NEXT, source: 'startup', transcript_path: join(ws.root, 'next.jsonl') });
     expect(again.code).toBe(0);
     expect(again.stderr).toBe('');
@@ -76,7 +79,7 @@ describe('hooks while hipo.config.json does not load', () => {
     expect(r.code).toBe(1);
     expect(r.stderr).toContain('"lockWaitMs" must be a non-negative number');
     expect(runCli(['status', '--dir', ws.root]).stderr).toContain('"lockWaitMs" must be a non-negative number');
-    writeFileSync(join(ws.root, 'hipo.config.json'), JSON.stringify({ timeZone: 'UTC' }));
+    writeFileSync(join(ws.root, 'hipo.config.json'), JSON.stringify(LOADS));
     expect(runCli(['compact', '--dir', ws.root, '--now', DAY]).code).toBe(0);
     expect(turns(ws.read(`memory/${DAY}.md`))).toBe(2);
     expect(ws.read(`memory/daily/${DAY}.md`)).toContain('Redis stream');
@@ -88,7 +91,7 @@ describe('hooks while hipo.config.json does not load', () => {
     const t = session(ws);
     writeFileSync(join(ws.root, 'hipo.config.json'), BROKEN);
     expect(hook(ws, 'Stop', { session_id: ENDED, transcript_path: t }).code).toBe(1);
-    writeFileSync(join(ws.root, 'hipo.config.json'), JSON.stringify({ timeZone: 'UTC' }));
+    writeFileSync(join(ws.root, 'hipo.config.json'), JSON.stringify(LOADS));
     const r = hook(ws, 'Stop', { session_id: ENDED, transcript_path: t });
     expect(r.code).toBe(0);
     expect(ws.files('.hipo/pending-captures')).toEqual([]);
