@@ -5,7 +5,7 @@ import { createHash } from 'node:crypto';
 import { existsSync, statSync } from 'node:fs';
 import type { HipoConfig } from '../config/config.js';
 import type { Clock } from '../time/clock.js';
-import { zonedParts, type LocalDate } from '../time/calendar.js';
+import { parseLocalDate, zonedParts, type LocalDate } from '../time/calendar.js';
 import type { Workspace } from '../tree/layout.js';
 import { redactorFor } from '../redact/workspace.js';
 import { appendRawEntry, entrySeparator, readRawRange } from '../write/raw-append.js';
@@ -24,6 +24,7 @@ import {
 import { readTail } from './tail.js';
 import { dropCompactionSummary, parseTranscriptLine, type TranscriptMessage } from './transcript.js';
 import { groupTurns, type Turn } from './turns.js';
+import { lastSeenBefore, splitSittings } from './sitting.js';
 import type { CaptureEvent } from './events.js';
 import { sliceWhole } from '../text/slice.js';
 
@@ -74,6 +75,8 @@ function settlePending(ws: Workspace, s: SessionState): void {
   if (bytes && hash(bytes) === p.hash) {
     s.offset = p.offset;
     s.openTurn = p.openTurn;
+    if (p.lastSeenAt !== undefined) s.lastSeenAt = p.lastSeenAt;
+    s.startDate = (p.startDate && parseLocalDate(p.startDate)) || s.startDate;
     s.archived += p.turns.length;
     rememberTurns(s, p.turns);
   }
@@ -160,18 +163,23 @@ export async function captureTranscript(
     const nextOffset = hold ? hold.start : tail.next;
     const nextOpen = hold ? (hold.continued ? hold.key : null) : turns.length ? turns[turns.length - 1]!.key : state.openTurn;
 
-    const ctx = {
-      fileDate: state.startDate,
-      timeZone: config.timeZone,
-      sessionShort: shortSessionId(input.sessionId),
-      maxChars: config.agents.captureMessageChars,
-    };
+    const seenAt = lastSeenBefore(messages, nextOffset, state.lastSeenAt);
     const fresh = turns.filter((t) => t.continued || !known.has(t.key));
+    const sittings = splitSittings(fresh, messages, state.startDate, state.lastSeenAt, config.timeZone);
     let redacted = 0;
-    const rendered = fresh.map((t) => {
-      const r = redactor.redact(renderTurn(t, ctx));
-      redacted += Object.values(r.counts).reduce((a, b) => a + b, 0);
-      return { turn: t, text: r.text };
+    const groups = sittings.map((sitting) => {
+      const ctx = {
+        fileDate: sitting.date,
+        timeZone: config.timeZone,
+        sessionShort: shortSessionId(input.sessionId),
+        maxChars: config.agents.captureMessageChars,
+      };
+      const rendered = sitting.turns.map((t) => {
+        const r = redactor.redact(renderTurn(t, ctx));
+        redacted += Object.values(r.counts).reduce((a, b) => a + b, 0);
+        return { turn: t, text: r.text };
+      });
+      return { date: sitting.date, rendered };
     });
     const result: CaptureResult = {
       file: null,
@@ -183,50 +191,66 @@ export async function captureTranscript(
       redacted,
       note: null,
     };
-    if (rendered.length === 0) {
+    if (fresh.length === 0) {
       state.offset = nextOffset;
       state.openTurn = nextOpen;
+      state.lastSeenAt = seenAt;
       saveSessionState(ws, state);
       return result;
     }
-    const rel = `${state.startDate}.md`;
-    const payload = rendered.map((r) => r.text).join('\n') + '\n';
-    const at = nextAppendOffset(ws, state.startDate);
-    const archived: ArchivedTurn[] = [];
-    let pos = at;
-    for (const r of rendered) {
-      const len = Buffer.byteLength(r.text);
-      archived.push({
-        key: r.turn.key,
+    let bytes = 0;
+    let rel = '';
+    for (const [i, group] of groups.entries()) {
+      // A sitting before the last ends where the next begins: the state after its append points there.
+      const next = groups[i + 1];
+      const last = group.rendered[group.rendered.length - 1]!.turn;
+      const offset = next ? next.rendered[0]!.turn.start : nextOffset;
+      const openTurn = next ? last.key : nextOpen;
+      const lastSeenAt = next ? lastSeenBefore(messages, offset, state.lastSeenAt) : seenAt;
+      rel = `${group.date}.md`;
+      const payload = group.rendered.map((r) => r.text).join('\n') + '\n';
+      const at = nextAppendOffset(ws, group.date);
+      const archived: ArchivedTurn[] = [];
+      let pos = at;
+      for (const r of group.rendered) {
+        const len = Buffer.byteLength(r.text);
+        archived.push({
+          key: r.turn.key,
+          file: rel,
+          at: pos,
+          bytes: len,
+          prompt: sliceWhole(clean(r.turn.prompt).replace(/\s+/g, ' '), 0, 300),
+        });
+        pos += len + 1;
+      }
+      // Record the intent first: a crash between the append and the state write is detected by
+      // the next hook (the bytes are there), so the turns are not appended twice.
+      state.pending = {
         file: rel,
-        at: pos,
-        bytes: len,
-        prompt: sliceWhole(clean(r.turn.prompt).replace(/\s+/g, ' '), 0, 300),
-      });
-      pos += len + 1;
+        at,
+        bytes: Buffer.byteLength(payload),
+        hash: hash(payload),
+        offset,
+        openTurn,
+        lastSeenAt,
+        startDate: group.date,
+        turns: archived,
+      };
+      saveSessionState(ws, state);
+      const done = appendRawEntry(ws, group.date, payload, lock);
+      if (done.at !== at) for (const t of archived) t.at += done.at - at;
+      state.pending = null;
+      state.offset = offset;
+      state.openTurn = openTurn;
+      state.lastSeenAt = lastSeenAt;
+      state.startDate = group.date;
+      state.archived += archived.length;
+      rememberTurns(state, archived);
+      for (const r of group.rendered) if (r.turn.prompt) rememberPrompt(state, clean(r.turn.prompt));
+      saveSessionState(ws, state);
+      bytes += done.bytes;
     }
-    // Record the intent first: a crash between the append and the state write is detected by
-    // the next hook (the bytes are there), so the turns are not appended twice.
-    state.pending = {
-      file: rel,
-      at,
-      bytes: Buffer.byteLength(payload),
-      hash: hash(payload),
-      offset: nextOffset,
-      openTurn: nextOpen,
-      turns: archived,
-    };
-    saveSessionState(ws, state);
-    const done = appendRawEntry(ws, state.startDate, payload, lock);
-    if (done.at !== at) for (const t of archived) t.at += done.at - at;
-    state.pending = null;
-    state.offset = nextOffset;
-    state.openTurn = nextOpen;
-    state.archived += archived.length;
-    rememberTurns(state, archived);
-    for (const t of fresh) if (t.prompt) rememberPrompt(state, clean(t.prompt));
-    saveSessionState(ws, state);
-    return { ...result, file: rel, bytes: done.bytes };
+    return { ...result, file: rel, bytes };
   });
 }
 

@@ -1,5 +1,5 @@
 // What hipo remembers about one agent session (`.hipo/sessions/<id>.json`): how far its
-// transcript has been archived, the day it started (its raw log), and where its archived turns
+// transcript has been archived, the day of its current sitting (its raw log), and where its archived turns
 // are, so that a restore after the platform's compaction can read them back without a search.
 import { createHash } from 'node:crypto';
 import { mkdirSync, readFileSync } from 'node:fs';
@@ -30,6 +30,10 @@ interface PendingAppend {
   /** State to adopt when the append is found on disk. */
   offset: number;
   openTurn: string | null;
+  /** Absent in a record an older hipo wrote, as the next two are. */
+  lastSeenAt?: string | null;
+  /** The raw log's day the turns went to (a resumed session's new sitting moves it on). */
+  startDate?: string;
   turns: ArchivedTurn[];
 }
 
@@ -37,12 +41,17 @@ export interface SessionState {
   version: 1;
   sessionId: string;
   transcript: string | null;
-  /** The day the session started, in the workspace's time zone: its turns go to this raw log. */
+  /**
+   * The day the session started, in the workspace's time zone: its turns go to this raw log.
+   * A session resumed after a long pause on a later day moves it to that day (capture/sitting.ts).
+   */
   startDate: LocalDate;
   /** Transcript bytes before this offset are archived (or were skipped as not worth keeping). */
   offset: number;
   /** Key of a turn archived in part: lines at `offset` continue it. */
   openTurn: string | null;
+  /** Time of the latest transcript message before `offset`: a prompt long after it is a resumed session. */
+  lastSeenAt: string | null;
   /** Turns archived so far. */
   archived: number;
   /** The latest archived turns (bounded), oldest first. */
@@ -77,6 +86,7 @@ export function newSessionState(sessionId: string, startDate: LocalDate, transcr
     startDate,
     offset: 0,
     openTurn: null,
+    lastSeenAt: null,
     archived: 0,
     turns: [],
     prompts: [],
@@ -98,6 +108,7 @@ export function loadSessionState(ws: Workspace, sessionId: string): SessionState
     ...newSessionState(sessionId, startDate, parsed.transcript ?? null),
     offset: parsed.offset,
     openTurn: parsed.openTurn ?? null,
+    lastSeenAt: typeof parsed.lastSeenAt === 'string' ? parsed.lastSeenAt : null,
     archived: parsed.archived ?? 0,
     turns: Array.isArray(parsed.turns) ? parsed.turns : [],
     prompts: Array.isArray(parsed.prompts) ? parsed.prompts : [],

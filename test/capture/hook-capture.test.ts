@@ -208,6 +208,55 @@ describe('hipo hook: transcript capture', () => {
     ]);
   });
 
+  it('files a session resumed weeks later under the day it resumed, not the day it started', () => {
+    const ws = makeWorkspace({}, { timeZone: 'Europe/Berlin' });
+    const w = new TranscriptWriter(SESSION, '2026-03-10T09:00:00.000Z').user('Set up billing with Stripe').assistant('Done.');
+    const t = w.writeTo(join(ws.root, 's.jsonl'));
+    hook(ws, 'Stop', { transcript_path: t });
+    const from = w.lines.length;
+    // `claude --resume` six weeks on: the same session id and transcript.
+    w.at('2026-04-20T07:00:00.000Z').user('Now migrate billing to Paddle').assistant('Migrated.');
+    w.appendTo(t, from);
+    hook(ws, 'Stop', { transcript_path: t });
+    expect(turnsIn(ws.read('memory/2026-03-10.md'))).toEqual(['## Conversation [project] · 10:00 · session 3f2a9c1d']);
+    expect(turnsIn(ws.read('memory/2026-04-20.md'))).toEqual(['## Conversation [project] · 09:00 · session 3f2a9c1d']);
+    expect(ws.read('memory/2026-04-20.md')).toContain('Now migrate billing to Paddle');
+    // And it stays a sitting: that evening's work, past midnight, stays on the 20th.
+    const more = w.lines.length;
+    w.at('2026-04-20T21:30:00.000Z').user('Evening: the webhooks').assistant('Wired.');
+    w.at('2026-04-20T22:10:00.000Z').user('Past midnight: their retries').assistant('Done.');
+    w.appendTo(t, more);
+    hook(ws, 'Stop', { transcript_path: t });
+    expect(turnsIn(ws.read('memory/2026-04-20.md'))).toHaveLength(3);
+    expect(ws.exists('memory/2026-04-21.md')).toBe(false);
+  });
+
+  it('splits a transcript first read after a resume into the days of its sittings', () => {
+    const ws = makeWorkspace({}, { timeZone: 'Europe/Berlin' });
+    const w = new TranscriptWriter(SESSION, '2026-03-10T21:50:00.000Z')
+      .user('Night work: the importer')
+      .assistant('Started.')
+      .at('2026-03-10T23:40:00.000Z')
+      .user('Past midnight: its tests')
+      .assistant('Green.')
+      .at('2026-03-11T09:30:00.000Z')
+      .user('Next morning: ship the importer')
+      .assistant('Shipped.');
+    const t = w.writeTo(join(ws.root, 's.jsonl'));
+    hook(ws, 'Stop', { transcript_path: t });
+    // 23:40Z is 00:40 on the 11th in Berlin, twenty minutes after the last turn: the night's
+    // sitting. 09:30Z, after a night's pause, is a new one.
+    expect(turnsIn(ws.read('memory/2026-03-10.md'))).toEqual([
+      '## Conversation [project] · 22:50 · session 3f2a9c1d',
+      '## Conversation [project] · 2026-03-11 00:40 · session 3f2a9c1d',
+    ]);
+    expect(turnsIn(ws.read('memory/2026-03-11.md'))).toEqual(['## Conversation [project] · 10:30 · session 3f2a9c1d']);
+    // Nothing is archived twice when the hook fires again.
+    hook(ws, 'Stop', { transcript_path: t });
+    expect(turnsIn(ws.read('memory/2026-03-10.md'))).toHaveLength(2);
+    expect(turnsIn(ws.read('memory/2026-03-11.md'))).toHaveLength(1);
+  });
+
   it('skips malformed lines and goes on', () => {
     const ws = makeWorkspace();
     const w = new TranscriptWriter(SESSION)
