@@ -26,8 +26,8 @@ export function calendarStatus(p: Period, today: LocalDate, graceDays: number): 
   return from !== null && today >= from ? 'fixed' : 'tentative';
 }
 
-/** The first day on which the period's node may be fixed. */
-function fixableFrom(p: Period, graceDays: number): LocalDate | null {
+/** The first day on which the period's node may be fixed: a fixed node was fixed on that day or later. */
+export function fixableFrom(p: Period, graceDays: number): LocalDate | null {
   const last = periodLastDay(p);
   if (last === null) return null;
   return addDays(last, p.level === 'daily' ? 1 : graceDays + 1);

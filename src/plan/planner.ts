@@ -13,6 +13,7 @@ import { nodeKey, nodeRelPath, rawRelPath, type NodeKey, type NodeLevel, type Pe
 import type { NodeInfo, RawLogInfo, TreeSnapshot } from '../tree/snapshot.js';
 import { monthChildren, weekChildren } from './children.js';
 import type { Attention, CyclePlan, DeferredNode, NodeAction } from './plan.js';
+import { fixableFrom } from './lifecycle.js';
 import { RankedList } from './ranked.js';
 import {
   afterOf,
@@ -362,17 +363,48 @@ export class Planner {
     }
   }
 
+  /** The latest day an earlier cycle must have run on, as the fixed nodes show; null if none is fixed. */
+  private latestDaySeen(): LocalDate | null {
+    let latest: LocalDate | null = null;
+    for (const n of this.snap!.nodes.values()) {
+      if (n.status !== 'fixed') continue;
+      const from = fixableFrom(n.period, this.opts!.graceDays);
+      if (from !== null && (latest === null || from > latest)) latest = from;
+    }
+    return latest;
+  }
+
   private emit(): CyclePlan {
     const actions: NodeAction[] = [];
     const deferred: DeferredNode[] = [];
     const attention: Attention[] = [];
     const upToDate: Record<NodeLevel, number> = { daily: 0, weekly: 0, monthly: 0, root: 0 };
     for (const level of [this.daily, this.weekly, this.monthly]) level.emit(actions, deferred, attention, upToDate);
-    for (const date of [...this.ahead].sort())
+    // A fixed node was fixed by a cycle that ran on its fixable-from day or later: raw logs ahead
+    // of today up to that day were compacted after their day had come. Today went back (the
+    // system clock, --now or HIPO_NOW, a time zone further west); the files are no typos. Told
+    // once, and not told to rename files that are named right. (Looked for only when a raw log
+    // is ahead: that is rare, and it costs a pass over the nodes.)
+    const ahead = [...this.ahead].sort();
+    const seen = ahead.length ? this.latestDaySeen() : null;
+    const passed = seen ? ahead.filter((d) => d <= seen) : [];
+    const fixedBefore = new Set(passed);
+    for (const date of ahead)
+      if (!fixedBefore.has(date))
+        attention.push({
+          relPath: rawRelPath(date),
+          message: `dated after today (${this.today}): compacted as the newest day; if the date is wrong, rename the file`,
+        });
+    if (passed.length) {
+      const more = passed.length > 1 ? `, as are ${passed.length - 1} more raw log(s) up to ${passed.at(-1)}` : '';
       attention.push({
-        relPath: rawRelPath(date),
-        message: `dated after today (${this.today}): compacted as the newest day; if the date is wrong, rename the file`,
+        relPath: rawRelPath(passed[0]!),
+        message:
+          `dated after today (${this.today})${more}, ` +
+          'days an earlier cycle has already seen: today went back (the clock, --now or HIPO_NOW); the file names are right. ' +
+          'ROOT.md is built as of today until the date is right again; fixed nodes stay fixed',
       });
+    }
     const root = this.root;
     if (root?.t === 'cand') {
       const limit = this.opts!.limits.root;

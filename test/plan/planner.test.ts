@@ -1,7 +1,7 @@
 // The planner is a pure function of (snapshot, today, options): these tests hand it snapshots
 // built in memory, no files involved.
 import { describe, expect, it } from 'vitest';
-import type { LocalDate } from '../../src/time/calendar.js';
+import type { IsoWeek, LocalDate } from '../../src/time/calendar.js';
 import { nodeKey, nodeRelPath, type NodeStatus, type Period } from '../../src/tree/layout.js';
 import type { NodeInfo, RawLogInfo, TreeSnapshot } from '../../src/tree/snapshot.js';
 import { childrenHash, planCycle, Planner, rootSourceHash } from '../../src/plan/planner.js';
@@ -117,6 +117,33 @@ describe('planCycle', () => {
     ]);
     // Once its day comes, nothing to say.
     expect(planCycle(s, '2027-06-19' as LocalDate, opts).attention).toEqual([]);
+  });
+
+  it('says the clock went back, not that the files are misnamed, when days ahead of today were fixed already', () => {
+    // Compacted up to 2026-06-25 (its day still tentative), then run with --now 2026-06-20 (or
+    // the clock set back). 2026-06-26 was never seen: it may be a typo.
+    const fixedDays = ['2026-06-22', '2026-06-23', '2026-06-24'];
+    const s = snap(
+      [raw('2026-06-19'), ...fixedDays.map((d) => raw(d)), raw('2026-06-25'), raw('2026-06-26'), raw('2027-06-20')],
+      [...fixedDays.map((d) => daily(d, 'fixed', `h-${d}`)), daily('2026-06-25', 'tentative', 'h-2026-06-25')],
+    );
+    const p = planCycle(s, '2026-06-20' as LocalDate, { ...opts, limits: { daily: 9, weekly: 9, monthly: 9, root: 1 } });
+    expect(p.attention).toEqual([
+      { relPath: '2026-06-26.md', message: expect.stringMatching(/^dated after today \(2026-06-20\): .*rename the file$/) },
+      { relPath: '2027-06-20.md', message: expect.stringMatching(/rename the file$/) },
+      {
+        relPath: '2026-06-22.md',
+        message: expect.stringMatching(
+          /^dated after today \(2026-06-20\), as are 3 more raw log\(s\) up to 2026-06-25, days an earlier cycle has already seen: /,
+        ),
+      },
+    ]);
+    expect(p.attention[2]!.message).toMatch(/today went back .*; the file names are right/);
+    // A fixed week says more: 2026-W25 (June 15-21) is fixed from June 29, so a cycle ran then.
+    const week: NodeInfo = { ...daily('2026-06-15', 'fixed', 'w'), period: { level: 'weekly', week: '2026-W25' as IsoWeek } };
+    const withWeek = planCycle({ ...s, nodes: new Map([...s.nodes, [nodeKey(week.period), week]]) }, '2026-06-20' as LocalDate, opts);
+    expect(withWeek.attention.map((a) => a.relPath)).toEqual(['2027-06-20.md', '2026-06-22.md']);
+    expect(withWeek.attention[1]!.message).toMatch(/as are 4 more raw log\(s\) up to 2026-06-26, days an earlier cycle has already seen/);
   });
 
   it('keeps a fixed node it cannot verify (written by another tool) as it is', () => {
