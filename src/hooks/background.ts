@@ -35,7 +35,10 @@ export function compactInBackground(
   const marker = join(ws.stateDir, MARKER);
   const at = Date.now();
   try {
-    if (at - statSync(marker).mtimeMs < minutes * 60_000) return 'recent';
+    // A start dated ahead of now is no recent one: the clock went back since, and waiting for it
+    // to catch up would leave the tree behind the sessions for as long as it went back.
+    const age = at - statSync(marker).mtimeMs;
+    if (age >= 0 && age < minutes * 60_000) return 'recent';
   } catch {
     /* never started here */
   }

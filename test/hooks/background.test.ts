@@ -1,7 +1,7 @@
 // A capture hook keeps the tree following the sessions when no daemon runs: it starts `hipo
 // compact --catch-up` as a detached process (the real CLI, real child processes), at most once
 // per interval, and never while a daemon runs.
-import { existsSync, readFileSync, renameSync } from 'node:fs';
+import { existsSync, mkdirSync, readFileSync, renameSync, utimesSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { caughtUp, daemonsForTests, FAST_DAEMON } from '../helpers/daemon.js';
@@ -75,6 +75,21 @@ describe('background compaction after a capture hook', () => {
     // With no daemon and no `hipo index`, the same run built the index the prompt hook reads.
     const question = 'Which stream does the exporter queue use?';
     await until(() => promptContext(ws, question)?.includes('Redis stream for the exporter queue') ?? false, 'the index');
+  });
+
+  it('starts one when the last start is dated ahead of now (the clock went back)', async () => {
+    const ws = makeWorkspace();
+    const writer = new TranscriptWriter(SESSION, `${DAY}T09:00:00.000Z`).user('Which cache for sessions?').assistant('Redis.');
+    const t = writer.writeTo(join(ws.root, 'session.jsonl'));
+    // The last background start, as the clock showed it a day before it was set back.
+    mkdirSync(join(ws.root, '.hipo'), { recursive: true });
+    const marker = join(ws.root, '.hipo', 'background-compact');
+    writeFileSync(marker, 'a start\n');
+    const tomorrow = new Date(Date.now() + 24 * 3600_000);
+    utimesSync(marker, tomorrow, tomorrow);
+    expect(stop(ws, t).code).toBe(0);
+    expect(captures(ws).at(-1)).toMatchObject({ turns: 1, compacting: 'started in the background' });
+    await until(() => existsSync(join(ws.memoryDir, 'ROOT.md')), 'ROOT.md');
   });
 
   it('starts nothing while a daemon runs, nor with the interval set to 0', async () => {
