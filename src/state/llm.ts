@@ -25,6 +25,8 @@ export interface Backoff {
   failures: number;
   /** Epoch milliseconds. */
   until: number;
+  /** When it began (epoch milliseconds); absent in a record an older hipo wrote. */
+  since?: number;
   reason: string;
 }
 
@@ -80,14 +82,16 @@ export class LlmState {
   /** The backoff in force for this endpoint at `now`, if any. */
   backoffAt(baseUrl: string, now: number): Backoff | null {
     const b = this.data.backoff;
-    return b && b.baseUrl === baseUrl && b.until > now ? b : null;
+    // One that begins after now was recorded before the clock went back: it would hold for as long
+    // as the clock went back on top of its own wait, so it holds no more.
+    return b && b.baseUrl === baseUrl && b.until > now && !(b.since !== undefined && b.since > now) ? b : null;
   }
 
   recordEndpointFailure(baseUrl: string, reason: string, now: number, backoffMinutes: number, retryAfterMs: number | null): Backoff | null {
     const prev = this.data.backoff && this.data.backoff.baseUrl === baseUrl ? this.data.backoff.failures : 0;
     const failures = prev + 1;
     const wait = Math.max(backoffMinutes * 60_000 * Math.min(MAX_FACTOR, 2 ** (failures - 1)), retryAfterMs ?? 0);
-    this.data.backoff = wait > 0 ? { baseUrl, failures, until: now + wait, reason } : null;
+    this.data.backoff = wait > 0 ? { baseUrl, failures, until: now + wait, since: now, reason } : null;
     this.save();
     return this.data.backoff;
   }
