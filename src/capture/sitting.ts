@@ -8,7 +8,7 @@ import type { TranscriptMessage } from './transcript.js';
 import type { Turn } from './turns.js';
 
 /** A pause this long before a prompt on a later day starts a new sitting. */
-export const RESUME_PAUSE_MS = 4 * 60 * 60 * 1000;
+const RESUME_PAUSE_MS = 4 * 60 * 60 * 1000;
 
 export interface Sitting {
   readonly date: LocalDate;

@@ -14,7 +14,7 @@ export function jsonSyntaxProblem(text: string, err: unknown): string {
 }
 
 /** 1-based line and column of the first character that is not JSON, or null when none is found. */
-export function jsonErrorAt(text: string): { line: number; column: number } | null {
+function jsonErrorAt(text: string): { line: number; column: number } | null {
   const at = errorOffset(text);
   if (at === null) return null;
   const lineStart = text.lastIndexOf('\n', at - 1) + 1;
