@@ -3,7 +3,9 @@
 // scans at native speed. Testing each of ~200 keywords with `includes` would read a large text
 // 200 times, and most of it is prose without a single keyword.
 
-const lower = (c: number): number => (c >= 65 && c <= 90 ? c + 32 : c);
+// A keyword in another script (`пароль`, `パスワード`) is matched case-insensitively as the regex's `i`
+// flag does: by the character's own lower case.
+const lower = (c: number): number => (c < 128 ? (c >= 65 && c <= 90 ? c + 32 : c) : String.fromCharCode(c).toLowerCase().charCodeAt(0));
 const escape = (s: string): string => s.replace(/[.*+?^${}()|[\]\\/-]/g, '\\$&');
 
 type Trie = Map<string, Trie>;
@@ -34,8 +36,9 @@ export class KeywordScanner {
 
   constructor(readonly words: readonly string[]) {
     words.forEach((w, i) => {
-      if (w.length < 2 || w !== w.toLowerCase() || /[^\x00-\x7f]/.test(w))
-        throw new Error(`keyword "${w}": two or more lower-case ASCII characters expected`);
+      // A character the `i` flag folds differently from toLowerCase (ß, ﬁ, İ) would be missed.
+      if (w.length < 2 || w !== w.toLowerCase() || [...w].some((ch) => ch.toUpperCase().toLowerCase() !== ch))
+        throw new Error(`keyword "${w}": two or more lower-case characters expected`);
       const c = w.charCodeAt(0);
       this.byFirst.set(c, [...(this.byFirst.get(c) ?? []), i]);
     });
@@ -43,7 +46,7 @@ export class KeywordScanner {
   }
 
   /**
-   * Calls `hit(word, at)` for each occurrence of each keyword, case-insensitively for ASCII, in
+   * Calls `hit(word, at)` for each occurrence of each keyword, case-insensitively, in
    * text order; keywords that overlap (`pass`, `password`, `sk-`, `sk-ant-`) are all reported.
    */
   scan(text: string, hit: (word: number, at: number) => void): void {

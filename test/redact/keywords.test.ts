@@ -56,8 +56,19 @@ describe('keyword scan', () => {
     }
   });
 
+  it('finds keywords in other scripts, case-insensitively where the script has case', () => {
+    const words = ['пароль', 'パスワード', 'mot de passe', 'hasło'];
+    const scanner = new KeywordScanner(words);
+    const text = 'ПАРОЛЬ: x; パスワード：y; Mot de Passe : z; HASŁO: w; пароль';
+    const got: string[] = [];
+    scanner.scan(text, (w, at) => got.push(`${words[w]}@${at}`));
+    expect(got).toEqual(['пароль@0', 'パスワード@11', 'mot de passe@20', 'hasło@38', 'пароль@48']);
+  });
+
   it('refuses keywords it could not find', () => {
-    expect(() => new KeywordScanner(['Key'])).toThrow(/lower-case ASCII/);
+    expect(() => new KeywordScanner(['Key'])).toThrow(/lower-case/);
+    // The regex's `i` flag does not fold ß to SS, as toUpperCase does.
+    expect(() => new KeywordScanner(['straße'])).toThrow(/lower-case/);
     expect(() => new KeywordScanner(['k'])).toThrow(/two or more/);
   });
 });

@@ -188,6 +188,33 @@ describe('values taken whole, and only the value', () => {
     expect(r.redact(text).text).toBe(redacted);
   });
 
+  it.each([
+    ['パスワード: hunter2xyz!', 'パスワード: [REDACTED:password]'],
+    ['パスワードはhunter2xyzです', 'パスワードは[REDACTED:password]です'],
+    ['密码是Abc12345x', '密码是[REDACTED:password]'],
+    ['密码：123456。', '密码：[REDACTED:password]。'],
+    ['비밀번호는 Abc12345x 입니다', '비밀번호는 [REDACTED:password] 입니다'],
+    ['Das Passwort ist Abc12345x', 'Das Passwort ist [REDACTED:password]'],
+    ['Le mot de passe est Abc12345x', 'Le mot de passe est [REDACTED:password]'],
+    ['ПАРОЛЬ: Qwerty123!', 'ПАРОЛЬ: [REDACTED:password]'],
+    ['contraseña: Abc12345x', 'contraseña: [REDACTED:password]'],
+  ])('a password named in another language: %s', (text, redacted) => {
+    expect(r.redact(text).text).toBe(redacted);
+  });
+
+  it.each([
+    'Passwort: mindestens 12 Zeichen',
+    'パスワード：8文字以上',
+    'パスワードが間違っています',
+    '비밀번호는 bcrypt로 해시합니다',
+    'Le mot de passe est incorrect.',
+    'Passwortänderung: Abc12345x',
+    'Passwort-Manager: 1Password',
+    'Kennwort = $DB_PASS',
+  ])('leaves what only talks about a password in another language: %s', (text) => {
+    expect(r.redact(text).text).toBe(text);
+  });
+
   it('takes the rest of a token a line break cut, a lone random token on the next line', () => {
     const text = '- the token is ghp_R4nD0mT0k3nV4l\nu3Xy9Qw8Er7Ty6Ui5Op4Bz\n- then I rotated it';
     expect(r.redact(text).text).toBe('- the token is [REDACTED:secret]\n[REDACTED:secret]\n- then I rotated it');

@@ -212,6 +212,24 @@ const ENV_NAMES = 'PASSWORD|PASSWD|PASSPHRASE|PASS|PWD|PW|TOKEN|SECRET|KEY';
 const VALUE_TAIL = raw`(?:[.!?]*[!?])?`;
 /** A value in prose, without the punctuation that ends its sentence. */
 const PROSE_VALUE = raw`["'\x60]?([^\s"'\x60,;]{2,}[^\s"'\x60,;.!?:)\]]${VALUE_TAIL})`;
+/**
+ * "Password" in the languages people most often keep notes in besides English, as they write it
+ * before a value: German, French, Spanish, Portuguese, Dutch, Polish, Russian, Japanese, Chinese
+ * and Korean. A Latin or Cyrillic word stands alone (`Kennwort`, not `Kennwortregel`); CJK text
+ * has no spaces, so a CJK word is one wherever it occurs.
+ */
+const PASSWORD_WORDS_ALONE = 'passwort|kennwort|mot de passe|contraseña|senha|wachtwoord|hasło|пароль';
+const PASSWORD_WORDS_INTL = raw`(?:(?<![A-Za-z\u00c0-\u024f\u0400-\u04ff])(?:${PASSWORD_WORDS_ALONE})|パスワード|暗証番号|密码|密碼|비밀번호|패스워드)`;
+/** CJK script and full-width punctuation: where a value written inside CJK text ends (`は…です`, `…。`). */
+const CJK_CHARS = raw`\u3000-\u303f\u3040-\u30ff\u3400-\u9fff\uac00-\ud7af\uff00-\uffef`;
+/**
+ * How those languages give the value: `:`, `=` (full-width too), a topic particle right after
+ * the word (`パスワードは`, `密码是`, `비밀번호는`), or "is" (`ist`, `lautet`, `est`, `es`, `é`, `is`).
+ */
+const PASSWORD_IS_INTL = raw`(?:\s*[:=\uff1a\uff1d]|[はが是为為]|[는은]|\s+(?:ist|lautet|est|es|é|is)(?=\s))[ \t]*`;
+/** A value in prose, ending where CJK text or the sentence resumes. */
+const PROSE_VALUE_INTL = raw`["'\x60]?([^\s"'\x60,;${CJK_CHARS}]{2,}[^\s"'\x60,;.!?:)\]${CJK_CHARS}]${VALUE_TAIL})`;
+
 /** "set …", "export …": the verb before an environment variable given a value with "to". */
 const ENV_SET = raw`\b(?:[Ss]et|[Ee]xport|[Cc]hanged?|[Uu]pdated?|[Rr]eset)\b[^.!?\n]{0,40}?`;
 
@@ -320,6 +338,31 @@ export const HIPO_RULES: readonly ScannerRule[] = [
     ignoreCase: true,
     secretGroup: 1,
     regex: raw`\b${PASSWORD_WORDS}${PASSWORD_IS}${PROSE_VALUE}`,
+    accept: (s) => proseValue(s, true),
+  },
+  {
+    // A password named in another language: "Passwort: Abc12345x", "パスワード：hunter2xyz!",
+    // "密码是Abc12345x", "비밀번호는 Abc12345x 입니다". Judged as English prose is.
+    id: 'password',
+    keywords: [
+      'kennwort',
+      'mot de passe',
+      'contraseña',
+      'senha',
+      'wachtwoord',
+      'hasło',
+      'пароль',
+      'パスワード',
+      '暗証番号',
+      '密码',
+      '密碼',
+      '비밀번호',
+      '패스워드',
+      'pass',
+    ],
+    ignoreCase: true,
+    secretGroup: 1,
+    regex: raw`${PASSWORD_WORDS_INTL}${PASSWORD_IS_INTL}${PROSE_VALUE_INTL}`,
     accept: (s) => proseValue(s, true),
   },
   {
