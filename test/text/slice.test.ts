@@ -10,19 +10,19 @@ import { parseQuery } from '../../src/search/query.js';
 const LONE = /[\uD800-\uDBFF](?![\uDC00-\uDFFF])|(?<![\uD800-\uDBFF])[\uDC00-\uDFFF]/;
 
 describe('sliceWhole', () => {
-  const text = 'ok 😀 café 🐕‍🦺 日本語 𝒳 end';
+  const text = 'ok 😀 café 🐕‍🦺 日本語 𝒳 e\u0301 🇯🇵 늘 end'.replace('늘', '늘'.normalize('NFD'));
+  const graphemes = [...new Intl.Segmenter(undefined, { granularity: 'grapheme' }).segment(text)].map((g) => g.segment);
 
-  it('cuts at every position into whole characters: a run of the text’s code points', () => {
-    const points = [...text];
+  it('cuts at every position into whole characters: a run of the text’s graphemes', () => {
     for (let start = 0; start <= text.length; start++) {
       for (let end = start; end <= text.length; end++) {
         const cut = sliceWhole(text, start, end);
         expect(LONE.test(cut), `${start}..${end}`).toBe(false);
-        // It is the code points whose units lie wholly within start..end.
+        // It is the graphemes whose units lie wholly within start..end.
         let at = 0;
-        const inside = points.filter((p) => {
+        const inside = graphemes.filter((g) => {
           const from = at;
-          at += p.length;
+          at += g.length;
           return from >= start && at <= end;
         });
         expect(cut, `${start}..${end}`).toBe(inside.join(''));
@@ -33,6 +33,7 @@ describe('sliceWhole', () => {
   it('is slice() where no character is cut', () => {
     expect(sliceWhole('plain text', 2, 7)).toBe('plain text'.slice(2, 7));
     expect(sliceWhole('plain text', 0)).toBe('plain text');
+    expect(sliceWhole('a\r\nb', 0, 2)).toBe('a');
   });
 });
 
@@ -42,6 +43,18 @@ describe('text cut to a length keeps whole characters', () => {
     const cut = clip(line, 10);
     expect(cut).toBe(`${'x'.repeat(9)}…`);
     expect(LONE.test(clip(`${'😀'.repeat(200)}`, 101))).toBe(false);
+  });
+
+  it('clip: a node line keeps a joined emoji, a flag, an accent and a Hangul syllable whole', () => {
+    const family = '👨‍👩‍👧‍👦';
+    for (let k = 150; k <= 160; k++) expect(clip(`${'家'.repeat(k)}${family}${'京都'.repeat(40)}`, 160)).toBe(`${'家'.repeat(k)}…`);
+    expect(clip(`${'家'.repeat(156)}🇯🇵🇯🇵`, 161)).toBe(`${'家'.repeat(156)}🇯🇵…`);
+    expect(clip('e\u0301'.repeat(100), 101)).toBe(`${'e\u0301'.repeat(50)}…`);
+    const nfd = '오늘회의에서'.normalize('NFD');
+    const cut = clip(nfd.repeat(20), 101);
+    expect(nfd.repeat(20).startsWith(cut.slice(0, -1))).toBe(true);
+    // No jamo left over: every syllable is whole.
+    expect(/[\u1100-\u11ff]/.test(cut.normalize('NFC'))).toBe(false);
   });
 
   it('a search snippet of a long line of emoji', () => {

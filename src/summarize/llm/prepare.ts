@@ -128,7 +128,7 @@ export function fitSources(
 function truncateText(text: string, maxChars: number): string {
   if (text.length <= maxChars) return text;
   const cut = text.lastIndexOf('\n', maxChars);
-  const kept = text.slice(0, cut > maxChars * 0.5 ? cut : maxChars);
+  const kept = cut > maxChars * 0.5 ? text.slice(0, cut) : sliceWhole(text, 0, maxChars);
   const omitted = splitLines(text.slice(kept.length)).filter((l) => l.trim()).length;
   return `${kept.trimEnd()}\n[… ${omitted} more line${omitted === 1 ? '' : 's'} not sent: over the input budget]`;
 }
