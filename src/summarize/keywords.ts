@@ -28,11 +28,32 @@ why's within without won't wonderful work working works wouldn't wow yeah yes yo
 you've
 `);
 
+/**
+ * Chinese, Japanese and Korean words that carry no topic: pronouns, demonstratives, "can", "have",
+ * "because", "very", politeness. A single CJK character is never a keyword (isStopWord), and a
+ * Japanese word written in hiragana alone is grammar (particles, endings: が, した, です) or a
+ * courtesy (よろしく), so neither needs listing.
+ */
+const CJK_STOP = new Set(
+  `
+我们 你们 他们 她们 它们 咱们 大家 自己 什么 怎么 怎样 为什么 这个 那个 这些 那些 这样 那样 这里 那里 一个 一些 一下 可以 能够 应该
+需要 没有 不是 就是 还是 但是 因为 所以 如果 虽然 已经 现在 时候 非常 特别 比较 然后 而且 或者 还有 我的 你的 他的 她的 新的 好的 谢谢 你好
+請問 我們 你們 他們 這個 那個 這些 那些 什麼 為什麼 沒有 因為 所以 現在 時候 謝謝
+今日 明日 昨日 私 僕 自分 皆さん 様 方 事 物 時 所
+저는 제가 나는 내가 우리 우리는 저희 그리고 하지만 그래서 그런데 그러면 또는 이것 그것 저것 이거 그거 여기 거기 지금 오늘 내일 어제 정말
+너무 아주 많이 조금 있습니다 없습니다 합니다 했습니다 입니다 입니다만 있어요 없어요 해요 했어요 이에요 예요 감사합니다 안녕하세요
+`
+    .split(/\s+/)
+    .filter(Boolean),
+);
+const HIRAGANA_ONLY = /^[\p{Script=Hiragana}\u30fc]+$/u;
+
 /** True for words that carry no topic: function words and chat filler. */
 export function isStopWord(w: string): boolean {
   if (w.length < 2) return true;
   if (w.length === 2 && w.charCodeAt(0) < 58 && w.charCodeAt(1) < 58) return true; // "12"
-  return STOP.has(w);
+  if (STOP.has(w)) return true;
+  return w.charCodeAt(0) >= 0x3040 && (CJK_STOP.has(w) || HIRAGANA_ONLY.test(w));
 }
 
 // One simple character class, with trailing joiners trimmed after: much faster than lookaheads.
@@ -47,17 +68,41 @@ const THOUSANDS = /(?<=\d),(?=\d{3}(?!\d))/g;
 const JOINED = /\u0001/g;
 const NON_ASCII = /[^\x00-\x7f]/;
 const TRAILING = /[.\-/'’]+$/;
-const _CJK = /[\p{Script=Han}\p{Script=Hiragana}\p{Script=Katakana}\p{Script=Hangul}]/u;
+/** Han (with its supplementary planes), kana and Hangul, as ranges: a plain class is tested fastest. */
+const CJK = /[\u2e80-\u9fff\uac00-\ud7af\uf900-\ufaff\uff66-\uff9f]|[\ud840-\ud87f][\udc00-\udfff]/;
 
-/** Lower-cased words; possessive 's dropped. CJK runs stay whole (spaces separate Korean words). */
+let wordSegmenter: Intl.Segmenter | null = null;
+
+/**
+ * The words of a token holding Chinese or Japanese, which are written without spaces: a run
+ * such as 本番環境のデータベース移行が完了しました is one token to the regex, a sentence.
+ * Intl.Segmenter cuts it by its dictionary (本番 環境 の データベース 移行 …), and cuts a token
+ * that changes script (`gateway의`, `redis캐시`) where the script changes. Korean is spaced by
+ * words already.
+ */
+function cjkWords(token: string): string[] {
+  wordSegmenter ??= new Intl.Segmenter(undefined, { granularity: 'word' });
+  const out: string[] = [];
+  for (const s of wordSegmenter.segment(token)) if (s.isWordLike) out.push(s.segment);
+  return out;
+}
+
+/** Lower-cased words; possessive 's dropped. Chinese and Japanese runs are cut into words (cjkWords). */
 export function tokenize(text: string, dropStopWords = false): string[] {
   const out: string[] = [];
   let lower = plainApostrophes(text.toLowerCase());
   const grouped = GROUPED.test(lower);
   if (grouped) lower = lower.replace(THOUSANDS, '\u0001');
-  const re = NON_ASCII.test(lower) ? TOKEN : ASCII_TOKEN;
+  const nonAscii = NON_ASCII.test(lower);
+  // Asked of the text once: most texts with a non-ASCII character (a curly quote) have no CJK.
+  const cjk = nonAscii && CJK.test(lower);
+  const re = nonAscii ? TOKEN : ASCII_TOKEN;
   re.lastIndex = 0;
   for (let m = re.exec(lower); m !== null; m = re.exec(lower)) {
+    if (cjk && CJK.test(m[0])) {
+      for (const w of cjkWords(m[0])) if (w.length <= 40 && !(dropStopWords && isStopWord(w))) out.push(w);
+      continue;
+    }
     let w = grouped ? m[0].replace(JOINED, '') : m[0];
     const last = w.charCodeAt(w.length - 1);
     if (last === 46 || last === 45 || last === 47 || last === 39 || last === 0x2019) w = w.replace(TRAILING, '');
@@ -139,7 +184,17 @@ export function keyphrases(text: string, stats: TermStats, limit: number, notFir
       run = [];
     };
     const step = (w: string): void => {
-      if (isStopWord(w) || /^\d+$/.test(w) || w.includes('/') || URL_SCHEMES.has(w) || (run.length === 0 && notFirst?.has(w))) flush();
+      // A Chinese or Japanese word is no phrase word: the words of a request ("请用 中文 再说",
+      // "please say it in Chinese") outscored what it was about, and nothing tells them apart yet.
+      if (
+        isStopWord(w) ||
+        /^\d+$/.test(w) ||
+        w.includes('/') ||
+        URL_SCHEMES.has(w) ||
+        (run.length === 0 && notFirst?.has(w)) ||
+        CJK.test(w)
+      )
+        flush();
       else {
         run.push(w);
         tf.set(w, (tf.get(w) ?? 0) + 1);

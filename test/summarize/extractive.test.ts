@@ -168,6 +168,34 @@ describe('headings', () => {
   });
 });
 
+describe('keywords of text written without spaces', () => {
+  it('are Chinese and Japanese words, not sentences, single characters or particles', async () => {
+    const ws = makeWorkspace({
+      'memory/2026-06-01.md': `# 2026-06-01
+
+## データベース移行
+- 本番環境のデータベース移行が完了しました。移行後の性能測定は来週行う予定です。
+- 決定事項：認証サーバーはキャッシュを使わない方針に変更。
+
+## 项目会议
+- 我们决定把搜索服务迁移到新的服务器上，预计下周完成。
+- 王经理说数据库备份每天凌晨三点执行。
+`,
+    });
+    await cycle(ws, '2026-06-02');
+    const lines = node(ws, 'daily/2026-06-01.md').body.split('## Topics\n')[1]!.split('\n\n')[0]!.split('\n');
+    const keywords = lines.flatMap((l) => l.split(': ')[1]!.split(', '));
+    expect(keywords.length).toBeGreaterThan(4);
+    for (const k of keywords) {
+      expect(k.length, k).toBeGreaterThan(1);
+      expect(k.length, k).toBeLessThanOrEqual(8);
+      expect(k, k).not.toMatch(/^[\p{Script=Hiragana}]+$/u);
+    }
+    expect(keywords).toContain('データベース');
+    expect(keywords.some((k) => ['服务', '服务器', '迁移', '备份'].includes(k))).toBe(true);
+  });
+});
+
 describe('captured conversations', () => {
   it('names a capture section by what was said, not by its heading metadata', async () => {
     const turns = Array.from(
