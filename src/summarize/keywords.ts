@@ -46,6 +46,58 @@ const CJK_STOP = new Set(
     .split(/\s+/)
     .filter(Boolean),
 );
+/**
+ * German, French, Spanish, Portuguese and Russian function words, which named the topics of notes written in
+ * them ("die, für, und", "la, de, les"). Several are English words or parts of names in English
+ * text ("LA", "Las Vegas", "hay", "Dolmen de San Juan"), so they are stop words only in a text
+ * written in one of those languages (otherLanguageStops).
+ */
+const OTHER_STOP = new Set(
+  `
+aber alle allem allen aller alles als auch auf aus bei beim bis bist bitte da damit danke dann das dass dein deine dem den denn der des die
+dich dies diese diesem diesen dieser dieses doch dort du durch ein eine einem einen einer eines er es etwas euch euer für gegen gerne
+gibt habe haben hallo hatte hätte heute ich ihm ihn ihnen ihr ihre im ins ist ja jede jeder jetzt kann kannst kein keine können könnte
+mein meine mich mir mit muss müssen nach nicht nichts noch nun nur ob oder ohne schon sehr sein seine sich sie sind soll sollte um und
+uns unser unsere unter viel vom von vor wann warum weil wenn wer werden wie wieder wir wird wo wurde würde zu zum zur zwischen über
+au aux avec bonjour ce cela ces cette ceci comme dans de des du elle elles en est et été être eux fait faire ici il ils je la le les leur
+leurs lui ma mais me merci mes moi mon même ne nos notre nous ou où par pas peut peux pour qu que quel quelle qui sa sans se ses sont
+sur ta te tes toi très tu un une vos votre vous ça voici voilà
+al algo como con del el ella ellas ellos esta está están este esto estos gracias hay hola los las mis muy nos nosotros otra otro para
+pero porque por qué sus también tiene todo una unas unos usted yo
+não um uma isso isto ele ela eles elas você vocês eu nós meu minha seu sua dos das na nas ao aos com pelo pela mas muito quando onde
+ser estar são foi tem ter há já só até sobre entre essa esse
+и в во не что он на я с со как а то все она так его но да ты к у же вы за бы по только ее мне было вот от меня еще нет о из ему
+теперь когда даже ну ли если уже или ни быть был него до вас опять уж вам ведь там потом себя ничего ей может они тут где есть надо ней
+для мы тебя их чем была сам без чего раз тоже себе под будет ж тогда кто этот того потому этого какой здесь этом один мой тем чтобы
+нее сейчас были куда можно при об другой хоть после над больше тот через эти нас про всего них какая много разве эту моя свою этой
+перед лучше чуть том такой им более всегда конечно всю между это
+`
+    .split(/\s+/)
+    .filter(Boolean),
+);
+const NO_WORDS: ReadonlySet<string> = new Set();
+
+/**
+ * OTHER_STOP when a text's words (with their counts) are those of German, French, Spanish,
+ * Portuguese or Russian: a tenth of them or more are such function words, three different ones
+ * at least, as in any sentence of those languages; English text naming "LA", "Las Vegas" or
+ * "hay" has one or two, and fewer. Else no words.
+ */
+function otherLanguageStops(counts: Iterable<readonly [string, number]>): ReadonlySet<string> {
+  let all = 0;
+  let other = 0;
+  let distinct = 0;
+  for (const [w, n] of counts) {
+    all += n;
+    // "me", "a", "do" are English function words too: they say nothing of the language.
+    if (OTHER_STOP.has(w) && !STOP.has(w)) {
+      other += n;
+      distinct++;
+    }
+  }
+  return distinct >= 3 && other >= all * 0.1 ? OTHER_STOP : NO_WORDS;
+}
+
 const HIRAGANA_ONLY = /^[\p{Script=Hiragana}\u30fc]+$/u;
 
 /** True for words that carry no topic: function words and chat filler. */
@@ -174,6 +226,8 @@ const DOTTED_NAME = /^[\p{L}\p{N}_-]{2,}(?:\.[\p{L}\p{N}_-]+)*\.\p{L}[\p{L}\p{N}
 export function keyphrases(text: string, stats: TermStats, limit: number, notFirst?: ReadonlySet<string>): Keyphrase[] {
   const counts = new Map<string, number>();
   const tf = new Map<string, number>();
+  // Those languages write letters outside ASCII: an English text is not tokenized twice.
+  const other = NON_ASCII.test(text) ? otherLanguageStops(termFrequencies(tokenize(text))) : NO_WORDS;
   for (const chunk of text.toLowerCase().split(PHRASE_BREAK)) {
     let run: string[] = [];
     const flush = (): void => {
@@ -188,6 +242,7 @@ export function keyphrases(text: string, stats: TermStats, limit: number, notFir
       // "please say it in Chinese") outscored what it was about, and nothing tells them apart yet.
       if (
         isStopWord(w) ||
+        other.has(w) ||
         /^\d+$/.test(w) ||
         w.includes('/') ||
         URL_SCHEMES.has(w) ||
@@ -242,8 +297,10 @@ export function topWords(
     for (const [w, n] of m)
       if (!exclude.has(w) && !/^[\d.,:-]+$/.test(w) && !w.includes('/') && w !== 'https' && w !== 'http') tf.set(w, (tf.get(w) ?? 0) + n);
   const seen = new Set([...exclude].map(singular));
+  const other = otherLanguageStops(tf);
   const out: string[] = [];
   for (const { w } of [...tf]
+    .filter(([w]) => !other.has(w))
     .map(([w, n]) => ({ w, s: Math.log(1 + n) * stats.idf(w) }))
     .sort((a, b) => b.s - a.s || a.w.localeCompare(b.w))) {
     if (out.length >= limit) break;

@@ -196,6 +196,50 @@ describe('keywords of text written without spaces', () => {
   });
 });
 
+describe('keywords of text in German and French', () => {
+  const topicLines = (body: string): string[] => body.split('## Topics\n')[1]!.split('\n\n')[0]!.split('\n');
+
+  it('are not the function words of the language (und, die, für; la, de, les)', async () => {
+    const ws = makeWorkspace({
+      'memory/2026-06-01.md': `# 2026-06-01
+
+## Datenbankmigration
+- Die Datenbankmigration auf PostgreSQL 16 ist abgeschlossen und die Tabelle wurde umbenannt.
+- Entscheidung: Wir verwenden für die Uploads künftig Größenbeschränkungen, und die Grenze ist 25 MB.
+- Offene Frage: Soll die Überwachung über Grafana laufen? Jörg prüft das bis Freitag.
+
+## Réunion d'équipe
+- Décision : la migration vers Kubernetes est reportée à décembre, à cause des problèmes de réseau.
+- Élodie a corrigé le bogue de l'authentification dans le module de connexion.
+- Les tests de régression échouent encore sur la branche de développement.
+`,
+    });
+    await cycle(ws, '2026-06-02');
+    const keywords = topicLines(node(ws, 'daily/2026-06-01.md').body).flatMap((l) => l.split(': ')[1]!.split(', '));
+    expect(keywords.length).toBeGreaterThan(4);
+    for (const stop of ['und', 'die', 'für', 'ist', 'la', 'de', 'les', 'le', 'des', 'est']) expect(keywords).not.toContain(stop);
+  });
+
+  it('in English text, keep what those words are there: LA, Las Vegas, hay', async () => {
+    const ws = makeWorkspace({
+      'memory/2026-06-01.md': `# 2026-06-01
+
+## Goats [project]
+- The goats need hay twice a day; hay prices went up at the feed store.
+- Moved the hay bales into the barn before the rain.
+
+## Trips [project]
+- Flew to LA for the conference, then drove to Las Vegas. LA traffic was awful.
+- Las Vegas hotel was near the strip; LA hotel near the beach. Back in LA on Friday.
+`,
+    });
+    await cycle(ws, '2026-06-02');
+    const keywords = topicLines(node(ws, 'daily/2026-06-01.md').body).flatMap((l) => l.split(': ')[1]!.split(', '));
+    expect(keywords).toContain('hay');
+    expect(keywords).toContain('la');
+  });
+});
+
 describe('captured conversations', () => {
   it('names a capture section by what was said, not by its heading metadata', async () => {
     const turns = Array.from(
