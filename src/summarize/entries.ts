@@ -76,6 +76,14 @@ const GENERIC = new RegExp(
   'i',
 );
 const TIME = /^(?:\d{1,2}:\d{2}(?::\d{2})?(?:\s*[ap]m)?|\d{4}-\d{2}-\d{2}(?:[ T]\d{1,2}:\d{2}(?::\d{2})?)?)$/i;
+/**
+ * A time or date opening a heading as other languages write it: `오전 10:00`, `午後3:30`,
+ * `10時30分`, `14点30分`, `14h30`, `2026年11月2日`.
+ */
+const LEADING_TIME = /^(?:(?:오전|오후|午前|午後|上午|下午)\s*)?(?:\d{1,2}(?::\d{2}|[時点]\d{0,2}分?|h\d{2})|\d{4}年\d{1,2}月\d{1,2}日)\s+/;
+/** Emoji (with their modifiers and joiners) that decorate a heading's ends: `🚀 Release 2.0`. */
+const EMOJI = String.raw`[\p{Extended_Pictographic}\p{Regional_Indicator}\p{Emoji_Modifier}\u200d\ufe0f\u20e3]+`;
+const EDGE_EMOJI = new RegExp(`^(?:${EMOJI}\\s*)+|(?:\\s*${EMOJI})+$`, 'gu');
 
 export interface HeadingParts {
   topic: string | null;
@@ -87,7 +95,7 @@ export interface HeadingParts {
 export function parseHeading(heading: string): HeadingParts {
   const m = TYPE_TAG.exec(heading);
   const type = (m ? m[1]!.toLowerCase() : 'project') as MemoryType;
-  let text = m ? heading.slice(0, m.index).trim() || heading.slice(m.index + m[0].length).trim() : heading.trim();
+  let text = (m ? heading.slice(0, m.index).trim() || heading.slice(m.index + m[0].length).trim() : heading.trim()).replace(EDGE_EMOJI, '');
   // Metadata after a separator: times, session ids.
   const parts = text
     .split(/\s+[—–|·]\s+|\s+-\s+(?=\d)/)
@@ -97,6 +105,7 @@ export function parseHeading(heading: string): HeadingParts {
   // `Session: vendor pitch`: the label says what kind of text it is, the rest what it is about.
   text = (meaningful.length ? meaningful.join(' ') : (parts[0] ?? ''))
     .replace(/^\d{1,2}:\d{2}\s+/, '')
+    .replace(LEADING_TIME, '')
     .replace(/^(?:session|conversation|chat)\s*:\s*/i, '');
   const topic = GENERIC.test(text) || TIME.test(text) || !isTopicLike(text) ? null : normaliseTopic(text);
   return { topic: topic || null, type, tagged: m !== null };
@@ -106,8 +115,9 @@ export function parseHeading(heading: string): HeadingParts {
 function isTopicLike(text: string): boolean {
   if (text === '' || text.length > 60 || /[=<>{}|]/.test(text)) return false;
   if (text.split(/\s+/).length > 8) return false;
-  const visible = text.replace(/\s+/g, '');
-  const letters = (visible.match(/\p{L}/gu) ?? []).length;
+  // Counted by code point: a character outside the BMP (an emoji, 𝒳) is one, not two.
+  const visible = [...text.replace(/\s+/g, '')];
+  const letters = visible.filter((c) => /\p{L}/u.test(c)).length;
   return letters / visible.length >= 0.6;
 }
 

@@ -163,6 +163,15 @@ describe('headings', () => {
     ['Session: vendor pitch', 'vendor pitch', 'project', false],
     ['Friday', null, 'project', false],
     ['Daily log', null, 'project', false],
+    // Other scripts and emoji: a time or date as the language writes it goes, emoji at the ends
+    // go, and an emoji counts as one character, not as two non-letters.
+    ['🚀 Релиз 2.0', 'релиз 2.0', 'project', false],
+    ['🔥 Hotfix Zahlungsdienst', 'hotfix zahlungsdienst', 'project', false],
+    ['오전 10:00 배포 회의', '배포 회의', 'project', false],
+    ['10時30分 定例会議', '定例会議', 'project', false],
+    ['2026年11月2日 会議メモ', '会議メモ', 'project', false],
+    ['14h30 Réunion', 'réunion', 'project', false],
+    ['🎉', null, 'project', false],
   ])('%s', (heading, topic, type, tagged) => {
     expect(parseHeading(heading)).toEqual({ topic, type, tagged });
   });
