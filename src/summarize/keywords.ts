@@ -119,6 +119,8 @@ const GROUPED = /\d,\d{3}/;
 const THOUSANDS = /(?<=\d),(?=\d{3}(?!\d))/g;
 const JOINED = /\u0001/g;
 const NON_ASCII = /[^\x00-\x7f]/;
+/** Accented Latin and Cyrillic letters: German, French, Spanish, Portuguese, Russian text has them. */
+const OTHER_LETTERS = /[\u00c0-\u024f\u0400-\u04ff]/;
 const TRAILING = /[.\-/'’]+$/;
 /** Han (with its supplementary planes), kana and Hangul, as ranges: a plain class is tested fastest. */
 const CJK = /[\u2e80-\u9fff\uac00-\ud7af\uf900-\ufaff\uff66-\uff9f]|[\ud840-\ud87f][\udc00-\udfff]/;
@@ -226,8 +228,9 @@ const DOTTED_NAME = /^[\p{L}\p{N}_-]{2,}(?:\.[\p{L}\p{N}_-]+)*\.\p{L}[\p{L}\p{N}
 export function keyphrases(text: string, stats: TermStats, limit: number, notFirst?: ReadonlySet<string>): Keyphrase[] {
   const counts = new Map<string, number>();
   const tf = new Map<string, number>();
-  // Those languages write letters outside ASCII: an English text is not tokenized twice.
-  const other = NON_ASCII.test(text) ? otherLanguageStops(termFrequencies(tokenize(text))) : NO_WORDS;
+  // Those languages write accented Latin or Cyrillic letters: an English text, curly quotes and
+  // all, is not tokenized twice.
+  const other = OTHER_LETTERS.test(text) ? otherLanguageStops(termFrequencies(tokenize(text))) : NO_WORDS;
   for (const chunk of text.toLowerCase().split(PHRASE_BREAK)) {
     let run: string[] = [];
     const flush = (): void => {
