@@ -28,6 +28,14 @@ function fixture(): TranscriptWriter {
     .assistant('Noted: sessions go to Postgres.');
 }
 
+/** The session goes on at `at` with one more exchange, and a Stop hook archives it. */
+function goOnAt(ws: TestWorkspace, w: TranscriptWriter, transcript: string, at: string, prompt: string, answer: string): void {
+  const from = w.lines.length;
+  w.at(at).user(prompt).assistant(answer);
+  w.appendTo(transcript, from);
+  hook(ws, 'Stop', { transcript_path: transcript });
+}
+
 function turnsIn(text: string): string[] {
   return text.split('\n').filter((l) => l.startsWith('## Conversation'));
 }
@@ -195,10 +203,7 @@ describe('hipo hook: transcript capture', () => {
       .assistant('Fixed the schedule.');
     const t = w.writeTo(join(ws.root, 's.jsonl'));
     hook(ws, 'Stop', { transcript_path: t });
-    const from = w.lines.length;
-    w.at('2026-03-16T00:20:00.000Z').user('One more: the retry limit').assistant('Raised it to 5.');
-    w.appendTo(t, from);
-    hook(ws, 'Stop', { transcript_path: t });
+    goOnAt(ws, w, t, '2026-03-16T00:20:00.000Z', 'One more: the retry limit', 'Raised it to 5.');
     // 22:50Z is 23:50 in Berlin on the 15th; 00:20Z is 01:20 on the 16th.
     expect(ws.exists('memory/2026-03-16.md')).toBe(false);
     const log = ws.read('memory/2026-03-15.md');
@@ -213,11 +218,8 @@ describe('hipo hook: transcript capture', () => {
     const w = new TranscriptWriter(SESSION, '2026-03-10T09:00:00.000Z').user('Set up billing with Stripe').assistant('Done.');
     const t = w.writeTo(join(ws.root, 's.jsonl'));
     hook(ws, 'Stop', { transcript_path: t });
-    const from = w.lines.length;
     // `claude --resume` six weeks on: the same session id and transcript.
-    w.at('2026-04-20T07:00:00.000Z').user('Now migrate billing to Paddle').assistant('Migrated.');
-    w.appendTo(t, from);
-    hook(ws, 'Stop', { transcript_path: t });
+    goOnAt(ws, w, t, '2026-04-20T07:00:00.000Z', 'Now migrate billing to Paddle', 'Migrated.');
     expect(turnsIn(ws.read('memory/2026-03-10.md'))).toEqual(['## Conversation [project] · 10:00 · session 3f2a9c1d']);
     expect(turnsIn(ws.read('memory/2026-04-20.md'))).toEqual(['## Conversation [project] · 09:00 · session 3f2a9c1d']);
     expect(ws.read('memory/2026-04-20.md')).toContain('Now migrate billing to Paddle');

@@ -84,7 +84,9 @@ describe('hooks in a broken workspace', () => {
 
   // Root writes anywhere, whatever the mode (checked by hand as uid 65534 with setpriv).
   it.skipIf(process.getuid?.() === 0)(
-    `with a memory folder it may not write in: exit 1 naming the file, archived once it may${process.getuid?.() === 0 ? ' (skipped: running as root)' : ''}`,
+    `with a memory folder it may not write in: exit 1 naming the file, archived once it may${
+      process.getuid?.() === 0 ? ' (skipped: running as root)' : ''
+    }`,
     () => {
       const ws = makeWorkspace({}, CONFIG);
       const t = session(ws.root);
