@@ -1,7 +1,8 @@
-// Taking in the captures hooks could not make while the config did not load
+// Taking in the captures hooks could not make while the config did not load, the workspace could
+// not be written (a folder missing or refusing, a full disk) or the append lock stayed busy
 // (state/pending-captures.ts): with a config that loads, each waiting session's transcript is
 // archived from where its session stopped, as its own hook would have done. Hooks, `hipo compact`
-// and a daemon starting do it, so a session that ended while the file was broken is archived
+// and a daemon starting do it, so a session that ended while the workspace was broken is archived
 // once it is fixed, whichever comes first.
 import type { HipoConfig } from '../config/config.js';
 import { appendJournal } from '../state/journal.js';

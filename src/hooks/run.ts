@@ -3,16 +3,19 @@
 // by `hipo status`) and the hook prints nothing and exits 0, so it can never block the agent or
 // the platform's compaction. A broken workspace is the error the user must act on: a config that
 // does not load, a memory folder that is not there, a file in it or in `.hipo/` that cannot be
-// written. Each would lose sessions without a word, so it is said on stderr with exit 1 (the
-// platforms show that as a non-blocking error; never 2, which blocks), SessionStart tells the
-// agent, and a capture hook keeps which transcript it was given for the next hook or compaction
-// that can archive it. A folder that is no workspace at all stays silent.
+// written, a full disk. Each would lose sessions without a word, so it is said on stderr with
+// exit 1 (the platforms show that as a non-blocking error; never 2, which blocks), SessionStart
+// tells the agent, and a capture hook keeps which transcript it was given for the next hook or
+// compaction that can archive it. An append lock busy past its wait keeps the transcript too
+// (after SessionEnd no hook of the session retries), with exit 0: it passes without the user.
+// A folder that is no workspace at all stays silent.
 import { statSync } from 'node:fs';
-import { isAbsolute, join, relative, sep } from 'node:path';
+import { dirname, isAbsolute, join, relative, sep } from 'node:path';
 import type { CaptureResult } from '../capture/archive.js';
 import { CAPTURE_EVENTS, type CaptureEvent } from '../capture/events.js';
 import { ConfigError, loadConfig, type HipoConfig } from '../config/config.js';
 import { appendJournal } from '../state/journal.js';
+import { AppendLockBusy } from '../state/lock.js';
 import { dropPendingCapture, pendingCaptures, recordPendingCapture } from '../state/pending-captures.js';
 import type { Clock } from '../time/clock.js';
 import { resolveClock } from '../time/clock.js';
@@ -90,6 +93,11 @@ export async function runHook(event: string, stdinText: string | Error, opts: Ho
       } catch (err) {
         const broken = unwritable(ws, err);
         if (broken) return mustAct(event, ws, input, broken, 'once it can be written');
+        const full = diskFull(ws, err);
+        if (full) return mustAct(event, ws, input, full, 'once the disk has space');
+        // Another process appending past the lock's wait: nothing for the user to do, but after
+        // SessionEnd no hook of this session comes to retry, so its place is kept all the same.
+        if (err instanceof AppendLockBusy) return keepQuietly(event, ws, input, err.message);
         throw err;
       }
       // This session's capture that waited for the config is this one.
@@ -169,7 +177,7 @@ function memoryFolderProblem(dir: string): string | null {
   }
 }
 
-/** File system refusals that stay until the user acts (not a full disk: the next hook retries that). */
+/** File system refusals that stay until the user acts (a full disk too, below). */
 const REFUSALS = new Set(['EACCES', 'EPERM', 'EROFS', 'ENOTDIR']);
 
 /**
@@ -189,6 +197,18 @@ function unwritable(ws: Workspace, err: unknown): string | null {
   // "EACCES: permission denied, open '/…'": Node's words without the code and the quoted path.
   const words = /^\w+: ([^,]+),/.exec(e.message)?.[1] ?? e.code;
   return `${e.path}: ${words} (${e.code})`;
+}
+
+/**
+ * A capture's error as "<folder>: disk full (ENOSPC)" when the disk ran out of space, else null.
+ * The append was cut back and nothing moved on, but only the user can free space, and a
+ * SessionEnd has no next hook of its session to retry it. A write to the raw log's descriptor
+ * names no path: that folder is the memory folder.
+ */
+function diskFull(ws: Workspace, err: unknown): string | null {
+  const e = err as NodeJS.ErrnoException;
+  if (!(err instanceof Error) || e.code !== 'ENOSPC') return null;
+  return `${typeof e.path === 'string' ? dirname(e.path) : ws.memoryDir}: disk full (ENOSPC)`;
 }
 
 /** The first path from `base` down to `path` that is there and not a folder. */
@@ -220,18 +240,31 @@ function mustAct(event: string, ws: Workspace, input: HookInput, what: string, w
     return { stdout: json, error: what, stderr: `hipo: memory not loaded: ${what}`, exitCode: 0 };
   }
   if (!(event in CAPTURE_EVENTS)) return { stdout: null, error: null };
-  const sessionId = str(input.session_id);
-  const transcript = str(input.transcript_path);
-  let kept = false;
-  if (sessionId && transcript) {
-    try {
-      recordPendingCapture(ws, { sessionId, transcript, event, at: new Date().toISOString(), problem: what });
-      kept = true;
-    } catch {
-      /* said below: nothing is kept */
-    }
-  }
+  const kept = keepPlace(ws, event, input, what);
   const outcome = kept ? `nothing archived; the transcript is archived ${when}` : 'nothing archived, and nothing kept to archive later';
   journalError(ws, event, input, `${what} (${outcome})`, kept ? { pending: true } : {});
   return { stdout: null, error: what, stderr: `hipo: ${what} (${outcome})`, exitCode: 1 };
+}
+
+/** Keeps which transcript a capture hook was given, for a later hook or compaction; false when it cannot. */
+function keepPlace(ws: Workspace, event: string, input: HookInput, problem: string): boolean {
+  const sessionId = str(input.session_id);
+  const transcript = str(input.transcript_path);
+  if (!sessionId || !transcript) return false;
+  try {
+    recordPendingCapture(ws, { sessionId, transcript, event, at: new Date().toISOString(), problem });
+    return true;
+  } catch {
+    return false;
+  }
+}
+
+/** A capture that failed for a while only (`what`): journalled, its place kept, exit 0 and nothing said. */
+function keepQuietly(event: string, ws: Workspace, input: HookInput, what: string): HookRun {
+  const kept = keepPlace(ws, event, input, what);
+  const outcome = kept
+    ? 'nothing archived; the transcript is archived by a later hook'
+    : 'nothing archived, and nothing kept to archive later';
+  journalError(ws, event, input, `${what} (${outcome})`, kept ? { pending: true } : {});
+  return { stdout: null, error: what };
 }

@@ -3,7 +3,8 @@
 // zone nor the redaction rules its turns need, so it writes nothing of the conversation: it
 // keeps which transcript it was given, and the next hook or compaction whose config loads
 // archives it from there (capture/pending.ts). Only the reference is kept, never what was said.
-// The same when the memory folder is missing or refuses the write (hooks/run.ts).
+// The same when the memory folder is missing or refuses the write, the disk is full, or the
+// append lock stays busy (hooks/run.ts).
 import { createHash } from 'node:crypto';
 import { mkdirSync, readdirSync, readFileSync, rmSync } from 'node:fs';
 import { join } from 'node:path';

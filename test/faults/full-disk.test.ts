@@ -1,11 +1,13 @@
 // A disk that fills up in the middle of a hook's append: the partial write is rolled back, the
-// capture state does not move, and the retry once space is back appends every turn once.
+// capture state does not move, the hook says so (exit 1, one line) and keeps the session's
+// place, and the retry once space is back appends every turn once: by the session's next hook,
+// or, after a SessionEnd, by the next hook of another session.
 // Needs a small tmpfs to fill (root on Linux); elsewhere the test is skipped, saying why.
 import { execFileSync } from 'node:child_process';
-import { mkdirSync, mkdtempSync, rmSync, statfsSync, writeFileSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, readdirSync, rmSync, statfsSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { describe, expect, it } from 'vitest';
+import { afterAll, describe, expect, it } from 'vitest';
 import { hookJson, TranscriptWriter } from '../helpers/transcript.js';
 import { runCli } from '../helpers/workspace.js';
 import { figure } from './scale.js';
@@ -36,6 +38,30 @@ if (probe) unmount(probe);
 const why = 'needs to mount a tmpfs (root on Linux) to fill a disk';
 if (!probe) process.stdout.write(`[faults] full disk: skipped: ${why}\n`);
 
+const ENDED = '5e6f7081-92a3-4b4c-9d5e-6f708192a3b4';
+const OTHER = 'a1b2c3d4-e5f6-4789-8abc-def012345678';
+
+/** 50 turns of ~5 KB each (~240 KB in the raw log), the transcript outside the small disk. */
+function longSession(root: string): string {
+  const w = new TranscriptWriter(ENDED, '2026-03-15T09:00:00.000Z', root);
+  const filler = 'words to fill the turn '.repeat(200);
+  for (let i = 0; i < 50; i++) w.user(`turn-${i}-start ${filler} turn-${i}-end`).assistant(`answer ${i} done`);
+  const dir = mkdtempSync(join(tmpdir(), 'hipo-transcript-'));
+  transcriptDirs.push(dir);
+  return w.writeTo(join(dir, 's.jsonl'));
+}
+
+const transcriptDirs: string[] = [];
+afterAll(() => {
+  for (const dir of transcriptDirs) rmSync(dir, { recursive: true, force: true });
+});
+
+/** Fills the mount but for `room` bytes. */
+function fill(mount: string, room: number): void {
+  const st = statfsSync(mount);
+  writeFileSync(join(mount, 'filler'), Buffer.alloc(Math.max(0, Number(st.bavail) * Number(st.bsize) - room)));
+}
+
 describe.skipIf(!probe)(`faults: a full disk during a hook append (${why})`, () => {
   it('rolls the partial append back, keeps the capture state, and the retry appends every turn once', () => {
     const mount = mountTmpfs('1m')!;
@@ -60,7 +86,12 @@ describe.skipIf(!probe)(`faults: a full disk during a hook append (${why})`, () 
       const st = statfsSync(mount);
       const free = Number(st.bavail) * Number(st.bsize);
       writeFileSync(join(mount, 'filler'), Buffer.alloc(Math.max(0, free - 96 * 1024)));
-      expect(stop().code).toBe(0);
+      const failed = stop();
+      expect(failed.code).toBe(1);
+      expect(failed.stderr.trim()).toBe(
+        `hipo: ${join(root, 'memory')}: disk full (ENOSPC) (nothing archived; the transcript is archived once the disk has space)`,
+      );
+      expect(readdirSync(join(root, '.hipo', 'pending-captures'))).toHaveLength(1);
       const log = join(root, 'memory', '2026-03-15.md');
       const partial = (() => {
         try {
@@ -76,7 +107,8 @@ describe.skipIf(!probe)(`faults: a full disk during a hook append (${why})`, () 
       const status = JSON.parse(runCli(['status', '--json', '--dir', root]).stdout) as { hookErrors: { message: string }[] };
 
       rmSync(join(mount, 'filler'));
-      expect(stop().code).toBe(0);
+      expect(stop()).toMatchObject({ code: 0, stderr: '' });
+      expect(readdirSync(join(root, '.hipo', 'pending-captures'))).toEqual([]);
       const after = execFileSync('cat', [log], { encoding: 'utf8' });
       const counts = Array.from({ length: 50 }, (_, i) => after.split(`turn-${i}-start`).length - 1);
       const whole = Array.from({ length: 50 }, (_, i) => after.includes(`turn-${i}-end`) && after.includes(`answer ${i} done`)).filter(
@@ -97,6 +129,53 @@ describe.skipIf(!probe)(`faults: a full disk during a hook append (${why})`, () 
     } finally {
       unmount(mount);
       if (cleanup) rmSync(cleanup, { recursive: true, force: true });
+    }
+  }, 60_000);
+  it('keeps the place of a session that ended on the full disk: the next hook of another session archives it once', () => {
+    const mount = mountTmpfs('1m')!;
+    try {
+      const root = join(mount, 'ws');
+      mkdirSync(join(root, 'memory'), { recursive: true });
+      writeFileSync(join(root, 'hipo.config.json'), JSON.stringify({ timeZone: 'UTC', agents: { hookBudgetMs: 60_000 } }));
+      const transcript = longSession(root);
+      const hook = (event: string, session: string, path?: string) =>
+        runCli(['hook', event, '--dir', root], {
+          input: hookJson(event, { session_id: session, cwd: root, ...(path ? { transcript_path: path } : {}), reason: 'logout' }),
+        });
+      fill(mount, 96 * 1024);
+      const end = hook('SessionEnd', ENDED, transcript);
+      expect(end.code).toBe(1);
+      expect(end.stderr.trim()).toBe(
+        `hipo: ${join(root, 'memory')}: disk full (ENOSPC) (nothing archived; the transcript is archived once the disk has space)`,
+      );
+      expect(readdirSync(join(root, '.hipo', 'pending-captures'))).toHaveLength(1);
+
+      rmSync(join(mount, 'filler'));
+      expect(hook('Stop', OTHER)).toMatchObject({ code: 0, stderr: '' });
+      expect(hook('Stop', OTHER).code).toBe(0);
+      const after = execFileSync('cat', [join(root, 'memory', '2026-03-15.md')], { encoding: 'utf8' });
+      expect(Array.from({ length: 50 }, (_, i) => after.split(`turn-${i}-start`).length - 1)).toEqual(Array(50).fill(1));
+      expect(readdirSync(join(root, '.hipo', 'pending-captures'))).toEqual([]);
+    } finally {
+      unmount(mount);
+    }
+  }, 60_000);
+
+  it('says so when the full disk cannot even keep the place', () => {
+    const mount = mountTmpfs('1m')!;
+    try {
+      const root = join(mount, 'ws');
+      mkdirSync(join(root, 'memory'), { recursive: true });
+      writeFileSync(join(root, 'hipo.config.json'), JSON.stringify({ timeZone: 'UTC' }));
+      const transcript = longSession(root);
+      fill(mount, 0);
+      const end = runCli(['hook', 'SessionEnd', '--dir', root], {
+        input: hookJson('SessionEnd', { session_id: ENDED, cwd: root, transcript_path: transcript, reason: 'logout' }),
+      });
+      expect(end.code).toBe(1);
+      expect(end.stderr.trim()).toMatch(/^hipo: \/.+: disk full \(ENOSPC\) \(nothing archived, and nothing kept to archive later\)$/);
+    } finally {
+      unmount(mount);
     }
   }, 60_000);
 });
