@@ -1,6 +1,7 @@
 // The index file: one SQLite database (`.hipo/index.db`, WAL) holding files, chunks, a full-text
-// table (FTS5, porter stemming, with a CJK side column) and a vector table (sqlite-vec). It is a
-// cache of the tree: a missing, corrupt or outdated file is rebuilt, never trusted.
+// table (FTS5 over folded text, porter stemming, with a CJK side column) and a vector table
+// (sqlite-vec). It is a cache of the tree: a missing, corrupt or outdated file is rebuilt, never
+// trusted.
 import Database from 'better-sqlite3';
 import { existsSync, mkdirSync, rmSync } from 'node:fs';
 import { dirname } from 'node:path';
@@ -9,10 +10,16 @@ import { CHUNKER_VERSION } from './chunk.js';
 
 /**
  * Bumped when the schema (or what is stored in it) changes. An index one step behind is brought
- * forward in place when MIGRATIONS has that step (an index is added, nothing is rewritten);
- * anything older is rebuilt.
+ * forward in place when MIGRATIONS has every step (an index is added, full-text rows are left
+ * to the next update to write again; chunks and vectors stay); anything older is rebuilt.
  */
-const SCHEMA_VERSION = 5;
+const SCHEMA_VERSION = 6;
+
+/**
+ * The hash of a file whose chunks have no full-text rows (MIGRATIONS[5]): never a file's real
+ * hash, so the next update reads it again, and writes the rows of the chunks it keeps.
+ */
+export const FTS_DUE = '';
 
 /** From version n to n + 1, in place. */
 const MIGRATIONS: Record<number, string> = {
@@ -27,6 +34,11 @@ const MIGRATIONS: Record<number, string> = {
   // files and their links (which then were never made): every summary is linked again, once.
   4: `CREATE TABLE IF NOT EXISTS links_due (seq INTEGER PRIMARY KEY AUTOINCREMENT, file_id INTEGER, day TEXT);
     INSERT INTO links_due (file_id) SELECT id FROM files WHERE level IN ('daily', 'weekly', 'monthly', 'root');`,
+  // Full-text rows of folded text (text/search-fold.ts). The table is contentless, so its rows
+  // cannot be rewritten from themselves, and a chunk's facts column comes from its whole file:
+  // every file is read and chunked again by the next update, which writes the full-text rows of
+  // the chunks it keeps. Chunks, their hashes and vectors stay: nothing is embedded again.
+  5: `INSERT INTO chunks_fts (chunks_fts) VALUES ('delete-all'); UPDATE files SET hash = '${FTS_DUE}', mtime_ms = -1;`,
 };
 
 const BUSY_TIMEOUT_MS = 15_000;

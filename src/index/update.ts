@@ -15,11 +15,12 @@ import { cappedNote, readCapped, type CappedRead } from '../tree/capped.js';
 import { decodeText } from '../tree/text.js';
 import { chunkDocument, chunkOptions, type ChunkDraft } from './chunk.js';
 import { cjkIndexText } from './cjk.js';
-import { clearIndex, stmt, type IndexDb } from './db.js';
+import { clearIndex, FTS_DUE, stmt, type IndexDb } from './db.js';
 import { EmbedderError, type Embedder } from './embed/embedder.js';
 import { listIndexableFiles, type IndexableFile } from './files.js';
 import { linkSummaries, linksDue, SUMMARY_LEVELS } from './link-update.js';
 import { redactKeepingLines } from '../redact/lines.js';
+import { searchFold } from '../text/search-fold.js';
 import type { SearchIndex } from './search-index.js';
 import { pushIndex, type PushReport } from './pg/push.js';
 import { PgStoreError, safeUrl, type PgLink } from './pg/store.js';
@@ -233,7 +234,23 @@ function headingText(path: readonly string[]): string {
   return path.join(' / ');
 }
 
-/** Replaces one file's chunks in a single transaction; chunks whose hash survives are kept. */
+/** A chunk's full-text row: what FTS5 tokenizes is folded (searchFold), the stored text is not. */
+function writeFtsRow(db: IndexDb, id: number, c: ChunkDraft): void {
+  const heading = searchFold(headingText(c.headingPath));
+  const body = searchFold(c.text);
+  stmt(db, 'INSERT INTO chunks_fts (rowid, heading, body, facts, cjk) VALUES (?, ?, ?, ?, ?)').run(
+    id,
+    heading,
+    body,
+    searchFold(c.facts),
+    cjkIndexText(`${heading}\n${body}`),
+  );
+}
+
+/**
+ * Replaces one file's chunks in a single transaction; chunks whose hash survives are kept (and
+ * given their full-text row again when the file's hash is FTS_DUE).
+ */
 function writeFile(
   db: IndexDb,
   f: IndexableFile,
@@ -244,7 +261,8 @@ function writeFile(
   return db
     .transaction(() => {
       // Read the stored state inside the transaction: another process may have indexed it meanwhile.
-      const existing = stmt(db, 'SELECT id FROM files WHERE path = ?').get(f.path) as { id: number } | undefined;
+      const existing = stmt(db, 'SELECT id, hash FROM files WHERE path = ?').get(f.path) as { id: number; hash: string } | undefined;
+      const ftsDue = existing?.hash === FTS_DUE;
       let fileId: number;
       if (existing) {
         fileId = existing.id;
@@ -301,6 +319,7 @@ function writeFile(
             c.endLine,
             reuse,
           );
+          if (ftsDue) writeFtsRow(db, reuse, c);
           kept++;
           continue;
         }
@@ -310,14 +329,7 @@ function writeFile(
           db,
           'INSERT INTO chunks (id, file_id, section_line, line_start, line_end, heading_path, type, hash, text) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)',
         ).run(id, fileId, c.sectionLine, c.line, c.endLine, JSON.stringify(c.headingPath), c.type, c.hash, c.text);
-        const heading = headingText(c.headingPath);
-        stmt(db, 'INSERT INTO chunks_fts (rowid, heading, body, facts, cjk) VALUES (?, ?, ?, ?, ?)').run(
-          id,
-          heading,
-          c.text,
-          c.facts,
-          cjkIndexText(`${heading}\n${c.text}`),
-        );
+        writeFtsRow(db, id, c);
         added++;
       }
       let removed = 0;
@@ -327,7 +339,8 @@ function writeFile(
           removed++;
         }
       }
-      linksDue(db, { id: fileId, level: f.level, day: f.period?.start ?? null }, 'changed');
+      // A file only waiting for its full-text rows, and as it was, keeps its links.
+      if (!(ftsDue && added === 0 && removed === 0)) linksDue(db, { id: fileId, level: f.level, day: f.period?.start ?? null }, 'changed');
       return { added, removed, kept };
     })
     .immediate();

@@ -3,12 +3,16 @@
 // words, and Korean/Japanese/Chinese runs as character bigrams. Stop words are dropped unless
 // nothing else is left.
 import { cjkQueryTerms, cjkRuns } from '../index/cjk.js';
+import { searchFold } from '../text/search-fold.js';
 import { isStopWord } from '../text/stopwords.js';
 
 interface QueryTerm {
   /** An FTS5 MATCH expression for this one term. */
   match: string;
-  /** What the user typed (for snippets: lower-case words, or CJK text). */
+  /**
+   * What the user typed (for snippets and the PostgreSQL store: lower-case words in NFC, or CJK
+   * text); `match` searches it folded (searchFold), as the index holds it.
+   */
   words: string[];
   kind: 'word' | 'phrase' | 'cjk';
   /** Typed between double quotes. */
@@ -37,9 +41,9 @@ const MAX_QUERY_CHARS = 4000;
 
 const WORD = /[\p{L}\p{N}]+/gu;
 
-/** Quotes a string for an FTS5 MATCH expression. */
+/** Quotes a string for an FTS5 MATCH expression, folded as the indexed text is. */
 function quote(s: string): string {
-  return `"${s.replace(/"/g, '""')}"`;
+  return `"${searchFold(s).replace(/"/g, '""')}"`;
 }
 
 /** Words as the index's tokenizer cuts them (letters and digits), lower-cased, CJK runs removed. */
@@ -70,7 +74,9 @@ export function parseQuery(input: string): ParsedQuery {
     terms.push(t);
   };
   // "Exact phrases" and -excluded words first; what is left is free text.
-  let rest = text.replace(/"([^"]+)"/g, (quoted, phrase: string) => {
+  // Composed (NFC) before words are cut: a decomposed ё or é is a letter and a mark, and the
+  // mark would cut the word in two.
+  let rest = text.normalize('NFC').replace(/"([^"]+)"/g, (quoted, phrase: string) => {
     const words = queryWords(phrase);
     if (words.length > MAX_PHRASE_WORDS) return ` ${phrase} `;
     const cjk = cjkQueryTerms(phrase);

@@ -1,6 +1,7 @@
 // The lines of a hit worth showing: the line with the most query terms (stems matched loosely,
 // CJK by substring), with a line of context before and up to two after, at most MAX_CHARS.
 import type { ParsedQuery } from './query.js';
+import { searchFold } from '../text/search-fold.js';
 import { sliceWhole } from '../text/slice.js';
 
 const MAX_SNIPPET_CHARS = 300;
@@ -23,7 +24,7 @@ export function stemPrefix(word: string): string {
 
 export interface Matcher {
   test(lowerLine: string): boolean;
-  /** Position of the first match in the line, or -1. */
+  /** Position of the first match in the line (folded: about where it is in the line), or -1. */
   find(lowerLine: string): number;
 }
 
@@ -32,12 +33,17 @@ export function queryMatchers(q: ParsedQuery): Matcher[] {
   return q.terms.map(matcherFor);
 }
 
+/** A line as matchers see it: folded as the index folds it (see searchFold), lower-case. */
+function matchable(line: string): string {
+  return searchFold(line).toLowerCase();
+}
+
 function matcherFor(term: ParsedQuery['terms'][number]): Matcher {
   if (term.kind === 'cjk' || term.kind === 'phrase') {
-    const needle = term.kind === 'cjk' ? term.words[0]! : term.words.join(' ');
+    const needle = matchable(term.kind === 'cjk' ? term.words[0]! : term.words.join(' '));
     return { test: (l) => l.includes(needle), find: (l) => l.indexOf(needle) };
   }
-  const re = new RegExp(`(?<![\\p{L}\\p{N}])${stemPrefix(term.words[0]!).replace(/[.*+?^${}()|[\]\\]/g, '\\$&')}`, 'u');
+  const re = new RegExp(`(?<![\\p{L}\\p{N}])${stemPrefix(matchable(term.words[0]!)).replace(/[.*+?^${}()|[\]\\]/g, '\\$&')}`, 'u');
   return { test: (l) => re.test(l), find: (l) => l.search(re) };
 }
 
@@ -46,7 +52,7 @@ export function makeSnippet(text: string, firstLine: number, matchers: readonly 
   let best = -1;
   let bestScore = 0;
   for (let i = 0; i < lines.length; i++) {
-    const lower = lines[i]!.toLowerCase();
+    const lower = matchable(lines[i]!);
     let score = 0;
     for (const m of matchers) if (m.test(lower)) score++;
     if (score > bestScore) {
@@ -72,7 +78,7 @@ export function makeSnippet(text: string, firstLine: number, matchers: readonly 
     const hit = Math.max(
       0,
       ...matchers
-        .map((m) => m.find(lines[best]!.toLowerCase()))
+        .map((m) => m.find(matchable(lines[best]!)))
         .filter((p) => p >= 0)
         .slice(0, 1),
     );

@@ -357,7 +357,7 @@ describe('an index from an earlier hipo', () => {
     expect(index.warnings).toEqual([]);
     expect(index.created).toBe(false);
     expect((index.db.prepare('SELECT count(*) AS n FROM chunks').get() as { n: number }).n).toBe(chunks);
-    expect((index.db.prepare("SELECT value FROM meta WHERE key = 'schema_version'").get() as { value: string }).value).toBe('5');
+    expect((index.db.prepare("SELECT value FROM meta WHERE key = 'schema_version'").get() as { value: string }).value).toBe('6');
     expect((await updateIndex(index)).added).toBe(0);
     index.close();
     expect(indexes(indexFile(ws))).toContain('chunk_links_topic_day');
@@ -380,9 +380,43 @@ describe('an index from an earlier hipo', () => {
     const index = indexOf(ws, { embedder: null });
     expect(index.warnings).toEqual([]);
     expect(index.created).toBe(false);
-    expect((await updateIndex(index)).unchanged).toBe(8);
+    // Every file is read again for its folded full-text rows (schema 6), no chunk is new.
+    expect(await updateIndex(index)).toMatchObject({ changed: 8, chunksAdded: 0 });
     expect(links(index.db)).toEqual(clean);
     expect(index.db.prepare('SELECT count(*) AS n FROM links_due').get()).toEqual({ n: 0 });
+  });
+
+  it('from schema 5 writes its full-text rows again, folded: chunks, vectors and links kept', async () => {
+    const ws = tree({ 'memory/2026-03-17.md': '# 2026-03-17\n\n## Trip [project]\n- booked a room on the Hauptstraße\n' });
+    const embedder = counting(new WinkEmbedder({ cacheDirs: [process.env.HIPO_CACHE_DIR!] }));
+    const first = indexOf(ws, { embedder });
+    await updateIndex(first);
+    const rows = (db: Database.Database): unknown[] => [
+      db.prepare('SELECT id, file_id, hash, embedded FROM chunks ORDER BY id').all(),
+      db.prepare('SELECT * FROM chunk_links ORDER BY rowid').all(),
+    ];
+    const clean = rows(first.db);
+    // What schema 5 wrote: the text unfolded (here, only that row matters).
+    const id = (first.db.prepare("SELECT id FROM chunks WHERE text LIKE '%Hauptstraße%'").get() as { id: number }).id;
+    first.db.prepare('DELETE FROM chunks_fts WHERE rowid = ?').run(id);
+    first.db
+      .prepare("INSERT INTO chunks_fts (rowid, heading, body, facts, cjk) VALUES (?, 'Trip', 'a room on the Hauptstraße', '', '')")
+      .run(id);
+    first.db.prepare("UPDATE meta SET value = '5' WHERE key = 'schema_version'").run();
+    expect((await search(first, 'hauptstrasse', { mode: 'bm25' })).hits).toEqual([]);
+    first.close();
+    const embedded = embedder.texts.length;
+
+    const index = indexOf(ws, { embedder });
+    expect(index).toMatchObject({ warnings: [], created: false });
+    expect(await updateIndex(index)).toMatchObject({ changed: 9, chunksAdded: 0, chunksRemoved: 0, embedded: 0 });
+    expect(embedder.texts.length).toBe(embedded);
+    expect(rows(index.db)).toEqual(clean);
+    expect(index.db.prepare('SELECT count(*) AS n FROM links_due').get()).toEqual({ n: 0 });
+    expect((await search(index, 'hauptstrasse', { mode: 'bm25' })).hits[0]?.path).toBe('memory/2026-03-17.md');
+    expect((await search(index, 'tomato', { mode: 'bm25' })).hits[0]?.path).toBe('memory/2026-03-15.md');
+    expect(await updateIndex(index)).toMatchObject({ changed: 0 });
+    index.close();
   });
 
   it('with no way forward in place is rebuilt, with a warning', async () => {
@@ -393,7 +427,7 @@ describe('an index from an earlier hipo', () => {
     asVersion(indexFile(ws), 1);
     const index = indexOf(ws, { embedder: null });
     expect(index.warnings).toEqual([
-      expect.stringMatching(/rebuilding the search index because it has schema version 1, this hipo uses 5/),
+      expect.stringMatching(/rebuilding the search index because it has schema version 1, this hipo uses 6/),
     ]);
     expect(index.created).toBe(true);
     await updateIndex(index);
