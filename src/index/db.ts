@@ -240,6 +240,11 @@ export function openIndexDb(file: string, opts: { readonly?: boolean } = {}): Op
   return { db, warnings, created: true };
 }
 
+/** True while some file's chunks wait for their full-text rows (FTS_DUE): an update must read it. */
+export function hasFtsDue(db: IndexDb): boolean {
+  return stmt(db, 'SELECT 1 FROM files WHERE hash = ? LIMIT 1').get(FTS_DUE) !== undefined;
+}
+
 /** Empties the index in place (readers keep a valid, if empty, file), keeping its schema. */
 export function clearIndex(db: IndexDb): void {
   db.transaction(() => {

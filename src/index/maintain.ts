@@ -5,7 +5,7 @@
 import { existsSync, rmSync } from 'node:fs';
 import type { HipoConfig } from '../config/config.js';
 import type { Workspace } from '../tree/layout.js';
-import { isCorruption } from './db.js';
+import { hasFtsDue, isCorruption } from './db.js';
 import { indexFile, openIndex, type OpenOptions, type SearchIndex } from './search-index.js';
 import { updateIndex, type UpdateOptions, type UpdateReport } from './update.js';
 
@@ -66,7 +66,8 @@ export async function withIndex<T>(
     null,
     (w) => warnings.push(w),
     async (index) => {
-      const report = opts.update || index.created ? await updateIndex(index, opts) : null;
+      // Even when asked not to: an index just brought forward has no full-text rows to search.
+      const report = opts.update || index.created || hasFtsDue(index.db) ? await updateIndex(index, opts) : null;
       if (report) warnings.push(...report.warnings);
       return { report, result: await use(index) };
     },

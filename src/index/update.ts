@@ -146,8 +146,10 @@ export async function updateIndex(index: SearchIndex, opts: UpdateOptions = {}):
     (stmt(db, 'SELECT id, path, size, mtime_ms, hash, indexed_at FROM files').all() as FileRow[]).map((r) => [r.path, r]),
   );
   // Only some memory files: the rest of the memory folder is as the index has it (outside it,
-  // everything is listed). An empty index has nothing to keep: it lists every file.
-  const only = opts.memoryFiles && rows.size > 0 && index.ws.memoryName !== '.' ? [...opts.memoryFiles] : null;
+  // everything is listed). An empty index has nothing to keep, and one whose files wait for their
+  // full-text rows (FTS_DUE) must read them all: either lists every file.
+  const fullList = rows.size === 0 || [...rows.values()].some((r) => r.hash === FTS_DUE);
+  const only = opts.memoryFiles && !fullList && index.ws.memoryName !== '.' ? [...opts.memoryFiles] : null;
   const listing = listIndexableFiles(index.ws, index.settings.include, only ?? undefined);
   const inMemory = `${index.ws.memoryName}/`;
   const given = new Set((only ?? []).map((rel) => inMemory + rel));

@@ -4,6 +4,8 @@ import Database from 'better-sqlite3';
 import { describe, expect, it } from 'vitest';
 import { WinkEmbedder } from '../../src/index/embed/wink.js';
 import { indexFile } from '../../src/index/search-index.js';
+import { withIndex } from '../../src/index/maintain.js';
+import { loadConfig } from '../../src/config/config.js';
 import { updateIndex } from '../../src/index/update.js';
 import { MemoryDirMissing } from '../../src/tree/scan.js';
 import { search } from '../../src/search/search.js';
@@ -386,17 +388,13 @@ describe('an index from an earlier hipo', () => {
     expect(index.db.prepare('SELECT count(*) AS n FROM links_due').get()).toEqual({ n: 0 });
   });
 
-  it('from schema 5 writes its full-text rows again, folded: chunks, vectors and links kept', async () => {
+  /** A tree indexed as schema 5 left it: one row's text unfolded (the others do not differ). */
+  const atSchema5 = async () => {
     const ws = tree({ 'memory/2026-03-17.md': '# 2026-03-17\n\n## Trip [project]\n- booked a room on the Hauptstraße\n' });
     const embedder = counting(new WinkEmbedder({ cacheDirs: [process.env.HIPO_CACHE_DIR!] }));
     const first = indexOf(ws, { embedder });
     await updateIndex(first);
-    const rows = (db: Database.Database): unknown[] => [
-      db.prepare('SELECT id, file_id, hash, embedded FROM chunks ORDER BY id').all(),
-      db.prepare('SELECT * FROM chunk_links ORDER BY rowid').all(),
-    ];
     const clean = rows(first.db);
-    // What schema 5 wrote: the text unfolded (here, only that row matters).
     const id = (first.db.prepare("SELECT id FROM chunks WHERE text LIKE '%Hauptstraße%'").get() as { id: number }).id;
     first.db.prepare('DELETE FROM chunks_fts WHERE rowid = ?').run(id);
     first.db
@@ -405,11 +403,19 @@ describe('an index from an earlier hipo', () => {
     first.db.prepare("UPDATE meta SET value = '5' WHERE key = 'schema_version'").run();
     expect((await search(first, 'hauptstrasse', { mode: 'bm25' })).hits).toEqual([]);
     first.close();
-    const embedded = embedder.texts.length;
+    return { ws, embedder, clean, embedded: embedder.texts.length };
+  };
+  const rows = (db: Database.Database): unknown[] => [
+    db.prepare('SELECT id, file_id, hash, embedded FROM chunks ORDER BY id').all(),
+    db.prepare('SELECT * FROM chunk_links ORDER BY rowid').all(),
+  ];
 
+  it('from schema 5 writes its full-text rows again, folded: chunks, vectors and links kept', async () => {
+    const { ws, embedder, clean, embedded } = await atSchema5();
     const index = indexOf(ws, { embedder });
     expect(index).toMatchObject({ warnings: [], created: false });
-    expect(await updateIndex(index)).toMatchObject({ changed: 9, chunksAdded: 0, chunksRemoved: 0, embedded: 0 });
+    // The daemon's update of the memory files it saw change (none) still reads every file.
+    expect(await updateIndex(index, { memoryFiles: [] })).toMatchObject({ changed: 9, chunksAdded: 0, chunksRemoved: 0, embedded: 0 });
     expect(embedder.texts.length).toBe(embedded);
     expect(rows(index.db)).toEqual(clean);
     expect(index.db.prepare('SELECT count(*) AS n FROM links_due').get()).toEqual({ n: 0 });
@@ -417,6 +423,13 @@ describe('an index from an earlier hipo', () => {
     expect((await search(index, 'tomato', { mode: 'bm25' })).hits[0]?.path).toBe('memory/2026-03-15.md');
     expect(await updateIndex(index)).toMatchObject({ changed: 0 });
     index.close();
+  });
+
+  it('from schema 5 is brought up to date even by a search that skips the update', async () => {
+    const { ws, embedder } = await atSchema5();
+    const { config } = loadConfig(ws.root);
+    const { result } = await withIndex(ws, config, { update: false, embedder }, (index) => search(index, 'hauptstrasse', { mode: 'bm25' }));
+    expect(result.hits[0]?.path).toBe('memory/2026-03-17.md');
   });
 
   it('with no way forward in place is rebuilt, with a warning', async () => {
