@@ -25,6 +25,19 @@ import { cycle, node, nodeHashes, rawLog, rawLogHashes, statusOf } from '../help
 import { makeWorkspace, runCli, runCliAsync, type TestWorkspace } from '../helpers/workspace.js';
 
 const start = daemonsForTests();
+/**
+ * Sends the daemon SIGTERM and expects it gone within 10 s, exit 0, its lock removed. Returns
+ * when the signal was sent, for a test that times the stop.
+ */
+async function stopsOnSigterm(d: ReturnType<typeof start>, ws: TestWorkspace): Promise<number> {
+  const t0 = Date.now();
+  d.child.kill('SIGTERM');
+  const exited = await Promise.race([d.exited, new Promise((r) => setTimeout(() => r('still running'), 10_000))]);
+  expect(exited).toEqual({ code: 0, signal: null });
+  expect(ws.exists('.hipo/daemon.lock')).toBe(false);
+  return t0;
+}
+
 const settled = (ws: TestWorkspace, now: string) =>
   JSON.parse(runCli(['compact', '--dry-run', '--json', '--now', now, '--dir', ws.root]).stdout).plan.actions.length === 0;
 
@@ -143,10 +156,7 @@ describe('daemon faults', () => {
     );
     const d = start(ws.root, { HIPO_NOW: '2026-06-02' });
     await d.until(() => stalling.requests.length > 0, 20_000, 'the embeddings request');
-    d.child.kill('SIGTERM');
-    const exited = await Promise.race([d.exited, new Promise((r) => setTimeout(() => r('still running'), 10_000))]);
-    expect(exited).toEqual({ code: 0, signal: null });
-    expect(ws.exists('.hipo/daemon.lock')).toBe(false);
+    await stopsOnSigterm(d, ws);
   });
 
   it('stops on SIGTERM while the chat endpoint never answers; the node gets its model pass later', async () => {
@@ -163,12 +173,8 @@ describe('daemon faults', () => {
     const d = start(ws.root, { HIPO_NOW: '2026-06-02' });
     await d.until(() => llm.requests.length > 0, 20_000, 'the chat request');
     expect(requestedNode(llm.requests[0]!)).toBe('2026-06-01');
-    const t0 = Date.now();
-    d.child.kill('SIGTERM');
-    const exited = await Promise.race([d.exited, new Promise((r) => setTimeout(() => r('still running'), 10_000))]);
-    expect(exited).toEqual({ code: 0, signal: null });
+    const t0 = await stopsOnSigterm(d, ws);
     expect(Date.now() - t0).toBeLessThan(5_000);
-    expect(ws.exists('.hipo/daemon.lock')).toBe(false);
     expect(ws.exists('.hipo/lock')).toBe(false);
     // The index is left to the next start: a stopping daemon does not update it after the cycle.
     expect(d.logs.filter((l) => l.event === 'index')).toEqual([]);
@@ -211,12 +217,8 @@ describe('daemon faults', () => {
     await d.until(() => caughtUp(d, ws.root), 30_000, 'the catch-up and first index');
     const searched = runCliAsync(['search', 'zeppelin', '--expand', '--mode', 'bm25', '--json', '--dir', ws.root], { env });
     await d.until(() => expansions().length > 0, 20_000, "the daemon's expansion request");
-    const t0 = Date.now();
-    d.child.kill('SIGTERM');
-    const exited = await Promise.race([d.exited, new Promise((r) => setTimeout(() => r('still running'), 10_000))]);
-    expect(exited).toEqual({ code: 0, signal: null });
+    const t0 = await stopsOnSigterm(d, ws);
     expect(Date.now() - t0).toBeLessThan(5_000);
-    expect(ws.exists('.hipo/daemon.lock')).toBe(false);
     // The command was not left waiting (nor was the hanging call its own): it searched itself,
     // its own expansion answered.
     const r = await searched;

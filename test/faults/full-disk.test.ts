@@ -51,6 +51,21 @@ function longSession(root: string): string {
   return w.writeTo(join(dir, 's.jsonl'));
 }
 
+/** A workspace on the small disk with `config`, and the long session's transcript. */
+function workspaceOn(mount: string, config: object): { root: string; transcript: string } {
+  const root = join(mount, 'ws');
+  mkdirSync(join(root, 'memory'), { recursive: true });
+  writeFileSync(join(root, 'hipo.config.json'), JSON.stringify(config));
+  return { root, transcript: longSession(root) };
+}
+
+/** A capture hook of `session` in the workspace at `root`, as a platform calls it. */
+function hook(root: string, event: string, session: string, path?: string) {
+  return runCli(['hook', event, '--dir', root], {
+    input: hookJson(event, { session_id: session, cwd: root, ...(path ? { transcript_path: path } : {}), reason: 'logout' }),
+  });
+}
+
 const transcriptDirs: string[] = [];
 afterAll(() => {
   for (const dir of transcriptDirs) rmSync(dir, { recursive: true, force: true });
@@ -65,27 +80,13 @@ function fill(mount: string, room: number): void {
 describe.skipIf(!probe)(`faults: a full disk during a hook append (${why})`, () => {
   it('rolls the partial append back, keeps the capture state, and the retry appends every turn once', () => {
     const mount = mountTmpfs('1m')!;
-    let cleanup: string | null = null;
     try {
-      const root = join(mount, 'ws');
-      mkdirSync(join(root, 'memory'), { recursive: true });
-      writeFileSync(join(root, 'hipo.config.json'), JSON.stringify({ timeZone: 'UTC' }));
-      const session = '7a6b5c4d-3e2f-4a1b-9c8d-7e6f5a4b3c2d';
-      const w = new TranscriptWriter(session, '2026-03-15T09:00:00.000Z');
-      const filler = 'words to fill the turn '.repeat(200);
-      for (let i = 0; i < 50; i++) w.user(`turn-${i}-start ${filler} turn-${i}-end`).assistant(`answer ${i} done`);
-      const transcriptDir = mkdtempSync(join(tmpdir(), 'hipo-transcript-'));
-      cleanup = transcriptDir;
-      const transcript = w.writeTo(join(transcriptDir, 's.jsonl'));
-      const stop = () =>
-        runCli(['hook', 'Stop', '--dir', root], {
-          input: hookJson('Stop', { session_id: session, cwd: root, transcript_path: transcript }),
-        });
+      const { root, transcript } = workspaceOn(mount, { timeZone: 'UTC' });
+      const session = ENDED;
+      const stop = () => hook(root, 'Stop', session, transcript);
 
       // Leave room for the hook's own small files but not for the 50 turns (~240 KB).
-      const st = statfsSync(mount);
-      const free = Number(st.bavail) * Number(st.bsize);
-      writeFileSync(join(mount, 'filler'), Buffer.alloc(Math.max(0, free - 96 * 1024)));
+      fill(mount, 96 * 1024);
       const failed = stop();
       expect(failed.code).toBe(1);
       expect(failed.stderr.trim()).toBe(
@@ -128,22 +129,14 @@ describe.skipIf(!probe)(`faults: a full disk during a hook append (${why})`, () 
       expect(whole).toBe(50);
     } finally {
       unmount(mount);
-      if (cleanup) rmSync(cleanup, { recursive: true, force: true });
     }
   }, 60_000);
   it('keeps the place of a session that ended on the full disk: the next hook of another session archives it once', () => {
     const mount = mountTmpfs('1m')!;
     try {
-      const root = join(mount, 'ws');
-      mkdirSync(join(root, 'memory'), { recursive: true });
-      writeFileSync(join(root, 'hipo.config.json'), JSON.stringify({ timeZone: 'UTC', agents: { hookBudgetMs: 60_000 } }));
-      const transcript = longSession(root);
-      const hook = (event: string, session: string, path?: string) =>
-        runCli(['hook', event, '--dir', root], {
-          input: hookJson(event, { session_id: session, cwd: root, ...(path ? { transcript_path: path } : {}), reason: 'logout' }),
-        });
+      const { root, transcript } = workspaceOn(mount, { timeZone: 'UTC', agents: { hookBudgetMs: 60_000 } });
       fill(mount, 96 * 1024);
-      const end = hook('SessionEnd', ENDED, transcript);
+      const end = hook(root, 'SessionEnd', ENDED, transcript);
       expect(end.code).toBe(1);
       expect(end.stderr.trim()).toBe(
         `hipo: ${join(root, 'memory')}: disk full (ENOSPC) (nothing archived; the transcript is archived once the disk has space)`,
@@ -151,8 +144,8 @@ describe.skipIf(!probe)(`faults: a full disk during a hook append (${why})`, () 
       expect(readdirSync(join(root, '.hipo', 'pending-captures'))).toHaveLength(1);
 
       rmSync(join(mount, 'filler'));
-      expect(hook('Stop', OTHER)).toMatchObject({ code: 0, stderr: '' });
-      expect(hook('Stop', OTHER).code).toBe(0);
+      expect(hook(root, 'Stop', OTHER)).toMatchObject({ code: 0, stderr: '' });
+      expect(hook(root, 'Stop', OTHER).code).toBe(0);
       const after = execFileSync('cat', [join(root, 'memory', '2026-03-15.md')], { encoding: 'utf8' });
       expect(Array.from({ length: 50 }, (_, i) => after.split(`turn-${i}-start`).length - 1)).toEqual(Array(50).fill(1));
       expect(readdirSync(join(root, '.hipo', 'pending-captures'))).toEqual([]);
@@ -164,14 +157,9 @@ describe.skipIf(!probe)(`faults: a full disk during a hook append (${why})`, () 
   it('says so when the full disk cannot even keep the place', () => {
     const mount = mountTmpfs('1m')!;
     try {
-      const root = join(mount, 'ws');
-      mkdirSync(join(root, 'memory'), { recursive: true });
-      writeFileSync(join(root, 'hipo.config.json'), JSON.stringify({ timeZone: 'UTC' }));
-      const transcript = longSession(root);
+      const { root, transcript } = workspaceOn(mount, { timeZone: 'UTC' });
       fill(mount, 0);
-      const end = runCli(['hook', 'SessionEnd', '--dir', root], {
-        input: hookJson('SessionEnd', { session_id: ENDED, cwd: root, transcript_path: transcript, reason: 'logout' }),
-      });
+      const end = hook(root, 'SessionEnd', ENDED, transcript);
       expect(end.code).toBe(1);
       expect(end.stderr.trim()).toMatch(/^hipo: \/.+: disk full \(ENOSPC\) \(nothing archived, and nothing kept to archive later\)$/);
     } finally {
