@@ -198,6 +198,10 @@ describe('values taken whole, and only the value', () => {
     ['Le mot de passe est Abc12345x', 'Le mot de passe est [REDACTED:password]'],
     ['ПАРОЛЬ: Qwerty123!', 'ПАРОЛЬ: [REDACTED:password]'],
     ['contraseña: Abc12345x', 'contraseña: [REDACTED:password]'],
+    ['Mein Passwort für den Server ist hunter2xyz', 'Mein Passwort für den Server ist [REDACTED:password]'],
+    ['mon mot de passe pour le wifi est soleil2024', 'mon mot de passe pour le wifi est [REDACTED:password]'],
+    ['la contraseña del banco es Sol2024!x', 'la contraseña del banco es [REDACTED:password]'],
+    ['пароль от почты — qwerty123', 'пароль от почты — [REDACTED:password]'],
   ])('a password named in another language: %s', (text, redacted) => {
     expect(r.redact(text).text).toBe(redacted);
   });
@@ -211,6 +215,9 @@ describe('values taken whole, and only the value', () => {
     'Passwortänderung: Abc12345x',
     'Passwort-Manager: 1Password',
     'Kennwort = $DB_PASS',
+    'Das Passwort für den Server ist abgelaufen',
+    'Le mot de passe est oublié',
+    'le mot de passe pour le wifi est changé chaque mois',
   ])('leaves what only talks about a password in another language: %s', (text) => {
     expect(r.redact(text).text).toBe(text);
   });

@@ -165,13 +165,32 @@ function cliValue(secret: string, at: Candidate): boolean {
   return !isWordish(secret) || /^-p$|["']$/.test(before);
 }
 
+/** Letters of any script (accents as combining marks too), words joined by `-`, `_` or `.`. */
+const LETTER_WORDS = /^[\p{L}\p{M}]+(?:[-_.][\p{L}\p{M}]+)*$/u;
+
+/**
+ * A value named without a verb ("ssh in with password P@ssw0rd123"): only what reads as a made-up
+ * password, letters and digits with a symbol or both cases, since a word or a number after
+ * "password" is usually about one ("with password authentication", "with PIN 2024 rules").
+ */
+function strongValue(value: string): boolean {
+  const secret = value.replace(/[.!?]+$/, '');
+  if (secret.length < 6 || isPlaceholder(secret) || isPathLike(secret) || isPhraseLike(secret)) return false;
+  if (/^v?\d+(?:\.\d+)+/i.test(secret)) return false;
+  const c = charClasses(secret);
+  return c.digit && (c.lower || c.upper) && (c.symbol || (c.upper && c.lower));
+}
+
 /** A value in prose: "my password is hunter2", "the API token is 8f2c…". */
 function proseValue(value: string, loose: boolean): boolean {
   // Judged without its closing marks (VALUE_TAIL): `incorrect!` is a word, not a password.
   const secret = value.replace(/[.!?]+$/, '');
   if (isPlaceholder(secret) || isPathLike(secret) || isPhraseLike(secret)) return false;
   if (/^\d+$/.test(secret)) return loose && secret.length >= 4;
-  if (isWordish(secret)) return loose && secret.length >= 10 && !COMMON_WORDS.test(secret) && /[A-Z]/.test(secret.slice(1));
+  // Letters of any script: "abgelaufen" and "oublié" are words ("expired", "forgotten"), not passwords.
+  if (isWordish(secret) || LETTER_WORDS.test(secret)) {
+    return loose && secret.length >= 10 && !COMMON_WORDS.test(secret) && /\p{Lu}/u.test(secret.slice(1));
+  }
   const c = charClasses(secret);
   return loose ? c.digit || c.symbol || (c.upper && c.lower) : c.digit && shannonEntropy(secret) >= 3.3;
 }
@@ -199,8 +218,13 @@ function cardNumber(value: string): boolean {
 /** Whose PIN it is: "my PIN 4821", "the garage PIN 4821". */
 const PIN_OWNERS = 'my|the|your|his|her|our|their|card|bank|atm|debit|door|garage|phone|sim|alarm';
 const PASSWORD_WORDS = raw`(?:password|passcode|passphrase|passwd|pin(?: code| number)?|pwd|pw)`;
-/** "… for the router is", "… was", "… set to": how prose gives a password its value. */
-const PASSWORD_IS = raw`(?:\s+(?:for|of|on|to)(?:\s+[^\s:=]{1,30}){1,3}?)?\s+(?:is now|is|was|will be|has been set to|set to|=|:)\s+`;
+/** "… for the router", "… at home", "… on the guest network": what the password is for. */
+const PASSWORD_FOR = raw`(?:\s+(?:for|of|on|to|at|in|from|with)(?:\s+[^\s:=\u2013\u2014]{1,30}){1,3}?)?`;
+/**
+ * "… for the router is", "… was", "… set to", "… for github:", "… — ": how prose gives a password
+ * its value.
+ */
+const PASSWORD_IS = raw`${PASSWORD_FOR}(?:\s+(?:is now|is still|is|was|will be|should be|has been set to|set to|=|:|\u2013|\u2014|--?)|\s*[:=])\s+`;
 
 /** The last word of an environment variable that holds a secret: `PGPASSWORD`, `GITHUB_TOKEN`. */
 const ENV_NAMES = 'PASSWORD|PASSWD|PASSPHRASE|PASS|PWD|PW|TOKEN|SECRET|KEY';
@@ -223,10 +247,15 @@ const PASSWORD_WORDS_INTL = raw`(?:(?<![A-Za-z\u00c0-\u024f\u0400-\u04ff])(?:${P
 /** CJK script and full-width punctuation: where a value written inside CJK text ends (`は…です`, `…。`). */
 const CJK_CHARS = raw`\u3000-\u303f\u3040-\u30ff\u3400-\u9fff\uac00-\ud7af\uff00-\uffef`;
 /**
+ * What the password is for, as those languages say it: "für den Server", "pour le wifi", "del
+ * banco", "do e-mail", "voor de router", "do poczty", "от почты", "для входа".
+ */
+const PASSWORD_FOR_INTL = raw`(?:\s+(?:für|fuer|vom|von|zum|zur|pour|du|de|des|del|para|do|da|voor|van|dla|от|для)(?:\s+[^\s:=\uff1a\uff1d\u2013\u2014]{1,30}){1,3}?)?`;
+/**
  * How those languages give the value: `:`, `=` (full-width too), a topic particle right after
  * the word (`パスワードは`, `密码是`, `비밀번호는`), or "is" (`ist`, `lautet`, `est`, `es`, `é`, `is`).
  */
-const PASSWORD_IS_INTL = raw`(?:\s*[:=\uff1a\uff1d]|[はが是为為]|[는은]|\s+(?:ist|lautet|est|es|é|is)(?=\s))[ \t]*`;
+const PASSWORD_IS_INTL = raw`${PASSWORD_FOR_INTL}(?:\s*[:=\uff1a\uff1d]|[はが是为為]|[는은]|\s+(?:ist|lautet|est|es|é|is|\u2013|\u2014|-)(?=\s))[ \t]*`;
 /** A value in prose, ending where CJK text or the sentence resumes. */
 const PROSE_VALUE_INTL = raw`["'\x60]?([^\s"'\x60,;${CJK_CHARS}]{2,}[^\s"'\x60,;.!?:)\]${CJK_CHARS}]${VALUE_TAIL})`;
 
@@ -372,8 +401,27 @@ export const HIPO_RULES: readonly ScannerRule[] = [
     keywords: ['pass', 'pin', 'pw'],
     ignoreCase: true,
     secretGroup: 1,
-    regex: raw`(?<=${PASSWORD_SET})\b${PASSWORD_WORDS}\s+to\s+${PROSE_VALUE}`,
+    regex: raw`(?<=${PASSWORD_SET})\b${PASSWORD_WORDS}(?:\s+(?:for|of|on|at|in)(?:\s+[^\s:=]{1,30}){1,3}?)?\s+to(?:\s+be)?\s+${PROSE_VALUE}`,
     accept: (s) => proseValue(s, true),
+  },
+  {
+    // A password named after "with" or "using", no verb: "ssh root@host with password P@ssw0rd1",
+    // "log in using the admin password Xk93-Lq0Z" (strongValue: not "with password authentication").
+    id: 'password',
+    keywords: ['pass', 'pw'],
+    ignoreCase: true,
+    secretGroup: 1,
+    regex: raw`(?<=\b(?:with|using|use|via)\s+(?:[A-Za-z-]{1,20}\s+){0,2})\b${PASSWORD_WORDS}\s+${PROSE_VALUE}`,
+    accept: strongValue,
+  },
+  {
+    // A code that opens a door, said in prose: "the gate code is 4821", "garage code: 7734#",
+    // "door code 1948 for the side entrance". Digits only, four to eight of them.
+    id: 'password',
+    keywords: ['code'],
+    ignoreCase: true,
+    secretGroup: 1,
+    regex: raw`(?<=\b(?:door|gate|alarm|garage|lockbox|safe|entry|keypad|building|house|apartment)\s+)code${PASSWORD_FOR}(?:\s+(?:is now|is|was)\s+|\s*[:=]\s*|\s+)#?(\d{4,8})(?![\d.,:/-]|[^\S\n]*(?:am|pm|lines?|bytes?|errors?)\b)`,
   },
   {
     // An environment variable named as a secret given a value in prose: "set PGPASSWORD to …",
@@ -397,8 +445,14 @@ export const HIPO_RULES: readonly ScannerRule[] = [
     keywords: ['pass', 'pin', 'pw'],
     ignoreCase: true,
     secretGroup: 1,
-    regex: raw`\b${PASSWORD_WORDS}${PASSWORD_IS}["“'‘]([^"”'’\n]{4,80})["”'’]`,
-    accept: (s) => !isPlaceholder(s) && !/^(?:your|my|the|a|an) /i.test(s),
+    regex: raw`\b${PASSWORD_WORDS}(?:${PASSWORD_IS}|\s+)["“'‘]([^"”'’\n]{4,80})["”'’]`,
+    accept: (s, at) => {
+      if (isPlaceholder(s) || /^(?:your|my|the|a|an) /i.test(s)) return false;
+      // Quoted right after the word, with no "is": a passphrase of words or a password-like value,
+      // not a label (`the password "Show" toggle`).
+      if (/^\S+\s+["“'‘]/.test(at.match)) return (s.trim().split(/\s+/).length >= 3 && passphrase(s)) || proseValue(s, true);
+      return true;
+    },
   },
   {
     // A PIN or passcode given without "is": "my PIN 4821 for the garage" (not "pin 2024 as the
