@@ -45,7 +45,9 @@ export function resolveClock(timeZone: string, now?: string, env: NodeJS.Process
     return { today: zonedParts(instant, timeZone).date, instant, timeZone, injected: false };
   }
   const date = parseLocalDate(raw);
-  if (date) return { today: date, instant: new Date(`${date}T12:00:00Z`), timeZone, injected: true };
+  // Noon of that day where the user is: noon UTC is already the next day east of UTC+12
+  // (Auckland in summer, Tonga, Kiritimati), so entries logged then were timed 01:00 or 02:00.
+  if (date) return { today: date, instant: zonedInstant(date, 12 * 3_600_000, timeZone), timeZone, injected: true };
   const instant = dateTime(raw, timeZone);
   return { today: zonedParts(instant, timeZone).date, instant, timeZone, injected: true };
 }

@@ -149,6 +149,9 @@ describe('hipo log', () => {
     });
     expect(r.code).toBe(0);
     expect(JSON.parse(r.stdout)).toMatchObject({ file: 'memory/2027-01-05.md', heading: '## late [project] · 22:30' });
+    // A date alone is noon there (noon UTC would be 01:00 of the next day in an Auckland summer).
+    const noon = runCli(['log', '--dir', ws.root, '--now', '2027-01-05', '--topic', 'noon', '--json', 'a note'], { env: { TZ: 'UTC' } });
+    expect(JSON.parse(noon.stdout)).toMatchObject({ file: 'memory/2027-01-05.md', heading: '## noon [project] · 12:00' });
     const bad = runCli(['log', '--dir', ws.root, '--now', '2027-02-30T10:00:00Z', 'x']);
     expect(bad.code).toBe(2);
     expect(bad.stderr).toContain('--now: "2027-02-30T10:00:00Z": 2027-02-30 is not a calendar date');

@@ -13,6 +13,7 @@ import {
   weekDates,
   weekdayName,
   weeksTouchingMonth,
+  zonedParts,
   type IsoWeek,
   type LocalDate,
   type MonthId,
@@ -185,6 +186,13 @@ describe('time zones', () => {
     expect(resolveClock('Asia/Seoul', '2026-03-15T23:30:00Z').today).toBe('2026-03-16');
     expect(() => resolveClock('UTC', '2026-02-30')).toThrow(/not a date/);
     expect(resolveClock('UTC', undefined, { HIPO_NOW: '2027-01-01' }).today).toBe('2027-01-01');
+  });
+
+  it('takes an injected date as noon of that day in the zone, east of UTC+12 too', () => {
+    for (const tz of ['UTC', 'Pacific/Honolulu', 'Asia/Seoul', 'Pacific/Auckland', 'Pacific/Kiritimati']) {
+      const clock = resolveClock(tz, '2027-01-05');
+      expect(zonedParts(clock.instant, tz), tz).toMatchObject({ date: '2027-01-05', time: '12:00:00' });
+    }
   });
 
   it('reads an injected date and time without an offset in the configured zone, with one as an instant', () => {
