@@ -219,12 +219,12 @@ function cardNumber(value: string): boolean {
 const PIN_OWNERS = 'my|the|your|his|her|our|their|card|bank|atm|debit|door|garage|phone|sim|alarm';
 const PASSWORD_WORDS = raw`(?:password|passcode|passphrase|passwd|pin(?: code| number)?|pwd|pw)`;
 /** "… for the router", "… at home", "… on the guest network": what the password is for. */
-const PASSWORD_FOR = raw`(?:\s+(?:for|of|on|to|at|in|from|with)(?:\s+[^\s:=\u2013\u2014]{1,30}){1,3}?)?`;
+const PASSWORD_FOR = raw`(?:\s+(?:for|of|on|to|at|in|from|with)(?:\s+[^\s:=\u2013\u2014]{1,30}){1,3}?|\s*\((?:for|of|on|to|at)\s[^()\n]{1,40}\))?`;
 /**
  * "… for the router is", "… was", "… set to", "… for github:", "… — ": how prose gives a password
  * its value.
  */
-const PASSWORD_IS = raw`${PASSWORD_FOR}(?:\s+(?:is now|is still|is|was|will be|should be|has been set to|set to|=|:|\u2013|\u2014|--?)|\s*[:=])\s+`;
+const PASSWORD_IS = raw`${PASSWORD_FOR}(?:\s+(?:(?:is now|is still|is|was|will be|should be|has been set to|set to)(?:\s*:)?|=|:|\u2013|\u2014|--?)|\s*[:=])\s+`;
 
 /** The last word of an environment variable that holds a secret: `PGPASSWORD`, `GITHUB_TOKEN`. */
 const ENV_NAMES = 'PASSWORD|PASSWD|PASSPHRASE|PASS|PWD|PW|TOKEN|SECRET|KEY';
@@ -258,6 +258,11 @@ const PASSWORD_FOR_INTL = raw`(?:\s+(?:für|fuer|vom|von|zum|zur|pour|du|de|des|
 const PASSWORD_IS_INTL = raw`${PASSWORD_FOR_INTL}(?:\s*[:=\uff1a\uff1d]|[はが是为為]|[는은]|\s+(?:ist|lautet|est|es|é|is|\u2013|\u2014|-)(?=\s))[ \t]*`;
 /** A value in prose, ending where CJK text or the sentence resumes. */
 const PROSE_VALUE_INTL = raw`["'\x60]?([^\s"'\x60,;${CJK_CHARS}]{2,}[^\s"'\x60,;.!?:)\]${CJK_CHARS}]${VALUE_TAIL})`;
+
+/** "is", "was", "is:", ":": how prose gives a named value. */
+const SAID_AS = raw`(?:\s+(?:is|was)(?:\s*:)?|\s*[:=])\s*`;
+/** One recovery or backup code: letters and digits, in dash-joined groups or whole. */
+const RECOVERY_CODE = raw`[A-Za-z0-9]{4,12}(?:-[A-Za-z0-9]{3,12}){0,4}`;
 
 /** "set …", "export …": the verb before an environment variable given a value with "to". */
 const ENV_SET = raw`\b(?:[Ss]et|[Ee]xport|[Cc]hanged?|[Uu]pdated?|[Rr]eset)\b[^.!?\n]{0,40}?`;
@@ -490,12 +495,32 @@ export const HIPO_RULES: readonly ScannerRule[] = [
     regex: raw`\b(?:cvv2?|cvc2?|card security code|security code)\b\s*(?:is|was|:|=|#|-)?\s*(\d{3,4})(?!\d)`,
   },
   {
-    // A US Social Security number, where the text says it is one.
-    id: 'ssn',
-    keywords: ['ssn', 'social security'],
+    // A wallet's seed phrase, which is the wallet: 12 to 24 lower-case words after its name
+    // ("seed phrase: abandon ability …", "my recovery phrase is witch collapse …").
+    id: 'seed-phrase',
+    keywords: ['seed', 'recovery phrase', 'mnemonic', 'secret phrase', 'backup phrase', 'wallet phrase'],
     ignoreCase: true,
     secretGroup: 1,
-    regex: raw`\b(?:ssn|social security(?: number| no\.?| #)?)\b[^\n\d]{0,20}?(?<!\d)(\d{3}([- ]?)\d{2}\2\d{4})(?!\d)`,
+    regex: raw`\b(?:(?:seed|recovery|secret|backup|wallet)[ -](?:phrase|words)|mnemonic(?: phrase)?)${SAID_AS}["“'‘]?((?:[a-z]{3,8}[ \t]+){11,23}[a-z]{3,8})\b`,
+    accept: (s) => [12, 15, 18, 21, 24].includes(s.split(/\s+/).length),
+  },
+  {
+    // Codes that stand in for a second factor or reopen an account: "the recovery code is
+    // 8F3K-2M9Q-7T1Z", "backup codes: 83921047 19283746". Each code holds a digit.
+    id: 'recovery-code',
+    keywords: ['recovery', 'backup', '2fa', 'mfa'],
+    ignoreCase: true,
+    secretGroup: 1,
+    regex: raw`\b(?:recovery|backup|2fa|mfa)(?: code| codes| key)(?:\s+(?:is|are|was|were)(?:\s*:)?|\s*[:=]|)\s+(${RECOVERY_CODE}(?:,?[ \t]+${RECOVERY_CODE})*)`,
+    accept: (s) => s.split(/[,\s]+/).every((c) => /\d/.test(c) && c.replace(/-/g, '').length >= 6 && !/^\d{4}-\d{2}-\d{2}$/.test(c)),
+  },
+  {
+    // A US Social Security number, where the text says it is one ("my social is …" too).
+    id: 'ssn',
+    keywords: ['ssn', 'social'],
+    ignoreCase: true,
+    secretGroup: 1,
+    regex: raw`\b(?:ssn|social security(?: number| no\.?| #)?|(?<=\bmy\s)social(?=\s+(?:is|was|number|no\.?|#|:)))\b[^\n\d]{0,20}?(?<!\d)(\d{3}([- ]?)\d{2}\2\d{4})(?!\d)`,
     accept: (s) => !/^(?:000|666|9)/.test(s),
   },
   {
@@ -503,7 +528,7 @@ export const HIPO_RULES: readonly ScannerRule[] = [
     keywords: ['api', 'access', 'secret', 'token', 'cred'],
     ignoreCase: true,
     secretGroup: 1,
-    regex: raw`\b(?:api[ _-]?key|access[ _-]?key|secret[ _-]?key|token|secret|credentials?)\s+(?:is now|is|was|=|:)\s+["'\x60]?([A-Za-z0-9_\-./+=]{11,}[A-Za-z0-9_\-/+=])`,
+    regex: raw`\b(?:api[ _-]?key|access[ _-]?key|secret[ _-]?key|token|secret|credentials?)(?:\s+(?:is now|is|was)(?:\s*:)?|\s*[:=])\s*["'\x60]?([A-Za-z0-9_\-./+=]{11,}[A-Za-z0-9_\-/+=])`,
     accept: (s) => proseValue(s, false),
   },
 ];
