@@ -367,6 +367,27 @@ export const HIPO_RULES: readonly ScannerRule[] = [
   },
   ASSIGNMENT,
   {
+    // A secret in XML configuration: Maven's settings.xml `<password>…</password>`, an
+    // element named as a secret (`<apiKey>`, `<client-secret>`), and .NET's appSettings
+    // `<add key="ApiKey" value="…" />`. Judged as an assigned value is.
+    id: 'secret',
+    keywords: ASSIGNMENT.keywords,
+    ignoreCase: true,
+    prefix: 40,
+    regex: raw`(?:${SECRET_NAMES.map(([, n]) => n).join('|')})s?(?:>([^<>\s]{3,200})</|["']\s+value\s*=\s*["']([^"'\n]{3,200})["'])`,
+    accept: (secret, at) => {
+      const name = /^[\w.:-]*/.exec(at.text.slice(at.matchStart))?.[0] ?? '';
+      const before = at.text[at.matchStart - 1] ?? '';
+      const element = at.match.includes('>') && /[<\w.:-]/.test(before);
+      const appSetting = !element && /key\s*=\s*["'][\w.:-]*$/i.test(at.text.slice(Math.max(0, at.matchStart - 60), at.matchStart));
+      if (!element && !appSetting) return false;
+      const kind = NAME_TESTS.find((t) => namesSecret(name, t.re))?.kind;
+      if (!kind || /^\$|^%|^\{/.test(secret)) return false;
+      if (kind !== 'password' && secret.length < 8) return false;
+      return secretValue(secret, name, '=', true) && kind;
+    },
+  },
+  {
     id: 'password',
     keywords: ['pass', 'pin', 'pw'],
     ignoreCase: true,
@@ -525,10 +546,10 @@ export const HIPO_RULES: readonly ScannerRule[] = [
   },
   {
     id: 'secret',
-    keywords: ['api', 'access', 'secret', 'token', 'cred'],
+    keywords: ['api', 'access', 'secret', 'private', 'token', 'cred'],
     ignoreCase: true,
     secretGroup: 1,
-    regex: raw`\b(?:api[ _-]?key|access[ _-]?key|secret[ _-]?key|token|secret|credentials?)(?:\s+(?:is now|is|was)(?:\s*:)?|\s*[:=])\s*["'\x60]?([A-Za-z0-9_\-./+=]{11,}[A-Za-z0-9_\-/+=])`,
+    regex: raw`\b(?:api[ _-]?key|access[ _-]?key|secret[ _-]?key|private[ _-]?key|token|secret|credentials?)(?:\s+(?:is now|is|was)(?:\s*:)?|\s*[:=])\s*["'\x60]?([A-Za-z0-9_\-./+=]{11,}[A-Za-z0-9_\-/+=])`,
     accept: (s) => proseValue(s, false),
   },
 ];
