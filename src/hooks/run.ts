@@ -3,17 +3,19 @@
 // by `hipo status`) and the hook prints nothing and exits 0, so it can never block the agent or
 // the platform's compaction. A broken workspace is the error the user must act on: a config that
 // does not load, a memory folder that is not there, a file in it or in `.hipo/` that cannot be
-// written, a full disk. Each would lose sessions without a word, so it is said on stderr with
-// exit 1 (the platforms show that as a non-blocking error; never 2, which blocks), SessionStart
-// tells the agent, and a capture hook keeps which transcript it was given for the next hook or
-// compaction that can archive it. An append lock busy past its wait keeps the transcript too
-// (after SessionEnd no hook of the session retries), with exit 0: it passes without the user.
+// written, a full disk or a used-up disk quota. Each would lose sessions without a word, so it
+// is said on stderr with exit 1 (the platforms show that as a non-blocking error; never 2, which
+// blocks), SessionStart tells the agent, and a capture hook keeps which transcript it was given
+// for the next hook or compaction that can archive it. An append lock busy past its wait keeps
+// the transcript too (after SessionEnd no hook of the session retries), with exit 0: it passes
+// without the user.
 // A folder that is no workspace at all stays silent.
 import { statSync } from 'node:fs';
 import { dirname, isAbsolute, join, relative, sep } from 'node:path';
 import type { CaptureResult } from '../capture/archive.js';
 import { CAPTURE_EVENTS, type CaptureEvent } from '../capture/events.js';
 import { ConfigError, loadConfig, type HipoConfig } from '../config/config.js';
+import { outOfSpace } from '../fs/out-of-space.js';
 import { appendJournal } from '../state/journal.js';
 import { AppendLockBusy } from '../state/lock.js';
 import { dropPendingCapture, pendingCaptures, recordPendingCapture } from '../state/pending-captures.js';
@@ -200,15 +202,16 @@ function unwritable(ws: Workspace, err: unknown): string | null {
 }
 
 /**
- * A capture's error as "<folder>: disk full (ENOSPC)" when the disk ran out of space, else null.
- * The append was cut back and nothing moved on, but only the user can free space, and a
- * SessionEnd has no next hook of its session to retry it. A write to the raw log's descriptor
- * names no path: that folder is the memory folder.
+ * A capture's error as "<folder>: disk full (ENOSPC)" or "…: disk quota exceeded (EDQUOT)" when
+ * it ran out of room, else null. The append was cut back and nothing moved on, but only the
+ * user can free space, and a SessionEnd has no next hook of its session to retry it. A write to
+ * the raw log's descriptor names no path: that folder is the memory folder.
  */
 function diskFull(ws: Workspace, err: unknown): string | null {
-  const e = err as NodeJS.ErrnoException;
-  if (!(err instanceof Error) || e.code !== 'ENOSPC') return null;
-  return `${typeof e.path === 'string' ? dirname(e.path) : ws.memoryDir}: disk full (ENOSPC)`;
+  const problem = outOfSpace(err);
+  if (!problem) return null;
+  const path = (err as NodeJS.ErrnoException).path;
+  return `${typeof path === 'string' ? dirname(path) : ws.memoryDir}: ${problem}`;
 }
 
 /** The first path from `base` down to `path` that is there and not a folder. */
