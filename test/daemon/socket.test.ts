@@ -245,6 +245,44 @@ describe('hipo compact with a daemon running', () => {
     expect(expansions()).toHaveLength(1);
   });
 
+  it("gives an MCP search that expands lockWaitMs plus the model's time: the daemon's slow expansion is its answer", async () => {
+    const isExpansion = (req: RecordedRequest) => req.body.messages[0]?.content.startsWith('You write search queries') ?? false;
+    const expansions = () => llm.requests.filter(isExpansion);
+    const lockWaitMs = 500;
+    // The daemon's expansion comes well past lockWaitMs, well within search.expand.timeoutMs;
+    // any other (the server's own, had it given up on the daemon) at once.
+    const llm = await startFakeLlm((req) => {
+      if (!isExpansion(req)) return completion(echoSummary(req));
+      return { ...completion('lex: zeppelin hangar'), ...(expansions().length === 1 ? { delayMs: 4 * lockWaitMs } : {}) };
+    });
+    const { ws, env } = workspace();
+    ws.write('memory/2026-06-02.md', rawLog('2026-06-02', { 'zeppelin hangar [project]': ['measured the zeppelin hangar doors'] }));
+    const config = { ...FAST_DAEMON, lockWaitMs, llm: { baseUrl: llm.url, model: 'test-model', maxRetries: 0 } };
+    ws.write('hipo.config.json', `${JSON.stringify({ ...config, search: { expand: { timeoutMs: 120_000 } } })}\n`);
+    const d = start(ws.root, env);
+    await d.waitFor((l) => l.event === 'index', 30_000, 'the first index');
+    const stderr: string[] = [];
+    const client = await connectMcp(['--dir', ws.root], { env: { ...env, ...loadReportingEnv() }, stderr });
+    let tookMs = 0;
+    try {
+      const t0 = Date.now();
+      const r = await client.callTool({ name: 'search', arguments: { query: 'doors', mode: 'bm25', expand: true } });
+      tookMs = Date.now() - t0;
+      expect(r.isError).toBeFalsy();
+      const found = r.structuredContent as { also: { kind: string; text: string }[]; hits: { path: string }[] };
+      expect(found.also).toEqual([{ kind: 'lex', text: 'zeppelin hangar' }]);
+      expect(found.hits.map((h) => h.path)).toContain('memory/2026-06-02.md');
+    } finally {
+      await client.close();
+    }
+    // One call to the model, the daemon's: the server neither asked it again nor searched itself.
+    expect(expansions()).toHaveLength(1);
+    const loaded = loadedModules(stderr.join(''));
+    expect(loaded).toContain('dist/daemon/ask.js');
+    expect(loaded.filter((m) => /^dist\/(search\/expand|index\/search-index)\b/.test(m))).toEqual([]);
+    expect(tookMs).toBeGreaterThanOrEqual(4 * lockWaitMs);
+  });
+
   it('declines a command with another clock or other settings, and that command does the work itself', async () => {
     const { ws, env } = workspace();
     ws.write('memory/2026-06-02.md', rawLog('2026-06-02', { 'zeppelin hangar [project]': ['measured the zeppelin hangar doors'] }));
