@@ -1,6 +1,7 @@
 // Search in the PostgreSQL store: the same query language, filters, modes and hit shape as the
 // local index, over the workspaces a search may read. What differs (docs/search.md):
-// - Keywords: PostgreSQL full-text search (english stemming), OR-ed terms, each term's
+// - Keywords: PostgreSQL full-text search (english stemming) of text and queries folded as the
+//   local index folds them (text/search-fold.ts, index/pg/schema.ts), OR-ed terms, each term's
 //   `ts_rank` (headings weigh A, text B, normalised by length) weighed by its IDF over the
 //   workspaces read: BM25's shape, not its exact numbers.
 // - Vectors: the nearest chunks by sign bits (Hamming distance), then the exact dot product of
@@ -23,6 +24,7 @@ import type { ExtraQuery } from './extra-queries.js';
 import { parseQuery, type ParsedQuery } from './query.js';
 import { makeSnippet, queryMatchers } from './snippet.js';
 import { signBits } from '../index/pg/signs.js';
+import { searchFold } from '../text/search-fold.js';
 import { heldWorkspaces } from '../index/pg/workspaces.js';
 
 export interface PgSearchOptions {
@@ -63,7 +65,7 @@ interface Row extends ChunkColumns {
  */
 function termQueries(q: ParsedQuery, params: unknown[], words = false): string[] {
   return q.terms.map((t) => {
-    params.push(t.words.join(' '));
+    params.push(searchFold(t.words.join(' ')));
     const n = params.length;
     if (t.kind === 'phrase') return words ? `plainto_tsquery('english', $${n})` : `phraseto_tsquery('english', $${n})`;
     if (t.kind === 'cjk') return `plainto_tsquery('simple', $${n})`;
@@ -93,7 +95,7 @@ function whereSql(o: PgSearchOptions, q: ParsedQuery, params: unknown[]): string
     parts.push(`c.type = ANY($${params.length}::text[])`);
   }
   for (const w of q.excludedWords) {
-    params.push(w);
+    params.push(searchFold(w));
     parts.push(`NOT c.lex @@ plainto_tsquery('english', $${params.length})`);
   }
   return parts.join(' AND ');

@@ -11,7 +11,7 @@ interface QueryTerm {
   match: string;
   /**
    * What the user typed (for snippets and the PostgreSQL store: lower-case words in NFC, or CJK
-   * text); `match` searches it folded (searchFold), as the index holds it.
+   * text); `match` searches it folded (searchFold), as the index holds it, and so does the store.
    */
   words: string[];
   kind: 'word' | 'phrase' | 'cjk';

@@ -50,3 +50,25 @@ export const MARCH = {
     '---\ntype: daily\nstatus: fixed\n---\n\n# Daily Summary: 2026-03-09 (Mon)\n\n## User Facts\n' +
     '- cat scratches the sofa\n\n## Key Decisions\n- nightly cron generates invoices\n',
 };
+
+/**
+ * One word in each Unicode form a writer may use and the form a query may type (search-fold.ts):
+ * what both stores must find either way round.
+ */
+export const UNICODE_FORMS: readonly [what: string, written: string, typed: string][] = [
+  ['full-width Latin letters and digits', 'Ｒｅｄｉｓ７', 'Redis7'],
+  // Two syllables: the PostgreSQL store holds a run of Hangul or CJK as one word and a query's
+  // bigrams find only a run of two (docs/search.md), so a longer word is not found there at all.
+  ['decomposed Hangul (NFD)', '회의'.normalize('NFD'), '회의'],
+  ['decomposed accented letters (NFD)', 'Café'.normalize('NFD'), 'café'],
+  ['Russian ё and е', 'Ёлка', 'елка'],
+  ['German ß and ss', 'Straße', 'Strasse'],
+];
+
+/** Two days of notes, the second holding `word`: only it may be found by that word. */
+export function unicodeFormsTree(word: string): Record<string, string> {
+  return {
+    'memory/2026-03-01.md': '# 2026-03-01\n\n## Groceries\n- bought apples and bread at the market\n',
+    'memory/2026-03-02.md': `# 2026-03-02\n\n## Notes\n- the ${word} thing came up again today\n`,
+  };
+}

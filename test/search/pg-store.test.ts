@@ -19,7 +19,7 @@ import { openIndex, type SearchIndex } from '../../src/index/search-index.js';
 import { updateIndex } from '../../src/index/update.js';
 import { search, type SearchResult } from '../../src/search/search.js';
 import { connectMcp } from '../helpers/mcp.js';
-import { MARCH } from '../helpers/search.js';
+import { MARCH, UNICODE_FORMS, unicodeFormsTree } from '../helpers/search.js';
 import { rawLog } from '../helpers/tree.js';
 import { makeWorkspace, type TestWorkspace } from '../helpers/workspace.js';
 
@@ -151,6 +151,40 @@ describe.skipIf(!URL_)(`the PostgreSQL store${why}`, () => {
         await migrate(c);
         const r = await c.query('SELECT lex::text, sig::text, (SELECT version FROM hipo_schema) AS v FROM hipo_chunks');
         expect(r.rows).toEqual([{ lex: "'cat' 'scratch' 'sofa'", sig: signBits(new Float32Array([0.6, -0.8, 0])), v: PG_SCHEMA_VERSION }]);
+      } finally {
+        await c.end();
+      }
+    });
+  });
+
+  it('folds the keyword rows an older hipo pushed in place, on first use: nothing is pushed again', async () => {
+    await withDatabase(`hipo_fold_${process.pid}`, async (url) => {
+      const ws = workspace(unicodeFormsTree('Ｒｅｄｉｓ７ Straße'), `${RUN}-fold`, 'postgres', url);
+      const first = openIndex(ws, loadConfig(ws.root).config, { embedder: wink });
+      await updateIndex(first);
+      first.close();
+      const c = new pg.Client({ connectionString: url });
+      await c.connect();
+      try {
+        const rows = 'SELECT path, heading_path, text, embedding, sig::text, embedder, lex::text FROM hipo_chunks ORDER BY id';
+        const pushed = (await c.query(rows)).rows;
+        // As schema 3 wrote them: the words of the heading and the text as written.
+        await c.query(`UPDATE hipo_chunks SET tsv = v, lex = strip(v) FROM (
+          SELECT id, setweight(to_tsvector('english',
+              (SELECT coalesce(string_agg(h, ' '), '') FROM jsonb_array_elements_text(heading_path::jsonb) h)), 'A')
+            || setweight(to_tsvector('english', text), 'B') AS v FROM hipo_chunks) o WHERE o.id = hipo_chunks.id`);
+        await c.query('UPDATE hipo_schema SET version = 3');
+        expect((await c.query(rows)).rows.map((r) => r.lex).join(' ')).toContain("'ｒｅｄｉｓ７'");
+        const index = openIndex(ws, loadConfig(ws.root).config, { embedder: wink });
+        try {
+          const r = await search(index, 'redis7 strasse', { mode: 'bm25' });
+          expect(r.hits.map((h) => [h.workspace, h.path])).toEqual([[`${RUN}-fold`, 'memory/2026-03-02.md']]);
+          expect((await updateIndex(index)).store).toMatchObject({ pushed: 0, unchanged: 2, error: null });
+        } finally {
+          index.close();
+        }
+        expect((await c.query(rows)).rows).toEqual(pushed);
+        expect((await c.query('SELECT version FROM hipo_schema')).rows).toEqual([{ version: PG_SCHEMA_VERSION }]);
       } finally {
         await c.end();
       }
@@ -358,6 +392,23 @@ describe.each(URL_ ? (['sqlite', 'postgres'] as const) : (['sqlite'] as const))(
     );
     expect(paths(await search(index, 'kiln', { mode: 'bm25' }))[0]).toBe('memory/2026-04-01.md:6');
   });
+
+  // What search-fold.ts folds (unicode-forms.test.ts tries each way on the local index alone).
+  for (const [what, written, typed] of UNICODE_FORMS) {
+    it(`finds ${what} whichever of the two the text and the query hold, and shows its line`, async () => {
+      for (const [inText, inQuery] of [
+        [written, typed],
+        [typed, written],
+      ]) {
+        const { index } = await indexed(unicodeFormsTree(inText), store);
+        const r = await search(index, inQuery, { mode: 'bm25' });
+        expect(
+          r.hits.map((h) => [h.path, (h.snippet?.matched ?? 0) > 0]),
+          `${inText} found by ${inQuery}`,
+        ).toEqual([['memory/2026-03-02.md', true]]);
+      }
+    });
+  }
 
   it('returns nothing for an empty query, and copes with a huge one', async () => {
     const { index } = await indexed(MARCH, store);

@@ -6,13 +6,10 @@ import { WinkEmbedder } from '../../src/index/embed/wink.js';
 import type { SearchIndex } from '../../src/index/search-index.js';
 import { updateIndex } from '../../src/index/update.js';
 import { search } from '../../src/search/search.js';
-import { indexOf } from '../helpers/search.js';
+import { indexOf, UNICODE_FORMS, unicodeFormsTree } from '../helpers/search.js';
 import { makeWorkspace, type TestWorkspace } from '../helpers/workspace.js';
 
 const wink = new WinkEmbedder({ cacheDirs: [process.env.HIPO_CACHE_DIR!] });
-
-const OTHER = '# 2026-03-01\n\n## Groceries\n- bought apples and bread at the market\n';
-const note = (word: string): string => `# 2026-03-02\n\n## Notes\n- the ${word} thing came up again today\n`;
 
 async function found(index: SearchIndex, query: string): Promise<string[]> {
   const r = await search(index, query, { mode: 'bm25' });
@@ -21,22 +18,14 @@ async function found(index: SearchIndex, query: string): Promise<string[]> {
 }
 
 async function indexed(word: string): Promise<{ ws: TestWorkspace; index: SearchIndex }> {
-  const ws = makeWorkspace({ 'memory/2026-03-01.md': OTHER, 'memory/2026-03-02.md': note(word) });
+  const ws = makeWorkspace(unicodeFormsTree(word));
   const index = indexOf(ws, { embedder: wink });
   await updateIndex(index);
   return { ws, index };
 }
 
-const CASES: [string, string, string][] = [
-  ['full-width Latin letters and digits', 'Ｒｅｄｉｓ７', 'Redis7'],
-  ['decomposed Hangul (NFD)', '회의록'.normalize('NFD'), '회의록'],
-  ['decomposed accented letters (NFD)', 'Café'.normalize('NFD'), 'café'],
-  ['Russian ё and е', 'Ёлка', 'елка'],
-  ['German ß and ss', 'Straße', 'Strasse'],
-];
-
 describe('keyword search across Unicode forms', () => {
-  for (const [what, written, typed] of CASES) {
+  for (const [what, written, typed] of UNICODE_FORMS) {
     for (const [inText, inQuery, way] of [
       [written, typed, 'as written'],
       [typed, written, 'when the query is so written'],

@@ -6,7 +6,7 @@
 import type { PoolClient } from 'pg';
 import { stmt, type IndexDb } from '../db.js';
 import { readVector, storedEmbedder, vectorFloats } from '../vectors.js';
-import type { ChunkColumns } from './schema.js';
+import { keywordText, tsvSql, type ChunkColumns } from './schema.js';
 import { signBits } from './signs.js';
 import type { PgStore } from './store.js';
 
@@ -70,6 +70,7 @@ async function writeBatch(c: PoolClient, db: IndexDb, workspace: string, files: 
     heading: [] as string[],
     type: [] as (string | null)[],
     text: [] as string[],
+    body: [] as string[],
     embedding: [] as (string | null)[],
     sig: [] as (string | null)[],
   };
@@ -86,9 +87,11 @@ async function writeBatch(c: PoolClient, db: IndexDb, workspace: string, files: 
       cols.start.push(r.line_start);
       cols.end.push(r.line_end);
       cols.headingPath.push(r.heading_path);
-      cols.heading.push((JSON.parse(r.heading_path) as string[]).join(' '));
+      const k = keywordText(r.heading_path, r.text);
+      cols.heading.push(k.heading);
       cols.type.push(r.type);
       cols.text.push(r.text);
+      cols.body.push(k.body);
       const blob = r.embedded === 1 && embedder ? readVector(db, r.id) : null;
       const v = blob ? vectorFloats(blob) : null;
       cols.embedding.push(v ? arrayLiteral(v) : null);
@@ -120,11 +123,11 @@ async function writeBatch(c: PoolClient, db: IndexDb, workspace: string, files: 
          SELECT $1, path, section, line_start, line_end, heading_path, type, text, v, strip(v), embedding, sig, embedder FROM (
            SELECT t.path, t.section, t.line_start, t.line_end, t.heading_path, t.type, t.text,
              t.embedding::real[] AS embedding, t.sig::bit varying AS sig,
-             setweight(to_tsvector('english', t.heading), 'A') || setweight(to_tsvector('english', t.text), 'B') AS v,
+             ${tsvSql('t.heading', 't.body')} AS v,
              CASE WHEN t.embedding IS NULL THEN NULL ELSE $11 END AS embedder
            FROM unnest($2::text[], $3::int[], $4::int[], $5::int[], $6::text[], $7::text[], $8::text[], $9::text[],
-             $10::text[], $12::text[])
-             AS t(path, section, line_start, line_end, heading_path, heading, type, text, embedding, sig)) s`,
+             $10::text[], $12::text[], $13::text[])
+             AS t(path, section, line_start, line_end, heading_path, heading, type, text, embedding, sig, body)) s`,
         [
           workspace,
           cols.path,
@@ -138,6 +141,7 @@ async function writeBatch(c: PoolClient, db: IndexDb, workspace: string, files: 
           cols.embedding,
           embedder,
           cols.sig,
+          cols.body,
         ],
       );
     await c.query('COMMIT');

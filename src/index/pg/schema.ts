@@ -2,9 +2,67 @@
 // step runs once, in a transaction, under an advisory lock so that a team's workspaces starting
 // at the same moment do not race to create the same tables. Steps are only ever appended.
 import type { ClientBase } from 'pg';
+import { searchFold } from '../../text/search-fold.js';
+
+/**
+ * What a chunk's keyword columns are made of: its heading's words (weight A) and its text (B),
+ * folded as the local index folds its full-text rows (search-fold.ts), so that a query finds the
+ * same forms in either store. The `text` column keeps the chunk as written.
+ */
+export function keywordText(headingPath: string, text: string): { heading: string; body: string } {
+  return { heading: searchFold((JSON.parse(headingPath) as string[]).join(' ')), body: searchFold(text) };
+}
+
+/** The SQL of a chunk's `tsv`, from the SQL expressions of its keywordText. */
+export function tsvSql(heading: string, body: string): string {
+  return `setweight(to_tsvector('english', ${heading}), 'A') || setweight(to_tsvector('english', ${body}), 'B')`;
+}
+
+/** Chunks re-read per statement by the folding step. */
+const FOLD_BATCH = 2_000;
+
+/**
+ * Schema 4: the keyword columns of folded text. They are made of the heading path and text the
+ * store holds, so they are rewritten in place, for every workspace at once: nothing is pushed
+ * or embedded again, and stamps stay. Only a chunk with a character beyond ASCII can fold (ASCII
+ * is its own fold), and only one whose words do is written.
+ */
+async function foldKeywords(c: ClientBase): Promise<void> {
+  let after = '0';
+  for (;;) {
+    const r = await c.query(
+      `SELECT id, heading_path, text FROM hipo_chunks
+       WHERE id > $1 AND (octet_length(text) > char_length(text) OR octet_length(heading_path) > char_length(heading_path))
+       ORDER BY id LIMIT ${FOLD_BATCH}`,
+      [after],
+    );
+    if (!r.rows.length) return;
+    after = r.rows.at(-1).id;
+    const ids: string[] = [];
+    const headings: string[] = [];
+    const bodies: string[] = [];
+    for (const row of r.rows as { id: string; heading_path: string; text: string }[]) {
+      const k = keywordText(row.heading_path, row.text);
+      const heading = (JSON.parse(row.heading_path) as string[]).join(' ');
+      if (k.heading === heading && k.body === row.text) continue;
+      ids.push(row.id);
+      headings.push(k.heading);
+      bodies.push(k.body);
+    }
+    if (ids.length)
+      await c.query(
+        `UPDATE hipo_chunks c SET tsv = u.v, lex = strip(u.v) FROM (
+           SELECT id, ${tsvSql('heading', 'body')} AS v FROM unnest($1::bigint[], $2::text[], $3::text[]) AS t(id, heading, body)) u
+         WHERE c.id = u.id`,
+        [ids, headings, bodies],
+      );
+  }
+}
+
+type Step = string | ((c: ClientBase) => Promise<void>);
 
 /** Step n brings the schema from version n to n + 1. */
-const MIGRATIONS: readonly string[] = [
+const MIGRATIONS: readonly Step[] = [
   `
   CREATE TABLE hipo_files (
     workspace TEXT NOT NULL,
@@ -59,6 +117,7 @@ const MIGRATIONS: readonly string[] = [
     FROM unnest(embedding) WITH ORDINALITY AS u(x, i))::bit varying
   WHERE embedding IS NOT NULL;
   `,
+  foldKeywords,
 ];
 
 export const PG_SCHEMA_VERSION = MIGRATIONS.length;
@@ -96,7 +155,11 @@ export async function migrate(c: ClientBase, target = PG_SCHEMA_VERSION): Promis
     const from = await version(c);
     if (from > PG_SCHEMA_VERSION)
       throw new Error(`the database has hipo schema version ${from}, this hipo knows up to ${PG_SCHEMA_VERSION}: upgrade hipo`);
-    for (let v = from; v < target; v++) await c.query(MIGRATIONS[v]!);
+    for (let v = from; v < target; v++) {
+      const step = MIGRATIONS[v]!;
+      if (typeof step === 'string') await c.query(step);
+      else await step(c);
+    }
     await c.query('DELETE FROM hipo_schema');
     await c.query('INSERT INTO hipo_schema (version) VALUES ($1)', [Math.max(from, target)]);
     await c.query('COMMIT');
