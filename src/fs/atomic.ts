@@ -5,6 +5,7 @@
 // and skipping the fsync halves the cost of a catch-up.
 import { closeSync, fstatSync, fsyncSync, openSync, readdirSync, readFileSync, renameSync, unlinkSync, writeSync } from 'node:fs';
 import { basename, dirname, join } from 'node:path';
+import { namedWriteError } from './out-of-space.js';
 import { processAlive } from './process-identity.js';
 
 /** A written file's size and modification time, as the stamp cache compares them. */
@@ -70,6 +71,8 @@ function writeThenRename(
     renameSync(tmp, target);
     placed = true;
     return { size: st.size, mtimeMs: st.mtimeMs };
+  } catch (err) {
+    throw namedWriteError(err, target);
   } finally {
     if (!placed) {
       if (fd >= 0) {

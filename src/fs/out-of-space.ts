@@ -18,3 +18,19 @@ export function outOfSpace(err: unknown): string | null {
   if (e.code === 'EDQUOT' || (EDQUOT !== undefined && e.errno === -EDQUOT)) return 'disk quota exceeded (EDQUOT)';
   return null;
 }
+
+/**
+ * `err`, from writing `path`, made to say which file and what went wrong: a write(2) error names
+ * no file, and Node 20 calls EDQUOT "UNKNOWN: unknown error". `shown` is the name the user
+ * knows the file by (`memory/2026-03-15.md`); `path` stays the real one for callers.
+ */
+export function namedWriteError(err: unknown, path: string, shown = path): unknown {
+  if (!(err instanceof Error)) return err;
+  const e = err as NodeJS.ErrnoException;
+  if (typeof e.path === 'string' || typeof e.errno !== 'number') return err;
+  const room = outOfSpace(err);
+  if (room?.endsWith('(EDQUOT)')) e.code = 'EDQUOT';
+  e.path = path;
+  e.message = `${shown}: ${room ?? e.message}`;
+  return err;
+}

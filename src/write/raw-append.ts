@@ -3,6 +3,8 @@
 // one write. The caller holds the append lock (state/lock.ts, `withAppendLock`), so two hooks
 // never interleave their read-decide-append steps.
 import { closeSync, constants, fstatSync, fsyncSync, ftruncateSync, openSync, readSync, statSync, unlinkSync, writeSync } from 'node:fs';
+import { join } from 'node:path';
+import { namedWriteError } from '../fs/out-of-space.js';
 import type { LocalDate } from '../time/calendar.js';
 import { rawRelPath, type Workspace } from '../tree/layout.js';
 import { statePath } from '../state/dir.js';
@@ -82,7 +84,7 @@ export function appendRawEntry(ws: Workspace, date: LocalDate, entry: string, lo
       rollBack(fd, size, off);
       // A log this append created is removed again rather than left empty.
       if (!existed) removeIfEmpty(real);
-      throw err;
+      throw namedWriteError(err, join(ws.memoryDir, rel), `${ws.memoryName}/${rel}`);
     }
     const head = Buffer.byteLength(prefix);
     return { rel, at: size + head, bytes: buf.length - head };

@@ -108,3 +108,22 @@ describe.skipIf(cannot)('faults: a used-up disk quota during a hook append (stra
     expect(turns(ws.read(`memory/${DAY}.md`))).toBe(2);
   }, 60_000);
 });
+
+describe.skipIf(cannot)('faults: a used-up disk quota under `hipo log` (strace injects EDQUOT)', () => {
+  it('names the raw log and the quota, exits 1 and leaves no empty log behind', () => {
+    const ws = makeWorkspace({}, { timeZone: 'UTC' });
+    const log = join(realpathSync(ws.memoryDir), `${DAY}.md`);
+    const p = spawnSync(
+      'strace',
+      [...edquotOn(log), process.execPath, CLI, 'log', '--dir', ws.root, '--now', DAY, 'the proxy listens on 8443'],
+      {
+        encoding: 'utf8',
+        timeout: 60_000,
+      },
+    );
+    // Before, Node's own words: "hipo: UNKNOWN: unknown error, write", no file named.
+    expect(p.stderr.trim()).toBe(`hipo: memory/${DAY}.md: disk quota exceeded (EDQUOT)`);
+    expect(p.status).toBe(1);
+    expect(ws.files('memory')).toEqual([]);
+  }, 60_000);
+});
