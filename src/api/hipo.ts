@@ -177,6 +177,7 @@ export class Hipo {
       unit: 'tokens',
       measure,
       ephemeralMarkers: this.config.compaction.ephemeralMarkers,
+      activeContextDays: this.config.compaction.activeContextDays,
       ...(opts.query ? { query: opts.query } : {}),
     });
   }

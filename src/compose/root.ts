@@ -11,7 +11,7 @@
 // daily nodes. The sections share `rootMaxTokens` by `rootShares` (compose/budget.ts): each keeps
 // its best lines within its share, and what one leaves unused goes to the others.
 import { type CompactionConfig, ROOT_SECTIONS, type RootSection } from '../config/config.js';
-import type { LocalDate } from '../time/calendar.js';
+import { parseLocalDate, type LocalDate } from '../time/calendar.js';
 import type { FactInfo } from '../tree/fact.js';
 import type { MemoryType } from '../tree/layout.js';
 import type { TopicInfo } from '../tree/topic.js';
@@ -28,6 +28,7 @@ import type { CountTokens } from '../text/tokens.js';
 import { allocate } from './budget.js';
 import { historySection, listSection, profileSection, rulesSection, topicsSection, type SectionLines } from './root-sections.js';
 import type { SummaryMemo } from '../summarize/memo.js';
+import { lastActiveLine, outsideWindow } from '../tree/last-active.js';
 
 interface RootMonth {
   month: string;
@@ -81,12 +82,15 @@ export function buildRoot(input: RootInput): RootBuild {
   // A section the template has no place for takes no share.
   const present = (name: RootSection): boolean => input.template.includes(`{{${name}}}`);
   const lineCost = (line: string): number => input.countTokens(line) + 1;
+  const lastActive = lastActiveNote(input);
   const fill = (lines: Partial<Record<RootSection, string>>): string => {
     const vars: Record<string, string> = { activeDays: String(config.activeContextDays) };
     for (const name of ROOT_SECTIONS) {
       // Profile and Rules are left out when empty; the spec's four sections say so.
       vars[name] = lines[name] || (name === 'profile' || name === 'rules' ? '' : '- (none yet)');
     }
+    // Part of the frame, not a ranked line: no lack of room leaves the section undated.
+    if (lastActive) vars.active = lines.active ? `${lastActive}\n${lines.active}` : lastActive;
     return renderTemplate(input.template, vars);
   };
   const head = input.frontmatterTokens ?? 0;
@@ -142,6 +146,15 @@ export function buildRoot(input: RootInput): RootBuild {
   const fixedPart = head ? 'its frontmatter and template alone take' : 'its template alone takes';
   const overCap = tokens + head > cap ? `ROOT.md is ${tokens + head} tokens, over rootMaxTokens ${cap}: ${fixedPart} ${frame}` : null;
   return { body, tokens, dropped, overCap };
+}
+
+/** The line dating Active Context when its newest day is older than the window (after a long gap). */
+function lastActiveNote(input: RootInput): string | null {
+  // A daily node's label is its date.
+  const dates = input.recentDailies.map((d) => parseLocalDate(d.label)).filter((d): d is LocalDate => d !== null);
+  const newest = dates.reduce<LocalDate | null>((a, d) => (a === null || d > a ? d : a), null);
+  const days = input.config.activeContextDays;
+  return newest && outsideWindow(newest, input.today, days) ? lastActiveLine(newest, input.today, days) : null;
 }
 
 /** What is in progress, best first: open items and decisions of the recent days, newest first, then highlights. */

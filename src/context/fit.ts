@@ -54,6 +54,8 @@ export function fitBody(
     firstLines?: number;
     /** Nothing at all unless the first line of the most important section fits (a node's topics, not its file list). */
     leadOrNothing?: boolean;
+    /** Lines that go first in their section, query or not (a line dating the section). */
+    pinned?: (line: string) => boolean;
   } = {},
 ): Fitted {
   const secs = sections(body, opts.rankOf ?? (() => 0));
@@ -86,8 +88,11 @@ export function fitBody(
   };
   const orderOf = (s: Section): number[] => {
     const idx = s.lines.map((_, i) => i);
-    if (!terms.length) return idx;
-    return [...idx.filter((i) => matchesAny(s.lines[i]!, terms)), ...idx.filter((i) => !matchesAny(s.lines[i]!, terms))];
+    const pinned = opts.pinned;
+    const top = pinned ? idx.filter((i) => pinned(s.lines[i]!)) : [];
+    const rest = pinned ? idx.filter((i) => !pinned(s.lines[i]!)) : idx;
+    if (!terms.length) return [...top, ...rest];
+    return [...top, ...rest.filter((i) => matchesAny(s.lines[i]!, terms)), ...rest.filter((i) => !matchesAny(s.lines[i]!, terms))];
   };
   const first = opts.firstLines ?? 2;
   const lead = order.find((s) => s.lines.some((l) => l.trim()));

@@ -15,7 +15,8 @@ import { fitProfile, splitProfile } from './profile-part.js';
 import { nodeSectionRank, rootSectionRank, rootView } from './root-view.js';
 import { readInMemory, readNodeBody, readRawTail, splitFrontmatterLight, type RawEntry } from './sources.js';
 import { matchesAny, queryTerms } from './terms.js';
-import { contextWindows, findAnchor, type Windows } from './windows.js';
+import { contextWindows, findAnchor, hasMemoryOn, type Windows } from './windows.js';
+import { isLastActiveLine } from '../tree/last-active.js';
 import { sliceWhole } from '../text/slice.js';
 
 export type PackLevel = 'profile' | 'root' | 'session' | 'monthly' | 'weekly' | 'daily' | 'raw';
@@ -66,6 +67,11 @@ export interface PackOptions {
    * is to be thrown away ("temporary", "delete later") is left out, as summaries leave it out.
    */
   ephemeralMarkers?: readonly string[];
+  /**
+   * ROOT's Active Context window (`compaction.activeContextDays`): when the newest activity is
+   * older, the section says when it was. Without it, only the line ROOT wrote is re-dated.
+   */
+  activeContextDays?: number;
 }
 
 export interface Pack {
@@ -133,7 +139,10 @@ export function buildPack(o: PackOptions): Pack {
   // ROOT: its Profile and Rules first, then the rest of it.
   const rootFile = readInMemory(o.memoryDir, 'ROOT.md', 512 * 1024);
   if (rootFile) {
-    const view = rootView(rootFile.text, o.today);
+    // The anchor is today also when no day was found: then there is no newest day to tell.
+    const newest = anchor !== o.today || hasMemoryOn(o.memoryDir, anchor) ? anchor : null;
+    const activity = o.activeContextDays === undefined ? undefined : { newest, windowDays: o.activeContextDays };
+    const view = rootView(rootFile.text, o.today, activity);
     const split = splitProfile(view.body);
     const profile = fitProfile(split, Math.min(remaining, Math.floor(o.budget * PROFILE_SHARE)), m);
     if (profile) {
@@ -149,7 +158,12 @@ export function buildPack(o: PackOptions): Pack {
     }
     const allowance = Math.min(remaining, Math.floor(o.budget * ROOT_SHARE));
     const body = demoteHeadings(withoutPlaceholderSections(split.rest), 1);
-    const fit = fitBody(body, allowance - m('## ROOT · ROOT.md') - 2, m, { rankOf: rootSectionRank, query: o.query, firstLines: 3 });
+    const fit = fitBody(body, allowance - m('## ROOT · ROOT.md') - 2, m, {
+      rankOf: rootSectionRank,
+      query: o.query,
+      firstLines: 3,
+      pinned: isLastActiveLine,
+    });
     if (fit.text) {
       const text = `## ROOT · ROOT.md${view.shiftedBy ? ` (ages moved forward ${view.shiftedBy}d from ${view.lastUpdated})` : ''}\n${fit.text}`;
       parts.push({ level: 'root', path: 'ROOT.md', period: 'root', text, cost: m(text), trimmed: fit.dropped > 0 });

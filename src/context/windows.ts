@@ -58,7 +58,12 @@ export function contextWindows(anchor: LocalDate): Windows {
 export function findAnchor(memoryDir: string, today: LocalDate): LocalDate {
   for (let i = 0; i < ANCHOR_PROBE_DAYS; i++) {
     const d = addDays(today, -i);
-    if (existsSync(join(memoryDir, rawRelPath(d))) || existsSync(join(memoryDir, nodeRelPath({ level: 'daily', date: d })))) return d;
+    if (hasMemoryOn(memoryDir, d)) return d;
   }
   return today;
+}
+
+/** Whether the day has a raw log or a daily node. */
+export function hasMemoryOn(memoryDir: string, d: LocalDate): boolean {
+  return existsSync(join(memoryDir, rawRelPath(d))) || existsSync(join(memoryDir, nodeRelPath({ level: 'daily', date: d })));
 }

@@ -98,6 +98,7 @@ export async function sessionStart(
     unit: 'chars',
     measure: (t) => t.length,
     ephemeralMarkers: config.compaction.ephemeralMarkers,
+    activeContextDays: config.compaction.activeContextDays,
     ...(extra ? { extra, query: state!.prompts.slice(-3).join(' ') } : {}),
   });
   const json = JSON.stringify({ hookSpecificOutput: { hookEventName: 'SessionStart', additionalContext: pack.text } });

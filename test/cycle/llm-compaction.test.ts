@@ -453,6 +453,30 @@ describe('compaction with a model', () => {
     expect(root.body).toMatch(/- work \[project, 2d\]/);
   });
 
+  it("dates a model-written Active Context after a long gap with hipo's line, not the model's", async () => {
+    const copied = '- Last active 2026-03-15, 1 day before today (2026-03-16): nothing in the last 7 days.';
+    const llm = await startFakeLlm((req) =>
+      completion(isRootRequest(req) ? echoSummary(req).replace('## Active Context\n', `## Active Context\n${copied}\n`) : echoSummary(req)),
+    );
+    const ws = workspace(llm, { 'memory/2026-03-15.md': log('2026-03-15', 'kafka') });
+    await run(ws, '2026-03-30', { catchUp: true });
+    const line = (days: number, today: string) =>
+      `- Last active 2026-03-15, ${days} days before today (${today}): nothing in the last 7 days.`;
+    const asked = llm.requests.filter(isRootRequest);
+    expect(asked).toHaveLength(1);
+    expect(asked[0]!.body.messages[1]!.content).not.toContain('Last active');
+    let root = node(ws, 'ROOT.md');
+    expect(root.fm.summarizer).toBe('llm:test-model');
+    expect(root.body).toContain(`## Active Context (recent ~7 days)\n${line(15, '2026-03-30')}\n- model active context line`);
+    expect(root.body).not.toContain(copied);
+    // Re-dated without a call: the line counts on.
+    await run(ws, '2026-04-02');
+    expect(llm.requests.filter(isRootRequest)).toHaveLength(1);
+    root = node(ws, 'ROOT.md');
+    expect(root.body).toContain(`## Active Context (recent ~7 days)\n${line(18, '2026-04-02')}\n- model active context line`);
+    expect(root.body.match(/Last active/g)).toHaveLength(1);
+  });
+
   it('keeps going when the server is killed mid-cycle: the rest falls back, nothing is hammered, every node is written', async () => {
     let llm: FakeLlm;
     llm = await startFakeLlm(async (req, n) => {

@@ -50,7 +50,11 @@ export function aliasBomb(levels: number): string {
 }
 
 /** The SessionStart pack of `ws` on `today`, at the hook's default budget (8,000 characters). */
-export function sessionPack(ws: TestWorkspace, today: string, opts: { ephemeralMarkers?: readonly string[]; budget?: number } = {}): Pack {
+export function sessionPack(
+  ws: TestWorkspace,
+  today: string,
+  opts: { ephemeralMarkers?: readonly string[]; budget?: number; activeContextDays?: number; query?: string } = {},
+): Pack {
   return buildPack({
     memoryDir: ws.memoryDir,
     memoryName: ws.memoryName,

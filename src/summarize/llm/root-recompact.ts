@@ -23,6 +23,7 @@ import { ephemeralList } from './request.js';
 import type { LlmSession } from './session.js';
 import { llmSummarizerId } from './settings.js';
 import { addUsage } from './summarizer.js';
+import { isLastActiveLine, withoutLastActive } from '../../tree/last-active.js';
 import { keptRootSections, parseNarrative, validateRootAnswer, type KeptRootSections, type RootNarrative } from './validate.js';
 
 /** Changed monthly nodes sent per recompaction, most recent first; older ones are in ROOT already. */
@@ -65,6 +66,11 @@ function fileTokens(input: RootRecompactInput, composed: { tokens: number }): nu
   return composed.tokens + (input.frontmatterTokens ?? 0);
 }
 
+/** The last-active line of a ROOT body, if it has one. */
+function lastActiveIn(body: string): string | null {
+  return body.split('\n').find(isLastActiveLine) ?? null;
+}
+
 export class RootRecompactor {
   constructor(
     readonly session: LlmSession,
@@ -74,9 +80,14 @@ export class RootRecompactor {
   ) {}
 
   private compose(input: RootRecompactInput, n: RootNarrative, kept: KeptRootSections): { body: string; tokens: number } {
+    // The Active Context's date line is hipo's, as in the extractive ROOT built today: not a
+    // model's copy of the one it was shown, nor the one of a reused narrative's day.
+    const active = withoutLastActive(n.active).trim();
+    const dated = lastActiveIn(input.extractive);
     const body = renderTemplate(input.template, {
       activeDays: String(input.config.activeContextDays),
       ...n,
+      active: dated ? [dated, active].filter(Boolean).join('\n') : active,
       profile: kept.profile,
       rules: kept.rules,
       topics: kept.topics || '- (none yet)',
@@ -115,7 +126,9 @@ export class RootRecompactor {
       };
     const current = input.existing ? parseNarrative(input.existing.body) : null;
     const built = parseNarrative(input.extractive);
-    const narrative: RootNarrative | null = current?.ok ? current.value : built.ok ? built.value : null;
+    const shown: RootNarrative | null = current?.ok ? current.value : built.ok ? built.value : null;
+    // The date line is added back to the answer (compose): the model is not asked to keep it.
+    const narrative = shown && { ...shown, active: withoutLastActive(shown.active).trim() || '- (none yet)' };
     const changed = this.changedMonths(input);
     const sources = changed
       .map((m) => input.readMonthly(m))
