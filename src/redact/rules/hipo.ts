@@ -431,6 +431,26 @@ export const HIPO_RULES: readonly ScannerRule[] = [
     accept: (s) => proseValue(s, true),
   },
   {
+    // The value before the word: "I use Summer2024! as my password", "Tr0ub4dor&3 is the wifi
+    // password" (not "1Password is my password manager": what the password word names decides).
+    id: 'password',
+    keywords: ['pass', 'pw'],
+    ignoreCase: true,
+    secretGroup: 1,
+    regex: raw`(?<=(?:^|[\s(])["'“‘]?([^\s"'“”‘’]{6,64}?)["'”’]?\s+(?:is|as|was)\s+(?:my|the|our|his|her|their|your)\s+(?:[\w-]{1,20}\s+){0,2})${PASSWORD_WORDS}\b(?!\s+(?:manager|managers|vault|policy|policies|reset|field|hint|generator|app|rules?|requirements?|length|strength|prompt|screen)\b)`,
+    // Quoted, it is given as a value: judged as one after "is" is.
+    accept: (s, at) => (/["'“‘]/.test(at.text[at.start - 1] ?? '') ? proseValue(s, true) : strongValue(s)),
+  },
+  {
+    // A wifi network's key: "the wifi key is …", "WPA2 key: …".
+    id: 'password',
+    keywords: ['wifi', 'wi-fi', 'wpa', 'wlan', 'network'],
+    ignoreCase: true,
+    secretGroup: 1,
+    regex: raw`\b(?:wi-?fi|wpa2?|wlan|network)\s+(?:key|passkey|code)${PASSWORD_IS}${PROSE_VALUE}`,
+    accept: (s) => proseValue(s, true),
+  },
+  {
     // A password named after "with" or "using", no verb: "ssh root@host with password P@ssw0rd1",
     // "log in using the admin password Xk93-Lq0Z" (strongValue: not "with password authentication").
     id: 'password',
