@@ -13,7 +13,9 @@ export const CLI = join(REPO, 'dist', 'cli.js');
 
 const made: string[] = [];
 afterEach(() => {
-  for (const d of made.splice(0)) rmSync(d, { recursive: true, force: true });
+  // A detached background compaction a hook started may still be writing its index into `.hipo/`
+  // as the test ends: removing a folder it just wrote into fails (ENOTEMPTY) until it is done.
+  for (const d of made.splice(0)) rmSync(d, { recursive: true, force: true, maxRetries: 10, retryDelay: 100 });
 });
 
 export interface TestWorkspace extends Workspace {
