@@ -4,6 +4,7 @@
 //    MemAware conversations (16 MB, if the benchmark data is there) and a generated 3-year
 //    memory folder. Reported: redactions by kind, and the time of one pass over all files
 //    (median of 7, each pass with a fresh redactor so nothing is answered from its memory).
+// 3. One line holding 5,000 and 20,000 secrets (a minified JSON dump): time of one pass.
 //
 //   --baseline <module>   also time another redactor (a module exporting `Redactor`, e.g. an
 //                         older version's file), pass for pass alternating with this one in the
@@ -92,4 +93,21 @@ try {
   throughput('MemAware', memawareMemory(), runs);
 } catch (err) {
   console.log(`MemAware: skipped (${(err as Error).message})`);
+}
+
+/**
+ * Many secrets on one line, as a minified JSON dump of accounts holds them: the cost must grow
+ * with the line, not with the line times its secrets (each candidate once copied its whole line).
+ */
+function oneLine(n: number): string {
+  return Array.from({ length: n }, (_, i) => `{"user":"u${i}","password":"Pw${i}x!k9"},`).join('');
+}
+for (const run of runs) {
+  const cells = [5_000, 20_000].map((n) => {
+    const text = oneLine(n);
+    const t0 = performance.now();
+    run.make().redact(text);
+    return `${n.toLocaleString('en')} secrets (${(text.length / 1e6).toFixed(2)} MB) ${ms(performance.now() - t0)}`;
+  });
+  console.log(`one line, ${run.name}: ${cells.join(' · ')}`);
 }

@@ -71,12 +71,6 @@ function markerSpans(text: string): [number, number][] {
   return [...text.matchAll(/\[REDACTED(?::[a-z0-9-]*)?\]/g)].map((m) => [m.index, m.index + m[0].length]);
 }
 
-function lineOf(text: string, start: number, end: number): string {
-  const a = text.lastIndexOf('\n', start - 1) + 1;
-  const b = text.indexOf('\n', end);
-  return text.slice(a, b === -1 ? text.length : b);
-}
-
 /** The index of the group holding the secret: the rule's, else the first that matched, else 0. */
 function secretGroup(m: RegExpExecArray, rule: ScannerRule): number {
   if (rule.secretGroup !== undefined) return m[rule.secretGroup] === undefined ? 0 : rule.secretGroup;
@@ -276,7 +270,7 @@ export class Redactor {
     let matchStart = index;
     if (rule.spec.prefix)
       for (const stop = Math.max(0, index - rule.spec.prefix); matchStart > stop && IDENT.test(text[matchStart - 1]!); ) matchStart--;
-    const kind = this.accepts(rule, secret, { match: text.slice(matchStart, index + m[0].length), matchStart, text, start, end, line: '' });
+    const kind = this.accepts(rule, secret, { match: text.slice(matchStart, index + m[0].length), matchStart, text, start, end });
     if (kind === false) return false;
     s.found.push({ start, end, kind: kind === true ? rule.spec.id : kind, order: rule.order });
     return true;
@@ -286,11 +280,7 @@ export class Redactor {
     const spec = rule.spec;
     if (spec.id.startsWith('custom-')) return true;
     if (MARKER.test(secret) || isPlaceholder(secret)) return false;
-    if (spec.accept) {
-      at.line = lineOf(at.text, at.start, at.end);
-      return spec.accept(secret, at);
-    }
-    return true;
+    return spec.accept ? spec.accept(secret, at) : true;
   }
 
   private addPreset(s: Search, findings: ReturnType<SecretlintRules['run']>): void {

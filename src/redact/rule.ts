@@ -7,8 +7,6 @@ export interface Candidate {
   match: string;
   /** Where the match starts in `text`. */
   matchStart: number;
-  /** The line (or lines) holding the secret. */
-  line: string;
   text: string;
   /** The secret's offsets in `text`. */
   start: number;
