@@ -41,7 +41,11 @@ function secretValue(value: string, key: string, sep: string, quoted: boolean): 
   }
   if (isPhraseLike(value)) return false;
   if (/^\d+$/.test(value)) return value.length >= 6;
-  return shannonEntropy(value) >= 2.5;
+  if (shannonEntropy(value) >= 2.5) return true;
+  // A password is often no random string (`Pw99x!k9`, `aa11bb22`): under a password's name,
+  // letters with digits or symbols are one.
+  const c = charClasses(value);
+  return /pass|pwd|pw$/i.test(key) && value.length >= 6 && (c.lower || c.upper) && (c.digit || c.symbol);
 }
 
 /**
