@@ -25,8 +25,9 @@ const COMMON_WORDS = /(?:ed|ing|ly|ion|ions|ment|ments|able|ible|ful|less|ness|i
 function secretValue(value: string, key: string, sep: string, quoted: boolean): boolean {
   if (isPlaceholder(value) || isPathLike(value)) return false;
   if (quoted && /\s/.test(value)) return passphrase(value);
-  // A name followed by its separator is the next key, not a value (`password:   password: x`).
-  if (/[:=]$/.test(value)) return false;
+  // A name followed by its separator is the next key, not a value (`password:   password: x`);
+  // base64 padding is no separator (`"auth": "dXNlcjpTM2NyM3Q="`).
+  if (/[:=]$/.test(value) && (value.length < 16 || isWordish(value.replace(/[:=]+$/, '')))) return false;
   if (/^\d{4}-\d{2}-\d{2}/.test(value) || (/^\d+(?:\.\d+)*[a-z]{0,3}$/i.test(value) && value.length < 6)) return false;
   if (/^(?:https?|ftp):/i.test(value)) return false;
   // Code: a call or an index (`word_tokenize(text)`, `env["X"]`) is not a value.
@@ -444,6 +445,16 @@ export const HIPO_RULES: readonly ScannerRule[] = [
     regex: raw`(?<=(?:^|[\s(])["'“‘]?([^\s"'“”‘’]{6,64}?)["'”’]?\s+(?:is|as|was)\s+(?:my|the|our|his|her|their|your)\s+(?:[\w-]{1,20}\s+){0,2})${PASSWORD_WORDS}\b(?!\s+(?:manager|managers|vault|policy|policies|reset|field|hint|generator|app|rules?|requirements?|length|strength|prompt|screen)\b)`,
     // Quoted, it is given as a value: judged as one after "is" is.
     accept: (s, at) => (/["'“‘]/.test(at.text[at.start - 1] ?? '') ? proseValue(s, true) : strongValue(s)),
+  },
+  {
+    // A .netrc entry: "machine api.example.com login deploy password Xk93Lq0Zp2" (also on
+    // lines of their own, as the file is often written).
+    id: 'password',
+    keywords: ['pass'],
+    ignoreCase: true,
+    secretGroup: 1,
+    regex: raw`(?<=\b(?:machine\s+\S+|default)\s+login\s+\S+\s+)password\s+(\S+)`,
+    accept: (s) => !isPlaceholder(s) && !/^\$/.test(s) && s.length >= 3,
   },
   {
     // A wifi network's key: "the wifi key is …", "WPA2 key: …".
