@@ -447,6 +447,21 @@ export const HIPO_RULES: readonly ScannerRule[] = [
     accept: (s, at) => (/["'“‘]/.test(at.text[at.start - 1] ?? '') ? proseValue(s, true) : strongValue(s)),
   },
   {
+    // A session cookie, which logs whoever holds it in: `Cookie: sessionid=…`, `Set-Cookie:
+    // session=…; HttpOnly`, `PHPSESSID=…`, `_myapp_session=…`. Random values only.
+    id: 'session-cookie',
+    keywords: ['session', 'sid', 'phpsessid', 'jsessionid', 'remember_'],
+    ignoreCase: true,
+    prefix: 40,
+    secretGroup: 1,
+    regex: raw`(?:session(?:id|_id)?|sid|phpsessid|jsessionid|remember_(?:user_)?token)=([^;,\s"'<>]{16,})`,
+    accept: (s, at) =>
+      /^(?:[\w.-]*_)?$|^connect\.$/i.test(at.match.slice(0, at.match.search(/session|sid|phpsessid|jsessionid|remember_/i))) &&
+      !isWordish(s) &&
+      !isPhraseLike(s) &&
+      shannonEntropy(s) >= 3,
+  },
+  {
     // A .netrc entry: "machine api.example.com login deploy password Xk93Lq0Zp2" (also on
     // lines of their own, as the file is often written).
     id: 'password',
