@@ -214,6 +214,18 @@ function luhn(digits: string): boolean {
   return sum % 10 === 0;
 }
 
+/** An IBAN's check (ISO 13616): letters as numbers, the first four characters moved to the end, mod 97 is 1. */
+function ibanChecks(value: string): boolean {
+  const v = value.replace(/ /g, '');
+  if (v.length < 15 || v.length > 34) return false;
+  let rest = 0;
+  for (const ch of v.slice(4) + v.slice(0, 4)) {
+    const n = ch >= 'A' ? ch.charCodeAt(0) - 55 : ch.charCodeAt(0) - 48;
+    rest = n > 9 ? (rest * 100 + n) % 97 : (rest * 10 + n) % 97;
+  }
+  return rest === 1;
+}
+
 /** 13–19 digits that start as card numbers do (Amex, Visa, Mastercard, Discover: 3–6) and pass Luhn. */
 function cardNumber(value: string): boolean {
   const digits = value.replace(/[ -]/g, '');
@@ -548,6 +560,24 @@ export const HIPO_RULES: readonly ScannerRule[] = [
     secretGroup: 1,
     regex: raw`(?<![\d/-]|\d[.,])(\d{4}([ -])\d{4}\2\d{4}\2\d{1,4}(?:\2\d{1,3})?|\d{4}([ -])\d{6}\3\d{5})(?![\d/]|[.,][\d]|[ -]\d)`,
     accept: cardNumber,
+  },
+  {
+    // A bank account's IBAN, grouped by four or whole (`DE89 3704 0044 0532 0130 00`): like a
+    // card number no word announces it, and its check digits tell it from other codes.
+    id: 'iban',
+    keywords: [],
+    anchor: 'text',
+    secretGroup: 1,
+    regex: raw`\b([A-Z]{2}\d{2}(?:[A-Z0-9]{11,30}|(?: [A-Z0-9]{4}){2,7}(?: [A-Z0-9]{1,4})?))(?![A-Za-z0-9])`,
+    accept: ibanChecks,
+  },
+  {
+    // A one-time-password generator's seed, in base32: "TOTP seed: JBSWY3DPEHPK3PXP".
+    id: 'secret',
+    keywords: ['totp', '2fa', 'mfa', 'otp'],
+    ignoreCase: true,
+    secretGroup: 1,
+    regex: raw`\b(?:totp|2fa|mfa|otp)\s+(?:seed|secret|key)${SAID_AS}([A-Za-z2-7]{16,}=*)(?![A-Za-z0-9])`,
   },
   {
     // Written whole, a card number needs a word that says what it is.
