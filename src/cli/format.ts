@@ -75,6 +75,7 @@ export function formatCompact(r: CompactReport, ws: Workspace, opts: { verbose: 
     if (up) lines.push(up);
     lines.push(...formatModelPlan(r));
   } else {
+    lines.push(...formatReredacted(r));
     if (r.cycles === 0) lines.push('  nothing to do');
     const showAll = opts.verbose || r.cycles <= 1;
     if (showAll) for (const a of r.applied) lines.push(appliedLine(a));
@@ -98,6 +99,16 @@ export function formatCompact(r: CompactReport, ws: Workspace, opts: { verbose: 
 }
 
 const n = (x: number): string => x.toLocaleString('en-US');
+
+/** Once after the redaction rules changed (an upgrade, `redactPatterns`): the nodes brought up to them. */
+function formatReredacted(r: CompactReport): string[] {
+  const rr = r.reredacted;
+  if (!rr || (!rr.redacted.length && !rr.rehashed.length)) return [];
+  const count = rr.redacted.length;
+  const rehashed = rr.rehashed.length;
+  const parents = rehashed ? `, ${rehashed === 1 ? "1 parent's source hash" : `${rehashed} parents' source hashes`} updated` : '';
+  return [`  redaction rules changed: ${count} node${count === 1 ? '' : 's'} re-redacted${parents}`];
+}
 
 /** Dry run: the nodes that would call the model, with their input tokens. */
 function formatModelPlan(r: CompactReport): string[] {
@@ -165,6 +176,7 @@ export function compactJson(r: CompactReport, ws: Workspace): unknown {
     problems: r.problems,
     errors: r.errors,
     warnings: r.warnings,
+    reredacted: r.reredacted,
     llm: r.llm,
   };
 }

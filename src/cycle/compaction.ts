@@ -9,6 +9,7 @@ import { StampCache } from '../state/stamp-cache.js';
 import type { Problem, TreeSnapshot } from '../tree/snapshot.js';
 import { ExclusionRules } from '../summarize/exclusion.js';
 import { redactorFor } from '../redact/workspace.js';
+import type { Redactor } from '../redact/redactor.js';
 import { selectSummarizers, type LlmRuntime } from '../summarize/select.js';
 import type { Summarizer } from '../summarize/summarizer.js';
 import { Planner, planCycle, type PlanOptions, type TreeChanges } from '../plan/planner.js';
@@ -26,6 +27,8 @@ import { TreeState } from './tree-state.js';
 import type { SettledMonths } from '../compose/root.js';
 import { buildDaily, DailyPrefetch } from './prefetch.js';
 import type { SummaryMemo } from '../summarize/memo.js';
+import { reredactNodes, type Reredaction } from './reredact.js';
+import { nodesRedactedWith, recordNodesRedactedWith } from '../state/redaction.js';
 
 /** Below this many daily nodes to build, starting a worker costs more than it saves. */
 const PREFETCH_MIN_DAYS = 4;
@@ -103,6 +106,11 @@ export interface CompactResult {
   problems: Problem[];
   errors: string[];
   warnings: string[];
+  /**
+   * Nodes written again with only what the redaction rules now find redacted, after the rules
+   * changed (an upgrade, `redactPatterns`); null when they had not.
+   */
+  reredacted: Reredaction | null;
   /** The model in use (null: extractive only) and, for a dry run, the calls the plan would make. */
   llm: { model: string; baseUrl: string; calls: number; unavailable: string | null; estimate?: ModelCallPlan } | null;
 }
@@ -185,6 +193,7 @@ export async function compact(ws: Workspace, config: HipoConfig, opts: CompactOp
       problems: [...snapshot.problems],
       errors: [],
       warnings: [...choice.warnings],
+      reredacted: null,
       llm: info,
     };
   }
@@ -199,6 +208,11 @@ export async function compact(ws: Workspace, config: HipoConfig, opts: CompactOp
       ? rescanTree(ws, cache, opts.known.tree, opts.known.changed, config.maxFileBytes)
       : scanTree(ws, cache, config.maxFileBytes);
     const tree = new TreeState(snapshot, ws, cache, config.maxFileBytes, opts.settledMonths);
+    // Once after the rules changed: what older rules left in the nodes goes before anything is planned.
+    const reredacted =
+      nodesRedactedWith(ws) === redactor.rulesKey
+        ? null
+        : bringNodesUpToRules(ws, tree, redactor, rootSettings({ config, templates }), command);
     const summarizer = opts.summarizer ?? choice.summarizer;
     if (resummarize) llm?.session.state.clearBackoff();
     const applied: Applied[] = [];
@@ -208,7 +222,7 @@ export async function compact(ws: Workspace, config: HipoConfig, opts: CompactOp
     let prefetch: DailyPrefetch | null = null;
     // Each cycle's plan looks again only at what the previous cycles (or runs) changed.
     const planner = opts.planner ?? new Planner();
-    const rescanned = opts.known && opts.planner ? changesOf(opts.known.changed) : undefined;
+    const rescanned = opts.known && opts.planner ? withChanges(changesOf(opts.known.changed), tree.takeChanges()) : undefined;
     try {
       for (;;) {
         const plan = planner.plan(
@@ -287,12 +301,30 @@ export async function compact(ws: Workspace, config: HipoConfig, opts: CompactOp
       tree,
       problems: tree.problems,
       errors: applied.flatMap((r) => (r.error ? [r.error] : [])),
-      warnings: [...choice.warnings, ...applied.flatMap((r) => (r.warning ? [r.warning] : []))],
+      warnings: [...choice.warnings, ...(reredacted?.warnings ?? []), ...applied.flatMap((r) => (r.warning ? [r.warning] : []))],
+      reredacted,
       llm: llmInfo(),
     };
   } finally {
     lock.release();
   }
+}
+
+/**
+ * Re-redacts the nodes (cycle/reredact.ts) and records the rules once every node is up to them;
+ * what was rewritten goes to the journal.
+ */
+function bringNodesUpToRules(ws: Workspace, tree: TreeState, redactor: Redactor, settings: string, command: string): Reredaction {
+  const r = reredactNodes(tree, redactor, settings);
+  if (r.redacted.length || r.rehashed.length)
+    appendJournal(ws, [{ type: 'reredact', at: new Date().toISOString(), command, redacted: r.redacted, rehashed: r.rehashed }]);
+  if (!r.warnings.length) recordNodesRedactedWith(ws, redactor.rulesKey);
+  return r;
+}
+
+/** Two sets of changes as one. */
+function withChanges(a: TreeChanges, b: TreeChanges): TreeChanges {
+  return { raws: [...a.raws, ...b.raws], nodes: [...a.nodes, ...b.nodes] };
 }
 
 /** Daily nodes a plan leaves for later cycles, counted up to PREFETCH_MIN_DAYS. */

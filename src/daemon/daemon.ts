@@ -291,9 +291,16 @@ export class Daemon {
       });
       this.known = r.tree;
       this.rootGone = false;
+      // Nodes written again after the redaction rules changed (cycle/reredact.ts).
+      const rewritten = r.reredacted ? [...r.reredacted.redacted, ...r.reredacted.rehashed] : [];
+      if (r.reredacted?.redacted.length)
+        this.log('info', 'reredact', `redaction rules changed: ${r.reredacted.redacted.length} node(s) re-redacted`, {
+          redacted: r.reredacted.redacted,
+          rehashed: r.reredacted.rehashed,
+        });
       // What the index must look at: every file, after a run that looked at every file.
       if (!known) this.indexDue = null;
-      else if (this.indexDue) for (const f of [...touched, ...changed, ...r.written]) this.indexDue.add(f);
+      else if (this.indexDue) for (const f of [...touched, ...changed, ...r.written, ...rewritten]) this.indexDue.add(f);
       if (this.indexDue && this.indexDue.size > MAX_TOUCHED) this.indexDue = null;
       const ms = Math.round(performance.now() - started);
       this.state.runs++;
@@ -317,7 +324,7 @@ export class Daemon {
         );
       }
       for (const e of r.errors) this.log('error', 'node-error', e, { error: e });
-      if (r.written.length || touched.length) this.indexStale = true;
+      if (r.written.length || touched.length || rewritten.length) this.indexStale = true;
       if (pending >= BACKLOG_NODES && r.written.length > 0 && !r.errors.length && !this.backlogHandedOff) {
         this.backlogHandedOff = true;
         await this.handOffBacklog(pending);

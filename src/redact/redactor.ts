@@ -16,6 +16,7 @@ import type { Candidate, ScannerRule } from './rule.js';
 import { HIPO_RULES } from './rules/hipo.js';
 import { SecretlintRules } from './rules/secretlint.js';
 import { valueSpan } from './values.js';
+import { builtinRulesKey, rulesDigest } from './rules-key.js';
 
 export interface Redaction {
   text: string;
@@ -144,10 +145,16 @@ export class Redactor {
   private readonly exhaustive: boolean;
   /** A digest of the workspace's patterns: equal for redactors that apply the same rules. */
   readonly patternsKey: string;
+  /**
+   * A digest of every rule applied: the built-in ones (their code, secretlint's preset version)
+   * and the workspace's patterns. Another one means texts redacted before may hold a secret now found.
+   */
+  readonly rulesKey: string;
 
   constructor(extraPatterns: readonly string[] = [], options: RedactorOptions = {}) {
     this.exhaustive = options.exhaustive ?? false;
     this.patternsKey = createHash('sha256').update(JSON.stringify(extraPatterns)).digest('base64url').slice(0, 16);
+    this.rulesKey = rulesDigest(builtinRulesKey(), this.patternsKey);
     const specs: ScannerRule[] = [
       ...HIPO_RULES,
       // A workspace's own patterns are redacted whole (their groups are the user's business).

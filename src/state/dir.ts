@@ -32,6 +32,8 @@ const STATE_FILES = {
   llm: 'llm-state.json',
   /** Model answers by input hash (summarize/llm/cache.ts), a file per answer. */
   llmCache: 'llm-cache',
+  /** The redaction rules the nodes were last brought up to (cycle/reredact.ts). */
+  redaction: 'redaction.json',
   /** Token counts of the nodes, by body hash (`hipo status`). */
   tokens: 'tokens.json',
   /** The search index: SQLite, FTS5 and vectors (index/db.ts). */

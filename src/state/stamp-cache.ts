@@ -57,7 +57,7 @@ type Rec = RawTuple | NodeTuple;
 
 interface CacheFile {
   version: number;
-  /** The workspace patterns its entries were redacted with (Redactor.patternsKey). */
+  /** The rules its entries were redacted with (Redactor.rulesKey: built-in ones and the workspace's patterns). */
   redaction?: string;
   entries: Record<string, Rec>;
 }
@@ -73,7 +73,7 @@ export class StampCache implements ScanCache {
   private constructor(
     private readonly entries: Map<string, Rec>,
     private loaded: boolean,
-    /** The patterns the entries not in `fresh` were redacted with; null: unknown. */
+    /** The rules the entries not in `fresh` were redacted with; null: unknown. */
     private redaction: string | null,
   ) {}
 
@@ -86,10 +86,11 @@ export class StampCache implements ScanCache {
       const parsed = JSON.parse(readFileSync(statePath(ws, 'stamps'), 'utf8')) as CacheFile;
       if (parsed.version !== CACHE_VERSION || typeof parsed.entries !== 'object') return StampCache.empty();
       const entries = new Map(Object.entries(parsed.entries));
-      // Written under other patterns: the records are redacted again before anything reads them
-      // (ROOT's profile is built from the monthly facts kept here), and again whole when saved.
+      // Written under other rules (another hipo, other patterns): the records are redacted again
+      // before anything reads them (ROOT's profile is built from the monthly facts kept here), and
+      // again whole when saved.
       const redactor = workspaceRedactor(ws);
-      if ((parsed.redaction ?? null) !== redactor.patternsKey) for (const [k, r] of entries) entries.set(k, redactValue(redactor, r));
+      if ((parsed.redaction ?? null) !== redactor.rulesKey) for (const [k, r] of entries) entries.set(k, redactValue(redactor, r));
       return new StampCache(entries, true, parsed.redaction ?? null);
     } catch {
       return StampCache.empty();
@@ -203,9 +204,9 @@ export class StampCache implements ScanCache {
   /** Writes the cache if anything changed. Failure is harmless: the next scan reads more. */
   save(ws: Workspace): void {
     // Problems quote what they failed on (a YAML error shows the line), facts what the user said:
-    // redacted, and all of it again when the workspace's patterns changed since the last save.
+    // redacted, and all of it again when the rules changed since the last save (an upgrade, the patterns).
     const redactor = workspaceRedactor(ws);
-    const all = this.redaction !== redactor.patternsKey;
+    const all = this.redaction !== redactor.rulesKey;
     if (!this.dirty && this.loaded && !all) return;
     try {
       ensureStateDir(ws);
@@ -218,9 +219,9 @@ export class StampCache implements ScanCache {
           entries[redactor.redact(k).text] = clean;
         }
       }
-      const file: CacheFile = { version: CACHE_VERSION, redaction: redactor.patternsKey, entries };
+      const file: CacheFile = { version: CACHE_VERSION, redaction: redactor.rulesKey, entries };
       atomicWriteFile(statePath(ws, 'stamps'), JSON.stringify(file), { durable: false });
-      this.redaction = redactor.patternsKey;
+      this.redaction = redactor.rulesKey;
       this.fresh.clear();
       this.dirty = false;
       this.loaded = true;
