@@ -136,6 +136,9 @@ function configure(db: IndexDb): void {
   db.pragma('journal_mode = WAL');
   db.pragma('synchronous = NORMAL');
   db.pragma('foreign_keys = ON');
+  // A deleted or rewritten row's bytes are overwritten, not left in the page: the redaction rules
+  // may change (index/reredact.ts), and what they take out must not stay in the file.
+  db.pragma('secure_delete = ON');
   sqliteVec.load(db);
 }
 

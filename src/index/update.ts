@@ -20,6 +20,7 @@ import { EmbedderError, type Embedder } from './embed/embedder.js';
 import { listIndexableFiles, type IndexableFile } from './files.js';
 import { linkSummaries, linksDue, SUMMARY_LEVELS } from './link-update.js';
 import { redactKeepingLines } from '../redact/lines.js';
+import { markRedactionDue, purgeDeleted, REDACTION_DUE } from './reredact.js';
 import { searchFold } from '../text/search-fold.js';
 import type { SearchIndex } from './search-index.js';
 import { pushIndex, type PushReport } from './pg/push.js';
@@ -142,13 +143,17 @@ export async function updateIndex(index: SearchIndex, opts: UpdateOptions = {}):
     clearIndex(db);
     vectors.all();
   }
+  // Once after the redaction rules changed: files whose chunks they would redact further are read again.
+  markRedactionDue(db, index.redactor);
   const rows = new Map(
     (stmt(db, 'SELECT id, path, size, mtime_ms, hash, indexed_at FROM files').all() as FileRow[]).map((r) => [r.path, r]),
   );
   // Only some memory files: the rest of the memory folder is as the index has it (outside it,
   // everything is listed). An empty index has nothing to keep, and one whose files wait for their
-  // full-text rows (FTS_DUE) must read them all: either lists every file.
-  const fullList = rows.size === 0 || [...rows.values()].some((r) => r.hash === FTS_DUE);
+  // full-text rows (FTS_DUE) or for the redaction rules in force (REDACTION_DUE) must read them
+  // all: either lists every file.
+  const redactionDue = [...rows.values()].some((r) => r.hash === REDACTION_DUE);
+  const fullList = rows.size === 0 || redactionDue || [...rows.values()].some((r) => r.hash === FTS_DUE);
   const only = opts.memoryFiles && !fullList && index.ws.memoryName !== '.' ? [...opts.memoryFiles] : null;
   const listing = listIndexableFiles(index.ws, index.settings.include, only ?? undefined);
   const inMemory = `${index.ws.memoryName}/`;
@@ -216,6 +221,8 @@ export async function updateIndex(index: SearchIndex, opts: UpdateOptions = {}):
     report.chunksRemoved += removeFile(db, row.id, vectors);
     report.removed++;
   }
+  const purge = redactionDue ? purgeDeleted(db) : null;
+  if (purge) report.warnings.push(purge);
   if (linkSummaries(db) > 0) index.generation++;
   report.pendingEmbeddings = (stmt(db, 'SELECT count(*) AS n FROM chunks WHERE embedded = 0').get() as { n: number }).n;
   if (report.added || report.changed || report.removed || report.embedded) index.generation++;

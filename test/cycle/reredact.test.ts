@@ -1,18 +1,23 @@
 // After the redaction rules change (an upgrade of hipo, a pattern added to `redactPatterns`),
-// what hipo already wrote is brought up to them on the next compaction: fixed
-// nodes and ROOT lose what the rules now find; raw logs and the nodes that held nothing stay as
-// they were, byte for byte and by mtime.
-import { statSync } from 'node:fs';
+// what hipo already wrote is brought up to them on the next compaction and index update: fixed
+// nodes, ROOT and the index rows of unchanged files lose what the rules now find; raw logs and
+// the nodes that held nothing stay as they were, byte for byte and by mtime.
+import { readFileSync, statSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
+import { WinkEmbedder } from '../../src/index/embed/wink.js';
+import { indexFile } from '../../src/index/search-index.js';
+import { updateIndex } from '../../src/index/update.js';
 import { Redactor } from '../../src/redact/redactor.js';
 import { builtinRulesKey, rulesDigest } from '../../src/redact/rules-key.js';
 import { renderNodeFile } from '../../src/write/node-file.js';
 import { splitFrontmatter } from '../../src/tree/frontmatter.js';
 import { formatCompact } from '../../src/cli/format.js';
+import { counting, indexOf } from '../helpers/search.js';
 import { cycle, node, nodeHashes, rawLog, rawLogHashes } from '../helpers/tree.js';
 import { journalRecords, makeWorkspace, type TestWorkspace } from '../helpers/workspace.js';
 
+const wink = new WinkEmbedder({ cacheDirs: [process.env.HIPO_CACHE_DIR!] });
 const SECRET = 'ACME-482913';
 const PATTERN = 'ACME-[0-9]{6}';
 
@@ -38,9 +43,18 @@ const mtimes = (ws: TestWorkspace, files: string[]): Record<string, number> =>
 const withoutHashes = (text: string): string => text.replace(/^(?:body|source)-hash: .*$/gm, '');
 
 describe('redaction rules changed after nodes were written', () => {
-  it('a pattern added later: fixed nodes and ROOT lose it; raw logs and other nodes stay', async () => {
+  it('a pattern added later: fixed nodes, ROOT and index rows lose it; raw logs and other nodes stay', async () => {
     const ws = tree();
     await cycle(ws, '2026-03-20', { catchUp: true });
+    const embedder = counting(wink);
+    const first = indexOf(ws, { embedder });
+    await updateIndex(first);
+    // As an older hipo left its index: rows rewritten without secure_delete leave copies in their pages.
+    first.db.pragma('secure_delete = OFF');
+    first.db.exec('UPDATE chunks SET text = text');
+    first.db.pragma('wal_checkpoint(TRUNCATE)');
+    expect(readFileSync(indexFile(ws)).toString('latin1').split(SECRET).length).toBeGreaterThan(3);
+    first.close();
     // As written and as a topic keyword (`acme-482913`), which the pattern alone does not find.
     const holds = (f: string): boolean => ws.read(f).toLowerCase().includes(SECRET.toLowerCase());
     const holding = Object.keys(nodeHashes(ws)).filter(holds);
@@ -81,6 +95,27 @@ describe('redaction rules changed after nodes were written', () => {
     const again = mtimes(ws, Object.keys(nodeHashes(ws)));
     expect((await cycle(ws, '2026-03-20')).reredacted).toBeNull();
     expect(mtimes(ws, Object.keys(nodeHashes(ws)))).toEqual(again);
+
+    // The index: rows of the files whose text the pattern now changes are read again, the raw log's
+    // too (it did not change); only their changed chunks are embedded.
+    embedder.texts.length = 0;
+    const index = indexOf(ws, { embedder });
+    const u = await updateIndex(index);
+    expect(u.changed).toBeGreaterThanOrEqual(5);
+    const stored = index.db.prepare('SELECT text FROM chunks').pluck().all() as string[];
+    expect(stored.some((t) => t.includes(SECRET))).toBe(false);
+    expect(stored.some((t) => t.includes('door badge [REDACTED:custom-1]'))).toBe(true);
+    // Only the chunks whose text changed were embedded; the files' other chunks kept their vectors.
+    expect(u.chunksAdded).toBeGreaterThan(0);
+    expect(u.chunksKept).toBeGreaterThan(0);
+    expect(embedder.texts.length).toBe(u.chunksAdded);
+    for (const t of embedder.texts) expect(t.toLowerCase()).not.toContain(SECRET.toLowerCase());
+    expect((await updateIndex(index)).changed).toBe(0);
+    index.db.pragma('wal_checkpoint(TRUNCATE)');
+    const bytes = readFileSync(indexFile(ws)).toString('latin1');
+    expect(bytes).not.toContain(SECRET);
+    expect(bytes.toLowerCase()).not.toContain(SECRET.slice(5));
+    expect(rawLogHashes(ws)).toEqual(raw);
   });
 
   it('a node edited by hand is redacted too, stays a hand edit, and no copy of it is kept', async () => {
@@ -135,9 +170,12 @@ describe('the digest of the rules in force', () => {
     expect(rulesDigest('built-in rules of another hipo', none.patternsKey)).not.toBe(none.rulesKey);
   });
 
-  it('is what a compaction records', async () => {
+  it('is what a compaction records, and what the index records', async () => {
     const ws = tree();
     await cycle(ws, '2026-03-20', { catchUp: true });
     expect(JSON.parse(ws.read('.hipo/redaction.json'))).toEqual({ nodes: new Redactor().rulesKey });
+    const index = indexOf(ws, { embedder: null });
+    await updateIndex(index);
+    expect(index.db.prepare("SELECT value FROM meta WHERE key = 'redaction'").pluck().get()).toBe(new Redactor().rulesKey);
   });
 });
