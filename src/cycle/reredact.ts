@@ -16,7 +16,7 @@ import { replaceIfUnchanged } from '../fs/atomic.js';
 import { childrenHash, rootSourceHash } from '../plan/verdict.js';
 import { monthChildren, weekChildren } from '../plan/children.js';
 import { bodyHashOf } from '../tree/body-hash.js';
-import { documentBody, fmString, splitFrontmatter } from '../tree/frontmatter.js';
+import { documentBody, fmString, renderFrontmatter, splitFrontmatter } from '../tree/frontmatter.js';
 import type { LocalDate } from '../time/calendar.js';
 import { nodeKey, type NodeKey, type Period } from '../tree/layout.js';
 import { readNode } from '../tree/read.js';
@@ -139,12 +139,17 @@ function reredactNode(
   return { did: body !== doc.body ? 'redacted' : 'rehashed', found };
 }
 
-/** `head` with the hash `key` records changed from `from` to `to`, its quoting kept. */
-function withHash(head: string, key: string, from: string, to: string): string {
+/**
+ * `head` with the hash `key` records changed from `from` to `to`, its line written as hipo writes
+ * it: a hash that reads as a number in YAML (`9158354825e78068`) is quoted, one that does not
+ * may not be.
+ */
+export function withHash(head: string, key: string, from: string, to: string): string {
   if (from === to) return head;
-  const line = new RegExp(`^(${key}:[ \\t]*["']?)${from}(["']?[ \\t]*\\r?)$`, 'm');
+  const line = new RegExp(`^${key}:[ \\t]*(["']?)${from}\\1([ \\t]*\\r?)$`, 'm');
   if (!line.test(head)) throw new Error(`its ${key} cannot be found in its frontmatter`);
-  return head.replace(line, `$1${to}$2`);
+  const written = renderFrontmatter({ [key]: to }).split('\n')[1]!;
+  return head.replace(line, (_all, _quote, end: string) => written + end);
 }
 
 /** A topic's keywords: a node's (`- name [type]: a, b`), ROOT's Topics Index (`… → [day](…)`) and Recent Patterns (`… · a, b`). */

@@ -12,6 +12,7 @@ import { Redactor } from '../../src/redact/redactor.js';
 import { builtinRulesKey, rulesDigest } from '../../src/redact/rules-key.js';
 import { renderNodeFile } from '../../src/write/node-file.js';
 import { splitFrontmatter } from '../../src/tree/frontmatter.js';
+import { withHash } from '../../src/cycle/reredact.js';
 import { formatCompact } from '../../src/cli/format.js';
 import { counting, indexOf } from '../helpers/search.js';
 import { cycle, node, nodeHashes, rawLog, rawLogHashes } from '../helpers/tree.js';
@@ -157,6 +158,19 @@ describe('redaction rules changed after nodes were written', () => {
     expect(r.reredacted?.redacted).toContain(rel);
     expect(ws.read(`memory/${rel}`)).toContain('the wifi password at home is [REDACTED:password]');
     expect(JSON.parse(ws.read('.hipo/redaction.json'))).toEqual({ nodes: new Redactor().rulesKey });
+  });
+});
+
+describe('a hash line written again', () => {
+  it('is quoted where its new hash reads as a number in YAML, as hipo writes it', () => {
+    // A week of a generated 10-year tree was given such a hash, unquoted: read back as a number,
+    // it no longer matched its days, and the week was summarized again.
+    const head = '---\ntype: weekly\nsource-hash: c0ffee0123456789\nbody-hash: "0a1b2c3d4e5f6a7b"\n---\n';
+    const moved = withHash(head, 'source-hash', 'c0ffee0123456789', '9158354825e78068');
+    expect(moved).toBe(head.replace('c0ffee0123456789', '"9158354825e78068"'));
+    expect(splitFrontmatter(`${moved}\nbody\n`).data!['source-hash']).toBe('9158354825e78068');
+    expect(withHash(moved, 'source-hash', '9158354825e78068', 'c0ffee0123456789')).toBe(head);
+    expect(() => withHash(head, 'body-hash', 'ffffffffffffffff', '0000000000000001')).toThrow(/body-hash/);
   });
 });
 
