@@ -236,12 +236,14 @@ function cardNumber(value: string): boolean {
 const PIN_OWNERS = 'my|the|your|his|her|our|their|card|bank|atm|debit|door|garage|phone|sim|alarm';
 const PASSWORD_WORDS = raw`(?:password|passcode|passphrase|passwd|pin(?: code| number)?|pwd|pw)`;
 /** "… for the router", "… at home", "… on the guest network": what the password is for. */
-const PASSWORD_FOR = raw`(?:\s+(?:for|of|on|to|at|in|from|with)(?:\s+[^\s:=\u2013\u2014]{1,30}){1,3}?|\s*\((?:for|of|on|to|at)\s[^()\n]{1,40}\))?`;
+const PASSWORD_FOR_WORDS = raw`\s+(?:for|of|on|to|at|in|from|with)(?:\s+[^\s:=\u2013\u2014]{1,30}){1,3}?`;
+const PASSWORD_FOR = raw`(?:${PASSWORD_FOR_WORDS}|\s*\((?:for|of|on|to|at)\s[^()\n]{1,40}\))?`;
 /**
  * "… for the router is", "… was", "… set to", "… for github:", "… — ": how prose gives a password
  * its value.
  */
-const PASSWORD_IS = raw`${PASSWORD_FOR}(?:\s+(?:(?:is now|is still|is|was|will be|should be|has been set to|set to)(?:\s*:)?|=|:|\u2013|\u2014|--?)|\s*[:=])\s+`;
+const PASSWORD_VERBS = 'is now|is still|is|was|will be|should be|has been set to|set to';
+const PASSWORD_IS = raw`${PASSWORD_FOR}(?:\s+(?:(?:${PASSWORD_VERBS})(?:\s*:)?|=|:|\u2013|\u2014|--?)|\s*[:=])\s+`;
 
 /** The last word of an environment variable that holds a secret: `PGPASSWORD`, `GITHUB_TOKEN`. */
 const ENV_NAMES = 'PASSWORD|PASSWD|PASSPHRASE|PASS|PWD|PW|TOKEN|SECRET|KEY';
@@ -267,12 +269,14 @@ const CJK_CHARS = raw`\u3000-\u303f\u3040-\u30ff\u3400-\u9fff\uac00-\ud7af\uff00
  * What the password is for, as those languages say it: "für den Server", "pour le wifi", "del
  * banco", "do e-mail", "voor de router", "do poczty", "от почты", "для входа".
  */
-const PASSWORD_FOR_INTL = raw`(?:\s+(?:für|fuer|vom|von|zum|zur|pour|du|de|des|del|para|do|da|voor|van|dla|от|для)(?:\s+[^\s:=\uff1a\uff1d\u2013\u2014]{1,30}){1,3}?)?`;
+const FOR_INTL = 'für|fuer|vom|von|zum|zur|pour|du|de|des|del|para|do|da|voor|van|dla|от|для';
+const PASSWORD_FOR_INTL = raw`(?:\s+(?:${FOR_INTL})(?:\s+[^\s:=\uff1a\uff1d\u2013\u2014]{1,30}){1,3}?)?`;
 /**
  * How those languages give the value: `:`, `=` (full-width too), a topic particle right after
  * the word (`パスワードは`, `密码是`, `비밀번호는`), or "is" (`ist`, `lautet`, `est`, `es`, `é`, `is`).
  */
-const PASSWORD_IS_INTL = raw`${PASSWORD_FOR_INTL}(?:\s*[:=\uff1a\uff1d]|[はが是为為]|[는은]|\s+(?:ist|lautet|est|es|é|is|\u2013|\u2014|-)(?=\s))[ \t]*`;
+const IS_INTL = raw`\s+(?:ist|lautet|est|es|é|is|\u2013|\u2014|-)(?=\s)`;
+const PASSWORD_IS_INTL = raw`${PASSWORD_FOR_INTL}(?:\s*[:=\uff1a\uff1d]|[はが是为為]|[는은]|${IS_INTL})[ \t]*`;
 /** A value in prose, ending where CJK text or the sentence resumes. */
 const PROSE_VALUE_INTL = raw`["'\x60]?([^\s"'\x60,;${CJK_CHARS}]{2,}[^\s"'\x60,;.!?:)\]${CJK_CHARS}]${VALUE_TAIL})`;
 
@@ -280,6 +284,27 @@ const PROSE_VALUE_INTL = raw`["'\x60]?([^\s"'\x60,;${CJK_CHARS}]{2,}[^\s"'\x60,;
 const SAID_AS = raw`(?:\s+(?:is|was)(?:\s*:)?|\s*[:=])\s*`;
 /** One recovery or backup code: letters and digits, in dash-joined groups or whole. */
 const RECOVERY_CODE = raw`[A-Za-z0-9]{4,12}(?:-[A-Za-z0-9]{3,12}){0,4}`;
+
+/** What a password set "to" a value is for: "the password for the router to …". */
+const SET_FOR = raw`\s+(?:for|of|on|at|in)(?:\s+[^\s:=]{1,30}){1,3}?`;
+/** A value before the password word: "I use … as my password", "… is the wifi password". */
+const WHOSE = 'my|the|our|his|her|their|your';
+const VALUE_BEFORE = raw`(?:^|[\s(])["'“‘]?([^\s"'“”‘’]{6,64}?)["'”’]?\s+(?:is|as|was)\s+(?:${WHOSE})\s+(?:[\w-]{1,20}\s+){0,2}`;
+/** Words after "password" that make it name something else: "my password manager". */
+const NOT_A_PASSWORD =
+  'manager|managers|vault|policy|policies|reset|field|hint|generator|app|rules?|requirements?|length|strength|prompt|screen';
+/** What a code of digits opens: "the gate code is …". */
+const CODE_PLACES = 'door|gate|alarm|garage|lockbox|safe|entry|keypad|building|house|apartment';
+/** Digits that go on as something else: a date, a time, a count of lines. */
+const NOT_A_CODE = raw`(?![\d.,:/-]|[^\S\n]*(?:am|pm|lines?|bytes?|errors?)\b)`;
+/** The names of a wallet's seed phrase. */
+const SEED_NAMES = raw`(?:seed|recovery|secret|backup|wallet)[ -](?:phrase|words)|mnemonic(?: phrase)?`;
+/** How codes are given: "are", "is:", ":", or nothing. */
+const CODES_ARE = raw`\s+(?:is|are|was|were)(?:\s*:)?|\s*[:=]|`;
+/** How a Social Security number is named: "SSN", "social security number", "my social". */
+const SSN_NAMES = raw`ssn|social security(?: number| no\.?| #)?|(?<=\bmy\s)social(?=\s+(?:is|was|number|no\.?|#|:))`;
+/** Names of a secret given its value in prose. */
+const PROSE_SECRET_NAMES = raw`api[ _-]?key|access[ _-]?key|secret[ _-]?key|private[ _-]?key|token|secret|credentials?`;
 
 /** "set …", "export …": the verb before an environment variable given a value with "to". */
 const ENV_SET = raw`\b(?:[Ss]et|[Ee]xport|[Cc]hanged?|[Uu]pdated?|[Rr]eset)\b[^.!?\n]{0,40}?`;
@@ -444,7 +469,7 @@ export const HIPO_RULES: readonly ScannerRule[] = [
     keywords: ['pass', 'pin', 'pw'],
     ignoreCase: true,
     secretGroup: 1,
-    regex: raw`(?<=${PASSWORD_SET})\b${PASSWORD_WORDS}(?:\s+(?:for|of|on|at|in)(?:\s+[^\s:=]{1,30}){1,3}?)?\s+to(?:\s+be)?\s+${PROSE_VALUE}`,
+    regex: raw`(?<=${PASSWORD_SET})\b${PASSWORD_WORDS}(?:${SET_FOR})?\s+to(?:\s+be)?\s+${PROSE_VALUE}`,
     accept: (s) => proseValue(s, true),
   },
   {
@@ -454,7 +479,7 @@ export const HIPO_RULES: readonly ScannerRule[] = [
     keywords: ['pass', 'pw'],
     ignoreCase: true,
     secretGroup: 1,
-    regex: raw`(?<=(?:^|[\s(])["'“‘]?([^\s"'“”‘’]{6,64}?)["'”’]?\s+(?:is|as|was)\s+(?:my|the|our|his|her|their|your)\s+(?:[\w-]{1,20}\s+){0,2})${PASSWORD_WORDS}\b(?!\s+(?:manager|managers|vault|policy|policies|reset|field|hint|generator|app|rules?|requirements?|length|strength|prompt|screen)\b)`,
+    regex: raw`(?<=${VALUE_BEFORE})${PASSWORD_WORDS}\b(?!\s+(?:${NOT_A_PASSWORD})\b)`,
     // Quoted, it is given as a value: judged as one after "is" is.
     accept: (s, at) => (/["'“‘]/.test(at.text[at.start - 1] ?? '') ? proseValue(s, true) : strongValue(s)),
   },
@@ -509,7 +534,7 @@ export const HIPO_RULES: readonly ScannerRule[] = [
     keywords: ['code'],
     ignoreCase: true,
     secretGroup: 1,
-    regex: raw`(?<=\b(?:door|gate|alarm|garage|lockbox|safe|entry|keypad|building|house|apartment)\s+)code${PASSWORD_FOR}(?:\s+(?:is now|is|was)\s+|\s*[:=]\s*|\s+)#?(\d{4,8})(?![\d.,:/-]|[^\S\n]*(?:am|pm|lines?|bytes?|errors?)\b)`,
+    regex: raw`(?<=\b(?:${CODE_PLACES})\s+)code${PASSWORD_FOR}(?:\s+(?:is now|is|was)\s+|\s*[:=]\s*|\s+)#?(\d{4,8})${NOT_A_CODE}`,
   },
   {
     // An environment variable named as a secret given a value in prose: "set PGPASSWORD to …",
@@ -602,7 +627,7 @@ export const HIPO_RULES: readonly ScannerRule[] = [
     keywords: ['seed', 'recovery phrase', 'mnemonic', 'secret phrase', 'backup phrase', 'wallet phrase'],
     ignoreCase: true,
     secretGroup: 1,
-    regex: raw`\b(?:(?:seed|recovery|secret|backup|wallet)[ -](?:phrase|words)|mnemonic(?: phrase)?)${SAID_AS}["“'‘]?((?:[a-z]{3,8}[ \t]+){11,23}[a-z]{3,8})\b`,
+    regex: raw`\b(?:${SEED_NAMES})${SAID_AS}["“'‘]?((?:[a-z]{3,8}[ \t]+){11,23}[a-z]{3,8})\b`,
     accept: (s) => [12, 15, 18, 21, 24].includes(s.split(/\s+/).length),
   },
   {
@@ -612,7 +637,7 @@ export const HIPO_RULES: readonly ScannerRule[] = [
     keywords: ['recovery', 'backup', '2fa', 'mfa'],
     ignoreCase: true,
     secretGroup: 1,
-    regex: raw`\b(?:recovery|backup|2fa|mfa)(?: code| codes| key)(?:\s+(?:is|are|was|were)(?:\s*:)?|\s*[:=]|)\s+(${RECOVERY_CODE}(?:,?[ \t]+${RECOVERY_CODE})*)`,
+    regex: raw`\b(?:recovery|backup|2fa|mfa)(?: code| codes| key)(?:${CODES_ARE})\s+(${RECOVERY_CODE}(?:,?[ \t]+${RECOVERY_CODE})*)`,
     accept: (s) => s.split(/[,\s]+/).every((c) => /\d/.test(c) && c.replace(/-/g, '').length >= 6 && !/^\d{4}-\d{2}-\d{2}$/.test(c)),
   },
   {
@@ -621,7 +646,7 @@ export const HIPO_RULES: readonly ScannerRule[] = [
     keywords: ['ssn', 'social'],
     ignoreCase: true,
     secretGroup: 1,
-    regex: raw`\b(?:ssn|social security(?: number| no\.?| #)?|(?<=\bmy\s)social(?=\s+(?:is|was|number|no\.?|#|:)))\b[^\n\d]{0,20}?(?<!\d)(\d{3}([- ]?)\d{2}\2\d{4})(?!\d)`,
+    regex: raw`\b(?:${SSN_NAMES})\b[^\n\d]{0,20}?(?<!\d)(\d{3}([- ]?)\d{2}\2\d{4})(?!\d)`,
     accept: (s) => !/^(?:000|666|9)/.test(s),
   },
   {
@@ -629,7 +654,7 @@ export const HIPO_RULES: readonly ScannerRule[] = [
     keywords: ['api', 'access', 'secret', 'private', 'token', 'cred'],
     ignoreCase: true,
     secretGroup: 1,
-    regex: raw`\b(?:api[ _-]?key|access[ _-]?key|secret[ _-]?key|private[ _-]?key|token|secret|credentials?)(?:\s+(?:is now|is|was)(?:\s*:)?|\s*[:=])\s*["'\x60]?([A-Za-z0-9_\-./+=]{11,}[A-Za-z0-9_\-/+=])`,
+    regex: raw`\b(?:${PROSE_SECRET_NAMES})(?:\s+(?:is now|is|was)(?:\s*:)?|\s*[:=])\s*["'\x60]?([A-Za-z0-9_\-./+=]{11,}[A-Za-z0-9_\-/+=])`,
     accept: (s) => proseValue(s, false),
   },
 ];
