@@ -11,7 +11,7 @@ import { constants, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { outOfSpace } from '../../src/fs/out-of-space.js';
-import { hookJson, TranscriptWriter } from '../helpers/transcript.js';
+import { conversationTurns, hookJson, twoExchanges } from '../helpers/transcript.js';
 import { CLI, journalRecords as journal, makeWorkspace, runCli, type TestWorkspace } from '../helpers/workspace.js';
 
 const ENDED = '6a7b8c9d-0e1f-4a2b-9c3d-4e5f6a7b8c9d';
@@ -79,17 +79,12 @@ function hook(ws: TestWorkspace, event: string, session: string, transcript?: st
   return { code: p.status, stdout: p.stdout, stderr: p.stderr };
 }
 
-const turns = (text: string): number => text.split('\n').filter((l) => l.startsWith('## Conversation')).length;
+const turns = conversationTurns;
 
 describe.skipIf(cannot)('faults: a used-up disk quota during a hook append (strace injects EDQUOT)', () => {
   it('says so, keeps the ended session place, and the next hook of another session archives each turn once', () => {
     const ws = makeWorkspace({}, { timeZone: 'UTC', agents: { hookBudgetMs: 60_000, hookTimeoutMs: 30_000 } });
-    const t = new TranscriptWriter(ENDED, `${DAY}T09:00:00.000Z`, ws.root)
-      .user('Which port does the staging proxy listen on?')
-      .assistant('8443, behind the load balancer.')
-      .user('And the health check?')
-      .assistant('GET /healthz every 10 s.')
-      .writeTo(join(ws.root, 'session.jsonl'));
+    const t = twoExchanges(ws.root, ENDED, DAY);
 
     const end = hook(ws, 'SessionEnd', ENDED, t, true);
     expect(end.code).toBe(1);

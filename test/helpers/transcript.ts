@@ -2,6 +2,7 @@
 // uuid/parentUuid chains, streamed assistant blocks on separate lines, tool_use/tool_result
 // pairs, thinking blocks, meta lines, sidechains and compact summaries.
 import { appendFileSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
 
 export class TranscriptWriter {
   private n = 0;
@@ -154,3 +155,20 @@ export class TranscriptWriter {
 export function hookJson(event: string, fields: Record<string, unknown>): string {
   return JSON.stringify({ hook_event_name: event, permission_mode: 'default', ...fields });
 }
+
+/**
+ * A session of two exchanges (the staging proxy's port and health check) started on `day`,
+ * written as `session.jsonl` in `root`: what the fault tests expect archived once, whatever
+ * failed first.
+ */
+export function twoExchanges(root: string, session: string, day: string): string {
+  return new TranscriptWriter(session, `${day}T09:00:00.000Z`, root)
+    .user('Which port does the staging proxy listen on?')
+    .assistant('8443, behind the load balancer.')
+    .user('And the health check?')
+    .assistant('GET /healthz every 10 s.')
+    .writeTo(join(root, 'session.jsonl'));
+}
+
+/** The exchanges a raw log holds, by their headings. */
+export const conversationTurns = (text: string): number => text.split('\n').filter((l) => l.startsWith('## Conversation')).length;

@@ -1,12 +1,7 @@
-// A capture hook that cannot get the append lock (another process holds it past its 5 s wait):
-// nothing for the user to do, so exit 0 and nothing said, but the session's place is kept in
-// `.hipo/pending-captures/`. After SessionEnd no hook of that session comes again: the next hook
-// of another session archives its turns, each once. This test process holds the lock.
-import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { acquireFileLock, type FileLock } from '../../src/state/lock-file.js';
 import { ensureStateDir, statePath } from '../../src/state/dir.js';
-import { hookJson, TranscriptWriter } from '../helpers/transcript.js';
+import { conversationTurns, hookJson, twoExchanges } from '../helpers/transcript.js';
 import { journalRecords as journal, makeWorkspace, runCli } from '../helpers/workspace.js';
 
 const ENDED = '4c5d6e7f-8091-4a2b-8c3d-4e5f60718293';
@@ -20,18 +15,13 @@ function hook(cwd: string, event: string, fields: Record<string, unknown>) {
   return runCli(['hook', event], { input: hookJson(event, { cwd, ...fields }), env: { HIPO_NOW: DAY } });
 }
 
-const turns = (text: string): number => text.split('\n').filter((l) => l.startsWith('## Conversation')).length;
+const turns = conversationTurns;
 
 describe('a capture hook at a busy append lock', () => {
   it('exits 0, keeps the session place, and the next hook of another session archives each turn once', async () => {
     // A budget no loaded machine runs out of: the hook that takes the waiting capture in must get to it.
     const ws = makeWorkspace({}, { timeZone: 'UTC', agents: { hookBudgetMs: 60_000, hookTimeoutMs: 30_000 } });
-    const t = new TranscriptWriter(ENDED, `${DAY}T09:00:00.000Z`, ws.root)
-      .user('Which port does the staging proxy listen on?')
-      .assistant('8443, behind the load balancer.')
-      .user('And the health check?')
-      .assistant('GET /healthz every 10 s.')
-      .writeTo(join(ws.root, 'session.jsonl'));
+    const t = twoExchanges(ws.root, ENDED, DAY);
     ensureStateDir(ws);
     lock = await acquireFileLock(statePath(ws, 'appendLock'), { command: 'test', waitMs: 0, leaseMs: 30_000, pollMs: () => 10 });
 

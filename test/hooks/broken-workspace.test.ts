@@ -7,7 +7,7 @@ import { chmodSync, mkdirSync, mkdtempSync, readdirSync, rmSync, writeFileSync }
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { hookJson, TranscriptWriter } from '../helpers/transcript.js';
+import { conversationTurns, hookJson, TranscriptWriter } from '../helpers/transcript.js';
 import { journalRecords as journal, makeWorkspace, runCli } from '../helpers/workspace.js';
 
 const ENDED = '2b3c4d5e-6f70-4a81-9b2c-3d4e5f607182';
@@ -28,7 +28,7 @@ function session(dir: string): string {
 /** A budget no loaded machine runs out of: the hook that takes a waiting capture in must get to it. */
 const CONFIG = { timeZone: 'UTC', agents: { hookBudgetMs: 60_000 } };
 
-const turns = (text: string): number => text.split('\n').filter((l) => l.startsWith('## Conversation')).length;
+const turns = conversationTurns;
 
 describe('hooks in a broken workspace', () => {
   it('without its memory folder: exit 1 naming it, the session kept, told at SessionStart, archived once it is back', () => {

@@ -5,7 +5,7 @@
 import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { hookJson, TranscriptWriter } from '../helpers/transcript.js';
+import { conversationTurns, hookJson, TranscriptWriter } from '../helpers/transcript.js';
 import { journalRecords as journal, makeWorkspace, runCli, type TestWorkspace } from '../helpers/workspace.js';
 
 const ENDED = '5c0d7e21-9b44-4f3a-8e6d-1a2b3c4d5e6f';
@@ -29,7 +29,7 @@ function session(ws: TestWorkspace): string {
     .writeTo(join(ws.root, 'session.jsonl'));
 }
 
-const turns = (text: string): number => text.split('\n').filter((l) => l.startsWith('## Conversation')).length;
+const turns = conversationTurns;
 
 describe('hooks while hipo.config.json does not load', () => {
   it('say so on stderr and exit 1, tell the agent at SessionStart, and archive the ended session once the file loads', () => {
