@@ -96,7 +96,8 @@ export async function runHook(event: string, stdinText: string | Error, opts: Ho
         const broken = unwritable(ws, err);
         if (broken) return mustAct(event, ws, input, broken, 'once it can be written');
         const full = diskFull(ws, err);
-        if (full) return mustAct(event, ws, input, full, 'once the disk has space');
+        // A quota is the user's own room, not the disk's.
+        if (full) return mustAct(event, ws, input, full, full.endsWith('(EDQUOT)') ? 'once the quota has room' : 'once the disk has space');
         // Another process appending past the lock's wait: nothing for the user to do, but after
         // SessionEnd no hook of this session comes to retry, so its place is kept all the same.
         if (err instanceof AppendLockBusy) return keepQuietly(event, ws, input, err.message);

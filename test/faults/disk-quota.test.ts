@@ -89,7 +89,7 @@ describe.skipIf(cannot)('faults: a used-up disk quota during a hook append (stra
     const end = hook(ws, 'SessionEnd', ENDED, t, true);
     expect(end.code).toBe(1);
     expect(end.stderr.trim()).toBe(
-      `hipo: ${ws.memoryDir}: disk quota exceeded (EDQUOT) (nothing archived; the transcript is archived once the disk has space)`,
+      `hipo: ${ws.memoryDir}: disk quota exceeded (EDQUOT) (nothing archived; the transcript is archived once the quota has room)`,
     );
     expect(ws.files('memory')).toEqual([]);
     expect(ws.files('.hipo/pending-captures')).toHaveLength(1);
