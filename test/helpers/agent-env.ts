@@ -52,6 +52,9 @@ export function agentEnv(opts: { claude?: boolean } = {}): AgentEnv {
   if (opts.claude) {
     writeFileSync(join(bin, 'claude'), FAKE_CLAUDE);
     chmodSync(join(bin, 'claude'), 0o755);
+    // The stand-in is CommonJS: a package.json of "type": "module" above the temp folder would
+    // make Node read it as a module (and fail at its first require) without this one.
+    writeFileSync(join(bin, 'package.json'), '{"type":"commonjs"}\n');
   }
   const path = [bin, dirname(process.execPath), '/usr/bin', '/bin'].join(':');
   return {
