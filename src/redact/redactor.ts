@@ -145,16 +145,22 @@ export class Redactor {
   private readonly exhaustive: boolean;
   /** A digest of the workspace's patterns: equal for redactors that apply the same rules. */
   readonly patternsKey: string;
+  private rulesKeyMemo: string | null = null;
+
   /**
    * A digest of every rule applied: the built-in ones (their code, secretlint's preset version)
    * and the workspace's patterns. Another one means texts redacted before may hold a secret now found.
+   * Made when first asked (reading the redactor's modules costs ~14 ms): only compaction, the
+   * index and the stamp cache ask, not a hook redacting a prompt.
    */
-  readonly rulesKey: string;
+  get rulesKey(): string {
+    this.rulesKeyMemo ??= rulesDigest(builtinRulesKey(), this.patternsKey);
+    return this.rulesKeyMemo;
+  }
 
   constructor(extraPatterns: readonly string[] = [], options: RedactorOptions = {}) {
     this.exhaustive = options.exhaustive ?? false;
     this.patternsKey = createHash('sha256').update(JSON.stringify(extraPatterns)).digest('base64url').slice(0, 16);
-    this.rulesKey = rulesDigest(builtinRulesKey(), this.patternsKey);
     const specs: ScannerRule[] = [
       ...HIPO_RULES,
       // A workspace's own patterns are redacted whole (their groups are the user's business).
