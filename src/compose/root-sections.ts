@@ -31,11 +31,12 @@ const FACT_LINE_MAX = 200;
  * The most salient facts are shown as the user said them; when they do not all fit, every later
  * one is shown by its digest (the names and amounts it holds, summarize/facts/digest.ts), on one
  * `- Also in <month>:` line per category and month, newest month first: the month names the
- * monthly node (and its days) that hold the sentence. A sentence costs about six digests, so
- * sentences get a fifth of the profile's room (at least three of them): a small memory reads as
- * sentences, a long history names several times more of the user's life as digests.
+ * monthly node (and its days) that hold the sentence. A sentence costs about six digests, and a
+ * digest says what each name is ("Bell Zephyr helmet"), so sentences get a tenth of the
+ * profile's room (at least three of them): a small memory reads as sentences, a long history
+ * names several times more of the user's life as digests.
  */
-const SENTENCE_PART = 0.2;
+const SENTENCE_PART = 0.1;
 const MIN_SENTENCES = 3;
 export const ALSO_LINE = /^- Also(?: in (\d{4}-\d{2}))?: /;
 export const ALSO_SEPARATOR = ' · ';
