@@ -11,6 +11,13 @@ import { ToolError } from './tools.js';
 export const RESOURCE_PREFIX = 'hipo://memory/';
 const LEVELS: NodeLevel[] = ['monthly', 'weekly', 'daily'];
 const MAX_NODE_BYTES = 4 * 1024 * 1024;
+/**
+ * Resources per resources/list page. A listed node costs about 270 bytes of JSON: the whole list
+ * in one answer was 350 KB for a 3-year tree and 1.1 MB for a 10-year one, held and parsed at
+ * once by a client that may want only the newest nodes. 100 keeps a page near 27 KB; a round
+ * trip over stdio costs little, so 13 pages for a 3-year tree (43 for 10 years) is cheap.
+ */
+export const RESOURCE_PAGE_SIZE = 100;
 
 export interface NodeResource {
   uri: string;
@@ -49,6 +56,49 @@ export function listNodes(env: ToolEnv): NodeResource[] {
     for (const n of names.sort().reverse()) if (has(`${level}/${n}`)) out.push(resource(`${level}/${n}`, level, n.slice(0, -3)));
   }
   return out;
+}
+
+/** Where a node's level comes in the listing: ROOT, then monthly, weekly and daily nodes. */
+const RANKS: Record<NodeLevel, number> = { root: 0, monthly: 1, weekly: 2, daily: 3 };
+
+/** The node `name` names (`daily/2026-03-14.md`), or null for anything else. */
+function levelOf(name: string): NodeLevel | null {
+  const c = classifyPath(name);
+  return c.kind === 'node' ? c.period.level : null;
+}
+
+/** Whether `a` comes after `b` in the listing's order: by level, then newest first (names sort by period). */
+function comesAfter(a: NodeResource, b: { name: string; level: NodeLevel }): boolean {
+  const byLevel = RANKS[levelOf(a.name)!] - RANKS[b.level];
+  return byLevel !== 0 ? byLevel > 0 : a.name < b.name;
+}
+
+export type ResourcePage = { resources: NodeResource[]; nextCursor?: string; problem?: undefined } | { problem: string };
+
+/**
+ * One page of `nodes` (all of them, in listNodes' order): the first, or the one after `cursor`.
+ * A cursor names the last node of the page before (`daily/2026-03-14.md`) rather than counting:
+ * the next page starts at the first node that sorts after it, whether or not it still exists.
+ * So a node there for the whole listing comes exactly once, and none twice; a node added or
+ * removed meanwhile comes at most once (in this listing if it sorts after the cursor, else in
+ * the next). A count would repeat or skip a node for each one added or removed before it.
+ */
+export function resourcePage(nodes: readonly NodeResource[], cursor?: string, size = RESOURCE_PAGE_SIZE): ResourcePage {
+  let start = 0;
+  if (cursor !== undefined) {
+    const level = levelOf(cursor);
+    if (!level)
+      return {
+        problem:
+          `resources/list: cursor ${JSON.stringify(cursor.slice(0, 80))} is not one this server gives ` +
+          '(a nextCursor names the last node of its page, e.g. daily/2026-03-14.md); list again without a cursor',
+      };
+    const after = { name: cursor, level };
+    start = nodes.findIndex((n) => comesAfter(n, after));
+    if (start < 0) start = nodes.length;
+  }
+  const resources = nodes.slice(start, start + size);
+  return start + size < nodes.length ? { resources, nextCursor: resources.at(-1)!.name } : { resources };
 }
 
 /** One node's text; `rel` must name a node inside the memory folder. */

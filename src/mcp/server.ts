@@ -6,13 +6,14 @@
 // an error reply). Loaded only by this command, so the SDK never slows down hooks or other
 // commands.
 import { McpServer, ResourceTemplate } from '@modelcontextprotocol/sdk/server/mcp.js';
+import { ErrorCode, ListResourcesRequestSchema, McpError } from '@modelcontextprotocol/sdk/types.js';
 import { z } from 'zod';
 import { MEMORY_TYPES } from '../tree/layout.js';
 import { INDEX_LEVELS } from '../index/levels.js';
 import { SEARCH_MODES } from '../search/modes.js';
 import { WORKSPACE_NAME } from '../config/settings-source.js';
 import { BoundedStdioTransport } from './transport.js';
-import { listNodes, readNode, RESOURCE_PREFIX } from './resources.js';
+import { listNodes, readNode, RESOURCE_PREFIX, resourcePage } from './resources.js';
 import { CONTEXT_OUTPUT, GET_OUTPUT, LOG_OUTPUT, RECALL_OUTPUT, SEARCH_OUTPUT, STATUS_OUTPUT } from './schemas.js';
 import { contextTool, getTool, logTool, recallTool, searchTool, statusTool, ToolError, type ToolAnswer, type ToolEnv } from './tools.js';
 import { redactOutput, redactValue } from '../redact/lines.js';
@@ -193,35 +194,34 @@ function buildServer(current: () => Served, version: string): McpServer {
       ],
     };
   };
-  const nodes = (): ReturnType<typeof listNodes> => {
-    const { env } = current();
-    return env ? listNodes(env) : [];
+  const rootMeta = {
+    title: 'ROOT.md',
+    description:
+      'The root of the memory tree (hipo://memory/ROOT.md): what the user has said about themselves, ' +
+      'how they want the agent to work, active context, recent patterns, history and the topics index.',
+    mimeType: 'text/markdown',
   };
-  server.registerResource(
-    'root',
-    new ResourceTemplate(`${RESOURCE_PREFIX}{file}`, {
-      list: () => ({ resources: nodes().filter((r) => r.name === 'ROOT.md') }),
-    }),
-    {
-      title: 'ROOT.md',
-      description:
-        'The root of the memory tree (hipo://memory/ROOT.md): what the user has said about themselves, how they want the agent to work, active context, recent patterns, history and the topics index.',
-      mimeType: 'text/markdown',
-    },
-    (uri, vars) => read(String(vars.file), uri.href),
+  const nodeMeta = {
+    title: 'Memory node',
+    description: 'A daily, weekly or monthly summary node (hipo://memory/daily/2026-03-14.md, weekly/2026-W11.md, monthly/2026-03.md).',
+    mimeType: 'text/markdown',
+  };
+  // No list callbacks: the SDK's resources/list would answer with every template's whole list.
+  server.registerResource('root', new ResourceTemplate(`${RESOURCE_PREFIX}{file}`, { list: undefined }), rootMeta, (uri, vars) =>
+    read(String(vars.file), uri.href),
   );
-  server.registerResource(
-    'node',
-    new ResourceTemplate(`${RESOURCE_PREFIX}{level}/{file}`, {
-      list: () => ({ resources: nodes().filter((r) => r.name !== 'ROOT.md') }),
-    }),
-    {
-      title: 'Memory node',
-      description: 'A daily, weekly or monthly summary node (hipo://memory/daily/2026-03-14.md, weekly/2026-W11.md, monthly/2026-03.md).',
-      mimeType: 'text/markdown',
-    },
-    (uri, vars) => read(`${vars.level}/${vars.file}`, uri.href),
+  server.registerResource('node', new ResourceTemplate(`${RESOURCE_PREFIX}{level}/{file}`, { list: undefined }), nodeMeta, (uri, vars) =>
+    read(`${vars.level}/${vars.file}`, uri.href),
   );
+  // Replaces the handler the SDK set up with the templates: the list in pages (resources.ts).
+  server.server.setRequestHandler(ListResourcesRequestSchema, (request) => {
+    const { env } = current();
+    const page = resourcePage(env ? listNodes(env) : [], request.params?.cursor);
+    if (page.problem !== undefined) throw new McpError(ErrorCode.InvalidParams, page.problem);
+    // Each resource carries its template's description, as the SDK's listing gave it.
+    const resources = page.resources.map((r) => ({ ...(r.name === 'ROOT.md' ? rootMeta : nodeMeta), ...r }));
+    return page.nextCursor === undefined ? { resources } : { resources, nextCursor: page.nextCursor };
+  });
   return server;
 }
 
