@@ -238,3 +238,96 @@ describe('values taken whole, and only the value', () => {
     expect(r.redact(text).text.split('\n')[1]).toBe(next);
   });
 });
+
+describe('a password beside its user name, a .pgpass line, a Sentry DSN', () => {
+  const r = new Redactor();
+
+  it.each([
+    ['user admin pass hunter2xyz', 'user admin pass [REDACTED:password]'],
+    ['user admin password hunter2xyz.', 'user admin password [REDACTED:password].'],
+    ['username deploy, pwd Zq8#kd92 on the box', 'username deploy, pwd [REDACTED:password] on the box'],
+    ['login admin / pw Tr0ub4dor&3', 'login admin / pw [REDACTED:password]'],
+  ])('the password after a user name and a password word, no "is": %s', (text, redacted) => {
+    expect(r.redact(text).text).toBe(redacted);
+  });
+
+  it.each([
+    'the user object passes validation',
+    'user admin pass rate 99.5% this sprint',
+    'login page pass v2.3.1 to the client',
+    'user session pass token123 to the API',
+    'user admin pass $ADMIN_PASS',
+    'login as admin passwordless',
+  ])('leaves a user name and "pass" that give no password: %s', (text) => {
+    expect(r.redact(text).text).toBe(text);
+  });
+
+  it.each([
+    ['creds admin/S3cr3t!x', 'creds admin/[REDACTED:password]'],
+    ['creds: admin / S3cr3t!x', 'creds: admin / [REDACTED:password]'],
+    ['the credentials are deploy:Zq8kd92x now', 'the credentials are deploy:[REDACTED:password] now'],
+  ])('the password of credentials given as user/password: %s', (text, redacted) => {
+    expect(r.redact(text).text).toBe(redacted);
+  });
+
+  it.each([
+    'creds read/write access',
+    'credentials aws/prod-2026 profile',
+    'creds ~/.aws/credentials',
+    'credentials client_id/client_secret',
+  ])('leaves credentials named by kind or place: %s', (text) => {
+    expect(r.redact(text).text).toBe(text);
+  });
+
+  it.each([
+    ['db.internal:5432:app:admin:S3cr3tPw!', 'db.internal:5432:app:admin:[REDACTED:password]'],
+    ['*:*:*:postgres:hunter2xyz', '*:*:*:postgres:[REDACTED:password]'],
+    [
+      '```\nlocalhost:*:*:me:pl41nWord\n10.0.4.17:6432:*:app:Zq8kd92x\r\n```',
+      '```\nlocalhost:*:*:me:[REDACTED:password]\n10.0.4.17:6432:*:app:[REDACTED:password]\r\n```',
+    ],
+    ['- db.internal:5432:app:admin:S3cr3t\\:Pw', '- db.internal:5432:app:admin:[REDACTED:password]'],
+  ])('the password of a .pgpass line: %j', (text, redacted) => {
+    expect(r.redact(text).text).toBe(redacted);
+  });
+
+  it.each([
+    '12:30:45',
+    '12:30:45:00:01',
+    'fe80::1ff:fe23:4567:890a',
+    'fe80:0:0:0:1',
+    'INFO:app:db:worker:started',
+    'notes.md:12:a:b:c3',
+    'db.internal:5432:app:admin',
+    'db.internal:5432:app:admin:pw:extra',
+    'root:x:0:0:root:/root:/bin/bash',
+    'see db.internal:5432:app:admin:S3cr3tPw! here',
+  ])('leaves colons that are no .pgpass line: %j', (text) => {
+    expect(r.redact(text).text).toBe(text);
+  });
+
+  it.each([
+    [
+      'SENTRY_DSN=https://0123456789abcdef0123456789abcdef@o123456.ingest.sentry.io/1234567',
+      'SENTRY_DSN=https://[REDACTED:sentry-dsn]@o123456.ingest.sentry.io/1234567',
+    ],
+    [
+      'dsn: "https://0123456789abcdef0123456789abcdef:fedcba9876543210fedcba9876543210@sentry.io/123"',
+      'dsn: "https://[REDACTED:sentry-dsn]@sentry.io/123"',
+    ],
+    [
+      'self-hosted: https://0123456789abcdef0123456789abcdef@sentry.example.com/sentry/2.',
+      'self-hosted: https://[REDACTED:sentry-dsn]@sentry.example.com/sentry/2.',
+    ],
+  ])("a Sentry DSN's key: %s", (text, redacted) => {
+    expect(r.redact(text).text).toBe(redacted);
+  });
+
+  it.each([
+    'https://git@github.com/x',
+    'https://deploy@git.example.com/acme/1234',
+    'sentry event https://acme.sentry.io/issues/4521/events/0123456789abcdef0123456789abcdef/',
+  ])('leaves a URL with a user name that is no key: %s', (text) => {
+    expect(r.redact(text).text).toBe(text);
+  });
+});

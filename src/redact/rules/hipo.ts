@@ -312,6 +312,53 @@ const ENV_SET = raw`\b(?:[Ss]et|[Ee]xport|[Cc]hanged?|[Uu]pdated?|[Rr]eset)\b[^.
 /** "I set the …", "changed my …": the verb before a password word given a new value with "to". */
 const PASSWORD_SET = raw`\b(?:set|changed?|reset|updated?|switched)\b[^.!?\n]{0,40}`;
 
+/**
+ * A password said beside its user name ("user admin pass hunter2xyz", "creds admin/S3cr3t!x"):
+ * no "is" says it is one, so only a value with letters and digits, not a word, a version, a path
+ * or a phrase (`user tests pass v2.3.1`, `creds read/write`, `creds aws/prod-2026`).
+ */
+function pairedValue(value: string, at: Candidate): boolean {
+  const secret = value.replace(/[.!?]+$/, '');
+  if (secret.length < 6 || isPlaceholder(secret) || isPathLike(secret) || isPhraseLike(secret)) return false;
+  if (/^v?\d+(?:\.\d+)+/i.test(secret) || /^\$/.test(secret)) return false;
+  // "pass token123 to the API": the verb, not a password.
+  if (/^\s+(?:to|into|onto|through|along)\b/i.test(at.text.slice(at.end, at.end + 12))) return false;
+  const c = charClasses(secret);
+  return c.digit && (c.lower || c.upper);
+}
+
+/** A field of a `.pgpass` line: anything but `:` and spaces, or a character escaped with `\`. */
+const PGPASS_FIELD = raw`(?:[^\s:\\]|\\.)+`;
+const FILE_EXTENSIONS =
+  'md|txt|log|csv|tsv|ts|tsx|js|jsx|mjs|cjs|py|go|rb|rs|java|kt|c|h|cc|cpp|hpp|cs|php|sh|json|ya?ml|toml|ini|cfg|conf|xml|html|sql';
+/** What a `.pgpass` line's host is not: a number (a time), a file (`grep -n` output: `notes.md:12:a:b:c`). */
+const NOT_A_PGPASS_HOST = new RegExp(`^\\d+$|\\.(?:${FILE_EXTENSIONS})$`, 'i');
+/** `:port:`, a number or `*`. */
+const PGPASS_PORT = raw`:(?:\d{1,5}|\*):`;
+/** Looked back for from `:port:`: the host, first on its line (a bullet aside). */
+const PGPASS_HOST = raw`(?<=(?:^|\n)[ \t]*(?:[-+>][ \t]+)?${PGPASS_FIELD}${PGPASS_PORT})`;
+
+/** A user name as written after "user", "login": `admin`, `"deploy"`, `dana@acme.com`. */
+const USER_NAME = raw`[ \t]*[:=]?[ \t]*["'\x60]?[^\s"'\x60,;/:=]{1,64}["'\x60]?`;
+/** The password's word after a user name, and how its value is given: "pass", ", pwd:", " / pw". */
+const PAIRED_PASSWORD = raw`[ \t]*(?:[,;/|][ \t]*)?\b(?:pass(?:word|wd)?|pwd|pw)[ \t]*[:=]?[ \t]*`;
+/** "creds", "credentials are:": the name of a user name and password given together. */
+const CREDS_ARE = raw`\b(?:creds?|credentials?)(?![\w-])(?:\s+(?:are|is|were|was))?(?:[ \t]*[:=])?[ \t]*`;
+
+/**
+ * A `.pgpass` line, `hostname:port:database:username:password`, checked beyond its shape: the
+ * host a name or `*` (not a number, as in a time, nor a file, as in `grep -n` output), and not
+ * five groups of up to four hex digits (an IPv6 address).
+ */
+function pgpassLine(secret: string, at: Candidate): boolean {
+  const lineStart = at.text.lastIndexOf('\n', at.matchStart) + 1;
+  const host = at.text.slice(lineStart, at.matchStart).replace(/^[ \t]*(?:[-+>][ \t]+)?/, '');
+  if (!/^(?:\*|[\w.-]+)$/.test(host) || NOT_A_PGPASS_HOST.test(host)) return false;
+  const fields = [host, ...at.match.slice(1).split(':')];
+  if (fields.every((f) => /^[0-9a-f]{1,4}$/i.test(f))) return false;
+  return secret !== '*' && !/^\$/.test(secret);
+}
+
 export const HIPO_RULES: readonly ScannerRule[] = [
   ...TOKEN_RULES,
   {
@@ -352,6 +399,16 @@ export const HIPO_RULES: readonly ScannerRule[] = [
     // looked back for, so the regex scans for `://` rather than trying every word.
     regex: raw`(?<=\b[a-z][a-z0-9+.-]{1,20})://([^\s:/@]*):([^\s@/]+)@`,
     accept: (s) => !/^(?:pass(?:word)?|pwd|secret)$/i.test(s),
+  },
+  {
+    // A Sentry DSN, `https://<key>@o123456.ingest.sentry.io/1234567` (older ones
+    // `https://<key>:<secret>@sentry.io/123`, self-hosted ones on any host): the key, 32 hex
+    // digits as a URL's user name, which no person's user name is (`https://git@github.com/x`).
+    id: 'sentry-dsn',
+    keywords: ['://'],
+    ignoreCase: true,
+    secretGroup: 1,
+    regex: raw`(?<=\bhttps?)://([0-9a-f]{32}(?::[0-9a-f]{32})?)@[a-z0-9.-]+(?::\d{1,5})?/(?:[\w.-]+/)*\d+(?![\w/-]|\.\w)`,
   },
   {
     id: 'bearer-token',
@@ -507,6 +564,41 @@ export const HIPO_RULES: readonly ScannerRule[] = [
     secretGroup: 1,
     regex: raw`(?<=\b(?:machine\s+\S+|default)\s+login\s+\S+\s+)password\s+(\S+)`,
     accept: (s) => !isPlaceholder(s) && !/^\$/.test(s) && s.length >= 3,
+  },
+  {
+    // A user name and its password said together, without "password is": "user admin pass
+    // hunter2xyz", "username deploy pwd Zq8#kd92", "login admin / pw Tr0ub4dor&3". The user
+    // name stays.
+    id: 'password',
+    keywords: ['user', 'usr', 'login'],
+    ignoreCase: true,
+    secretGroup: 1,
+    regex: raw`\b(?:user(?:[ _-]?name)?|usr|login)${USER_NAME}${PAIRED_PASSWORD}${PROSE_VALUE}`,
+    accept: pairedValue,
+  },
+  {
+    // Credentials as `user/password` or `user:password`: "creds admin/S3cr3t!x", "credentials
+    // are deploy:Zq8kd92x". The user name stays.
+    id: 'password',
+    keywords: ['cred'],
+    ignoreCase: true,
+    secretGroup: 1,
+    regex: raw`${CREDS_ARE}["'\x60]?[^\s"'\x60/:]{1,64}[ \t]?[/:][ \t]?${PROSE_VALUE}`,
+    accept: pairedValue,
+  },
+  {
+    // A `.pgpass` line, `hostname:port:database:username:password` (`*` for any of the first
+    // four), alone on its line: no keyword announces it, so the rule reads the whole text. It
+    // starts at `:port:`, literal enough for the regex engine to skip ahead to, and looks back
+    // for the host at the line's start only there (looking back first, at every position, made
+    // a pass over MemAware's 16 MB 1.5 s slower). Exactly five fields and a numeric port or `*`:
+    // not a time (`12:30:45`), an IPv6 address or a log prefix of words (`INFO:app:db:x:y`).
+    id: 'password',
+    keywords: [],
+    anchor: 'text',
+    secretGroup: 1,
+    regex: raw`${PGPASS_PORT}${PGPASS_HOST}${PGPASS_FIELD}:${PGPASS_FIELD}:(${PGPASS_FIELD})(?=[ \t]*\r?(?:\n|$))`,
+    accept: pgpassLine,
   },
   {
     // A wifi network's key: "the wifi key is …", "WPA2 key: …".
