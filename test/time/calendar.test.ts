@@ -5,6 +5,7 @@ import {
   addDays,
   daysBetween,
   isoWeekOf,
+  isValidTimeZone,
   isoWeeksInYear,
   monthDates,
   parseIsoWeek,
@@ -166,6 +167,22 @@ describe('dates', () => {
 });
 
 describe('time zones', () => {
+  // A guard: the zones the list names are taken without a formatter (see isValidTimeZone).
+  it('are the names a formatter takes, whether or not the list of zones names them', () => {
+    const formatterTakes = (tz: string) => {
+      try {
+        new Intl.DateTimeFormat('en-US', { timeZone: tz });
+        return true;
+      } catch {
+        return false;
+      }
+    };
+    const names = [...Intl.supportedValuesOf('timeZone'), 'UTC', 'utc', 'Etc/UTC', 'GMT', 'US/Eastern', 'europe/berlin', 'Asia/Calcutta'];
+    for (const tz of names) expect(isValidTimeZone(tz), tz).toBe(true);
+    for (const tz of names) expect(formatterTakes(tz), tz).toBe(true);
+    for (const tz of ['Mars/Olympus', '', 'Europe/Berlin ', 'Europe']) expect(isValidTimeZone(tz), tz).toBe(false);
+  });
+
   it("takes today's date in the configured zone, not UTC", () => {
     const instant = new Date('2026-03-15T23:30:00Z');
     expect(todayIn('UTC', instant)).toBe('2026-03-15');
