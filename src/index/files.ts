@@ -22,18 +22,39 @@ export interface IndexableFile {
   abs: string;
   level: IndexLevel;
   period: DateRange | null;
-  /** The file's stats as the listing found them (the caller need not ask again). */
-  stats: Stats;
+  /** The file's size and mtime as the listing found them (the caller need not ask again). */
+  stats: FileStamp;
 }
+
+/**
+ * What tells a file changed without reading it. Not the whole Stats: with its four Dates, the
+ * 6,858 of a 10-year tree, kept until the index is up to date, gave the listing twice the
+ * garbage collection (a scavenge copies what is still alive).
+ */
+export type FileStamp = Pick<Stats, 'size' | 'mtimeMs'>;
 
 /** Folders never descended into: hidden ones (`.hipo`, `.git`) and dependency trees. */
 const SKIP_DIRS = new Set(['node_modules']);
+const DOT = '.'.charCodeAt(0);
+const MARKDOWN = /\.md$/i;
 const DATE_IN_NAME = /(?:^|[^\d])(\d{4}-\d{2}-\d{2})(?:[^\d]|$)/;
 
-/** What a workspace-relative path is, for the index. */
-function describeFile(ws: Workspace, abs: string, stats: Stats): IndexableFile {
-  const path = relative(ws.root, abs).split(sep).join('/');
-  const inTree = relative(ws.memoryDir, abs).split(sep).join('/');
+/** A path from `from` to `abs`, forward slashes: `''` for `from` itself. */
+function slashRelative(from: string, abs: string): string {
+  const rel = relative(from, abs);
+  return sep === '/' ? rel : rel.split(sep).join('/');
+}
+
+/** A folder as its files' paths begin: `memory/daily/`, `''` for the folder itself, `../away/`. */
+function asPrefix(rel: string): string {
+  return rel === '' || rel.endsWith('/') ? rel : `${rel}/`;
+}
+
+/**
+ * What a file is, for the index: `path` is workspace-relative, `inTree` relative to the memory
+ * folder (starting `..` outside it), both with forward slashes.
+ */
+function describeFile(path: string, inTree: string, abs: string, stats: FileStamp): IndexableFile {
   const what = inTree.startsWith('..') ? ({ kind: 'other' } as const) : classifyPath(inTree);
   if (what.kind === 'raw') return { path, abs, stats, level: 'raw', period: { start: what.date, end: what.date } };
   if (what.kind === 'node') {
@@ -77,18 +98,19 @@ export function listIndexableFiles(ws: Workspace, include: readonly string[], me
   const redactor = workspaceRedactor(ws);
   const refused = new Set<string>();
   const inMemory = ws.memoryName === '.' ? '' : `${ws.memoryName}/`;
-  const add = (abs: string, stats: Stats): void => {
-    const f = describeFile(ws, abs, stats);
-    if (seen.has(f.path) || refused.has(f.path)) return;
+  const add = (path: string, inTree: string, abs: string, stats: Stats): void => {
+    if (seen.has(path) || refused.has(path)) return;
     // The index keeps every file's path: a path that holds a secret is left out, named redacted.
-    const named = redactedPath(redactor, f.path, inMemory);
-    if (named === f.path) seen.set(f.path, f);
+    const named = redactedPath(redactor, path, inMemory);
+    if (named === path) seen.set(path, describeFile(path, inTree, abs, { size: stats.size, mtimeMs: stats.mtimeMs }));
     else {
-      refused.add(f.path);
+      refused.add(path);
       problems.push(`${named}: skipped: its name holds a secret, which the search index would copy; rename the file`);
     }
   };
-  const wsPath = (abs: string): string => relative(ws.root, abs).split(sep).join('/');
+  // A file not met by a walk: its paths are worked out from its own.
+  const addFile = (abs: string, stats: Stats): void => add(wsPath(abs), slashRelative(ws.memoryDir, abs), abs, stats);
+  const wsPath = (abs: string): string => slashRelative(ws.root, abs);
   // Symbolic links to files are followed while they stay inside the folder walked; links to
   // folders are not (a link loop would never end). Null: not listed.
   const entryStats = (abs: string, root: string): Stats | null => {
@@ -117,16 +139,21 @@ export function listIndexableFiles(ws: Workspace, include: readonly string[], me
       return;
     }
     // One system call per markdown file (its stats, which the index needs anyway); folders and
-    // other files are told apart by their directory entry.
+    // other files are told apart by their directory entry. A file's paths are its folder's and
+    // its name: a path.join and two path.relative per file cost as much as the system calls
+    // (6,858 files of a 10-year tree: ~55 ms of a one-shot search's ~200 ms listing).
+    const inDir = dir.endsWith(sep) ? dir : dir + sep;
+    const path = asPrefix(wsPath(dir));
+    const inTree = asPrefix(slashRelative(ws.memoryDir, dir));
     for (const e of entries) {
       const name = e.name;
-      if (name.startsWith('.') || SKIP_DIRS.has(name)) continue;
-      const abs = join(dir, name);
+      if (name.charCodeAt(0) === DOT || SKIP_DIRS.has(name)) continue;
+      const abs = inDir + name;
       if (e.isDirectory()) walk(abs, null, root);
-      else if (!name.toLowerCase().endsWith('.md') || !(e.isFile() || e.isSymbolicLink())) continue;
+      else if (!MARKDOWN.test(name) || !(e.isFile() || e.isSymbolicLink())) continue;
       else {
         const st = entryStats(abs, root);
-        if (st?.isFile()) add(abs, st);
+        if (st?.isFile()) add(path + name, inTree + name, abs, st);
       }
     }
   };
@@ -138,7 +165,7 @@ export function listIndexableFiles(ws: Workspace, include: readonly string[], me
       const abs = join(ws.memoryDir, ...parts);
       // Gone: the caller removes it from the index.
       const st = entryStats(abs, ws.memoryDir);
-      if (st?.isFile()) add(abs, st);
+      if (st?.isFile()) addFile(abs, st);
     }
   for (const p of include) {
     const abs = resolve(ws.root, p);
@@ -152,7 +179,9 @@ export function listIndexableFiles(ws: Workspace, include: readonly string[], me
       continue;
     }
     if (st.isDirectory()) walk(abs, `search.include "${p}"`);
-    else if (st.isFile()) add(abs, st);
+    else if (st.isFile()) addFile(abs, st);
   }
-  return { files: [...seen.values()].sort((a, b) => (a.path < b.path ? -1 : a.path > b.path ? 1 : 0)), problems };
+  // The default order compares UTF-16 code units, as `<` does, without calling back per comparison.
+  const paths = [...seen.keys()].sort();
+  return { files: paths.map((path) => seen.get(path)!), problems };
 }

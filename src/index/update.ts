@@ -9,7 +9,6 @@
 // whole file, and an interrupted update loses nothing but time. The summaries' links to raw
 // sections are made last, from the whole index; what they wait for is noted in the file's
 // transaction (links_due), so an update stopped before them leaves them to the next one.
-import type { Stats } from 'node:fs';
 import { fmString } from '../tree/frontmatter.js';
 import { cappedNote, readCapped, type CappedRead } from '../tree/capped.js';
 import { decodeText } from '../tree/text.js';
@@ -17,7 +16,7 @@ import { chunkDocument, chunkOptions, type ChunkDraft } from './chunk.js';
 import { cjkIndexText } from './cjk.js';
 import { clearIndex, FTS_DUE, stmt, type IndexDb } from './db.js';
 import { EmbedderError, type Embedder } from './embed/embedder.js';
-import { listIndexableFiles, type IndexableFile } from './files.js';
+import { listIndexableFiles, type FileStamp, type IndexableFile } from './files.js';
 import { linkSummaries, linksDue, SUMMARY_LEVELS } from './link-update.js';
 import { redactKeepingLines } from '../redact/lines.js';
 import { markRedactionDue, purgeDeleted, REDACTION_DUE } from './reredact.js';
@@ -82,7 +81,7 @@ export interface UpdateReport {
  * write moves the mtime past it. With whole-second mtimes a write within the same second would
  * not, so there the margin is two seconds (the same rule as the tree's stamp cache).
  */
-function stampTrusted(st: Stats, row: FileRow): boolean {
+function stampTrusted(st: FileStamp, row: FileRow): boolean {
   if (row.size !== st.size || row.mtime_ms !== st.mtimeMs) return false;
   const margin = Number.isInteger(st.mtimeMs / 1000) ? 2000 : 0;
   return st.mtimeMs < row.indexed_at - margin;
