@@ -171,7 +171,14 @@ export function systemTimeZone(): string {
   return Intl.DateTimeFormat().resolvedOptions().timeZone || 'UTC';
 }
 
+/**
+ * Whether `tz` names a time zone. A zone's canonical name (`Europe/Berlin`) or `UTC` (which every
+ * Intl must take, and V8 leaves out of its list) is known from the list; anything else (`utc`,
+ * `US/Eastern`, a typo) is tried on a formatter. The first formatter of a process loads ICU's
+ * date patterns (~25 ms, a tenth of a one-shot search), the list ~3 ms.
+ */
 export function isValidTimeZone(tz: string): boolean {
+  if (tz === 'UTC' || Intl.supportedValuesOf('timeZone').includes(tz)) return true;
   try {
     new Intl.DateTimeFormat('en-US', { timeZone: tz });
     return true;
