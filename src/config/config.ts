@@ -70,6 +70,11 @@ interface AgentsConfig {
    * handed to the agent with the prompt; 0: none. At most `promptRecallChars` characters.
    */
   promptRecallHits: number;
+  /**
+   * At UserPromptSubmit, the lines of the monthly nodes' User Facts that share the most words
+   * with the prompt, shown before the hits; 0: none.
+   */
+  promptRecallFacts: number;
   promptRecallChars: number;
 }
 
@@ -222,6 +227,7 @@ export function defaultConfig(): HipoConfig {
       contextTokens: 2000,
       compactAfterCaptureMinutes: 10,
       promptRecallHits: 3,
+      promptRecallFacts: 3,
       promptRecallChars: 2000,
     },
     daemon: {
@@ -492,6 +498,7 @@ const BOUNDS: ReadonlyMap<string, Bound> = new Map<string, Bound>([
   ['agents.contextTokens', { min: 100, max: 1_000_000, whole: true }],
   ['agents.compactAfterCaptureMinutes', { min: 0, max: 43_200 }],
   ['agents.promptRecallHits', { min: 0, max: 20, whole: true }],
+  ['agents.promptRecallFacts', { min: 0, max: 20, whole: true }],
   ['agents.promptRecallChars', { min: 200, max: 100_000 }],
   ['daemon.debounceMs', TIMER],
   ['daemon.writeFinishMs', TIMER],

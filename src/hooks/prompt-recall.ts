@@ -3,9 +3,11 @@
 // fact it depends on ("a vacuum for long shedding hair") still shares words with where it was
 // said ("my golden retriever sheds"), and a keyword search over the tree finds some of those.
 // Its matched lines are often the assistant's advice in that conversation; what the user said of
-// themselves there comes with them (search/said.ts). MemAware's dev split, each question as the
-// prompt: the answer is in this context for 17.7 % of questions (10.0 % with matched lines
-// alone), half of them beyond what the SessionStart context holds. Bounded and quiet: bm25 only
+// themselves there comes with them (search/said.ts), and before the hits, the tree's own facts
+// that share words with the prompt (search/user-facts.ts). MemAware's dev split, each question as
+// the prompt: the answer is in this context for 20.1 % of questions (17.7 % without the facts,
+// 10.0 % with matched lines alone), half of them beyond what the SessionStart context holds.
+// Bounded and quiet: bm25 only
 // (no embedder to load, no model asked), the index as the daemon or the last compaction left it
 // (never built or updated here), nothing for a slash command or a prompt of one or two words,
 // nothing from ROOT.md (the SessionStart context has it), from the kept copies of hand-edited
@@ -18,6 +20,7 @@ import { search, type SearchHit } from '../search/search.js';
 import { pickSaid } from '../search/said-pick.js';
 import { saidLine, type Said } from '../search/said.js';
 import { saidBeside } from '../search/said-index.js';
+import { userFactsFor, type FactLine } from '../search/user-facts.js';
 import { tokenize } from '../summarize/keywords.js';
 import { clip } from '../summarize/classify.js';
 import { shortSessionId } from '../state/sessions.js';
@@ -54,6 +57,13 @@ function wordCount(prompt: string): number {
  */
 const SNIPPET_BESIDE_SAID = 200;
 
+/** A fact line for the agent: its place (the monthly node and line) and the fact as the node has it. */
+const factLine = (f: FactLine, memoryName: string): string =>
+  `- ${f.path.slice(memoryName === '.' ? 0 : memoryName.length + 1)}:${f.line} · ${clip(f.text, FACT_CHARS)}`;
+
+/** A fact line longer than this is cut (at a word): a fact is a sentence or two. */
+const FACT_CHARS = 200;
+
 /** A hit's lines for the agent: its place and section, its matched lines, what the user said there. */
 function hitBlock(h: SearchHit, said: readonly Said[], snippetChars = Infinity): string {
   const place = `${h.path.replace(/^[^/]+\//, '')}:${h.snippet.line}`;
@@ -71,9 +81,10 @@ function hitBlock(h: SearchHit, said: readonly Said[], snippetChars = Infinity):
 const saidUnder = (s: Said): string => `  ${saidLine(s)}`;
 
 /** The section's heading and what it holds; `said`: some hit brings what the user said there. */
-const head = (memoryName: string, said: boolean): string[] => [
+const head = (memoryName: string, said: boolean, facts: boolean): string[] => [
   '## From memory, about this prompt (hipo)',
-  `Earlier notes that share words with the prompt (keyword search)${said ? ', and what the user said of themselves there' : ''}; ` +
+  `${facts ? 'Facts the user told me that share words with the prompt (monthly nodes), then e' : 'E'}arlier notes that share words ` +
+    `with the prompt (keyword search)${said ? ', and what the user said of themselves there' : ''}; ` +
     `the full text is in the file named, under ${memoryName}/.`,
 ];
 
@@ -83,21 +94,24 @@ interface Block {
   said: boolean;
 }
 
-/** The text an agent gets: each hit's block, best first, within `maxChars`. */
-function renderPromptRecall(blocks: readonly Block[], memoryName: string, maxChars: number): string | null {
-  let size = head(memoryName, true).join('\n').length;
+/** The text an agent gets: the fact lines, then each hit's block, best first, within `maxChars`. */
+function renderPromptRecall(facts: readonly string[], blocks: readonly Block[], memoryName: string, maxChars: number): string | null {
+  let size = head(memoryName, true, facts.length > 0).join('\n').length;
   const shown: Block[] = [];
+  for (const f of facts) size += 1 + f.length;
   for (const block of blocks) {
     if (size + 1 + block.text.length > maxChars) continue;
     shown.push(block);
     size += 1 + block.text.length;
   }
-  if (!shown.length) return null;
+  if (!shown.length && !facts.length) return null;
   return [
     ...head(
       memoryName,
       shown.some((b) => b.said),
+      facts.length > 0,
     ),
+    ...facts,
     ...shown.map((b) => b.text),
   ].join('\n');
 }
@@ -134,16 +148,25 @@ export async function promptRecall(
           !(own && h.heading.includes(own)),
       )
       .slice(0, want);
+    // The user's facts that share words with the prompt come first: a few short lines, and the
+    // part of memory a request most often depends on without naming it.
+    const facts = userFactsFor(index, plainWords(text), config.agents.promptRecallFacts).map((f) => factLine(f, ws.memoryName));
+    const factChars = facts.reduce((n, f) => n + 1 + f.length, 0);
+    const factTexts = new Set(facts.map((f) => f.toLowerCase()));
+    const inFacts = (s: { text: string }): boolean => [...factTexts].some((f) => f.includes(s.text.toLowerCase()));
     // Each hit gets an even share of the room; what its matched lines leave goes to what the user said.
     const share =
-      Math.floor((config.agents.promptRecallChars - head(ws.memoryName, true).join('\n').length) / Math.max(1, hits.length)) - 1;
+      Math.floor(
+        (config.agents.promptRecallChars - head(ws.memoryName, true, facts.length > 0).join('\n').length - factChars) /
+          Math.max(1, hits.length),
+      ) - 1;
     const blocks = hits.map((hit) => {
-      const said = saidBeside(index.db, hit);
+      const said = saidBeside(index.db, hit).filter((s) => !inFacts(s));
       const room = share - hitBlock(hit, [], SNIPPET_BESIDE_SAID).length;
       const picked = pickSaid(said, text, room, (s) => saidUnder(s).length + 1);
       return picked.length ? { text: hitBlock(hit, picked, SNIPPET_BESIDE_SAID), said: true } : { text: hitBlock(hit, []), said: false };
     });
-    const context = renderPromptRecall(blocks, ws.memoryName, config.agents.promptRecallChars);
+    const context = renderPromptRecall(facts, blocks, ws.memoryName, config.agents.promptRecallChars);
     return context ? JSON.stringify({ hookSpecificOutput: { hookEventName: 'UserPromptSubmit', additionalContext: context } }) : null;
   } finally {
     index.close();

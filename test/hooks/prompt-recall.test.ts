@@ -53,6 +53,47 @@ describe('hipo hook UserPromptSubmit: memory about the prompt', () => {
     expect(quoted?.hookSpecificOutput.additionalContext).toContain('My golden retriever Max sheds long hair');
   });
 
+  it("leads with the user's facts that share words with the prompt, from the monthly nodes", () => {
+    const day = (date: string, statement: string, topic: string): string =>
+      [
+        `# ${date}`,
+        '',
+        '## Session 1',
+        `User: ${statement} Can you help me with ${topic}?`,
+        'Assistant: Sure:',
+        ...Array.from({ length: 8 }, (_, i) => `${i + 1}. For ${topic}, compare prices and read the reviews first, step ${i + 1}.`),
+        '',
+      ].join('\n');
+    const files = {
+      'memory/2026-03-02.md': day(
+        '2026-03-02',
+        'My golden retriever Max sheds long hair all over the sofa every spring.',
+        'a birthday gift',
+      ),
+      'memory/2026-03-09.md': day('2026-03-09', 'I repainted my bedroom walls a lighter shade of gray last weekend.', 'a reading list'),
+    };
+    // Thresholds of a few lines: even these short days are summarized, so the nodes have User Facts.
+    const thresholds = { daily: 5, weekly: 5, monthly: 5 };
+    const ask = (config: object): string => {
+      const ws = makeWorkspace(files, { ...CONFIG, compaction: { thresholds }, ...config });
+      expect(runCli(['compact', '--dir', ws.root, '--catch-up', '--now', '2026-03-20']).code).toBe(0);
+      expect(runCli(['index', '--dir', ws.root]).code).toBe(0);
+      return prompt(ws, 'Which vacuum copes best with long hair shedding on a sofa and the reviews?')!.hookSpecificOutput.additionalContext;
+    };
+    const text = ask({});
+    const lines = text.split('\n');
+    expect(lines[1]).toMatch(/^Facts the user told me that share words with the prompt \(monthly nodes\), then earlier notes/);
+    expect(lines[2]).toMatch(/^- monthly\/2026-03\.md:\d+ · .*My golden retriever Max sheds long hair all over the sofa/);
+    expect(text).not.toMatch(/^- monthly.*lighter shade of gray/m);
+    // The hits follow, within the same room.
+    expect(text).toMatch(/^- (daily\/)?2026-03-0\d\.md:\d+/m);
+    expect(text.length).toBeLessThanOrEqual(2000);
+    // Turned off, the section is the hits alone.
+    const off = ask({ agents: { ...CONFIG.agents, promptRecallFacts: 0 } });
+    expect(off).not.toContain('monthly/');
+    expect(off.split('\n')[1]).toMatch(/^Earlier notes that share words with the prompt/);
+  });
+
   it('adds what the user said of themselves in a conversation the prompt found by other words', () => {
     const advice = Array.from(
       { length: 6 },

@@ -1,0 +1,72 @@
+// The user's facts that bear on a request: the monthly nodes' User Facts lines that share the most
+// words with it, read through the index (real compaction, real SQLite index).
+import { describe, expect, it } from 'vitest';
+import { compact } from '../../src/cycle/compaction.js';
+import { updateIndex } from '../../src/index/update.js';
+import { userFactsFor } from '../../src/search/user-facts.js';
+import { indexOf } from '../helpers/search.js';
+import { configOf, makeWorkspace, type TestWorkspace } from '../helpers/workspace.js';
+
+/** A day's conversation: the user's statement, then the assistant's long advice on another matter. */
+function day(date: string, statement: string, topic: string): string {
+  const advice = Array.from({ length: 8 }, (_, i) => `${i + 1}. For ${topic}, compare prices and read the reviews first, step ${i + 1}.`);
+  return [`# ${date}`, '', '## Session 1', `User: ${statement} Can you help me with ${topic}?`, 'Assistant: Sure:', ...advice, ''].join(
+    '\n',
+  );
+}
+
+async function workspace(): Promise<TestWorkspace> {
+  const ws = makeWorkspace(
+    {
+      'memory/2026-03-02.md': day(
+        '2026-03-02',
+        'My golden retriever Max sheds long hair all over the sofa every spring.',
+        'a birthday gift',
+      ),
+      'memory/2026-03-09.md': day('2026-03-09', 'I repainted my bedroom walls a lighter shade of gray last weekend.', 'a reading list'),
+      'memory/2026-03-16.md': day('2026-03-16', 'I drive a Ford F-150 pickup truck to the job site every day.', 'a budget spreadsheet'),
+    },
+    // Thresholds of a few lines: even these short days are summarized, so the nodes have User Facts.
+    { timeZone: 'UTC', compaction: { thresholds: { daily: 5, weekly: 5, monthly: 5 } } },
+  );
+  await compact(ws, configOf(ws), { catchUp: true, now: '2026-03-20' });
+  return ws;
+}
+
+describe('userFactsFor', () => {
+  it("finds the user's fact a request depends on without naming it, with its monthly node and line", async () => {
+    const ws = await workspace();
+    const index = indexOf(ws);
+    await updateIndex(index);
+    try {
+      const facts = userFactsFor(index, 'Which vacuum copes best with long hair shedding on a sofa?', 3);
+      expect(facts.length).toBeGreaterThan(0);
+      const top = facts[0]!;
+      expect(top.text).toContain('My golden retriever Max sheds long hair');
+      expect(top.path).toBe('memory/monthly/2026-03.md');
+      // The line named is the line the node holds.
+      expect(ws.read(top.path).split('\n')[top.line - 1]).toContain(top.text);
+      // A fact that shares no word with the request is not shown for it.
+      expect(facts.map((f) => f.text).join('\n')).not.toContain('lighter shade of gray');
+
+      const truck = userFactsFor(index, 'new tires for my pickup truck', 3);
+      expect(truck[0]?.text).toContain('Ford F-150 pickup truck');
+    } finally {
+      index.close();
+    }
+  });
+
+  it('gives nothing when asked for none, for a request of stop words, or for lines shown already', async () => {
+    const ws = await workspace();
+    const index = indexOf(ws);
+    await updateIndex(index);
+    try {
+      expect(userFactsFor(index, 'long hair shedding on a sofa', 0)).toEqual([]);
+      expect(userFactsFor(index, 'what is it', 3)).toEqual([]);
+      const shown = userFactsFor(index, 'long hair shedding on a sofa', 3, (t) => t.includes('golden retriever'));
+      expect(shown.map((f) => f.text).join('\n')).not.toContain('golden retriever');
+    } finally {
+      index.close();
+    }
+  });
+});
