@@ -15,7 +15,9 @@ const made: string[] = [];
 afterEach(() => {
   // A detached background compaction a hook started may still be writing its index into `.hipo/`
   // as the test ends: removing a folder it just wrote into fails (ENOTEMPTY) until it is done.
-  for (const d of made.splice(0)) rmSync(d, { recursive: true, force: true, maxRetries: 10, retryDelay: 100 });
+  // The retries back off linearly: ten waited 5.5 s in all, too little once on a loaded machine
+  // (a test waits for ROOT.md, not for the index built after it).
+  for (const d of made.splice(0)) rmSync(d, { recursive: true, force: true, maxRetries: 60, retryDelay: 100 });
 });
 
 export interface TestWorkspace extends Workspace {
