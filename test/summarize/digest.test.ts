@@ -75,6 +75,7 @@ describe('factDigest', () => {
     expect(factDigest('I got my highest score in Ticket to Ride, 132 points!')).toBe('my highest score, Ticket to Ride, 132 points');
     expect(factDigest('I binged four Marvel movies')).toBe('four Marvel movies');
     expect(factDigest("I went to Michael's wedding")).toBe("Michael's wedding");
+    expect(factDigest('I set up my new Samsung 55-inch 4K smart TV on Saturday')).toBe('Samsung 55-inch 4K smart TV, Saturday');
   });
 
   it('takes no verb, adverb or preposition after a name for its noun', () => {

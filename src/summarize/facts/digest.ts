@@ -183,6 +183,8 @@ const hasDigit = (t: string): boolean => /\p{N}/u.test(t);
 const adjacent = (text: string, a: Tok, b: Tok): boolean => /^[ \t]+$/.test(text.slice(a.end, b.start));
 const content = (t: string): boolean => /^[\p{L}]/u.test(t) && !isStopWord(lower(t)) && !NOT_NAMES.has(lower(t));
 
+const ACRONYM = /^\p{Lu}{2,5}s?$/u;
+
 /** A word that can be the head noun of a name's phrase: lower-case, and no verb, adverb or count. */
 const nounLike = (t: string): boolean => {
   const w = lower(t);
@@ -208,7 +210,8 @@ function headNounEnd(text: string, toks: readonly Tok[], j: number): number {
     let ok = true;
     for (let n = 1; n <= k && ok; n++) {
       const w = toks[j + n];
-      ok = w !== undefined && adjacent(text, toks[j + n - 1]!, w) && nounLike(w.text);
+      // The head may end in an acronym after a noun: "Samsung 55-inch 4K smart TV".
+      ok = w !== undefined && adjacent(text, toks[j + n - 1]!, w) && (nounLike(w.text) || (n === 2 && ACRONYM.test(w.text)));
     }
     if (!ok) continue;
     const next = toks[j + k + 1];
