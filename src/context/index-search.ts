@@ -8,6 +8,7 @@ import type { SearchIndex } from '../index/search-index.js';
 import { rephrasings } from '../search/extra-queries.js';
 import { search, type SectionRef } from '../search/search.js';
 import { saidOutside } from '../search/said-index.js';
+import { userFactsFor } from '../search/user-facts.js';
 import type { SearchMode } from '../search/modes.js';
 import type { Passage } from './passages.js';
 import type { TreeSearch } from './recall.js';
@@ -83,5 +84,10 @@ export function indexTreeSearch(
   };
   /** What the user said of themselves in the rest of a passage's section. */
   const said = (p: Passage) => saidOutside(index.db, prefix + p.path, p.from, p.to);
-  return Object.assign(run, { origins, said });
+  /** The monthly nodes' User Facts lines that share the most words with `query`, as one-line passages. */
+  const facts = (query: string, limit: number): Passage[] =>
+    userFactsFor(index, query, limit)
+      .map((f) => passage({ path: f.path, lines: { start: f.line, end: f.line } }))
+      .filter((p): p is Passage => p !== null);
+  return Object.assign(run, { origins, said, facts });
 }

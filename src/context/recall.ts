@@ -22,7 +22,15 @@ export type TreeSearch = ((query: string, limit: number, also?: readonly string[
   origins?: (p: Passage) => Passage[];
   /** What the user said of themselves in the rest of a passage's section (search/said.ts). */
   said?: (p: Passage) => Said[];
+  /** The monthly nodes' User Facts lines that share the most words with the query (search/user-facts.ts). */
+  facts?: (query: string, limit: number) => Passage[];
 };
+
+/**
+ * The user's facts shown first: a question seldom names the fact it depends on, and a fact line
+ * is a few words, where a passage found by the question's other words is many (hooks/prompt-recall.ts).
+ */
+const FACT_PASSAGES = 3;
 
 /** Passages, best first, that bring what the user said in the rest of their section. */
 const SAID_PASSAGES = 10;
@@ -50,7 +58,7 @@ interface RecalledPassage extends Passage {
   rank: number;
   score: number;
   /** Which steps found it. */
-  via: ('topics' | 'search')[];
+  via: ('facts' | 'topics' | 'search')[];
   cost: number;
   trimmed: boolean;
 }
@@ -154,7 +162,7 @@ export async function recall(o: RecallOptions): Promise<Recall> {
   // Step 3b: the index over the whole tree, fused by reciprocal rank.
   const limit = o.limit ?? 30;
   const searched = o.search ? await o.search(o.question, limit, also).catch(() => null) : null;
-  const fused: { p: Passage; score: number; via: Set<'topics' | 'search'>; alsoIn: PassageLocation[] }[] = [];
+  const fused: { p: Passage; score: number; via: Set<'facts' | 'topics' | 'search'>; alsoIn: PassageLocation[] }[] = [];
   const seenText = new Set<string>();
   const isRaw = (p: Passage): boolean => classifyPath(p.path).kind === 'raw';
   const add = (list: readonly Passage[], via: 'topics' | 'search', weight: number): void => {
@@ -194,6 +202,9 @@ export async function recall(o: RecallOptions): Promise<Recall> {
   if (searched) add(searched, 'search', 1);
   add(lexical, 'topics', o.search ? TOPICS_WEIGHT : 1);
   fused.sort((a, b) => b.score - a.score || (a.p.path < b.p.path ? 1 : -1) || a.p.from - b.p.from);
+  // The user's facts that share the question's words lead, each line a passage of its own.
+  const facts = o.search?.facts ? o.search.facts([o.question, ...also].join('\n'), FACT_PASSAGES) : [];
+  fused.unshift(...facts.map((p) => ({ p, score: 0, via: new Set(['facts'] as const), alsoIn: [] as PassageLocation[] })));
 
   // Fit the budget: whole passages in rank order; a long one is cut to what is left.
   const out: RecalledPassage[] = [];

@@ -160,6 +160,53 @@ describe('hipo recall', () => {
     expect(also.join('\n')).toContain('allergic to peanuts');
   });
 
+  it("leads with the user's facts that share words with the question, each a line of a monthly node", () => {
+    const conversation = (date: string, statement: string, topic: string): string =>
+      [
+        `# ${date}`,
+        '',
+        '## Session 1',
+        `User: ${statement} Can you help me with ${topic}?`,
+        'Assistant: Sure:',
+        ...Array.from({ length: 8 }, (_, i) => `${i + 1}. For ${topic}, compare prices and read the reviews first, step ${i + 1}.`),
+        '',
+      ].join('\n');
+    const ws = makeWorkspace(
+      {
+        'memory/2026-03-02.md': conversation(
+          '2026-03-02',
+          'My golden retriever Max sheds long hair all over the sofa every spring.',
+          'a gift',
+        ),
+        'memory/2026-03-09.md': conversation('2026-03-09', 'I repainted my bedroom walls a lighter shade of gray.', 'a reading list'),
+      },
+      // Thresholds of a few lines: even these short days are summarized, so the nodes have User Facts.
+      { timeZone: 'UTC', compaction: { thresholds: { daily: 5, weekly: 5, monthly: 5 } } },
+    );
+    expect(runCli(['compact', '--dir', ws.root, '--catch-up', '--now', '2026-03-20']).code).toBe(0);
+    const ask = ['recall', '--dir', ws.root, '--now', '2026-03-20', 'which vacuum copes with long hair shedding on a sofa and the reviews'];
+    const j = JSON.parse(runCli([...ask, '--json']).stdout) as {
+      passages: { path: string; from: number; to: number; text: string; via: string[] }[];
+    };
+    const first = j.passages[0]!;
+    expect(first.via).toEqual(['facts']);
+    expect(first.path).toBe('memory/monthly/2026-03.md');
+    expect(first.from).toBe(first.to);
+    expect(first.text).toMatch(/^- (?:03-02|W10) · .*My golden retriever Max sheds long hair all over the sofa/);
+    expect(ws.read('memory/monthly/2026-03.md').split('\n')[first.from - 1]).toBe(first.text);
+    // The passages the search found follow; no fact that shares no word with the question.
+    expect(j.passages.slice(1).some((p) => p.via.includes('search'))).toBe(true);
+    expect(
+      j.passages
+        .filter((p) => p.via.includes('facts'))
+        .map((p) => p.text)
+        .join('\n'),
+    ).not.toContain('lighter shade of gray');
+    // Without the index there are no facts to read: the topics and days answer as before.
+    const plain = JSON.parse(runCli([...ask, '--json', '--no-search']).stdout) as { passages: { via: string[] }[] };
+    expect(plain.passages.every((p) => !p.via.includes('facts'))).toBe(true);
+  });
+
   it('gives each fact once, where it was written, naming the summary lines that repeat it', () => {
     const ws = makeWorkspace({});
     cpSync(join(REPO, 'memory'), ws.memoryDir, { recursive: true });
