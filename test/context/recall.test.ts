@@ -3,7 +3,7 @@ import { cpSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { makeWorkspace, REPO, runCli } from '../helpers/workspace.js';
-import { asideSession, cleaningAdvice } from '../helpers/conversation.js';
+import { asideSession, cleaningAdvice, statementDay, SUMMARIZE_SHORT_DAYS } from '../helpers/conversation.js';
 
 function day(date: string, entries: string[]): string {
   return `# ${date}\n\n${entries.join('\n\n')}\n`;
@@ -161,27 +161,16 @@ describe('hipo recall', () => {
   });
 
   it("leads with the user's facts that share words with the question, each a line of a monthly node", () => {
-    const conversation = (date: string, statement: string, topic: string): string =>
-      [
-        `# ${date}`,
-        '',
-        '## Session 1',
-        `User: ${statement} Can you help me with ${topic}?`,
-        'Assistant: Sure:',
-        ...Array.from({ length: 8 }, (_, i) => `${i + 1}. For ${topic}, compare prices and read the reviews first, step ${i + 1}.`),
-        '',
-      ].join('\n');
     const ws = makeWorkspace(
       {
-        'memory/2026-03-02.md': conversation(
+        'memory/2026-03-02.md': statementDay(
           '2026-03-02',
           'My golden retriever Max sheds long hair all over the sofa every spring.',
           'a gift',
         ),
-        'memory/2026-03-09.md': conversation('2026-03-09', 'I repainted my bedroom walls a lighter shade of gray.', 'a reading list'),
+        'memory/2026-03-09.md': statementDay('2026-03-09', 'I repainted my bedroom walls a lighter shade of gray.', 'a reading list'),
       },
-      // Thresholds of a few lines: even these short days are summarized, so the nodes have User Facts.
-      { timeZone: 'UTC', compaction: { thresholds: { daily: 5, weekly: 5, monthly: 5 } } },
+      { timeZone: 'UTC', compaction: SUMMARIZE_SHORT_DAYS },
     );
     expect(runCli(['compact', '--dir', ws.root, '--catch-up', '--now', '2026-03-20']).code).toBe(0);
     const ask = ['recall', '--dir', ws.root, '--now', '2026-03-20', 'which vacuum copes with long hair shedding on a sofa and the reviews'];

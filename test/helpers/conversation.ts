@@ -28,3 +28,17 @@ export const NAMED_USER_WEEK: readonly string[] = [
   'Dana: I live in a flat on the 3rd floor.',
   'Assistant: Nice.',
 ];
+
+/**
+ * A day's chat: the user's statement of themselves, then eight lines of the assistant's advice on
+ * `topic`. Short as it is, it is summarized with SUMMARIZE_SHORT_DAYS, so its nodes have User Facts.
+ */
+export function statementDay(date: string, statement: string, topic: string): string {
+  const advice = Array.from({ length: 8 }, (_, i) => `${i + 1}. For ${topic}, compare prices and read the reviews first, step ${i + 1}.`);
+  return [`# ${date}`, '', '## Session 1', `User: ${statement} Can you help me with ${topic}?`, 'Assistant: Sure:', ...advice, ''].join(
+    '\n',
+  );
+}
+
+/** Thresholds of a few lines (compaction.thresholds): even short days are summarized. */
+export const SUMMARIZE_SHORT_DAYS = { thresholds: { daily: 5, weekly: 5, monthly: 5 } };

@@ -4,30 +4,30 @@ import { describe, expect, it } from 'vitest';
 import { compact } from '../../src/cycle/compaction.js';
 import { updateIndex } from '../../src/index/update.js';
 import { userFactsFor } from '../../src/search/user-facts.js';
+import { SUMMARIZE_SHORT_DAYS, statementDay } from '../helpers/conversation.js';
 import { indexOf } from '../helpers/search.js';
 import { configOf, makeWorkspace, type TestWorkspace } from '../helpers/workspace.js';
-
-/** A day's conversation: the user's statement, then the assistant's long advice on another matter. */
-function day(date: string, statement: string, topic: string): string {
-  const advice = Array.from({ length: 8 }, (_, i) => `${i + 1}. For ${topic}, compare prices and read the reviews first, step ${i + 1}.`);
-  return [`# ${date}`, '', '## Session 1', `User: ${statement} Can you help me with ${topic}?`, 'Assistant: Sure:', ...advice, ''].join(
-    '\n',
-  );
-}
 
 async function workspace(): Promise<TestWorkspace> {
   const ws = makeWorkspace(
     {
-      'memory/2026-03-02.md': day(
+      'memory/2026-03-02.md': statementDay(
         '2026-03-02',
         'My golden retriever Max sheds long hair all over the sofa every spring.',
         'a birthday gift',
       ),
-      'memory/2026-03-09.md': day('2026-03-09', 'I repainted my bedroom walls a lighter shade of gray last weekend.', 'a reading list'),
-      'memory/2026-03-16.md': day('2026-03-16', 'I drive a Ford F-150 pickup truck to the job site every day.', 'a budget spreadsheet'),
+      'memory/2026-03-09.md': statementDay(
+        '2026-03-09',
+        'I repainted my bedroom walls a lighter shade of gray last weekend.',
+        'a reading list',
+      ),
+      'memory/2026-03-16.md': statementDay(
+        '2026-03-16',
+        'I drive a Ford F-150 pickup truck to the job site every day.',
+        'a budget spreadsheet',
+      ),
     },
-    // Thresholds of a few lines: even these short days are summarized, so the nodes have User Facts.
-    { timeZone: 'UTC', compaction: { thresholds: { daily: 5, weekly: 5, monthly: 5 } } },
+    { timeZone: 'UTC', compaction: SUMMARIZE_SHORT_DAYS },
   );
   await compact(ws, configOf(ws), { catchUp: true, now: '2026-03-20' });
   return ws;
