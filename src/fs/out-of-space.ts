@@ -10,13 +10,21 @@ import { constants } from 'node:os';
  */
 const EDQUOT = (constants.errno as Partial<Record<string, number>>).EDQUOT;
 
-/** "disk full (ENOSPC)" or "disk quota exceeded (EDQUOT)" when `err` is a write out of room, else null. */
-export function outOfSpace(err: unknown): string | null {
+/** Which room a write ran out of: the disk's (ENOSPC) or the user's quota (EDQUOT); null for any other error. */
+export function outOfSpaceCode(err: unknown): 'ENOSPC' | 'EDQUOT' | null {
   if (!(err instanceof Error)) return null;
   const e = err as NodeJS.ErrnoException;
-  if (e.code === 'ENOSPC') return 'disk full (ENOSPC)';
-  if (e.code === 'EDQUOT' || (EDQUOT !== undefined && e.errno === -EDQUOT)) return 'disk quota exceeded (EDQUOT)';
+  if (e.code === 'ENOSPC') return 'ENOSPC';
+  if (e.code === 'EDQUOT' || (EDQUOT !== undefined && e.errno === -EDQUOT)) return 'EDQUOT';
   return null;
+}
+
+const ROOM = { ENOSPC: 'disk full (ENOSPC)', EDQUOT: 'disk quota exceeded (EDQUOT)' } as const;
+
+/** "disk full (ENOSPC)" or "disk quota exceeded (EDQUOT)" when `err` is a write out of room, else null. */
+export function outOfSpace(err: unknown): string | null {
+  const code = outOfSpaceCode(err);
+  return code && ROOM[code];
 }
 
 /**
@@ -28,9 +36,9 @@ export function namedWriteError(err: unknown, path: string, shown = path): unkno
   if (!(err instanceof Error)) return err;
   const e = err as NodeJS.ErrnoException;
   if (typeof e.path === 'string' || typeof e.errno !== 'number') return err;
-  const room = outOfSpace(err);
-  if (room?.endsWith('(EDQUOT)')) e.code = 'EDQUOT';
+  const code = outOfSpaceCode(err);
+  if (code) e.code = code;
   e.path = path;
-  e.message = `${shown}: ${room ?? e.message}`;
+  e.message = `${shown}: ${code ? ROOM[code] : e.message}`;
   return err;
 }

@@ -80,13 +80,16 @@ function hitBlock(h: SearchHit, said: readonly Said[], snippetChars = Infinity):
 /** A statement under its hit, indented as the hit's lines are. */
 const saidUnder = (s: Said): string => `  ${saidLine(s)}`;
 
-/** The section's heading and what it holds; `said`: some hit brings what the user said there. */
-const head = (memoryName: string, said: boolean, facts: boolean): string[] => [
-  '## From memory, about this prompt (hipo)',
-  `${facts ? 'Facts the user told me that share words with the prompt (monthly nodes), then e' : 'E'}arlier notes that share words ` +
-    `with the prompt (keyword search)${said ? ', and what the user said of themselves there' : ''}; ` +
-    `the full text is in the file named, under ${memoryName}/.`,
-];
+/** The section's heading and what it holds; `said`: some hit brings what the user said there; `facts`: fact lines lead. */
+function head(memoryName: string, said: boolean, facts: boolean): string[] {
+  const there = said ? ', and what the user said of themselves there' : '';
+  const notes = `earlier notes that share words with the prompt (keyword search)${there}`;
+  const holds = facts ? `facts the user told me that share words with the prompt (monthly nodes), then ${notes}` : notes;
+  return [
+    '## From memory, about this prompt (hipo)',
+    `${holds[0]!.toUpperCase()}${holds.slice(1)}; the full text is in the file named, under ${memoryName}/.`,
+  ];
+}
 
 /** A hit's text for the agent, and whether it holds what the user said. */
 interface Block {
@@ -152,8 +155,8 @@ export async function promptRecall(
     // part of memory a request most often depends on without naming it.
     const facts = userFactsFor(index, plainWords(text), config.agents.promptRecallFacts).map((f) => factLine(f, ws.memoryName));
     const factChars = facts.reduce((n, f) => n + 1 + f.length, 0);
-    const factTexts = new Set(facts.map((f) => f.toLowerCase()));
-    const inFacts = (s: { text: string }): boolean => [...factTexts].some((f) => f.includes(s.text.toLowerCase()));
+    const shownFacts = facts.map((f) => f.toLowerCase());
+    const inFacts = (s: Said): boolean => shownFacts.some((f) => f.includes(s.text.toLowerCase()));
     // Each hit gets an even share of the room; what its matched lines leave goes to what the user said.
     const share =
       Math.floor(

@@ -15,7 +15,7 @@ import { dirname, isAbsolute, join, relative, sep } from 'node:path';
 import type { CaptureResult } from '../capture/archive.js';
 import { CAPTURE_EVENTS, type CaptureEvent } from '../capture/events.js';
 import { ConfigError, loadConfig, type HipoConfig } from '../config/config.js';
-import { outOfSpace } from '../fs/out-of-space.js';
+import { outOfSpace, outOfSpaceCode } from '../fs/out-of-space.js';
 import { appendJournal } from '../state/journal.js';
 import { AppendLockBusy } from '../state/lock.js';
 import { dropPendingCapture, pendingCaptures, recordPendingCapture } from '../state/pending-captures.js';
@@ -97,7 +97,8 @@ export async function runHook(event: string, stdinText: string | Error, opts: Ho
         if (broken) return mustAct(event, ws, input, broken, 'once it can be written');
         const full = diskFull(ws, err);
         // A quota is the user's own room, not the disk's.
-        if (full) return mustAct(event, ws, input, full, full.endsWith('(EDQUOT)') ? 'once the quota has room' : 'once the disk has space');
+        if (full)
+          return mustAct(event, ws, input, full, outOfSpaceCode(err) === 'EDQUOT' ? 'once the quota has room' : 'once the disk has space');
         // Another process appending past the lock's wait: nothing for the user to do, but after
         // SessionEnd no hook of this session comes to retry, so its place is kept all the same.
         if (err instanceof AppendLockBusy) return keepQuietly(event, ws, input, err.message);

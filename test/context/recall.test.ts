@@ -3,7 +3,7 @@ import { cpSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { makeWorkspace, REPO, runCli } from '../helpers/workspace.js';
-import { asideSession, cleaningAdvice, statementDay, SUMMARIZE_SHORT_DAYS } from '../helpers/conversation.js';
+import { asideSession, cleaningAdvice, SHEDDING_DAYS, SUMMARIZE_SHORT_DAYS } from '../helpers/conversation.js';
 
 function day(date: string, entries: string[]): string {
   return `# ${date}\n\n${entries.join('\n\n')}\n`;
@@ -161,17 +161,7 @@ describe('hipo recall', () => {
   });
 
   it("leads with the user's facts that share words with the question, each a line of a monthly node", () => {
-    const ws = makeWorkspace(
-      {
-        'memory/2026-03-02.md': statementDay(
-          '2026-03-02',
-          'My golden retriever Max sheds long hair all over the sofa every spring.',
-          'a gift',
-        ),
-        'memory/2026-03-09.md': statementDay('2026-03-09', 'I repainted my bedroom walls a lighter shade of gray.', 'a reading list'),
-      },
-      { timeZone: 'UTC', compaction: SUMMARIZE_SHORT_DAYS },
-    );
+    const ws = makeWorkspace(SHEDDING_DAYS, { timeZone: 'UTC', compaction: SUMMARIZE_SHORT_DAYS });
     expect(runCli(['compact', '--dir', ws.root, '--catch-up', '--now', '2026-03-20']).code).toBe(0);
     const ask = ['recall', '--dir', ws.root, '--now', '2026-03-20', 'which vacuum copes with long hair shedding on a sofa and the reviews'];
     const j = JSON.parse(runCli([...ask, '--json']).stdout) as {

@@ -42,3 +42,20 @@ export function statementDay(date: string, statement: string, topic: string): st
 
 /** Thresholds of a few lines (compaction.thresholds): even short days are summarized. */
 export const SUMMARIZE_SHORT_DAYS = { thresholds: { daily: 5, weekly: 5, monthly: 5 } };
+
+/**
+ * Two days of chat, summarized with SUMMARIZE_SHORT_DAYS: a request about shedding hair on a sofa
+ * depends on the first day's statement, and shares no word with the second's.
+ */
+export const SHEDDING_DAYS: Readonly<Record<string, string>> = {
+  'memory/2026-03-02.md': statementDay(
+    '2026-03-02',
+    'My golden retriever Max sheds long hair all over the sofa every spring.',
+    'a birthday gift',
+  ),
+  'memory/2026-03-09.md': statementDay(
+    '2026-03-09',
+    'I repainted my bedroom walls a lighter shade of gray last weekend.',
+    'a reading list',
+  ),
+};

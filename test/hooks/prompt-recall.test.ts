@@ -3,7 +3,7 @@ import { existsSync, statSync, writeFileSync } from 'node:fs';
 import Database from 'better-sqlite3';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { SUMMARIZE_SHORT_DAYS, statementDay } from '../helpers/conversation.js';
+import { SHEDDING_DAYS, SUMMARIZE_SHORT_DAYS } from '../helpers/conversation.js';
 import { hookJson, TranscriptWriter } from '../helpers/transcript.js';
 import { makeWorkspace, runCli, type TestWorkspace } from '../helpers/workspace.js';
 
@@ -55,20 +55,8 @@ describe('hipo hook UserPromptSubmit: memory about the prompt', () => {
   });
 
   it("leads with the user's facts that share words with the prompt, from the monthly nodes", () => {
-    const files = {
-      'memory/2026-03-02.md': statementDay(
-        '2026-03-02',
-        'My golden retriever Max sheds long hair all over the sofa every spring.',
-        'a birthday gift',
-      ),
-      'memory/2026-03-09.md': statementDay(
-        '2026-03-09',
-        'I repainted my bedroom walls a lighter shade of gray last weekend.',
-        'a reading list',
-      ),
-    };
     const ask = (config: object): string => {
-      const ws = makeWorkspace(files, { ...CONFIG, compaction: SUMMARIZE_SHORT_DAYS, ...config });
+      const ws = makeWorkspace(SHEDDING_DAYS, { ...CONFIG, compaction: SUMMARIZE_SHORT_DAYS, ...config });
       expect(runCli(['compact', '--dir', ws.root, '--catch-up', '--now', '2026-03-20']).code).toBe(0);
       expect(runCli(['index', '--dir', ws.root]).code).toBe(0);
       return prompt(ws, 'Which vacuum copes best with long hair shedding on a sofa and the reviews?')!.hookSpecificOutput.additionalContext;

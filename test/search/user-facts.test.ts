@@ -4,23 +4,14 @@ import { describe, expect, it } from 'vitest';
 import { compact } from '../../src/cycle/compaction.js';
 import { updateIndex } from '../../src/index/update.js';
 import { userFactsFor } from '../../src/search/user-facts.js';
-import { SUMMARIZE_SHORT_DAYS, statementDay } from '../helpers/conversation.js';
+import { SHEDDING_DAYS, SUMMARIZE_SHORT_DAYS, statementDay } from '../helpers/conversation.js';
 import { indexOf } from '../helpers/search.js';
 import { configOf, makeWorkspace, type TestWorkspace } from '../helpers/workspace.js';
 
 async function workspace(): Promise<TestWorkspace> {
   const ws = makeWorkspace(
     {
-      'memory/2026-03-02.md': statementDay(
-        '2026-03-02',
-        'My golden retriever Max sheds long hair all over the sofa every spring.',
-        'a birthday gift',
-      ),
-      'memory/2026-03-09.md': statementDay(
-        '2026-03-09',
-        'I repainted my bedroom walls a lighter shade of gray last weekend.',
-        'a reading list',
-      ),
+      ...SHEDDING_DAYS,
       'memory/2026-03-16.md': statementDay(
         '2026-03-16',
         'I drive a Ford F-150 pickup truck to the job site every day.',
