@@ -2,12 +2,15 @@
 // hook JSON on stdin): a typical incremental capture (one new turn), a repeat with nothing new,
 // SessionStart on a compacted 4-month workspace, UserPromptSubmit with memory about its prompt
 // (the workspace indexed), and the first hook on a 100 MB transcript
-// (bounded by agents.hookBudgetMs; the rest waits for the next hook). Medians of 11 runs.
-import { spawnSync } from 'node:child_process';
+// (bounded by agents.hookBudgetMs; the rest waits for the next hook); then SessionStart and the
+// prompt again with a daemon running, which answers them (hooks/daemon-first.ts). Medians of 11 runs.
+import { spawn, spawnSync } from 'node:child_process';
 import { appendFileSync, closeSync, existsSync, mkdtempSync, openSync, rmSync, writeFileSync, writeSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { generateCorpus } from './lib/corpus.js';
+import { readDaemonState } from '../src/state/daemon-record.js';
+import { workspaceAt } from '../src/tree/layout.js';
 
 const cli = join(resolve(import.meta.dirname), '..', 'dist', 'cli.js');
 const median = (xs: number[]): number => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)]!;
@@ -93,6 +96,46 @@ try {
       .toFixed(0)
       .padStart(5)} ms wall  peak RSS ${median(asked.map((a) => a.rssMB))} MB  (${told} chars)`,
   );
+
+  // The same with a daemon running: the hook asks it and prints its answer.
+  const daemon = spawn(process.execPath, [cli, 'daemon', '--dir', dir], { stdio: 'ignore' });
+  try {
+    const settled = Date.now() + 120_000;
+    for (;;) {
+      const st = readDaemonState(workspaceAt(dir));
+      if (st?.pid === daemon.pid && st.lastRun?.pending === 0 && st.indexedAt !== null && existsSync(join(dir, '.hipo', 'daemon.sock')))
+        break;
+      if (Date.now() > settled) throw new Error('the daemon did not settle within 120 s');
+      await new Promise((r) => setTimeout(r, 200));
+    }
+    const startsByDaemon = Array.from({ length: 11 }, () => hook('SessionStart', dir, { session_id: session, source: 'startup' }));
+    const askedByDaemon = Array.from({ length: 11 }, () =>
+      hook('UserPromptSubmit', dir, { ...input, prompt: 'why was the billing export slow and what did we decide about retries?' }),
+    );
+    // Its answers are the hook's own: the same hook run by itself, on the tree as the daemon left it.
+    const itself = (event: string, fields: object): string => {
+      process.env.HIPO_HOOK_DAEMON = '0';
+      try {
+        return hook(event, dir, fields).stdout;
+      } finally {
+        delete process.env.HIPO_HOOK_DAEMON;
+      }
+    };
+    const same = (a: { stdout: string }[], b: string) => (a[0]!.stdout === b ? 'the same output' : 'OUTPUT DIFFERS');
+    const row = (runs: { ms: number; rssMB: number }[]) =>
+      `${median(runs.map((r) => r.ms))
+        .toFixed(0)
+        .padStart(5)} ms wall  peak RSS ${median(runs.map((r) => r.rssMB))} MB`;
+    console.log(
+      `SessionStart, daemon runs  ${row(startsByDaemon)}  (${same(startsByDaemon, itself('SessionStart', { session_id: session, source: 'startup' }))})`,
+    );
+    console.log(
+      `prompt, daemon runs        ${row(askedByDaemon)}  (${same(askedByDaemon, itself('UserPromptSubmit', { ...input, prompt: 'why was the billing export slow and what did we decide about retries?' }))})`,
+    );
+  } finally {
+    daemon.kill('SIGTERM');
+    await new Promise((r) => daemon.once('exit', r));
+  }
 
   const big = join(dir, 'big.jsonl');
   const fd = openSync(big, 'w');

@@ -9,6 +9,8 @@ import { backtrackingRisk } from './regex-safety.js';
 import {
   CONFIG_FILE,
   DEFAULT_EXPAND_TIMEOUT_MS,
+  DEFAULT_HOOK_BUDGET_MS,
+  DEFAULT_HOOK_TIMEOUT_MS,
   DEFAULT_LOCK_WAIT_MS,
   LEGACY_CONFIG_FILE,
   MAX_TIMER_MS,
@@ -221,8 +223,8 @@ export function defaultConfig(): HipoConfig {
     maxFileBytes: DEFAULT_MAX_FILE_BYTES,
     agents: {
       captureMessageChars: 6000,
-      hookBudgetMs: 1500,
-      hookTimeoutMs: 8000,
+      hookBudgetMs: DEFAULT_HOOK_BUDGET_MS,
+      hookTimeoutMs: DEFAULT_HOOK_TIMEOUT_MS,
       sessionStartChars: 8000,
       contextTokens: 2000,
       compactAfterCaptureMinutes: 10,

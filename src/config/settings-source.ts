@@ -17,6 +17,12 @@ export const DEFAULT_LOCK_WAIT_MS = 10_000;
 /** Default of `search.expand.timeoutMs`: how long a search waits for the model's extra queries. */
 export const DEFAULT_EXPAND_TIMEOUT_MS = 20_000;
 
+/** Default of `agents.hookBudgetMs`: how long a hook spends on its work (a capture's reading, a daemon's answer). */
+export const DEFAULT_HOOK_BUDGET_MS = 1500;
+
+/** Default of `agents.hookTimeoutMs`: the hard cap on a hook process. */
+export const DEFAULT_HOOK_TIMEOUT_MS = 8000;
+
 /** The longest delay a Node timer takes (2^31 − 1 ms, about 24.8 days); a longer one fires after 1 ms. */
 export const MAX_TIMER_MS = 2 ** 31 - 1;
 

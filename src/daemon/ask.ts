@@ -20,6 +20,17 @@ export function socketPath(ws: { stateDir: string }): string | null {
 }
 
 /**
+ * An agent's hook for the daemon to run (hooks/daemon-first.ts): the event, the hook's JSON input
+ * as it came on stdin, and how long the hook process had been running when it asked (its time
+ * budget counts from its own start).
+ */
+export interface HookRequest {
+  event: string;
+  input: string;
+  elapsedMs: number;
+}
+
+/**
  * What the daemon is asked. `clock` is where the asking command takes "today" from (its --now,
  * HIPO_NOW or HIPO_NOW_FILE) and `settings` what its settings are made from (config/settings-
  * source.ts): the daemon answers only a command that reads the same clock and settings as it
@@ -29,6 +40,7 @@ export function socketPath(ws: { stateDir: string }): string | null {
  */
 export type DaemonRequest = { clock: string | null; settings: string; root?: string | null } & (
   | { op: 'compact' }
+  | { op: 'hook'; hook: HookRequest }
   | { op: 'search'; search: SearchRequest }
   | { op: 'recall'; recall: RecallRequest }
   | { op: 'ping' }

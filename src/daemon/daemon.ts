@@ -229,6 +229,15 @@ export class Daemon {
         return this.index.search(request, this.indexWarning, extras);
       },
       recall: (request) => this.recall(request),
+      hook: (request) =>
+        import('../hooks/run.js').then(({ runHook }) =>
+          // The hook's time budget counts from the hook process's start, not from its request.
+          runHook(request.event, request.input, {
+            dir: this.ws.root,
+            startedAt: performance.now() - request.elapsedMs,
+            compactAfter: false,
+          }),
+        ),
       redact: (value) => redactValue(redactor, value),
     };
     try {

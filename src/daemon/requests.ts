@@ -1,12 +1,14 @@
 // What a running daemon answers over its socket (ask.ts, socket.ts): `hipo compact` run as one
-// of its own cycles on the tree it holds, and a search or recall with the index it keeps open. It answers
+// of its own cycles on the tree it holds, a search or recall with the index it keeps open, and an
+// agent's hook run with the code it has loaded. It answers
 // only a command that reads the same clock and settings as it does, so an answer is what the
 // command would have printed had it done the work itself. Replies pass the workspace's redactor
 // whole, as the command's own output would: the asking command prints them as they are.
 import type { CompactReport, CompactResult } from '../cycle/compaction.js';
 import type { RecallAnswer, RecallRequest } from '../context/recall-run.js';
 import type { SearchAnswer, SearchRequest } from '../search/answer.js';
-import type { DaemonRequest } from './ask.js';
+import type { HookRun } from '../hooks/run.js';
+import type { DaemonRequest, HookRequest } from './ask.js';
 import type { Reply } from './socket.js';
 
 /** What every answer carries: the configuration's warnings and where the memory folder is. */
@@ -27,6 +29,27 @@ export interface SearchAnswered extends AnswerContext {
 
 export interface RecallAnswered extends AnswerContext {
   recall: RecallAnswer;
+}
+
+/**
+ * A hook's run. Its stdout, when a JSON document (the platforms' hook output), travels as that
+ * value: the reply's redaction then goes string by string, as a hook's own output does
+ * (redact/lines.ts redactOutput), and the JSON stays valid.
+ */
+export interface HookAnswered {
+  hook: { stdout: { json: unknown } | { text: string } | null; stderr: string | null; exitCode: number };
+}
+
+function hookAnswer(run: HookRun): HookAnswered {
+  let stdout: HookAnswered['hook']['stdout'] = null;
+  if (run.stdout !== null) {
+    try {
+      stdout = { json: JSON.parse(run.stdout) };
+    } catch {
+      stdout = { text: run.stdout };
+    }
+  }
+  return { hook: { stdout, stderr: run.stderr ?? null, exitCode: run.exitCode ?? 0 } };
 }
 
 /** A run the daemon made for a request. */
@@ -50,6 +73,8 @@ export interface RequestHost {
   search(request: SearchRequest): Promise<SearchAnswer>;
   /** Recalls as `hipo recall` would, with the index it holds. */
   recall(request: RecallRequest): Promise<RecallAnswer>;
+  /** Runs an agent's hook as `hipo hook` would, but leaves following the raw log to its own watcher. */
+  hook(request: HookRequest): Promise<HookRun>;
   /** The workspace's redactor over a value (strings inside it), as the command's output would pass. */
   redact<T>(value: T): T;
 }
@@ -93,6 +118,9 @@ async function reply(host: RequestHost, request: DaemonRequest): Promise<Reply> 
     case 'recall': {
       const answer: RecallAnswered = { ...host.context, recall: await host.recall(request.recall) };
       return { ok: true, result: answer };
+    }
+    case 'hook': {
+      return { ok: true, result: hookAnswer(await host.hook(request.hook)) };
     }
     default:
       return { ok: false, error: `unknown request "${(request as { op: string }).op}"` };

@@ -27,8 +27,6 @@ import { hookWorkspace, parseHookInput, type HookInput } from './input.js';
 /** Time a prompt's recall needs (open the index, one keyword search): not started with less left. */
 const PROMPT_RECALL_MIN_MS = 150;
 
-export const HOOK_EVENTS = ['SessionStart', ...Object.keys(CAPTURE_EVENTS)] as const;
-
 export interface HookRun {
   /** What to print on stdout (only SessionStart prints). */
   stdout: string | null;
@@ -47,6 +45,11 @@ export interface HookOptions {
   startedAt: number;
   /** Moves the process's hard cap to `agents.hookTimeoutMs` from its start, once the config is loaded. */
   capAt?: (ms: number) => void;
+  /**
+   * Whether new turns start a compaction in the background (hooks/background.ts); default yes.
+   * A daemon running the hook for its process says no: its watcher sees the raw log change.
+   */
+  compactAfter?: boolean;
 }
 
 function str(v: unknown): string | null {
@@ -109,7 +112,7 @@ export async function runHook(event: string, stdinText: string | Error, opts: Ho
       const late = await takeInWaiting(ws, config, clock, deadline, sessionId, null);
       // New turns in the raw log: the tree should follow them (hooks/background.ts).
       let background: string | null = null;
-      if (r.turns + late > 0) {
+      if (r.turns + late > 0 && opts.compactAfter !== false) {
         const { compactInBackground } = await import('./background.js');
         background = compactInBackground(ws, config, opts.now ? { now: opts.now } : {});
       }
@@ -165,7 +168,7 @@ async function takeInWaiting(
   if (pendingCaptures(ws).every((p) => p.sessionId === except)) return 0;
   const { takeInPendingCaptures } = await import('../capture/pending.js');
   const took = await takeInPendingCaptures(ws, config, clock, deadline, except);
-  if (took.turns > 0 && background) {
+  if (took.turns > 0 && background && background.compactAfter !== false) {
     const { compactInBackground } = await import('./background.js');
     compactInBackground(ws, config, background.now ? { now: background.now } : {});
   }

@@ -3,11 +3,11 @@
 // are, so that a restore after the platform's compaction can read them back without a search.
 import { createHash } from 'node:crypto';
 import { mkdirSync, readFileSync } from 'node:fs';
-import { join } from 'node:path';
 import type { LocalDate } from '../time/calendar.js';
 import { parseLocalDate } from '../time/calendar.js';
 import type { Workspace } from '../tree/layout.js';
-import { ensureStateDir, statePath } from './dir.js';
+import { ensureStateDir } from './dir.js';
+import { sessionFile, sessionsDir } from './session-file.js';
 import { atomicWriteFile } from '../fs/atomic.js';
 import { workspaceRedactor } from '../redact/workspace.js';
 
@@ -64,19 +64,6 @@ export interface SessionState {
 
 const KEPT_TURNS = 300;
 const KEPT_PROMPTS = 8;
-
-function sessionsDir(ws: Workspace): string {
-  return statePath(ws, 'sessions');
-}
-
-/** A file name for a session id: the id itself when it is tame, else a hash of it. */
-function sessionFile(ws: Workspace, sessionId: string): string {
-  const safe =
-    /^[A-Za-z0-9._-]{1,100}$/.test(sessionId) && !sessionId.startsWith('.')
-      ? sessionId
-      : createHash('sha256').update(sessionId).digest('hex').slice(0, 32);
-  return join(sessionsDir(ws), `${safe}.json`);
-}
 
 export function newSessionState(sessionId: string, startDate: LocalDate, transcript: string | null): SessionState {
   return {

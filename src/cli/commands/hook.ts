@@ -1,6 +1,6 @@
 import type { Command } from 'commander';
 import { hookEntry } from '../../hooks/entry.js';
-import { HOOK_EVENTS } from '../../hooks/run.js';
+import { HOOK_EVENTS } from '../../hooks/args.js';
 import type { CommandSetup } from '../command-setup.js';
 
 export function registerHook(program: Command, { io, setRun }: CommandSetup): void {
