@@ -27,7 +27,8 @@ import { TreeState } from './tree-state.js';
 import type { SettledMonths } from '../compose/root.js';
 import { buildDaily, DailyPrefetch } from './prefetch.js';
 import type { SummaryMemo } from '../summarize/memo.js';
-import { reredactNodes, type Reredaction } from './reredact.js';
+import { reredactNodes, type Reredaction, type ReredactOptions } from './reredact.js';
+import { loadTokenCounter, type TokenizerName } from '../text/tokens.js';
 import { nodesRedactedWith, recordNodesRedactedWith } from '../state/redaction.js';
 
 /** Below this many daily nodes to build, starting a worker costs more than it saves. */
@@ -212,7 +213,9 @@ export async function compact(ws: Workspace, config: HipoConfig, opts: CompactOp
     const reredacted =
       nodesRedactedWith(ws) === redactor.rulesKey
         ? null
-        : bringNodesUpToRules(ws, tree, redactor, rootSettings({ config, templates }), command);
+        : bringNodesUpToRules(ws, tree, redactor, rootSettings({ config, templates }), command, {
+            countTokens: await loadTokenCounter(config.compaction.tokenizer as TokenizerName),
+          });
     const summarizer = opts.summarizer ?? choice.summarizer;
     if (resummarize) llm?.session.state.clearBackoff();
     const applied: Applied[] = [];
@@ -314,8 +317,15 @@ export async function compact(ws: Workspace, config: HipoConfig, opts: CompactOp
  * Re-redacts the nodes (cycle/reredact.ts) and records the rules once every node is up to them;
  * what was rewritten goes to the journal.
  */
-function bringNodesUpToRules(ws: Workspace, tree: TreeState, redactor: Redactor, settings: string, command: string): Reredaction {
-  const r = reredactNodes(tree, redactor, settings);
+function bringNodesUpToRules(
+  ws: Workspace,
+  tree: TreeState,
+  redactor: Redactor,
+  settings: string,
+  command: string,
+  opts: ReredactOptions,
+): Reredaction {
+  const r = reredactNodes(tree, redactor, settings, opts);
   if (r.redacted.length || r.rehashed.length)
     appendJournal(ws, [{ type: 'reredact', at: new Date().toISOString(), command, redacted: r.redacted, rehashed: r.rehashed }]);
   if (!r.warnings.length) recordNodesRedactedWith(ws, redactor.rulesKey);

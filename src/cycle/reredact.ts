@@ -23,6 +23,7 @@ import { readNode } from '../tree/read.js';
 import { isHandEdited, type NodeInfo } from '../tree/snapshot.js';
 import { decodeText } from '../tree/text.js';
 import type { TreeState } from './tree-state.js';
+import type { CountTokens } from '../text/tokens.js';
 
 export interface Reredaction {
   /** Nodes (memory-relative) whose text held what the rules now redact: written again, redacted. */
@@ -33,6 +34,11 @@ export interface Reredaction {
   warnings: string[];
 }
 
+export interface ReredactOptions {
+  /** The counter ROOT's `tokens` was made with (compaction.tokenizer): a redacted body is counted again. */
+  countTokens: CountTokens;
+}
+
 const LEVELS = ['daily', 'weekly', 'monthly', 'root'] as const;
 const UTF8_BOM = Buffer.from([0xef, 0xbb, 0xbf]);
 
@@ -40,7 +46,7 @@ const UTF8_BOM = Buffer.from([0xef, 0xbb, 0xbf]);
  * Brings every node of `tree` up to `redactor`'s rules, children before parents. `rootSettings`:
  * what ROOT's source hash is made with (rootSettingsOf).
  */
-export function reredactNodes(tree: TreeState, redactor: Redactor, rootSettings: string): Reredaction {
+export function reredactNodes(tree: TreeState, redactor: Redactor, rootSettings: string, opts: ReredactOptions): Reredaction {
   const out: Reredaction = { redacted: [], rehashed: [], warnings: [] };
   // The records as they were: a parent whose source hash matched its children then is current,
   // and is given the hash of its children as they are now.
@@ -69,7 +75,7 @@ export function reredactNodes(tree: TreeState, redactor: Redactor, rootSettings:
       const children = childrenOf(p);
       const below = children.flatMap((c) => secrets.get(nodeKey(c)) ?? []);
       try {
-        const done = reredactNode(tree, p, info.relPath, redactor, below, (old) => {
+        const done = reredactNode(tree, p, info.relPath, redactor, below, opts, (old) => {
           if (p.level === 'daily') return null;
           if (p.level === 'root') {
             if (old.date === null) return null;
@@ -103,6 +109,7 @@ function reredactNode(
   relPath: string,
   redactor: Redactor,
   below: readonly string[],
+  opts: ReredactOptions,
   sourceHash: (old: { sourceHash: string | null; date: LocalDate | null }) => string | null,
 ): { did: 'redacted' | 'rehashed' | null; found: string[] } {
   const none = { did: null, found: [] };
@@ -130,6 +137,7 @@ function reredactNode(
   let newHead = head;
   if (body !== doc.body && !isHandEdited(info)) newHead = withHash(newHead, 'body-hash', info.recordedBodyHash, bodyHashOf(body));
   if (hash !== null && info.sourceHash !== null) newHead = withHash(newHead, 'source-hash', info.sourceHash, hash);
+  if (period.level === 'root' && body !== doc.body) newHead = withTokens(newHead, doc.body, body, opts.countTokens);
   const next = newHead + body;
   if (next === text) return { did: null, found };
   const data = Buffer.concat([bom ? UTF8_BOM : Buffer.alloc(0), Buffer.from(next, 'utf8')]);
@@ -150,6 +158,24 @@ export function withHash(head: string, key: string, from: string, to: string): s
   if (!line.test(head)) throw new Error(`its ${key} cannot be found in its frontmatter`);
   const written = renderFrontmatter({ [key]: to }).split('\n')[1]!;
   return head.replace(line, (_all, _quote, end: string) => written + end);
+}
+
+/**
+ * ROOT's `head` with its `tokens` counted again for `body`, which was `old`: counted as the writer
+ * counts it (compose/root.ts), the text it was given, which the file holds after a blank line and
+ * with a line end added when it had none. A head without the field is returned as it is.
+ */
+function withTokens(head: string, old: string, body: string, count: CountTokens): string {
+  const line = /^tokens:[ \t]*(\d+)([ \t]*\r?)$/m;
+  const recorded = line.exec(head);
+  if (!recorded) return head;
+  const given = (b: string, trimmed: boolean): string => {
+    const text = b.replace(/^\r?\n/, '');
+    return trimmed ? text.replace(/\r?\n$/, '') : text;
+  };
+  // Whether the text given ended with its line end cannot be told from the file; the recorded count tells.
+  const trimmed = count(given(old, false)) !== Number(recorded[1]);
+  return head.replace(line, (_all, _n, end: string) => `tokens: ${count(given(body, trimmed))}${end}`);
 }
 
 /** A topic's keywords: a node's (`- name [type]: a, b`), ROOT's Topics Index (`… → [day](…)`) and Recent Patterns (`… · a, b`). */

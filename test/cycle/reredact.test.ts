@@ -13,6 +13,8 @@ import { builtinRulesKey, rulesDigest } from '../../src/redact/rules-key.js';
 import { renderNodeFile } from '../../src/write/node-file.js';
 import { splitFrontmatter } from '../../src/tree/frontmatter.js';
 import { withHash } from '../../src/cycle/reredact.js';
+import { bodyHashOf } from '../../src/tree/body-hash.js';
+import { loadTokenCounter } from '../../src/text/tokens.js';
 import { formatCompact } from '../../src/cli/format.js';
 import { counting, indexOf } from '../helpers/search.js';
 import { cycle, node, nodeHashes, rawLog, rawLogHashes } from '../helpers/tree.js';
@@ -158,6 +160,31 @@ describe('redaction rules changed after nodes were written', () => {
     expect(r.reredacted?.redacted).toContain(rel);
     expect(ws.read(`memory/${rel}`)).toContain('the wifi password at home is [REDACTED:password]');
     expect(JSON.parse(ws.read('.hipo/redaction.json'))).toEqual({ nodes: new Redactor().rulesKey });
+  });
+
+  it("ROOT redacted by newer built-in rules records its body's token count as redacted", async () => {
+    // An upgrade's rules do not change ROOT's settings: it is redacted, not built again, and its
+    // `tokens` must count the body it now has (a GitHub token is many tokens, its tag a few).
+    const ws = tree();
+    await cycle(ws, '2026-03-20', { catchUp: true });
+    const count = await loadTokenCounter();
+    const before = splitFrontmatter(ws.read('memory/ROOT.md'));
+    const text = `${before.body.replace(/^\n/, '')}- deploy with ghp_x7Kq2Lm9Pz4Rt8Vw3Yb6Nc1Df5Gh0Jk2Mn4P\n`;
+    const hash = String(before.data!['body-hash']);
+    const old = ws
+      .read('memory/ROOT.md')
+      .replace(before.body, `\n${text}`)
+      .replace(/^tokens: \d+$/m, `tokens: ${count(text)}`)
+      .replace(hash, bodyHashOf(`\n${text}`));
+    ws.write('memory/ROOT.md', old);
+    ws.write('.hipo/redaction.json', JSON.stringify({ nodes: 'rules-of-an-older-hipo' }));
+    const r = await cycle(ws, '2026-03-20');
+    expect(r.reredacted?.redacted).toContain('ROOT.md');
+    expect(r.applied).toEqual([]);
+    const after = splitFrontmatter(ws.read('memory/ROOT.md'));
+    expect(after.body).toContain('- deploy with [REDACTED:');
+    expect(count(after.body.replace(/^\n/, ''))).toBeLessThan(count(text));
+    expect(after.data!.tokens).toBe(count(after.body.replace(/^\n/, '')));
   });
 });
 
