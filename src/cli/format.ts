@@ -100,14 +100,20 @@ export function formatCompact(r: CompactReport, ws: Workspace, opts: { verbose: 
 
 const n = (x: number): string => x.toLocaleString('en-US');
 
-/** Once after the redaction rules changed (an upgrade, `redactPatterns`): the nodes brought up to them. */
+/** Once after the redaction rules changed (an upgrade, `redactPatterns`): the nodes and state files brought up to them. */
 function formatReredacted(r: CompactReport): string[] {
   const rr = r.reredacted;
-  if (!rr || (!rr.redacted.length && !rr.rehashed.length)) return [];
-  const count = rr.redacted.length;
-  const rehashed = rr.rehashed.length;
-  const parents = rehashed ? `, ${rehashed === 1 ? "1 parent's source hash" : `${rehashed} parents' source hashes`} updated` : '';
-  return [`  redaction rules changed: ${count} node${count === 1 ? '' : 's'} re-redacted${parents}`];
+  const st = r.reredactedState;
+  const parts: string[] = [];
+  if (rr && (rr.redacted.length || rr.rehashed.length)) {
+    const count = rr.redacted.length;
+    const rehashed = rr.rehashed.length;
+    parts.push(`${count} node${count === 1 ? '' : 's'} re-redacted`);
+    if (rehashed) parts.push(`${rehashed === 1 ? "1 parent's source hash" : `${rehashed} parents' source hashes`} updated`);
+  }
+  if (st?.redacted.length) parts.push(`${st.redacted.length} state file${st.redacted.length === 1 ? '' : 's'} re-redacted`);
+  if (st?.dropped.length) parts.push(`${st.dropped.length} cached model answer${st.dropped.length === 1 ? '' : 's'} dropped`);
+  return parts.length ? [`  redaction rules changed: ${parts.join(', ')}`] : [];
 }
 
 /** Dry run: the nodes that would call the model, with their input tokens. */
@@ -177,6 +183,7 @@ export function compactJson(r: CompactReport, ws: Workspace): unknown {
     errors: r.errors,
     warnings: r.warnings,
     reredacted: r.reredacted,
+    reredactedState: r.reredactedState,
     llm: r.llm,
   };
 }

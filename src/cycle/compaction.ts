@@ -29,7 +29,8 @@ import { buildDaily, DailyPrefetch } from './prefetch.js';
 import type { SummaryMemo } from '../summarize/memo.js';
 import { reredactNodes, type Reredaction, type ReredactOptions } from './reredact.js';
 import { loadTokenCounter, type TokenizerName } from '../text/tokens.js';
-import { nodesRedactedWith, recordNodesRedactedWith } from '../state/redaction.js';
+import { recordRedactedWith, redactedWith } from '../state/redaction.js';
+import { reredactState, type StateReredaction } from './reredact-state.js';
 
 /** Below this many daily nodes to build, starting a worker costs more than it saves. */
 const PREFETCH_MIN_DAYS = 4;
@@ -112,6 +113,8 @@ export interface CompactResult {
    * changed (an upgrade, `redactPatterns`); null when they had not.
    */
   reredacted: Reredaction | null;
+  /** The same for the state files under `.hipo/` (cycle/reredact-state.ts); null when the rules had not changed. */
+  reredactedState: StateReredaction | null;
   /** The model in use (null: extractive only) and, for a dry run, the calls the plan would make. */
   llm: { model: string; baseUrl: string; calls: number; unavailable: string | null; estimate?: ModelCallPlan } | null;
 }
@@ -195,6 +198,7 @@ export async function compact(ws: Workspace, config: HipoConfig, opts: CompactOp
       errors: [],
       warnings: [...choice.warnings],
       reredacted: null,
+      reredactedState: null,
       llm: info,
     };
   }
@@ -211,11 +215,12 @@ export async function compact(ws: Workspace, config: HipoConfig, opts: CompactOp
     const tree = new TreeState(snapshot, ws, cache, config.maxFileBytes, opts.settledMonths);
     // Once after the rules changed: what older rules left in the nodes goes before anything is planned.
     const reredacted =
-      nodesRedactedWith(ws) === redactor.rulesKey
+      redactedWith(ws, 'nodes') === redactor.rulesKey
         ? null
         : bringNodesUpToRules(ws, tree, redactor, rootSettings({ config, templates }), command, {
             countTokens: await loadTokenCounter(config.compaction.tokenizer as TokenizerName),
           });
+    const reredactedState = redactedWith(ws, 'state') === redactor.rulesKey ? null : bringStateUpToRules(ws, redactor, command);
     const summarizer = opts.summarizer ?? choice.summarizer;
     if (resummarize) llm?.session.state.clearBackoff();
     const applied: Applied[] = [];
@@ -304,8 +309,14 @@ export async function compact(ws: Workspace, config: HipoConfig, opts: CompactOp
       tree,
       problems: tree.problems,
       errors: applied.flatMap((r) => (r.error ? [r.error] : [])),
-      warnings: [...choice.warnings, ...(reredacted?.warnings ?? []), ...applied.flatMap((r) => (r.warning ? [r.warning] : []))],
+      warnings: [
+        ...choice.warnings,
+        ...(reredacted?.warnings ?? []),
+        ...(reredactedState?.warnings ?? []),
+        ...applied.flatMap((r) => (r.warning ? [r.warning] : [])),
+      ],
       reredacted,
+      reredactedState,
       llm: llmInfo(),
     };
   } finally {
@@ -328,7 +339,16 @@ function bringNodesUpToRules(
   const r = reredactNodes(tree, redactor, settings, opts);
   if (r.redacted.length || r.rehashed.length)
     appendJournal(ws, [{ type: 'reredact', at: new Date().toISOString(), command, redacted: r.redacted, rehashed: r.rehashed }]);
-  if (!r.warnings.length) recordNodesRedactedWith(ws, redactor.rulesKey);
+  if (!r.warnings.length) recordRedactedWith(ws, 'nodes', redactor.rulesKey);
+  return r;
+}
+
+/** The same for the state files (cycle/reredact-state.ts), after the journal itself was. */
+function bringStateUpToRules(ws: Workspace, redactor: Redactor, command: string): StateReredaction {
+  const r = reredactState(ws, redactor);
+  if (r.redacted.length || r.dropped.length)
+    appendJournal(ws, [{ type: 'reredact', at: new Date().toISOString(), command, state: r.redacted, dropped: r.dropped.length }]);
+  if (!r.warnings.length) recordRedactedWith(ws, 'state', redactor.rulesKey);
   return r;
 }
 

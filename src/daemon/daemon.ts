@@ -307,6 +307,14 @@ export class Daemon {
           redacted: r.reredacted.redacted,
           rehashed: r.reredacted.rehashed,
         });
+      const st = r.reredactedState;
+      if (st?.redacted.length || st?.dropped.length)
+        this.log(
+          'info',
+          'reredact',
+          `redaction rules changed: ${st.redacted.length} state file(s) re-redacted, ${st.dropped.length} cached model answer(s) dropped`,
+          { state: st.redacted },
+        );
       // What the index must look at: every file, after a run that looked at every file.
       if (!known) this.indexDue = null;
       else if (this.indexDue) for (const f of [...touched, ...changed, ...r.written, ...rewritten]) this.indexDue.add(f);

@@ -6,7 +6,9 @@ import type { Workspace } from '../tree/layout.js';
 import { ensureStateDir, statePath } from './dir.js';
 import { atomicWriteFile } from '../fs/atomic.js';
 import { redactValue } from '../redact/lines.js';
+import type { Redactor } from '../redact/redactor.js';
 import { workspaceRedactor } from '../redact/workspace.js';
+import { rewriteRedacted } from './redaction.js';
 
 interface DaemonRun {
   at: string;
@@ -45,6 +47,27 @@ export function writeDaemonState(ws: Workspace, state: DaemonState): void {
   } catch {
     /* status information only: a full disk must not stop the daemon */
   }
+}
+
+/**
+ * Brings the record's last run and last error up to `redactor`'s rules, once after the rules
+ * changed: an error may quote a node's line, and a daemon that is stopped writes it no more.
+ * Returns its path when it was written again. Throws when it cannot be.
+ */
+export function reredactDaemonState(ws: Workspace, redactor: Redactor): string[] {
+  const file = daemonStatePath(ws);
+  const written = rewriteRedacted(file, (text) => {
+    let state: DaemonState;
+    try {
+      state = JSON.parse(text) as DaemonState;
+    } catch {
+      return redactor.redact(text).text;
+    }
+    if (!state || typeof state !== 'object') return text;
+    const redacted = { ...state, lastRun: redactValue(redactor, state.lastRun), lastError: redactValue(redactor, state.lastError) };
+    return JSON.stringify(redacted) === JSON.stringify(state) ? text : `${JSON.stringify(redacted, null, 2)}\n`;
+  });
+  return written ? [file] : [];
 }
 
 export function readDaemonState(ws: Workspace): DaemonState | null {

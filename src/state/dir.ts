@@ -32,7 +32,7 @@ const STATE_FILES = {
   llm: 'llm-state.json',
   /** Model answers by input hash (summarize/llm/cache.ts), a file per answer. */
   llmCache: 'llm-cache',
-  /** The redaction rules the nodes were last brought up to (cycle/reredact.ts). */
+  /** The redaction rules the nodes and the state files were last brought up to (cycle/reredact.ts, reredact-state.ts). */
   redaction: 'redaction.json',
   /** Token counts of the nodes, by body hash (`hipo status`). */
   tokens: 'tokens.json',

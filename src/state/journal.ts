@@ -4,7 +4,9 @@ import { appendFileSync, closeSync, fstatSync, openSync, readSync, renameSync, s
 import type { Workspace } from '../tree/layout.js';
 import { ensureStateDir, statePath } from './dir.js';
 import { redactValue } from '../redact/lines.js';
+import type { Redactor } from '../redact/redactor.js';
 import { workspaceRedactor } from '../redact/workspace.js';
+import { rewriteRedacted } from './redaction.js';
 
 export interface ActionRecord {
   type: 'action';
@@ -99,4 +101,34 @@ export function readJournalTail(ws: Workspace, maxBytes = 256 * 1024): JournalRe
   } finally {
     closeSync(fd);
   }
+}
+
+/**
+ * Brings both journal files up to `redactor`'s rules, once after the rules changed: a record is
+ * redacted as it is appended, by the rules in force then. Returns the state-relative names of the
+ * files written again. Throws when one cannot be.
+ */
+export function reredactJournal(ws: Workspace, redactor: Redactor): string[] {
+  return (['journal', 'journalRotated'] as const).flatMap((what) =>
+    rewriteRedacted(statePath(ws, what), (text) => redactJournalText(redactor, text)) ? [statePath(ws, what)] : [],
+  );
+}
+
+/** Journal lines redacted value by value, as appendJournal redacts them; a line left as it was when nothing in it changes. */
+function redactJournalText(redactor: Redactor, text: string): string {
+  return text
+    .split('\n')
+    .map((line) => {
+      if (!line.trim()) return line;
+      let record: unknown;
+      try {
+        record = JSON.parse(line);
+      } catch {
+        // A torn line from a crash: its text.
+        return redactor.redact(line).text;
+      }
+      const redacted = JSON.stringify(redactValue(redactor, record));
+      return redacted === JSON.stringify(record) ? line : redacted;
+    })
+    .join('\n');
 }

@@ -16,7 +16,9 @@ import type { NodeKey, Workspace } from '../tree/layout.js';
 import { ensureStateDir, statePath } from './dir.js';
 import { atomicWriteFile } from '../fs/atomic.js';
 import { redactValue } from '../redact/lines.js';
+import type { Redactor } from '../redact/redactor.js';
 import { workspaceRedactor } from '../redact/workspace.js';
+import { rewriteRedacted } from './redaction.js';
 
 const MAX_FACTOR = 64;
 
@@ -155,6 +157,25 @@ export class LlmState {
       /* a read-only state folder: the run still works, the next one knows less */
     }
   }
+}
+
+/**
+ * Brings the file up to `redactor`'s rules, once after the rules changed: it was redacted by the
+ * rules in force when it was saved. Returns its path when it was written again. Throws when it cannot be.
+ */
+export function reredactLlmState(ws: Workspace, redactor: Redactor): string[] {
+  const file = statePath(ws, 'llm');
+  const redacted = rewriteRedacted(file, (text) => {
+    let data: unknown;
+    try {
+      data = JSON.parse(text);
+    } catch {
+      return redactor.redact(text).text; // unreadable: load() starts empty, and the next save replaces it
+    }
+    const redacted = redactValue(redactor, data);
+    return JSON.stringify(redacted) === JSON.stringify(data) ? text : `${JSON.stringify(redacted, null, 1)}\n`;
+  });
+  return redacted ? [file] : [];
 }
 
 /**

@@ -1,32 +1,69 @@
-// The redaction rules hipo last brought the workspace's nodes up to (`.hipo/redaction.json`,
-// Redactor.rulesKey). Missing (a workspace an older hipo wrote, or the file deleted): every node
-// is looked at once more, which finds nothing to change in nodes already redacted as now.
+// The redaction rules hipo last brought the workspace up to (`.hipo/redaction.json`,
+// Redactor.rulesKey): `nodes` for the tree's nodes (cycle/reredact.ts), `state` for what it
+// keeps under `.hipo/` (cycle/reredact-state.ts). Missing (a workspace an older hipo wrote, or
+// the file deleted): everything is looked at once more, which finds nothing to change in what is
+// already redacted as now.
 import { readFileSync } from 'node:fs';
 import type { Workspace } from '../tree/layout.js';
-import { atomicWriteFile } from '../fs/atomic.js';
+import { atomicWriteFile, replaceIfUnchanged } from '../fs/atomic.js';
 import { ensureStateDir, statePath } from './dir.js';
 
 interface RedactionFile {
-  nodes: string;
+  nodes?: string;
+  state?: string;
 }
 
-/** The rules the nodes were brought up to, or null when unknown. */
-export function nodesRedactedWith(ws: Workspace): string | null {
+export type RedactedPart = keyof RedactionFile;
+
+function readRecord(ws: Workspace): RedactionFile {
   try {
-    const parsed = JSON.parse(readFileSync(statePath(ws, 'redaction'), 'utf8')) as Partial<RedactionFile>;
-    return typeof parsed.nodes === 'string' ? parsed.nodes : null;
+    const parsed = JSON.parse(readFileSync(statePath(ws, 'redaction'), 'utf8')) as RedactionFile;
+    const out: RedactionFile = {};
+    if (typeof parsed.nodes === 'string') out.nodes = parsed.nodes;
+    if (typeof parsed.state === 'string') out.state = parsed.state;
+    return out;
   } catch {
-    return null;
+    return {};
   }
 }
 
-/** Records that every node is redacted under `rulesKey`. A failure costs one more look next run. */
-export function recordNodesRedactedWith(ws: Workspace, rulesKey: string): void {
+/** The rules `part` was brought up to, or null when unknown. */
+export function redactedWith(ws: Workspace, part: RedactedPart): string | null {
+  return readRecord(ws)[part] ?? null;
+}
+
+/** Records that all of `part` is redacted under `rulesKey`. A failure costs one more look next run. */
+export function recordRedactedWith(ws: Workspace, part: RedactedPart, rulesKey: string): void {
   try {
     ensureStateDir(ws);
-    const file: RedactionFile = { nodes: rulesKey };
+    const file: RedactionFile = { ...readRecord(ws), [part]: rulesKey };
     atomicWriteFile(statePath(ws, 'redaction'), `${JSON.stringify(file)}\n`, { durable: false });
   } catch {
-    /* a read-only state folder: the nodes are looked at again next run */
+    /* a read-only state folder: it is looked at again next run */
   }
+}
+
+/** Times a state file that others write while it is redacted (a hook's journal line) is read again. */
+const ATTEMPTS = 3;
+
+/**
+ * Rewrites the state file at `path` as `redact` makes its text, when that differs; over the version
+ * read only (replaceIfUnchanged), so a line a hook appends meanwhile is not lost. Returns whether it
+ * was rewritten; throws when it kept changing, or cannot be read or written.
+ */
+export function rewriteRedacted(path: string, redact: (text: string) => string): boolean {
+  for (let i = 0; i < ATTEMPTS; i++) {
+    let bytes: Buffer;
+    try {
+      bytes = readFileSync(path);
+    } catch (err) {
+      if ((err as NodeJS.ErrnoException).code === 'ENOENT') return false;
+      throw err;
+    }
+    const text = bytes.toString('utf8');
+    const next = redact(text);
+    if (next === text) return false;
+    if (replaceIfUnchanged(path, next, bytes, { durable: false })) return true;
+  }
+  throw new Error('it kept changing while being redacted');
 }

@@ -2,14 +2,17 @@
 // transcript has been archived, the day of its current sitting (its raw log), and where its archived turns
 // are, so that a restore after the platform's compaction can read them back without a search.
 import { createHash } from 'node:crypto';
-import { mkdirSync, readFileSync } from 'node:fs';
+import { mkdirSync, readdirSync, readFileSync } from 'node:fs';
+import { join } from 'node:path';
 import type { LocalDate } from '../time/calendar.js';
 import { parseLocalDate } from '../time/calendar.js';
 import type { Workspace } from '../tree/layout.js';
 import { ensureStateDir } from './dir.js';
 import { sessionFile, sessionsDir } from './session-file.js';
 import { atomicWriteFile } from '../fs/atomic.js';
+import type { Redactor } from '../redact/redactor.js';
 import { workspaceRedactor } from '../redact/workspace.js';
+import { rewriteRedacted } from './redaction.js';
 
 export interface ArchivedTurn {
   key: string;
@@ -107,19 +110,52 @@ export function loadSessionState(ws: Workspace, sessionId: string): SessionState
 export function saveSessionState(ws: Workspace, s: SessionState): void {
   ensureStateDir(ws);
   mkdirSync(sessionsDir(ws), { recursive: true });
-  atomicWriteFile(sessionFile(ws, s.sessionId), JSON.stringify({ ...redactPrompts(ws, s), updatedAt: new Date().toISOString() }));
+  atomicWriteFile(
+    sessionFile(ws, s.sessionId),
+    JSON.stringify({ ...redactPrompts(workspaceRedactor(ws), s), updatedAt: new Date().toISOString() }),
+  );
 }
 
 /** The state with the user's words redacted: prompts are what it stores of the conversation. */
-function redactPrompts(ws: Workspace, s: SessionState): SessionState {
-  const r = workspaceRedactor(ws);
-  const turns = (list: ArchivedTurn[]): ArchivedTurn[] => list.map((t) => ({ ...t, prompt: r.redact(t.prompt).text }));
+function redactPrompts(r: Redactor, s: SessionState): SessionState {
+  const turns = (list: ArchivedTurn[]): ArchivedTurn[] =>
+    list.map((t) => (typeof t.prompt === 'string' ? { ...t, prompt: r.redact(t.prompt).text } : t));
   return {
     ...s,
     turns: turns(s.turns),
-    prompts: s.prompts.map((p) => r.redact(p).text),
-    pending: s.pending ? { ...s.pending, turns: turns(s.pending.turns) } : null,
+    prompts: s.prompts.map((p) => (typeof p === 'string' ? r.redact(p).text : p)),
+    pending: s.pending && Array.isArray(s.pending.turns) ? { ...s.pending, turns: turns(s.pending.turns) } : s.pending,
   };
+}
+
+/**
+ * Brings every session's prompts up to `redactor`'s rules, once after the rules changed: they were
+ * redacted by the rules in force when the session was saved. Its other fields (the session id,
+ * the transcript's path, offsets) are what capture finds its place by, and hold nothing said.
+ * Returns the paths of the files written again. Throws when one cannot be.
+ */
+export function reredactSessions(ws: Workspace, redactor: Redactor): string[] {
+  let names: string[];
+  try {
+    names = readdirSync(sessionsDir(ws)).filter((n) => n.endsWith('.json') && !n.startsWith('.'));
+  } catch {
+    return [];
+  }
+  return names.flatMap((n) => {
+    const file = join(sessionsDir(ws), n);
+    const written = rewriteRedacted(file, (text) => {
+      let s: SessionState;
+      try {
+        s = JSON.parse(text) as SessionState;
+      } catch {
+        return redactor.redact(text).text; // torn or foreign: read by no one as a session
+      }
+      if (!s || typeof s !== 'object' || !Array.isArray(s.prompts) || !Array.isArray(s.turns)) return text;
+      const redacted = redactPrompts(redactor, { ...s, pending: s.pending ?? null });
+      return JSON.stringify(redacted) === JSON.stringify({ ...s, pending: s.pending ?? null }) ? text : JSON.stringify(redacted);
+    });
+    return written ? [file] : [];
+  });
 }
 
 /** The short id shown in headings: the first 8 characters of the session id. */

@@ -7,11 +7,12 @@ import { join } from 'node:path';
 import { hashParts } from '../../tree/hash.js';
 import type { Workspace } from '../../tree/layout.js';
 import { ensureStateDir } from '../../state/dir.js';
-import { atomicWriteFile } from '../../fs/atomic.js';
+import { atomicWriteFile, removeIfUnchanged } from '../../fs/atomic.js';
 import type { ChatMessage, ChatResponse } from './client.js';
 import { requestBody } from './client.js';
 import type { LlmSettings } from './settings.js';
 import { redactValue } from '../../redact/lines.js';
+import type { Redactor } from '../../redact/redactor.js';
 import { workspaceRedactor } from '../../redact/workspace.js';
 import { statePath } from '../../state/dir.js';
 
@@ -80,4 +81,40 @@ export class AnswerCache {
       }
     }
   }
+}
+
+/**
+ * Deletes the answers in which `redactor`'s rules find something, once after the rules changed:
+ * an answer was redacted by the rules in force when it was kept. Deleted rather than redacted: an
+ * answer is kept as the model gave it (it is validated when read), and the request it answers was
+ * made from text the same rules now redact further, so that request is not sent again; at worst a
+ * deletion costs one call. Returns the paths of the files deleted.
+ */
+export function dropRedactedAnswers(ws: Workspace, redactor: Redactor): string[] {
+  const dir = statePath(ws, 'llmCache');
+  let names: string[];
+  try {
+    names = readdirSync(dir).filter((n) => n.endsWith('.json') && !n.startsWith('.'));
+  } catch {
+    return [];
+  }
+  return names.flatMap((n) => {
+    const file = join(dir, n);
+    let bytes: Buffer;
+    try {
+      bytes = readFileSync(file);
+    } catch {
+      return []; // gone already
+    }
+    const text = bytes.toString('utf8');
+    let holds: boolean;
+    try {
+      const entry: unknown = JSON.parse(text);
+      holds = JSON.stringify(redactValue(redactor, entry)) !== JSON.stringify(entry);
+    } catch {
+      holds = redactor.redact(text).text !== text;
+    }
+    // One being written again meanwhile (the same request answered) was redacted by the rules in force.
+    return holds && removeIfUnchanged(file, bytes) ? [file] : [];
+  });
 }
