@@ -10,6 +10,13 @@ import { workspaceIdentity } from '../config/workspace-root.js';
 import { MAX_TIMER_MS } from '../config/settings-source.js';
 import { statePath } from '../state/dir.js';
 
+/**
+ * A request line longer than this is refused. Most requests are a few hundred characters; a
+ * hook's carries its input, up to 1 MB (hooks/input.ts), and a prompt pasted whole is often tens
+ * of kilobytes. The asking side does its own work for a longer one instead of sending it.
+ */
+export const MAX_REQUEST_CHARS = 2 * 1024 * 1024;
+
 /** The longest socket path the platforms allow (104 bytes on macOS, 108 on Linux), with room. */
 const MAX_SOCKET_PATH = 100;
 
@@ -74,6 +81,8 @@ export function askDaemon<T>(
   if (!path || signal?.aborted) return Promise.resolve(null);
   const root = workspaceIdentity(ws.root);
   if (!root) return Promise.resolve(null);
+  const line = `${JSON.stringify({ ...request, root })}\n`;
+  if (line.length > MAX_REQUEST_CHARS) return Promise.resolve(null);
   return new Promise((resolve) => {
     let answered = false;
     let buf = '';
@@ -91,7 +100,7 @@ export function askDaemon<T>(
     const timer = setTimeout(() => finish(null), Math.min(timeoutMs, MAX_TIMER_MS));
     signal?.addEventListener('abort', stop, { once: true });
     socket.setEncoding('utf8');
-    socket.on('connect', () => socket.write(`${JSON.stringify({ ...request, root })}\n`));
+    socket.on('connect', () => socket.write(line));
     socket.on('data', (d: string) => {
       buf += d;
       const nl = buf.indexOf('\n');

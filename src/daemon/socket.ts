@@ -8,16 +8,13 @@
 import { chmodSync, mkdtempSync, readdirSync, renameSync, rmSync, unlinkSync } from 'node:fs';
 import { createServer, type Server, type Socket } from 'node:net';
 import { dirname, join } from 'node:path';
-import type { DaemonAnswer, DaemonRequest } from './ask.js';
+import { MAX_REQUEST_CHARS, type DaemonAnswer, type DaemonRequest } from './ask.js';
 
 /**
  * The binding folder's name before mkdtemp's six characters: `.s-XXXXXX/s` is as long as
  * `daemon.sock`, so a path short enough for the socket (ask.ts) is short enough to bind.
  */
 const BINDING = '.s-';
-
-/** A request line longer than this is refused (requests are a few hundred bytes). */
-const MAX_REQUEST_BYTES = 64 * 1024;
 
 /** An answer, or a refusal that sends the asking command back to doing the work itself. */
 export type Reply = DaemonAnswer<unknown> | { declined: string };
@@ -79,7 +76,7 @@ export class RequestServer {
     socket.on('data', (d: string) => {
       if (taken) return;
       buf += d;
-      if (buf.length > MAX_REQUEST_BYTES) {
+      if (buf.length > MAX_REQUEST_CHARS) {
         socket.destroy();
         return;
       }

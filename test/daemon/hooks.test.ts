@@ -74,6 +74,12 @@ describe('hipo hook with a daemon running', () => {
       expect(byDaemon.stdout).toBe(itself.stdout);
     }
     expect(JSON.parse(hook('SessionStart', { source: 'startup' }).stdout).hookSpecificOutput.additionalContext).toContain('zeppelin');
+    // A prompt with a log pasted into it (100 kB) is the daemon's too.
+    const pasted = hook('UserPromptSubmit', {
+      prompt: `why did this fail?\n${'ERROR zeppelin hangar door sensor timeout\n'.repeat(2500)}`,
+    });
+    expect(pasted.loaded.filter((m) => WORK.test(m))).toEqual([]);
+    expect(JSON.parse(pasted.stdout).hookSpecificOutput.additionalContext).toContain('41 m wide');
   });
 
   it('does the work itself for another clock, a long unread transcript and the events an agent does not wait for', async () => {
