@@ -266,6 +266,14 @@ describe('a password beside its user name, a .pgpass line, a Sentry DSN', () => 
     ['creds admin/S3cr3t!x', 'creds admin/[REDACTED:password]'],
     ['creds: admin / S3cr3t!x', 'creds: admin / [REDACTED:password]'],
     ['the credentials are deploy:Zq8kd92x now', 'the credentials are deploy:[REDACTED:password] now'],
+    ['credentials: admin:S3cr3t!x', 'credentials: admin:[REDACTED:password]'],
+    ['creds: admin:S3cr3t!x', 'creds: admin:[REDACTED:password]'],
+    ['DB_CREDENTIALS=admin:sunflower', 'DB_CREDENTIALS=admin:[REDACTED:password]'],
+    ['"credentials": "deploy/Zq8kd92x",', '"credentials": "deploy/[REDACTED:password]",'],
+    ['login admin:hunter2xyz', 'login admin:[REDACTED:password]'],
+    ['username: deploy:Zq8kd92x.', 'username: deploy:[REDACTED:password].'],
+    ['user: admin:hunter2xyz', 'user: admin:[REDACTED:password]'],
+    ['user jdoe pass Summer2024!', 'user jdoe pass [REDACTED:password]'],
   ])('the password of credentials given as user/password: %s', (text, redacted) => {
     expect(r.redact(text).text).toBe(redacted);
   });
@@ -275,6 +283,13 @@ describe('a password beside its user name, a .pgpass line, a Sentry DSN', () => 
     'credentials aws/prod-2026 profile',
     'creds ~/.aws/credentials',
     'credentials client_id/client_secret',
+    'credentials: client_id/client_secret',
+    'credentials: admin:${ADMIN_PASS}',
+    'login localhost:8080',
+    'login node:v18.2.0',
+    'username story:PROJ-1234',
+    'user story:ABC-1234',
+    'user: nobody:x:65534:65534:nobody',
   ])('leaves credentials named by kind or place: %s', (text) => {
     expect(r.redact(text).text).toBe(text);
   });

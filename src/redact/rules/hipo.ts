@@ -93,6 +93,41 @@ const BARE_VALUE = raw`(?:[^\s"'\x60,;)\uFF0C\uFF1B\u3001\u3002]|\)(?![\s.,;:!?)
 const BARE = raw`["'\x60]?(${BARE_VALUE})`;
 
 /**
+ * A value of an assignment (the match begins at its key, `ASSIGNED`) that is a secret: the kind
+ * its key names, or false.
+ */
+function assignedSecret(secret: string, at: Candidate): string | false {
+  const m = ASSIGNED.exec(at.match);
+  const key = m?.[1] ?? '';
+  const kind = NAME_TESTS.find((t) => namesSecret(key, t.re))?.kind;
+  if (!m || !kind || secret.length < 3) return false;
+  // A URL's query value is a machine's: a word there is a token too (`?token=expired`).
+  if (inQuery(at, m)) return queryValue(secret) && kind;
+  // `pwd = /home/me` is a working directory, not a password.
+  if (/pwd$/i.test(key) && /^[~./$]|\//.test(secret)) return false;
+  // Only passwords are short: a token, key or secret has 8 characters or more.
+  if (kind !== 'password' && secret.length < 8) return false;
+  return secretValue(secret, key, m[2]!, m[3] !== '') && kind;
+}
+
+const inQuery = (at: Candidate, assigned: RegExpExecArray): boolean =>
+  /[?&#]/.test(at.text[at.matchStart - 1] ?? '') && assigned[2] === '=';
+
+/** Names of credentials given as a user name and its password: `credentials: admin:S3cr3t!x`. */
+const CREDS_NAMES = 'credentials?|creds';
+const CREDS_NAME = new RegExp(`(?:${CREDS_NAMES})$`, 'i');
+/** A user name and the `:` or `/` after it, at the start of a value: `admin:`, `deploy/`. */
+const USER_PART = raw`[^\s"'\x60,;)/:\uFF0C\uFF1B\u3001\u3002]{1,64}[/:]`;
+const STARTS_WITH_USER = new RegExp(raw`^${USER_PART}[\s\S]`);
+/** A user name and its password, quoted as ASSIGNMENT's QUOTED_VALUE is, or bare as its BARE is. */
+const USER_AND_PASSWORD = `(?:${[
+  raw`"${USER_PART}([^"\n]{1,200}?)"`,
+  raw`'${USER_PART}([^'\n]{1,200}?)'`,
+  raw`\x60${USER_PART}([^\x60\n]{1,200}?)\x60`,
+  raw`["'\x60]?${USER_PART}(${BARE_VALUE})`,
+].join('|')})`;
+
+/**
  * `NAME = value`, `name: value`, `"name": "value"` where the name ends with a secret's name
  * (`DB_PASSWORD`, `apiKey`, `JWT_SECRET`, `SECRET_KEY_BASE`, `twilio_auth_token`). The regex
  * matches from the name's last word; the rest of the name is found by looking back (`prefix`).
@@ -122,17 +157,30 @@ const ASSIGNMENT: ScannerRule = {
   prefix: 40,
   regex: raw`(?:${SECRET_NAMES.map(([, n]) => n).join('|')})s?["'\x60]?[ \t]*${ASSIGN}[ \t]*(?:${QUERY_VALUE}|${QUOTED_VALUE}|${BARE})`,
   accept: (secret, at) => {
+    // Credentials as `user:password` are CREDENTIALS_ASSIGNED's, which keeps the user name.
     const m = ASSIGNED.exec(at.match);
-    const key = m?.[1] ?? '';
-    const kind = NAME_TESTS.find((t) => namesSecret(key, t.re))?.kind;
-    if (!m || !kind || secret.length < 3) return false;
-    // A URL's query value is a machine's: a word there is a token too (`?token=expired`).
-    if (/[?&#]/.test(at.text[at.matchStart - 1] ?? '') && m[2] === '=') return queryValue(secret) && kind;
-    // `pwd = /home/me` is a working directory, not a password.
-    if (/pwd$/i.test(key) && /^[~./$]|\//.test(secret)) return false;
-    // Only passwords are short: a token, key or secret has 8 characters or more.
-    if (kind !== 'password' && secret.length < 8) return false;
-    return secretValue(secret, key, m[2]!, m[3] !== '') && kind;
+    if (m && !inQuery(at, m) && namesSecret(m[1]!, CREDS_NAME) && STARTS_WITH_USER.test(secret)) return false;
+    return assignedSecret(secret, at);
+  },
+};
+
+/**
+ * Credentials assigned as a user name and its password, `credentials: admin:S3cr3t!x`,
+ * `DB_CREDS="deploy/Zq8kd92x"`: the password only, where ASSIGNMENT would have taken the value
+ * whole (the same match up to the user name, the same judgement of the whole value), so the
+ * user name stays as it does in a URL's `user:password@`.
+ */
+const CREDENTIALS_ASSIGNED: ScannerRule = {
+  id: 'password',
+  keywords: ['cred'],
+  ignoreCase: true,
+  prefix: 40,
+  regex: raw`(?:${CREDS_NAMES})s?["'\x60]?[ \t]*${ASSIGN}[ \t]*${USER_AND_PASSWORD}`,
+  accept: (password, at) => {
+    const m = ASSIGNED.exec(at.match);
+    if (!m || inQuery(at, m) || !namesSecret(m[1]!, CREDS_NAME)) return false;
+    const value = at.text.slice(at.matchStart + m[0].length, at.end);
+    return assignedSecret(value, at) !== false && !/^\$/.test(password);
   },
 };
 
@@ -321,6 +369,8 @@ function pairedValue(value: string, at: Candidate): boolean {
   const secret = value.replace(/[.!?]+$/, '');
   if (secret.length < 6 || isPlaceholder(secret) || isPathLike(secret) || isPhraseLike(secret)) return false;
   if (/^v?\d+(?:\.\d+)+/i.test(secret) || /^\$/.test(secret)) return false;
+  // An issue key (`PROJ-1234`), not a password.
+  if (/^[A-Z][A-Z0-9]+-\d+$/.test(secret)) return false;
   // "pass token123 to the API": the verb, not a password.
   if (/^\s+(?:to|into|onto|through|along)\b/i.test(at.text.slice(at.end, at.end + 12))) return false;
   const c = charClasses(secret);
@@ -465,6 +515,7 @@ export const HIPO_RULES: readonly ScannerRule[] = [
     accept: cliValue,
   },
   ASSIGNMENT,
+  CREDENTIALS_ASSIGNED,
   {
     // A secret in XML configuration: Maven's settings.xml `<password>…</password>`, an
     // element named as a secret (`<apiKey>`, `<client-secret>`), and .NET's appSettings
@@ -575,6 +626,17 @@ export const HIPO_RULES: readonly ScannerRule[] = [
     secretGroup: 1,
     regex: raw`\b(?:user(?:[ _-]?name)?|usr|login)${USER_NAME}${PAIRED_PASSWORD}${PROSE_VALUE}`,
     accept: pairedValue,
+  },
+  {
+    // A user name and its password joined by `:` after "login" or "username" (or "user:"):
+    // "login admin:hunter2xyz". The user name stays; a value holding another `:` is a record of
+    // fields (`user: nobody:x:65534:65534`), not a password.
+    id: 'password',
+    keywords: ['user', 'usr', 'login'],
+    ignoreCase: true,
+    secretGroup: 1,
+    regex: raw`\b(?:login|user[ _-]?name|(?:user|usr)(?=[ \t]*[:=]))[ \t]*[:=]?[ \t]*["'\x60]?[^\s"'\x60,;/:=]{1,64}:${PROSE_VALUE}`,
+    accept: (s, at) => !s.includes(':') && pairedValue(s, at),
   },
   {
     // Credentials as `user/password` or `user:password`: "creds admin/S3cr3t!x", "credentials
