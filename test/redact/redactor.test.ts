@@ -302,6 +302,13 @@ describe('a password beside its user name, a .pgpass line, a Sentry DSN', () => 
       '```\nlocalhost:*:*:me:[REDACTED:password]\n10.0.4.17:6432:*:app:[REDACTED:password]\r\n```',
     ],
     ['- db.internal:5432:app:admin:S3cr3t\\:Pw', '- db.internal:5432:app:admin:[REDACTED:password]'],
+    ['see db.internal:5432:app:admin:S3cr3tPw! here', 'see db.internal:5432:app:admin:[REDACTED:password] here'],
+    [
+      'my pgpass line is db.example.com:5432:app:appuser:Tr0ub4dor&3 fyi',
+      'my pgpass line is db.example.com:5432:app:appuser:[REDACTED:password] fyi',
+    ],
+    ['(pgpass: localhost:*:*:postgres:hunter2xyz).', '(pgpass: localhost:*:*:postgres:[REDACTED:password]).'],
+    ['try "10.0.4.17:6432:*:app:Zq8kd92x", then retry', 'try "10.0.4.17:6432:*:app:[REDACTED:password]", then retry'],
   ])('the password of a .pgpass line: %j', (text, redacted) => {
     expect(r.redact(text).text).toBe(redacted);
   });
@@ -316,7 +323,15 @@ describe('a password beside its user name, a .pgpass line, a Sentry DSN', () => 
     'db.internal:5432:app:admin',
     'db.internal:5432:app:admin:pw:extra',
     'root:x:0:0:root:/root:/bin/bash',
-    'see db.internal:5432:app:admin:S3cr3tPw! here',
+    'the clock read 12:30:45:00 exactly',
+    'the box answers on 2001:db8:0:0:1:ff00:42:8329 now',
+    'call f(a:b:c:d:e) in the REPL',
+    'read John 3:16:1:2:3 tonight',
+    'the score was 3:2:1:0:4 at half time',
+    'see https://db.example.com:5432:app:appuser:Tr0ub4dor3 here',
+    'e.g. localhost:5432:mydb:postgres:mypassword works',
+    'run cache.get:5:foo:bar:baz here',
+    'see db.internal:5432:app:admin:pw:extra here',
   ])('leaves colons that are no .pgpass line: %j', (text) => {
     expect(r.redact(text).text).toBe(text);
   });

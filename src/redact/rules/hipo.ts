@@ -387,6 +387,19 @@ const NOT_A_PGPASS_HOST = new RegExp(`^\\d+$|\\.(?:${FILE_EXTENSIONS})$`, 'i');
 const PGPASS_PORT = raw`:(?:\d{1,5}|\*):`;
 /** Looked back for from `:port:`: the host, first on its line (a bullet aside). */
 const PGPASS_HOST = raw`(?<=(?:^|\n)[ \t]*(?:[-+>][ \t]+)?${PGPASS_FIELD}${PGPASS_PORT})`;
+/** The same in a sentence: the host after a space or an opening mark (`(`, a quote). */
+const PGPASS_HOST_IN_TEXT = raw`(?<=(?:^|\s)[(\[<"'\x60]?(?:\*|[\w.-]+)${PGPASS_PORT})`;
+/**
+ * A `.pgpass` line's password in a sentence, without the marks that end the sentence or close a
+ * parenthesis or quote (`…:Tr0ub4dor&3).`). Its last character is no such mark, so the greedy
+ * field gives back only those marks: linear, however long the word.
+ */
+const PGPASS_PASSWORD_IN_TEXT = raw`((?:[^\s:\\]|\\.)*(?:[^\s:\\.,;)\]"'\x60]|\\.))[.,;)\]"'\x60]*(?=\s|$)`;
+/** The rest of a `.pgpass` line from `:port:`, alone on its line, and in a sentence. */
+const PGPASS_ALONE = raw`${PGPASS_HOST}${PGPASS_FIELD}:${PGPASS_FIELD}:(${PGPASS_FIELD})(?=[ \t]*\r?(?:\n|$))`;
+const PGPASS_IN_TEXT = raw`${PGPASS_HOST_IN_TEXT}${PGPASS_FIELD}:${PGPASS_FIELD}:${PGPASS_PASSWORD_IN_TEXT}`;
+/** A host as a sentence names it: a domain name, `localhost`, an IPv4 address, or `*`. */
+const PGPASS_HOST_NAME = /^(?:\*|localhost|(?:[a-z0-9-]+\.)+[a-z][a-z0-9-]*|\d{1,3}(?:\.\d{1,3}){3})$/i;
 
 /** A user name as written after "user", "login": `admin`, `"deploy"`, `dana@acme.com`. */
 const USER_NAME = raw`[ \t]*[:=]?[ \t]*["'\x60]?[^\s"'\x60,;/:=]{1,64}["'\x60]?`;
@@ -398,15 +411,32 @@ const CREDS_ARE = raw`\b(?:creds?|credentials?)(?![\w-])(?:\s+(?:are|is|were|was
 /**
  * A `.pgpass` line, `hostname:port:database:username:password`, checked beyond its shape: the
  * host a name or `*` (not a number, as in a time, nor a file, as in `grep -n` output), and not
- * five groups of up to four hex digits (an IPv6 address).
+ * five groups of up to four hex digits (an IPv6 address). Inside a sentence the shape alone says
+ * less, so more is asked there: a host named as hosts are (`db.example.com`, `localhost`, an
+ * address), a database and a user name that are words, and a password of letters with digits
+ * or symbols.
  */
 function pgpassLine(secret: string, at: Candidate): boolean {
+  if (secret === '*' || /^\$/.test(secret)) return false;
   const lineStart = at.text.lastIndexOf('\n', at.matchStart) + 1;
-  const host = at.text.slice(lineStart, at.matchStart).replace(/^[ \t]*(?:[-+>][ \t]+)?/, '');
+  const before = at.text.slice(lineStart, at.matchStart);
+  const alone = /^[ \t]*(?:[-+>][ \t]+)?(?:[^\s:\\]|\\.)+$/.test(before) && /^[ \t]*\r?(?:\n|$)/.test(at.text.slice(at.end, at.end + 3));
+  const host = alone ? before.replace(/^[ \t]*(?:[-+>][ \t]+)?/, '') : (/(?:\*|[\w.-]+)$/.exec(before)?.[0] ?? '');
   if (!/^(?:\*|[\w.-]+)$/.test(host) || NOT_A_PGPASS_HOST.test(host)) return false;
   const fields = [host, ...at.match.slice(1).split(':')];
   if (fields.every((f) => /^[0-9a-f]{1,4}$/i.test(f))) return false;
-  return secret !== '*' && !/^\$/.test(secret);
+  if (alone) return true;
+  const c = charClasses(secret);
+  return (
+    PGPASS_HOST_NAME.test(host) &&
+    fields.slice(2, 4).every((f) => /^(?:\*|[\w.-]+)$/.test(f)) &&
+    secret.length >= 6 &&
+    (c.lower || c.upper) &&
+    (c.digit || c.symbol) &&
+    !isPlaceholder(secret) &&
+    !isPathLike(secret) &&
+    !isPhraseLike(secret)
+  );
 }
 
 export const HIPO_RULES: readonly ScannerRule[] = [
@@ -650,16 +680,16 @@ export const HIPO_RULES: readonly ScannerRule[] = [
   },
   {
     // A `.pgpass` line, `hostname:port:database:username:password` (`*` for any of the first
-    // four), alone on its line: no keyword announces it, so the rule reads the whole text. It
-    // starts at `:port:`, literal enough for the regex engine to skip ahead to, and looks back
-    // for the host at the line's start only there (looking back first, at every position, made
-    // a pass over MemAware's 16 MB 1.5 s slower). Exactly five fields and a numeric port or `*`:
-    // not a time (`12:30:45`), an IPv6 address or a log prefix of words (`INFO:app:db:x:y`).
+    // four), alone on its line or in a sentence ("my pgpass line is db.example.com:5432:…"): no
+    // keyword announces it, so the rule reads the whole text. It starts at `:port:`, literal
+    // enough for the regex engine to skip ahead to, and looks back for the host only there
+    // (looking back first, at every position, made a pass over MemAware's 16 MB 1.5 s slower).
+    // Exactly five fields and a numeric port or `*`: not a time (`12:30:45`), an IPv6 address or
+    // a log prefix of words (`INFO:app:db:x:y`).
     id: 'password',
     keywords: [],
     anchor: 'text',
-    secretGroup: 1,
-    regex: raw`${PGPASS_PORT}${PGPASS_HOST}${PGPASS_FIELD}:${PGPASS_FIELD}:(${PGPASS_FIELD})(?=[ \t]*\r?(?:\n|$))`,
+    regex: raw`${PGPASS_PORT}(?:${PGPASS_ALONE}|${PGPASS_IN_TEXT})`,
     accept: pgpassLine,
   },
   {
