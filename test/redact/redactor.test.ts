@@ -361,3 +361,36 @@ describe('a password beside its user name, a .pgpass line, a Sentry DSN', () => 
     expect(r.redact(text).text).toBe(text);
   });
 });
+
+describe('a wifi key named after its network, a security answer', () => {
+  const r = new Redactor();
+
+  it.each([
+    ['my wifi is HomeNet and the key is Xk92-pqlm-77', 'my wifi is HomeNet and the key is [REDACTED:password]'],
+    ['guest wifi: CafeNet, key: cafe2024guest.', 'guest wifi: CafeNet, key: [REDACTED:password].'],
+    ['the wifi password is Xk92-pqlm-77', 'the wifi password is [REDACTED:password]'],
+    ['my secret answer is Fluffy2009', 'my secret answer is [REDACTED:password]'],
+    ['security answer: Fluffy2009', 'security answer: [REDACTED:password]'],
+    ['the answer to my security question is Fluffy2009.', 'the answer to my security question is [REDACTED:password].'],
+    ['my security question answer is "Fluffy2009" now', 'my security question answer is "[REDACTED:password]" now'],
+  ])('the value only: %s', (text, redacted) => {
+    expect(r.redact(text).text).toBe(redacted);
+  });
+
+  it.each([
+    'my wifi is fine but the ssh key is id_ed25519',
+    'the wifi is slow and the key is 2024 budget talks',
+    'the wifi is down and the key is to restart the router',
+    'wifi toggle, key: Fn+F2',
+    'the network key is in the drawer',
+    'the security answer is case-sensitive',
+    'the secret answer is 42',
+    'the secret answer is v2.3.1',
+    'the answer to my security question is in 1Password',
+    'the security answer field is required',
+    'security answers: 3 required',
+    'my password is auto-generated-2024',
+  ])('leaves a key or an answer that is no secret: %s', (text) => {
+    expect(r.redact(text).text).toBe(text);
+  });
+});

@@ -238,7 +238,10 @@ function strongValue(value: string): boolean {
 function proseValue(value: string, loose: boolean): boolean {
   // Judged without its closing marks (VALUE_TAIL): `incorrect!` is a word, not a password.
   const secret = value.replace(/[.!?]+$/, '');
-  if (isPlaceholder(secret) || isPathLike(secret) || isPhraseLike(secret)) return false;
+  if (isPlaceholder(secret) || isPathLike(secret)) return false;
+  // Groups joined by dashes are a password where they mix both cases and digits (`Xk92-pqlm-77`);
+  // words and numbers joined so are prose (`case-sensitive`, `auto-generated-2024`).
+  if (isPhraseLike(secret) && !(loose && /\d/.test(secret) && /[a-z]/.test(secret) && /[A-Z]/.test(secret))) return false;
   if (/^\d+$/.test(secret)) return loose && secret.length >= 4;
   // Letters of any script: "abgelaufen" and "oublié" are words ("expired", "forgotten"), not passwords.
   if (isWordish(secret) || LETTER_WORDS.test(secret)) {
@@ -330,6 +333,15 @@ const PROSE_VALUE_INTL = raw`["'\x60]?([^\s"'\x60,;${CJK_CHARS}]{2,}[^\s"'\x60,;
 
 /** "is", "was", "is:", ":": how prose gives a named value. */
 const SAID_AS = raw`(?:\s+(?:is|was)(?:\s*:)?|\s*[:=])\s*`;
+/** "the key", "its key", ", key": a key named after what it opens (a wifi network). */
+const THE_KEY = raw`(?:\b(?:the|its|and)[ \t]+|[,;][ \t]*)(?:wi-?fi[ \t]+)?key`;
+/** "secret answer", "security question answer", "answer to my security question". */
+const SECURITY_ANSWER = [
+  raw`(?<=\b(?:security|secret)[ \t]+(?:question[ \t]+)?)answer`,
+  raw`\banswer[ \t]+to[ \t]+(?:my|the|your|our)[ \t]+(?:security|secret)[ \t]+question`,
+].join('|');
+/** How a security question's answer is given: "is", "was", ":", a dash. */
+const PASSWORD_IS_ANSWER = raw`[ \t]+(?:is|was)(?:[ \t]*:)?[ \t]+|[ \t]*[:=][ \t]*|[ \t]+[\u2013\u2014-][ \t]+`;
 /** One recovery or backup code: letters and digits, in dash-joined groups or whole. */
 const RECOVERY_CODE = raw`[A-Za-z0-9]{4,12}(?:-[A-Za-z0-9]{3,12}){0,4}`;
 
@@ -700,6 +712,31 @@ export const HIPO_RULES: readonly ScannerRule[] = [
     secretGroup: 1,
     regex: raw`\b(?:wi-?fi|wpa2?|wlan|network)\s+(?:key|passkey|code)${PASSWORD_IS}${PROSE_VALUE}`,
     accept: (s) => proseValue(s, true),
+  },
+  {
+    // A wifi network's key named a little after the network: "my wifi is HomeNet and the key is
+    // Xk92-pqlm-77", "guest wifi: CafeNet, key: …". Only "the key", "its key" or ", key" in the
+    // same sentence (not "the ssh key is …"), and only a value of letters with digits, 8
+    // characters or more as WPA asks: a word, a number or a key's name there is as likely
+    // something else ("the key is 2024 budget talks", "key: Fn+F2").
+    id: 'password',
+    keywords: ['wifi', 'wi-fi', 'wlan', 'ssid', 'hotspot'],
+    ignoreCase: true,
+    secretGroup: 1,
+    regex: raw`\b(?:wi-?fi|wlan|ssid|hotspot)\b[^.!?\n]{0,60}?${THE_KEY}${SAID_AS}${PROSE_VALUE}`,
+    accept: (s) => s.length >= 8 && proseValue(s, true) && /\p{L}/u.test(s) && /\d/.test(s),
+  },
+  {
+    // The answer to a security question, which opens the account as a password does: "my secret
+    // answer is Fluffy2009", "security answer: …", "the answer to my security question is …".
+    // Judged as a password in prose is, so "the security answer is case-sensitive" stays.
+    id: 'password',
+    // Found at "answer" ("secret" and "security" are far more frequent), the words before it looked back for.
+    keywords: ['answer'],
+    ignoreCase: true,
+    secretGroup: 1,
+    regex: raw`(?:${SECURITY_ANSWER})(?:${PASSWORD_IS_ANSWER})${PROSE_VALUE}`,
+    accept: (s) => proseValue(s, true) && !/^v?\d+(?:\.\d+)+/i.test(s),
   },
   {
     // A password named after "with" or "using", no verb: "ssh root@host with password P@ssw0rd1",
