@@ -73,6 +73,8 @@ export async function hookViaDaemon(
     if (!root) return null;
     // The state folder does not depend on the configured memory folder.
     const ws = workspaceAt(root);
+    // No socket, no daemon: nothing more to look at (the hook's own run is slower by nothing).
+    if (!existsSync(statePath(ws, 'daemonSocket'))) return null;
     if (unreadBytes(ws, input) > UNREAD_MAX || capturesWaiting(ws)) return null;
     const config = configText(root);
     const request = {
