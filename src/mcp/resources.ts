@@ -12,10 +12,11 @@ export const RESOURCE_PREFIX = 'hipo://memory/';
 const LEVELS: NodeLevel[] = ['monthly', 'weekly', 'daily'];
 const MAX_NODE_BYTES = 4 * 1024 * 1024;
 /**
- * Resources per resources/list page. A listed node costs about 270 bytes of JSON: the whole list
- * in one answer was 350 KB for a 3-year tree and 1.1 MB for a 10-year one, held and parsed at
- * once by a client that may want only the newest nodes. 100 keeps a page near 27 KB; a round
- * trip over stdio costs little, so 13 pages for a 3-year tree (43 for 10 years) is cheap.
+ * Resources per resources/list page. A listed node costs about 140 bytes of JSON (270 while each
+ * repeated its template's description): the whole list in one answer would be 175 KB for a
+ * 3-year tree and near 580 KB for a 10-year one, held and parsed at once by a client that may
+ * want only the newest nodes. 100 keeps a page near 14 KB; a round trip over stdio costs little,
+ * so 13 pages for a 3-year tree (43 for 10 years) is cheap.
  */
 export const RESOURCE_PAGE_SIZE = 100;
 

@@ -218,8 +218,10 @@ function buildServer(current: () => Served, version: string): McpServer {
     const { env } = current();
     const page = resourcePage(env ? listNodes(env) : [], request.params?.cursor);
     if (page.problem !== undefined) throw new McpError(ErrorCode.InvalidParams, page.problem);
-    // Each resource carries its template's description, as the SDK's listing gave it.
-    const resources = page.resources.map((r) => ({ ...(r.name === 'ROOT.md' ? rootMeta : nodeMeta), ...r }));
+    // A node's entry is its own: uri, name, the title naming its period, the MIME type. The node
+    // template's description, once repeated on each, was half the listing's bytes; a client finds
+    // it once in resources/templates/list. ROOT.md, a single entry, keeps the text saying what it holds.
+    const resources = page.resources.map((r) => (r.name === 'ROOT.md' ? { ...r, description: rootMeta.description } : r));
     return page.nextCursor === undefined ? { resources } : { resources, nextCursor: page.nextCursor };
   });
   return server;

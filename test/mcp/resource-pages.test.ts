@@ -38,6 +38,15 @@ describe('hipo mcp: resources/list in pages', () => {
     const first = await client.listResources();
     expect(names(first)).toEqual(order.slice(0, RESOURCE_PAGE_SIZE));
     expect(first.resources[0]).toMatchObject({ uri: 'hipo://memory/ROOT.md', mimeType: 'text/markdown' });
+    expect(first.resources[0]!.description).toContain('topics index');
+    // A node's entry is its own: the node template's description is not repeated on each.
+    expect(first.resources[1]).toEqual({
+      uri: 'hipo://memory/monthly/2025-12.md',
+      name: 'monthly/2025-12.md',
+      title: 'Monthly summary 2025-12',
+      mimeType: 'text/markdown',
+    });
+    expect(JSON.stringify(first).length).toBeLessThan(RESOURCE_PAGE_SIZE * 160);
     expect(first.nextCursor).toEqual(expect.any(String));
     // Between pages: two nodes that sort before the cursor, one that sorts after it, and the
     // node the cursor names removed. A count would now repeat a node; the cursor does not.
