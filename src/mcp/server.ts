@@ -1,10 +1,10 @@
 // `hipo mcp`: a stdio MCP server over the workspace's memory. Tools (search, recall, context,
 // get, log, status) answer with text and the same facts as `structuredContent` under declared
-// output schemas; ROOT.md and the nodes are resources. It starts even where there is no
-// workspace, so a client sees why (each tool answers with the error) instead of a closed
-// connection. Requests are read with a bounded transport (an oversized or malformed line gets
-// an error reply). Loaded only by this command, so the SDK never slows down hooks or other
-// commands.
+// output schemas; ROOT.md and the nodes are resources, with a list_changed notification when
+// nodes come or go (list-watch.ts). It starts even where there is no workspace, so a client
+// sees why (each tool answers with the error) instead of a closed connection. Requests are read
+// with a bounded transport (an oversized or malformed line gets an error reply). Loaded only by
+// this command, so the SDK never slows down hooks or other commands.
 import { McpServer, ResourceTemplate } from '@modelcontextprotocol/sdk/server/mcp.js';
 import { ErrorCode, ListResourcesRequestSchema, McpError } from '@modelcontextprotocol/sdk/types.js';
 import { z } from 'zod';
@@ -14,13 +14,17 @@ import { SEARCH_MODES } from '../search/modes.js';
 import { WORKSPACE_NAME } from '../config/settings-source.js';
 import { BoundedStdioTransport } from './transport.js';
 import { listNodes, readNode, RESOURCE_PREFIX, resourcePage } from './resources.js';
+import { watchListing } from './list-watch.js';
 import { CONTEXT_OUTPUT, GET_OUTPUT, LOG_OUTPUT, RECALL_OUTPUT, SEARCH_OUTPUT, STATUS_OUTPUT } from './schemas.js';
 import { contextTool, getTool, logTool, recallTool, searchTool, statusTool, ToolError, type ToolAnswer, type ToolEnv } from './tools.js';
 import { redactOutput, redactValue } from '../redact/lines.js';
 import { redactorFor } from '../redact/workspace.js';
 
-/** The workspace the server is about, or why there is none. */
-export type Served = { env: ToolEnv; problem?: undefined } | { env?: undefined; problem: string };
+/**
+ * The workspace the server is about, or why there is none (with the memory folder it would
+ * serve, when the workspace is there but the folder is not: watched until it is made).
+ */
+export type Served = { env: ToolEnv; problem?: undefined } | { env?: undefined; problem: string; memoryDir?: string };
 
 type Result = { content: { type: 'text'; text: string }[]; structuredContent?: Record<string, unknown>; isError?: boolean };
 
@@ -236,10 +240,45 @@ export async function serveStdio(current: () => Served, version: string): Promis
   };
   const server = buildServer(served, version);
   const transport = new BoundedStdioTransport();
+  // The SDK sends a notification whenever asked; a client hears of changes once it said it is ready.
+  let initialized = false;
+  server.server.oninitialized = () => {
+    initialized = true;
+  };
   await server.connect(transport);
+  const listing = watchListing({
+    memoryDir: () => {
+      const s = current();
+      return s.env ? s.env.ws.memoryDir : (s.memoryDir ?? null);
+    },
+    names: () => {
+      const { env } = current();
+      return env
+        ? listNodes(env)
+            .map((r) => r.name)
+            .join('\n')
+        : '';
+    },
+    onChange: () => {
+      if (!initialized || !server.isConnected()) return;
+      server.server.sendResourceListChanged().catch((err: unknown) => warn(`cannot send resources/list_changed: ${String(err)}`));
+    },
+    // The client's list then stays as it was, as before there were notifications.
+    onError: (err) => warn(`resources/list_changed: ${err.message}`),
+  });
   await new Promise<void>((resolveDone) => {
     transport.onclose = () => resolveDone();
     process.stdin.on('end', () => resolveDone());
   });
+  listing.close();
   ended.abort();
+}
+
+/** A line on stderr, where an MCP client keeps a stdio server's log; none when it cannot be written. */
+function warn(message: string): void {
+  try {
+    process.stderr.write(`hipo mcp: ${message}\n`);
+  } catch {
+    /* nowhere to say it */
+  }
 }

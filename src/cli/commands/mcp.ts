@@ -26,10 +26,10 @@ export function registerMcp(program: Command, { setRun }: CommandSetup): void {
             const { ws, config } = loadWorkspace(opts.dir, true);
             return existsSync(ws.memoryDir)
               ? { env: { ws, config, daemon, ...(opts.now ? { now: opts.now } : {}) } }
-              : { problem: `${ws.memoryDir}: no memory folder` };
+              : { problem: `${ws.memoryDir}: no memory folder`, memoryDir: ws.memoryDir };
           } catch (err) {
             if (!(err instanceof CliError)) throw err;
-            return { problem: err.message };
+            return { problem: err.message, ...awaitedMemory(opts.dir) };
           }
         };
         // A server lives as long as an agent's session: an edit to the config (a pattern added to
@@ -52,4 +52,17 @@ export function registerMcp(program: Command, { setRun }: CommandSetup): void {
         return EXIT.ok;
       });
     });
+}
+
+/**
+ * The memory folder of a workspace found without one: the server watches for it to be made (its
+ * nodes then come into resources/list). None where there is no workspace or its config does not load.
+ */
+function awaitedMemory(dir: string | undefined): { memoryDir?: string } {
+  if (!workspaceRoot(dir).found) return {};
+  try {
+    return { memoryDir: loadWorkspace(dir, false).ws.memoryDir };
+  } catch {
+    return {};
+  }
 }
