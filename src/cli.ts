@@ -25,7 +25,7 @@ process.stderr.on('error', () => {});
 
 const commandLine = (): Promise<number> => import('./cli/main.js').then((m) => m.main(argv));
 const run: Promise<number> = isHook
-  ? import('./hooks/entry.js').then((m) => m.hookEntry(argv.slice(1)))
+  ? import('./cli/hook-entry.js').then((m) => m.hookEntry(argv.slice(1)))
   : isVersion
     ? import('./cli/version.js').then((m) => (process.stdout.write(`${m.VERSION}\n`), 0))
     : isDaemonFirst

@@ -27,7 +27,7 @@ export function socketPath(ws: { stateDir: string }): string | null {
 }
 
 /**
- * An agent's hook for the daemon to run (hooks/daemon-first.ts): the event, the hook's JSON input
+ * An agent's hook for the daemon to run (cli/hook-entry.ts): the event, the hook's JSON input
  * as it came on stdin, and how long the hook process had been running when it asked (its time
  * budget counts from its own start).
  */

@@ -1,6 +1,6 @@
 // Where a capture session's record lives (`.hipo/sessions/<id>.json`), and how far its transcript
 // was archived, read without the rest of sessions.ts (which loads the redactor): a hook asking a
-// running daemon first (hooks/daemon-first.ts) checks how much of the transcript is still unread.
+// running daemon first (cli/hook-entry.ts) checks how much of the transcript is still unread.
 import { createHash } from 'node:crypto';
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';

@@ -49,7 +49,7 @@ describe('hipo hook with a daemon running', () => {
     const indexed = () => d.logs.filter((l) => l.event === 'index').length;
     const before = indexed();
     const asked = hook('UserPromptSubmit', prompt);
-    expect(asked.loaded).toContain('dist/hooks/daemon-first.js');
+    expect(asked.loaded).toContain('dist/cli/hook-entry.js');
     expect(asked.loaded.filter((m) => WORK.test(m) || m.startsWith('node_modules/'))).toEqual([]);
     expect(JSON.parse(asked.stdout).hookSpecificOutput.additionalContext).toContain('zeppelin hangar doors: 41 m wide');
     // The daemon archived the finished exchange, and its own watcher (not a background

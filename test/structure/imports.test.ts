@@ -26,10 +26,10 @@ const PIPELINE = [
   'context',
   'platforms',
   'setup',
+  'hooks',
   'daemon',
   'status',
   'api',
-  'hooks',
   'mcp',
   'cli',
 ] as const;

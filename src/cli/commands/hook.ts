@@ -1,5 +1,5 @@
 import type { Command } from 'commander';
-import { hookEntry } from '../../hooks/entry.js';
+import { hookEntry } from '../hook-entry.js';
 import { HOOK_EVENTS } from '../../hooks/args.js';
 import type { CommandSetup } from '../command-setup.js';
 
