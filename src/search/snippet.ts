@@ -22,6 +22,9 @@ export function stemPrefix(word: string): string {
   return stripped.length >= 4 ? stripped : w.slice(0, 4);
 }
 
+/** What may follow a short word in a line that says it: an ending ("adds", "added", "testing"), then no letter. */
+const SHORT_WORD_END = '(?:s|es|d|ed|ing|ings|[b-df-hj-np-tv-z]ed|[b-df-hj-np-tv-z]ing)?(?![\\p{L}\\p{N}])';
+
 export interface Matcher {
   test(lowerLine: string): boolean;
   /** Position of the first match in the line (folded: about where it is in the line), or -1. */
@@ -43,7 +46,13 @@ function matcherFor(term: ParsedQuery['terms'][number]): Matcher {
     const needle = matchable(term.kind === 'cjk' ? term.words[0]! : term.words.join(' '));
     return { test: (l) => l.includes(needle), find: (l) => l.indexOf(needle) };
   }
-  const re = new RegExp(`(?<![\\p{L}\\p{N}])${stemPrefix(matchable(term.words[0]!)).replace(/[.*+?^${}()|[\]\\]/g, '\\$&')}`, 'u');
+  const word = matchable(term.words[0]!);
+  const stem = stemPrefix(word);
+  const escaped = stem.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
+  // A short word is its own stem, and as a bare prefix it would find other words: "use" in
+  // every transcript's "User:", "add" in "address". It takes an ending, then the word stops.
+  const end = word.length <= 4 ? SHORT_WORD_END : '';
+  const re = new RegExp(`(?<![\\p{L}\\p{N}])${escaped}${end}`, 'u');
   return { test: (l) => re.test(l), find: (l) => l.search(re) };
 }
 

@@ -65,3 +65,19 @@ describe('text cut to a length keeps whole characters', () => {
     expect(LONE.test(s.text)).toBe(false);
   });
 });
+
+describe('search snippets: which words a line holds', () => {
+  const matched = (query: string, line: string): number => makeSnippet(line, 1, queryMatchers(parseQuery(query))).matched;
+
+  it('finds a short word with its endings, not as the start of another word', () => {
+    // Every line of a transcript starts with "User:"; "use" is not in it, nor "add" in "address".
+    expect(matched('use add', 'User: add a test for names with special characters')).toBe(1);
+    expect(matched('use', 'what is the address of the staging proxy?')).toBe(0);
+    expect(matched('add', 'what is the address of the staging proxy?')).toBe(0);
+    for (const line of ['we use pnpm', 'it uses pnpm', 'we used pnpm', 'Use pnpm.', 'use-case']) expect(matched('use', line), line).toBe(1);
+    for (const line of ['added a test', 'adds a test', 'adding tests', 'run it', 'running it', 'the tests ran'])
+      expect(matched('add run test', line), line).toBeGreaterThanOrEqual(1);
+    // A longer word is found by its stem, as before: "scratches" finds "scratching".
+    expect(matched('scratches', 'the cat keeps scratching the sofa')).toBe(1);
+  });
+});
