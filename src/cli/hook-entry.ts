@@ -2,31 +2,29 @@
 // command-line framework and every command (a hook runs on every prompt, so its start-up time
 // matters). `hipo hook --help` still goes through the full CLI.
 //
-// The hooks an agent waits for go to a running daemon first: SessionStart (the memory context)
-// and UserPromptSubmit (archive what is new, then memory about the prompt) run at every session
-// start and every prompt, and a hook process that does their work loads the config validation,
-// the redactor, the capture and search code and opens the index each time (~250 ms before its
-// first byte of work here). The daemon has all of it loaded; the hook asks over its socket and
-// prints the answer, which the daemon redacted as the hook would. Until then only small modules
-// are loaded; the hook's own code (hooks/run.ts) only when the daemon does not answer.
+// Its work goes to a running daemon first. SessionStart (the memory context), UserPromptSubmit
+// (archive what is new, then memory about the prompt) and Stop (archive the turn) run at every
+// session start, prompt and turn, and the agent waits for them; a hook process that does their
+// work loads the config validation, the redactor, the capture and search code and opens the index
+// each time (~250 ms before its first byte of work here). The daemon has all of it loaded; the
+// hook asks over its socket and prints the answer, which the daemon redacted as the hook would.
+// Until then only small modules are loaded; the hook's own code (hooks/run.ts) only when the
+// daemon does not answer.
 //
 // The hook does its own work whenever the daemon's answer might not be its own (another clock or
 // other settings, no daemon, no answer within half its time budget) and when the work could be
 // large for a resident process: a transcript with more than UNREAD_MAX bytes not yet archived
-// (the first hook of a long session), captures waiting for a config that did not load, and the
-// events an agent does not wait for (Stop, PreCompact, SessionEnd: they may read megabytes).
+// (the first hook of a long session, a turn with huge tool output), or captures waiting for a
+// config that did not load.
 import { existsSync, readdirSync, statSync } from 'node:fs';
 import { configText, DEFAULT_HOOK_BUDGET_MS, DEFAULT_HOOK_TIMEOUT_MS, MAX_TIMER_MS, settingsDigest } from '../config/settings-source.js';
 import { askDaemon, clockSource, type DaemonRequest } from '../daemon/ask.js';
 import type { HookAnswered } from '../daemon/requests.js';
-import { canonicalEvent, parseHookArgs } from '../hooks/args.js';
+import { canonicalEvent, HOOK_EVENTS, parseHookArgs } from '../hooks/args.js';
 import { hookWorkspace, MAX_INPUT_BYTES, parseHookInput, readStdin, type HookInput } from '../hooks/input.js';
 import { statePath } from '../state/dir.js';
 import { archivedOffset } from '../state/session-file.js';
 import { workspaceAt } from '../tree/layout.js';
-
-/** The events an agent waits for. */
-const WAITED_FOR = new Set(['SessionStart', 'UserPromptSubmit']);
 
 /** Transcript bytes not yet archived above which the hook reads them itself, not the daemon. */
 const UNREAD_MAX = 1024 * 1024;
@@ -67,7 +65,7 @@ interface DaemonHookRun {
 
 /** The daemon's run of the hook, or null: the hook does its work itself. */
 async function hookViaDaemon(event: string, stdin: string | Error, opts: { dir?: string; now?: string }): Promise<DaemonHookRun | null> {
-  if (!WAITED_FOR.has(event) || stdin instanceof Error || process.env.HIPO_HOOK_DAEMON === '0') return null;
+  if (!(HOOK_EVENTS as readonly string[]).includes(event) || stdin instanceof Error || process.env.HIPO_HOOK_DAEMON === '0') return null;
   try {
     const input = parseHookInput(stdin);
     const root = hookWorkspace(opts.dir, input);

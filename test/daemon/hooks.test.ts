@@ -1,4 +1,4 @@
-// The hooks an agent waits for (SessionStart, UserPromptSubmit) handed to a running daemon: the
+// Hooks handed to a running daemon (SessionStart, UserPromptSubmit, Stop): the
 // real daemon child process, the real `hipo hook` with Claude Code's hook JSON on stdin, a real
 // transcript and Unix socket.
 import { readFileSync } from 'node:fs';
@@ -28,14 +28,14 @@ function workspace() {
 const WORK = /^dist\/(hooks\/(run|session-start|prompt-recall)|capture\/archive|index|search|context|config\/config|redact)\b/;
 
 describe('hipo hook with a daemon running', () => {
-  it('hands SessionStart and UserPromptSubmit to the daemon, which archives, recalls and compacts as the hook would', async () => {
+  it('hands SessionStart, UserPromptSubmit and Stop to the daemon, which archives, recalls and compacts as the hook would', async () => {
     const { ws, env } = workspace();
     const d = start(ws.root, env);
     await d.waitFor((l) => l.event === 'index', 30_000, 'the catch-up and first index');
-    const transcript = new TranscriptWriter(SESSION, '2026-06-02T09:00:00.000Z', ws.root)
+    const writer = new TranscriptWriter(SESSION, '2026-06-02T09:00:00.000Z', ws.root)
       .user('Which paint did we pick for the hangar doors?')
-      .assistant('Signal red, two coats.')
-      .writeTo(join(ws.root, 'session.jsonl'));
+      .assistant('Signal red, two coats.');
+    const transcript = writer.writeTo(join(ws.root, 'session.jsonl'));
     const hook = (event: string, fields: Record<string, unknown>, extraEnv: NodeJS.ProcessEnv = {}) => {
       const r = runCli(['hook', event, '--dir', ws.root], {
         env: { ...env, ...loadReportingEnv(), ...extraEnv },
@@ -57,8 +57,15 @@ describe('hipo hook with a daemon running', () => {
     expect(readFileSync(join(ws.root, 'memory/2026-06-02.md'), 'utf8')).toContain('Which paint did we pick for the hangar doors?');
     await d.until(() => ws.exists('memory/daily/2026-06-02.md'), 20_000, 'the daily node of the captured day');
     expect(readFileSync(join(ws.root, 'memory/daily/2026-06-02.md'), 'utf8')).toContain('Signal red');
+    // The turn that prompt began is archived at Stop, by the daemon too.
+    const from = writer.lines.length;
+    writer.user(prompt.prompt).assistant('41 m wide, and the track needs grease.').appendTo(transcript, from);
+    const stopped = hook('Stop', {});
+    expect(stopped.loaded.filter((m) => WORK.test(m))).toEqual([]);
+    expect(readFileSync(join(ws.root, 'memory/2026-06-02.md'), 'utf8')).toContain('the track needs grease');
     const journal = readFileSync(join(ws.stateDir, 'journal.jsonl'), 'utf8');
     expect(journal).toContain('"event":"UserPromptSubmit"');
+    expect(journal).toContain('"event":"Stop"');
     expect(journal).not.toContain('started in the background');
     await d.until(() => indexed() > before, 20_000, 'the index update after that cycle');
 
@@ -82,7 +89,7 @@ describe('hipo hook with a daemon running', () => {
     expect(JSON.parse(pasted.stdout).hookSpecificOutput.additionalContext).toContain('41 m wide');
   });
 
-  it('does the work itself for another clock, a long unread transcript and the events an agent does not wait for', async () => {
+  it('does the work itself for another clock or a long unread transcript', async () => {
     const { ws, env } = workspace();
     const d = start(ws.root, env);
     await d.waitFor((l) => l.event === 'index', 30_000, 'the first index');
@@ -95,7 +102,7 @@ describe('hipo hook with a daemon running', () => {
     const runs = [
       { event: 'UserPromptSubmit', args: ['--now', '2026-06-02'], transcript: null },
       { event: 'UserPromptSubmit', args: [], transcript: long },
-      { event: 'Stop', args: [], transcript: null },
+      { event: 'Stop', args: ['--now', '2026-06-02'], transcript: null },
     ];
     for (const run of runs) {
       const r = runCli(['hook', run.event, '--dir', ws.root, ...run.args], {
