@@ -2,8 +2,8 @@
 // hook JSON on stdin): a typical incremental capture (one new turn), a repeat with nothing new,
 // SessionStart on a compacted 4-month workspace, UserPromptSubmit with memory about its prompt
 // (the workspace indexed), and the first hook on a 100 MB transcript
-// (bounded by agents.hookBudgetMs; the rest waits for the next hook); then SessionStart and the
-// prompt again with a daemon running, which answers them (hooks/daemon-first.ts). Medians of 11 runs.
+// (bounded by agents.hookBudgetMs; the rest waits for the next hook); then a capture, SessionStart
+// and the prompt again with a daemon running, which answers them (cli/hook-entry.ts). Medians of 11 runs.
 import { spawn, spawnSync } from 'node:child_process';
 import { appendFileSync, closeSync, existsSync, mkdtempSync, openSync, rmSync, writeFileSync, writeSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -100,14 +100,32 @@ try {
   // The same with a daemon running: the hook asks it and prints its answer.
   const daemon = spawn(process.execPath, [cli, 'daemon', '--dir', dir], { stdio: 'ignore' });
   try {
-    const settled = Date.now() + 120_000;
-    for (;;) {
-      const st = readDaemonState(workspaceAt(dir));
-      if (st?.pid === daemon.pid && st.lastRun?.pending === 0 && st.indexedAt !== null && existsSync(join(dir, '.hipo', 'daemon.sock')))
-        break;
-      if (Date.now() > settled) throw new Error('the daemon did not settle within 120 s');
-      await new Promise((r) => setTimeout(r, 200));
-    }
+    // Caught up, with a run after `since` (ms since the epoch) and the index updated after that run.
+    const settle = async (since: number): Promise<void> => {
+      const end = Date.now() + 120_000;
+      for (;;) {
+        const st = readDaemonState(workspaceAt(dir));
+        const ran = st?.lastRun ? Date.parse(st.lastRun.at) : Number.NaN;
+        const indexed = st?.indexedAt ? Date.parse(st.indexedAt) : Number.NaN;
+        if (
+          st?.pid === daemon.pid &&
+          st.lastRun?.pending === 0 &&
+          ran > since &&
+          indexed >= ran &&
+          existsSync(join(dir, '.hipo', 'daemon.sock'))
+        )
+          break;
+        if (Date.now() > end) throw new Error('the daemon did not settle within 120 s');
+        await new Promise((r) => setTimeout(r, 200));
+      }
+    };
+    await settle(0);
+    const turnsByDaemon = Array.from({ length: 11 }, (_, i) => {
+      appendFileSync(t, turnLines(session, 100 + i));
+      return hook('Stop', dir, input);
+    });
+    // What those turns started (a cycle, an index update) is over before SessionStart is timed.
+    await settle(Date.now());
     const startsByDaemon = Array.from({ length: 11 }, () => hook('SessionStart', dir, { session_id: session, source: 'startup' }));
     const askedByDaemon = Array.from({ length: 11 }, () =>
       hook('UserPromptSubmit', dir, { ...input, prompt: 'why was the billing export slow and what did we decide about retries?' }),
@@ -126,6 +144,7 @@ try {
       `${median(runs.map((r) => r.ms))
         .toFixed(0)
         .padStart(5)} ms wall  peak RSS ${median(runs.map((r) => r.rssMB))} MB`;
+    console.log(`capture, one new turn, daemon runs  ${row(turnsByDaemon)}`);
     console.log(
       `SessionStart, daemon runs  ${row(startsByDaemon)}  (${same(startsByDaemon, itself('SessionStart', { session_id: session, source: 'startup' }))})`,
     );
