@@ -16,13 +16,13 @@
 // large for a resident process: a transcript with more than UNREAD_MAX bytes not yet archived
 // (the first hook of a long session, a turn with huge tool output), or captures waiting for a
 // config that did not load.
-import { existsSync, readdirSync, statSync } from 'node:fs';
+import { existsSync, statSync } from 'node:fs';
 import { configText, DEFAULT_HOOK_BUDGET_MS, DEFAULT_HOOK_TIMEOUT_MS, MAX_TIMER_MS, settingsDigest } from '../config/settings-source.js';
 import { askDaemon, clockSource, type DaemonRequest } from '../daemon/ask.js';
 import type { HookAnswered } from '../daemon/requests.js';
 import { canonicalEvent, HOOK_EVENTS, parseHookArgs } from '../hooks/args.js';
 import { hookWorkspace, MAX_INPUT_BYTES, parseHookInput, readStdin, type HookInput } from '../hooks/input.js';
-import { statePath } from '../state/dir.js';
+import { statePath, stateRecords } from '../state/dir.js';
 import { archivedOffset } from '../state/session-file.js';
 import { workspaceAt } from '../tree/layout.js';
 
@@ -47,15 +47,6 @@ function unreadBytes(ws: { stateDir: string }, input: HookInput): number {
   }
 }
 
-function capturesWaiting(ws: { stateDir: string }): boolean {
-  const dir = statePath(ws, 'pendingCaptures');
-  try {
-    return existsSync(dir) && readdirSync(dir).length > 0;
-  } catch {
-    return true;
-  }
-}
-
 interface DaemonHookRun {
   /** What to print on stdout: the hook output the daemon made and redacted. */
   stdout: string | null;
@@ -74,7 +65,7 @@ async function hookViaDaemon(event: string, stdin: string | Error, opts: { dir?:
     const ws = workspaceAt(root);
     // No socket, no daemon: nothing more to look at (the hook's own run is slower by nothing).
     if (!existsSync(statePath(ws, 'daemonSocket'))) return null;
-    if (unreadBytes(ws, input) > UNREAD_MAX || capturesWaiting(ws)) return null;
+    if (unreadBytes(ws, input) > UNREAD_MAX || stateRecords(ws, 'pendingCaptures').length > 0) return null;
     const config = configText(root);
     const request = {
       op: 'hook',

@@ -3,7 +3,7 @@
 // the folder loses no memory. It ignores itself for git, so `git add -A` in a workspace never
 // picks up caches. The modules of this folder (src/state/) read and write each file; other code
 // asks `statePath` where a file is rather than naming it.
-import { existsSync, mkdirSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, readdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import type { Workspace } from '../tree/layout.js';
 
@@ -49,6 +49,22 @@ export type StateFile = keyof typeof STATE_FILES;
 /** Where `what` lives in the workspace's state folder. */
 export function statePath(ws: Pick<Workspace, 'stateDir'>, what: StateFile): string {
   return join(ws.stateDir, STATE_FILES[what]);
+}
+
+/**
+ * The records of a state folder that keeps one JSON file each (sessions, pending captures, the
+ * model's answers): their paths, none when the folder is not there. Hidden names are a write in
+ * progress (fs/atomic.ts), not a record.
+ */
+export function stateRecords(ws: Pick<Workspace, 'stateDir'>, what: StateFile): string[] {
+  const dir = statePath(ws, what);
+  try {
+    return readdirSync(dir)
+      .filter((n) => n.endsWith('.json') && !n.startsWith('.'))
+      .map((n) => join(dir, n));
+  } catch {
+    return [];
+  }
 }
 
 export function ensureStateDir(ws: Workspace): string {

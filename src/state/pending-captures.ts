@@ -6,11 +6,11 @@
 // The same when the memory folder is missing or refuses the write, the disk is full, or the
 // append lock stays busy (hooks/run.ts).
 import { createHash } from 'node:crypto';
-import { mkdirSync, readdirSync, readFileSync, rmSync } from 'node:fs';
+import { mkdirSync, readFileSync, rmSync } from 'node:fs';
 import { join } from 'node:path';
 import { atomicWriteFile } from '../fs/atomic.js';
 import type { Workspace } from '../tree/layout.js';
-import { ensureStateDir, statePath } from './dir.js';
+import { ensureStateDir, statePath, stateRecords } from './dir.js';
 
 export interface PendingCapture {
   version: 1;
@@ -38,17 +38,10 @@ export function recordPendingCapture(ws: Workspace, p: Omit<PendingCapture, 'ver
 
 /** The captures waiting, oldest first. */
 export function pendingCaptures(ws: Pick<Workspace, 'stateDir'>): PendingCapture[] {
-  const dir = statePath(ws, 'pendingCaptures');
-  let names: string[];
-  try {
-    names = readdirSync(dir).filter((n) => n.endsWith('.json') && !n.startsWith('.'));
-  } catch {
-    return [];
-  }
   const out: PendingCapture[] = [];
-  for (const n of names) {
+  for (const file of stateRecords(ws, 'pendingCaptures')) {
     try {
-      const p = JSON.parse(readFileSync(join(dir, n), 'utf8')) as Partial<PendingCapture>;
+      const p = JSON.parse(readFileSync(file, 'utf8')) as Partial<PendingCapture>;
       if (p.version === 1 && typeof p.sessionId === 'string' && typeof p.transcript === 'string' && typeof p.event === 'string')
         out.push({
           version: 1,

@@ -2,12 +2,11 @@
 // transcript has been archived, the day of its current sitting (its raw log), and where its archived turns
 // are, so that a restore after the platform's compaction can read them back without a search.
 import { createHash } from 'node:crypto';
-import { mkdirSync, readdirSync, readFileSync } from 'node:fs';
-import { join } from 'node:path';
+import { mkdirSync, readFileSync } from 'node:fs';
 import type { LocalDate } from '../time/calendar.js';
 import { parseLocalDate } from '../time/calendar.js';
 import type { Workspace } from '../tree/layout.js';
-import { ensureStateDir } from './dir.js';
+import { ensureStateDir, stateRecords } from './dir.js';
 import { sessionFile, sessionsDir } from './session-file.js';
 import { atomicWriteFile } from '../fs/atomic.js';
 import type { Redactor } from '../redact/redactor.js';
@@ -135,14 +134,7 @@ function redactPrompts(r: Redactor, s: SessionState): SessionState {
  * Returns the paths of the files written again. Throws when one cannot be.
  */
 export function reredactSessions(ws: Workspace, redactor: Redactor): string[] {
-  let names: string[];
-  try {
-    names = readdirSync(sessionsDir(ws)).filter((n) => n.endsWith('.json') && !n.startsWith('.'));
-  } catch {
-    return [];
-  }
-  return names.flatMap((n) => {
-    const file = join(sessionsDir(ws), n);
+  return stateRecords(ws, 'sessions').flatMap((file) => {
     const written = rewriteRedacted(file, (text) => {
       let s: SessionState;
       try {

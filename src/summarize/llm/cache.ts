@@ -14,7 +14,7 @@ import type { LlmSettings } from './settings.js';
 import { redactValue } from '../../redact/lines.js';
 import type { Redactor } from '../../redact/redactor.js';
 import { workspaceRedactor } from '../../redact/workspace.js';
-import { statePath } from '../../state/dir.js';
+import { statePath, stateRecords } from '../../state/dir.js';
 
 /** Entries kept; the least recently used beyond this are deleted. */
 const MAX_ENTRIES = 4000;
@@ -91,15 +91,7 @@ export class AnswerCache {
  * deletion costs one call. Returns the paths of the files deleted.
  */
 export function dropRedactedAnswers(ws: Workspace, redactor: Redactor): string[] {
-  const dir = statePath(ws, 'llmCache');
-  let names: string[];
-  try {
-    names = readdirSync(dir).filter((n) => n.endsWith('.json') && !n.startsWith('.'));
-  } catch {
-    return [];
-  }
-  return names.flatMap((n) => {
-    const file = join(dir, n);
+  return stateRecords(ws, 'llmCache').flatMap((file) => {
     let bytes: Buffer;
     try {
       bytes = readFileSync(file);
