@@ -41,7 +41,10 @@ function unreadBytes(ws: { stateDir: string }, input: HookInput): number {
   const session = typeof input.session_id === 'string' ? input.session_id : null;
   if (!transcript || !session) return 0;
   try {
-    return Math.max(0, statSync(transcript).size - archivedOffset(ws, session));
+    const size = statSync(transcript).size;
+    const offset = archivedOffset(ws, session);
+    // A transcript shorter than the offset was rewritten: capture reads it again from the start.
+    return size < offset ? size : size - offset;
   } catch {
     return 0;
   }
