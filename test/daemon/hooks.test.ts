@@ -120,5 +120,25 @@ describe('hipo hook with a daemon running', () => {
     }
     // The long transcript was archived by the hook's own process, within its memory bound.
     expect(readFileSync(join(ws.root, 'memory/2026-06-02.md'), 'utf8')).toContain('Paste the hangar survey');
+
+    // A transcript rewritten shorter than what was archived of it is read again from its start:
+    // 1.2 MB unread, however far the session's record says capture had come.
+    const session = 'a0b1c2d3-9999-4aaa-8bbb-ccccdddd0001';
+    const exchanges = (n: number, word: string) => {
+      const w = new TranscriptWriter(session, '2026-06-02T10:00:00.000Z', ws.root);
+      for (let i = 0; i < n; i++) w.user(`${word} question ${i}`).assistant(`${word} answer ${i}: ${'hangar log line. '.repeat(300)}`);
+      return w;
+    };
+    const rewritten = exchanges(300, 'first').writeTo(join(ws.root, 'rewritten.jsonl'));
+    const stop = (extra: NodeJS.ProcessEnv) =>
+      runCli(['hook', 'Stop', '--dir', ws.root], {
+        env: { ...env, ...loadReportingEnv(), ...extra },
+        input: hookJson('Stop', { session_id: session, cwd: ws.root, transcript_path: rewritten }),
+      });
+    expect(stop({ HIPO_HOOK_DAEMON: '0' }).code).toBe(0);
+    exchanges(230, 'second').writeTo(rewritten);
+    const again = stop({});
+    expect(again.code).toBe(0);
+    expect(loadedModules(again.stderr)).toContain('dist/hooks/run.js');
   });
 });
