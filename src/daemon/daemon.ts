@@ -235,7 +235,7 @@ export class Daemon {
           runHook(request.event, request.input, {
             dir: this.ws.root,
             startedAt: performance.now() - request.elapsedMs,
-            compactAfter: false,
+            byDaemon: true,
           }),
         ),
       redact: (value) => redactValue(redactor, value),

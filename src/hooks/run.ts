@@ -46,10 +46,11 @@ export interface HookOptions {
   /** Moves the process's hard cap to `agents.hookTimeoutMs` from its start, once the config is loaded. */
   capAt?: (ms: number) => void;
   /**
-   * Whether new turns start a compaction in the background (hooks/background.ts); default yes.
-   * A daemon running the hook for its process says no: its watcher sees the raw log change.
+   * A daemon runs the hook for the hook's process (cli/hook-entry.ts): new turns start no
+   * compaction in the background (hooks/background.ts), as its watcher sees the raw log change,
+   * and the journal says who archived them.
    */
-  compactAfter?: boolean;
+  byDaemon?: boolean;
 }
 
 function str(v: unknown): string | null {
@@ -112,7 +113,7 @@ export async function runHook(event: string, stdinText: string | Error, opts: Ho
       const late = await takeInWaiting(ws, config, clock, deadline, sessionId, null);
       // New turns in the raw log: the tree should follow them (hooks/background.ts).
       let background: string | null = null;
-      if (r.turns + late > 0 && opts.compactAfter !== false) {
+      if (r.turns + late > 0 && !opts.byDaemon) {
         const { compactInBackground } = await import('./background.js');
         background = compactInBackground(ws, config, opts.now ? { now: opts.now } : {});
       }
@@ -124,6 +125,7 @@ export async function runHook(event: string, stdinText: string | Error, opts: Ho
             ...(input.trigger ? { trigger: String(input.trigger) } : {}),
             ...(r.note ? { note: r.note } : {}),
             ...(background === 'started' ? { compacting: 'started in the background' } : {}),
+            ...(opts.byDaemon ? { byDaemon: true } : {}),
             ms: Math.round(performance.now() - opts.startedAt),
           },
         ]);
@@ -168,7 +170,7 @@ async function takeInWaiting(
   if (pendingCaptures(ws).every((p) => p.sessionId === except)) return 0;
   const { takeInPendingCaptures } = await import('../capture/pending.js');
   const took = await takeInPendingCaptures(ws, config, clock, deadline, except);
-  if (took.turns > 0 && background && background.compactAfter !== false) {
+  if (took.turns > 0 && background && !background.byDaemon) {
     const { compactInBackground } = await import('./background.js');
     compactInBackground(ws, config, background.now ? { now: background.now } : {});
   }

@@ -50,7 +50,15 @@ export interface StatusReport {
   /** Failed agent hooks (they exit 0 and print nothing), newest first. */
   hookErrors: { at: string; event: string; session: string | null; message: string }[];
   /** The latest transcript capture by a hook. */
-  lastCapture: { at: string; event: string; session: string; turns: number; file: string | null; compacting?: string } | null;
+  lastCapture: {
+    at: string;
+    event: string;
+    session: string;
+    turns: number;
+    file: string | null;
+    compacting?: string;
+    byDaemon?: boolean;
+  } | null;
   /** The search index file, if there is one: its size (database and write-ahead log) and configured embedder. */
   index: { file: string; bytes: number; embedder: string } | null;
   /** The shared store searches read (`search.store` "postgres"); absent with the local index only. */

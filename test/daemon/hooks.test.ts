@@ -67,6 +67,10 @@ describe('hipo hook with a daemon running', () => {
     expect(journal).toContain('"event":"UserPromptSubmit"');
     expect(journal).toContain('"event":"Stop"');
     expect(journal).not.toContain('started in the background');
+    // `hipo status` says who archived the last turn.
+    expect(runCli(['status', '--dir', ws.root], { env }).stdout).toMatch(
+      /last capture: \S+ \(Stop, run by the daemon, session 5d0c9e1f\): 1 turn/,
+    );
     await d.until(() => indexed() > before, 20_000, 'the index update after that cycle');
 
     // Once nothing is left to archive, the daemon's answers are the hook's own, byte for byte.

@@ -130,7 +130,10 @@ function formatStatus(r: StatusReport, configWarnings: string[]): string {
     const c = r.lastCapture;
     const compacting = c.compacting ? `; compaction ${c.compacting}` : '';
     const session = c.session.slice(0, 8);
-    lines.push(`  last capture: ${c.at} (${c.event}, session ${session}): ${c.turns} turn(s) → ${c.file ?? 'nothing new'}${compacting}`);
+    const by = c.byDaemon ? ', run by the daemon' : '';
+    lines.push(
+      `  last capture: ${c.at} (${c.event}${by}, session ${session}): ${c.turns} turn(s) → ${c.file ?? 'nothing new'}${compacting}`,
+    );
   }
   for (const e of r.hookErrors)
     lines.push(`  hook error: ${e.at} ${e.event}${e.session ? ` (session ${e.session.slice(0, 8)})` : ''}: ${e.message}`);
