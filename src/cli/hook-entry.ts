@@ -29,6 +29,9 @@ import { workspaceAt } from '../tree/layout.js';
 /** Transcript bytes not yet archived above which the hook reads them itself, not the daemon. */
 const UNREAD_MAX = 1024 * 1024;
 
+/** The least a hook waits for the daemon's answer (about what loading its own code takes here). */
+const DAEMON_MIN_WAIT_MS = 300;
+
 /** `agents.hookBudgetMs` as the config file sets it, or its default. */
 function budgetMs(config: string | null): number {
   const v = (JSON.parse(config ?? '{}') as { agents?: { hookBudgetMs?: unknown } }).agents?.hookBudgetMs;
@@ -77,7 +80,10 @@ async function hookViaDaemon(event: string, stdin: string | Error, opts: { dir?:
       settings: settingsDigest(root, process.env, config),
     } as DaemonRequest;
     // Half the budget: a daemon busy with a long cycle leaves the other half for the hook's own run.
-    const answer = await askDaemon<HookAnswered>(ws, request, Math.max(0, budgetMs(config) / 2 - performance.now()));
+    // At least DAEMON_MIN_WAIT_MS, though: a hook that took most of its budget to start (a loaded
+    // machine) is answered sooner by the daemon than by loading its own code.
+    const wait = Math.max(DAEMON_MIN_WAIT_MS, budgetMs(config) / 2 - performance.now());
+    const answer = await askDaemon<HookAnswered>(ws, request, wait);
     const run = answer?.ok ? answer.result.hook : null;
     if (!run) return null;
     const out = run.stdout;

@@ -1,7 +1,7 @@
 // Hooks handed to a running daemon (SessionStart, UserPromptSubmit, Stop): the
 // real daemon child process, the real `hipo hook` with Claude Code's hook JSON on stdin, a real
 // transcript and Unix socket.
-import { readFileSync } from 'node:fs';
+import { readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { daemonsForTests, FAST_DAEMON } from '../helpers/daemon.js';
@@ -85,6 +85,19 @@ describe('hipo hook with a daemon running', () => {
       expect(byDaemon.stdout).toBe(itself.stdout);
     }
     expect(JSON.parse(hook('SessionStart', { source: 'startup' }).stdout).hookSpecificOutput.additionalContext).toContain('zeppelin');
+    // A hook that used up its time budget starting (a loaded machine; here a budget of 0) still
+    // asks the daemon: an answer within DAEMON_MIN_WAIT_MS costs less than loading its own code.
+    // Past its budget neither reads the transcript nor recalls: nothing new, nothing printed.
+    const reconfigure = async (hookBudgetMs: number) => {
+      const listening = () => d.logs.filter((l) => l.event === 'listening').length;
+      const before = listening();
+      writeFileSync(join(ws.root, 'hipo.config.json'), JSON.stringify({ ...FAST_DAEMON, agents: { hookBudgetMs } }));
+      await d.until(() => listening() > before, 30_000, 'the daemon listening again with the new config');
+    };
+    await reconfigure(0);
+    const late = hook('UserPromptSubmit', prompt);
+    expect(late.loaded.filter((m) => WORK.test(m))).toEqual([]);
+    await reconfigure(30_000);
     // A prompt with a log pasted into it (100 kB) is the daemon's too.
     const pasted = hook('UserPromptSubmit', {
       prompt: `why did this fail?\n${'ERROR zeppelin hangar door sensor timeout\n'.repeat(2500)}`,
