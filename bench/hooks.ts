@@ -126,10 +126,10 @@ try {
     });
     // What those turns started (a cycle, an index update) is over before SessionStart is timed.
     await settle(Date.now());
-    const startsByDaemon = Array.from({ length: 11 }, () => hook('SessionStart', dir, { session_id: session, source: 'startup' }));
-    const askedByDaemon = Array.from({ length: 11 }, () =>
-      hook('UserPromptSubmit', dir, { ...input, prompt: 'why was the billing export slow and what did we decide about retries?' }),
-    );
+    const startInput = { session_id: session, source: 'startup' };
+    const promptInput = { ...input, prompt: 'why was the billing export slow and what did we decide about retries?' };
+    const startsByDaemon = Array.from({ length: 11 }, () => hook('SessionStart', dir, startInput));
+    const askedByDaemon = Array.from({ length: 11 }, () => hook('UserPromptSubmit', dir, promptInput));
     // Its answers are the hook's own: the same hook run by itself, on the tree as the daemon left it.
     const itself = (event: string, fields: object): string => {
       process.env.HIPO_HOOK_DAEMON = '0';
@@ -145,12 +145,8 @@ try {
         .toFixed(0)
         .padStart(5)} ms wall  peak RSS ${median(runs.map((r) => r.rssMB))} MB`;
     console.log(`capture, one new turn, daemon runs  ${row(turnsByDaemon)}`);
-    console.log(
-      `SessionStart, daemon runs  ${row(startsByDaemon)}  (${same(startsByDaemon, itself('SessionStart', { session_id: session, source: 'startup' }))})`,
-    );
-    console.log(
-      `prompt, daemon runs        ${row(askedByDaemon)}  (${same(askedByDaemon, itself('UserPromptSubmit', { ...input, prompt: 'why was the billing export slow and what did we decide about retries?' }))})`,
-    );
+    console.log(`SessionStart, daemon runs  ${row(startsByDaemon)}  (${same(startsByDaemon, itself('SessionStart', startInput))})`);
+    console.log(`prompt, daemon runs        ${row(askedByDaemon)}  (${same(askedByDaemon, itself('UserPromptSubmit', promptInput))})`);
   } finally {
     daemon.kill('SIGTERM');
     await new Promise((r) => daemon.once('exit', r));
