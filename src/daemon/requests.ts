@@ -1,9 +1,9 @@
 // What a running daemon answers over its socket (ask.ts, socket.ts): `hipo compact` run as one
 // of its own cycles on the tree it holds, a search or recall with the index it keeps open, and an
-// agent's hook run with the code it has loaded. It answers
-// only a command that reads the same clock and settings as it does, so an answer is what the
-// command would have printed had it done the work itself. Replies pass the workspace's redactor
-// whole, as the command's own output would: the asking command prints them as they are.
+// agent's hook run with the code it has loaded. It answers only a command that reads the same
+// clock and settings as it does, so an answer is what the command would have printed had it done
+// the work itself. Replies pass the workspace's redactor whole, as the command's own output would:
+// the asking command prints them as they are.
 import type { CompactReport, CompactResult } from '../cycle/compaction.js';
 import type { RecallAnswer, RecallRequest } from '../context/recall-run.js';
 import type { SearchAnswer, SearchRequest } from '../search/answer.js';
