@@ -55,7 +55,7 @@ interface WaitSettings {
 }
 
 /** A timer setting of the config file, or `fallback` when it is not set or not a valid one. */
-function timerOr(v: unknown, min: number, fallback: number): number {
+export function timerOr(v: unknown, min: number, fallback: number): number {
   return typeof v === 'number' && v >= min && v <= MAX_TIMER_MS ? v : fallback;
 }
 
@@ -73,11 +73,25 @@ function waitMs(text: string | null, asked: DaemonAsk): number {
   return expands ? lock + timerOr(c.search?.expand?.timeoutMs, 100, DEFAULT_EXPAND_TIMEOUT_MS) : lock;
 }
 
-/** The answer of the daemon of `root` to `asked`, with this command's clock and settings; null: none answered. */
-function ask<T>(root: string, now: string | undefined, asked: DaemonAsk): Promise<DaemonAnswer<T> | null> {
+/**
+ * The answer of the daemon of `root` to `asked`, with this process's clock and settings, waiting
+ * as long as `wait` says for the config file's text (which JSON.parse may reject: the caller
+ * does the work itself then); null: none answered.
+ */
+export function askDaemonAbout<T>(
+  root: string,
+  now: string | undefined,
+  asked: DaemonAsk,
+  wait: (config: string | null) => number,
+): Promise<DaemonAnswer<T> | null> {
   const config = configText(root);
   const request = { ...asked, clock: clockSource(process.env, now), settings: settingsDigest(root, process.env, config) } as DaemonRequest;
-  return askDaemon<T>(workspaceAt(root), request, waitMs(config, asked));
+  return askDaemon<T>(workspaceAt(root), request, wait(config));
+}
+
+/** A command's question to the daemon of `root`, waiting as the command's settings say (waitMs). */
+function ask<T>(root: string, now: string | undefined, asked: DaemonAsk): Promise<DaemonAnswer<T> | null> {
+  return askDaemonAbout<T>(root, now, asked, (config) => waitMs(config, asked));
 }
 
 function workspaceOf(dir: string | undefined): string | null {

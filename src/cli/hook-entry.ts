@@ -17,14 +17,14 @@
 // (the first hook of a long session, a turn with huge tool output), or captures waiting for a
 // config that did not load.
 import { existsSync, statSync } from 'node:fs';
-import { configText, DEFAULT_HOOK_BUDGET_MS, DEFAULT_HOOK_TIMEOUT_MS, MAX_TIMER_MS, settingsDigest } from '../config/settings-source.js';
-import { askDaemon, clockSource, type DaemonRequest } from '../daemon/ask.js';
+import { DEFAULT_HOOK_BUDGET_MS, DEFAULT_HOOK_TIMEOUT_MS } from '../config/settings-source.js';
 import type { HookAnswered } from '../daemon/requests.js';
 import { canonicalEvent, HOOK_EVENTS, parseHookArgs } from '../hooks/args.js';
 import { hookWorkspace, MAX_INPUT_BYTES, parseHookInput, readStdin, type HookInput } from '../hooks/input.js';
 import { statePath, stateRecords } from '../state/dir.js';
 import { archivedOffset } from '../state/session-file.js';
 import { workspaceAt } from '../tree/layout.js';
+import { askDaemonAbout, timerOr } from './daemon-first.js';
 
 /** Transcript bytes not yet archived above which the hook reads them itself, not the daemon. */
 const UNREAD_MAX = 1024 * 1024;
@@ -34,8 +34,8 @@ const DAEMON_MIN_WAIT_MS = 300;
 
 /** `agents.hookBudgetMs` as the config file sets it, or its default. */
 function budgetMs(config: string | null): number {
-  const v = (JSON.parse(config ?? '{}') as { agents?: { hookBudgetMs?: unknown } }).agents?.hookBudgetMs;
-  return typeof v === 'number' && v >= 0 && v <= MAX_TIMER_MS ? v : DEFAULT_HOOK_BUDGET_MS;
+  const c = JSON.parse(config ?? '{}') as { agents?: { hookBudgetMs?: unknown } };
+  return timerOr(c.agents?.hookBudgetMs, 0, DEFAULT_HOOK_BUDGET_MS);
 }
 
 /** Bytes of the session's transcript that no hook has archived yet. */
@@ -72,18 +72,12 @@ async function hookViaDaemon(event: string, stdin: string | Error, opts: { dir?:
     // No socket, no daemon: nothing more to look at (the hook's own run is slower by nothing).
     if (!existsSync(statePath(ws, 'daemonSocket'))) return null;
     if (unreadBytes(ws, input) > UNREAD_MAX || stateRecords(ws, 'pendingCaptures').length > 0) return null;
-    const config = configText(root);
-    const request = {
-      op: 'hook',
-      hook: { event, input: stdin, elapsedMs: performance.now() },
-      clock: clockSource(process.env, opts.now),
-      settings: settingsDigest(root, process.env, config),
-    } as DaemonRequest;
+    const hook = { event, input: stdin, elapsedMs: performance.now() };
     // Half the budget: a daemon busy with a long cycle leaves the other half for the hook's own run.
     // At least DAEMON_MIN_WAIT_MS, though: a hook that took most of its budget to start (a loaded
     // machine) is answered sooner by the daemon than by loading its own code.
-    const wait = Math.max(DAEMON_MIN_WAIT_MS, budgetMs(config) / 2 - performance.now());
-    const answer = await askDaemon<HookAnswered>(ws, request, wait);
+    const wait = (config: string | null): number => Math.max(DAEMON_MIN_WAIT_MS, budgetMs(config) / 2 - performance.now());
+    const answer = await askDaemonAbout<HookAnswered>(root, opts.now, { op: 'hook', hook }, wait);
     const run = answer?.ok ? answer.result.hook : null;
     if (!run) return null;
     const out = run.stdout;

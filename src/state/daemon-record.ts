@@ -8,7 +8,7 @@ import { atomicWriteFile } from '../fs/atomic.js';
 import { redactValue } from '../redact/lines.js';
 import type { Redactor } from '../redact/redactor.js';
 import { workspaceRedactor } from '../redact/workspace.js';
-import { rewriteRedacted } from './redaction.js';
+import { rewriteRedactedJson } from './redaction.js';
 
 interface DaemonRun {
   at: string;
@@ -56,17 +56,15 @@ export function writeDaemonState(ws: Workspace, state: DaemonState): void {
  */
 export function reredactDaemonState(ws: Workspace, redactor: Redactor): string[] {
   const file = daemonStatePath(ws);
-  const written = rewriteRedacted(file, (text) => {
-    let state: DaemonState;
-    try {
-      state = JSON.parse(text) as DaemonState;
-    } catch {
-      return redactor.redact(text).text;
-    }
-    if (!state || typeof state !== 'object') return text;
-    const redacted = { ...state, lastRun: redactValue(redactor, state.lastRun), lastError: redactValue(redactor, state.lastError) };
-    return JSON.stringify(redacted) === JSON.stringify(state) ? text : `${JSON.stringify(redacted, null, 2)}\n`;
-  });
+  const written = rewriteRedactedJson<DaemonState>(
+    file,
+    redactor,
+    (state) =>
+      state && typeof state === 'object'
+        ? { ...state, lastRun: redactValue(redactor, state.lastRun), lastError: redactValue(redactor, state.lastError) }
+        : state,
+    (state) => `${JSON.stringify(state, null, 2)}\n`,
+  );
   return written ? [file] : [];
 }
 

@@ -18,7 +18,7 @@ import { atomicWriteFile } from '../fs/atomic.js';
 import { redactValue } from '../redact/lines.js';
 import type { Redactor } from '../redact/redactor.js';
 import { workspaceRedactor } from '../redact/workspace.js';
-import { rewriteRedacted } from './redaction.js';
+import { rewriteRedactedJson } from './redaction.js';
 
 const MAX_FACTOR = 64;
 
@@ -165,16 +165,12 @@ export class LlmState {
  */
 export function reredactLlmState(ws: Workspace, redactor: Redactor): string[] {
   const file = statePath(ws, 'llm');
-  const redacted = rewriteRedacted(file, (text) => {
-    let data: unknown;
-    try {
-      data = JSON.parse(text);
-    } catch {
-      return redactor.redact(text).text; // unreadable: load() starts empty, and the next save replaces it
-    }
-    const redacted = redactValue(redactor, data);
-    return JSON.stringify(redacted) === JSON.stringify(data) ? text : `${JSON.stringify(redacted, null, 1)}\n`;
-  });
+  const redacted = rewriteRedactedJson<unknown>(
+    file,
+    redactor,
+    (data) => redactValue(redactor, data),
+    (data) => `${JSON.stringify(data, null, 1)}\n`,
+  );
   return redacted ? [file] : [];
 }
 

@@ -7,6 +7,7 @@ import { readFileSync } from 'node:fs';
 import type { Workspace } from '../tree/layout.js';
 import { atomicWriteFile, replaceIfUnchanged } from '../fs/atomic.js';
 import { ensureStateDir, statePath } from './dir.js';
+import type { Redactor } from '../redact/redactor.js';
 
 interface RedactionFile {
   nodes?: string;
@@ -66,4 +67,23 @@ export function rewriteRedacted(path: string, redact: (text: string) => string):
     if (replaceIfUnchanged(path, next, bytes, { durable: false })) return true;
   }
   throw new Error('it kept changing while being redacted');
+}
+
+/**
+ * rewriteRedacted for a state file holding one JSON document: `redact` gives the value with what
+ * the rules find redacted (the value itself when there is nothing to redact or it is not one it
+ * knows), written as `format` writes it; a file that does not parse is redacted as text (no one
+ * reads it as a record, and it may hold anything).
+ */
+export function rewriteRedactedJson<T>(path: string, redactor: Redactor, redact: (value: T) => T, format: (value: T) => string): boolean {
+  return rewriteRedacted(path, (text) => {
+    let value: T;
+    try {
+      value = JSON.parse(text) as T;
+    } catch {
+      return redactor.redact(text).text;
+    }
+    const redacted = redact(value);
+    return JSON.stringify(redacted) === JSON.stringify(value) ? text : format(redacted);
+  });
 }

@@ -11,7 +11,7 @@ import { sessionFile, sessionsDir } from './session-file.js';
 import { atomicWriteFile } from '../fs/atomic.js';
 import type { Redactor } from '../redact/redactor.js';
 import { workspaceRedactor } from '../redact/workspace.js';
-import { rewriteRedacted } from './redaction.js';
+import { rewriteRedactedJson } from './redaction.js';
 
 export interface ArchivedTurn {
   key: string;
@@ -135,17 +135,18 @@ function redactPrompts(r: Redactor, s: SessionState): SessionState {
  */
 export function reredactSessions(ws: Workspace, redactor: Redactor): string[] {
   return stateRecords(ws, 'sessions').flatMap((file) => {
-    const written = rewriteRedacted(file, (text) => {
-      let s: SessionState;
-      try {
-        s = JSON.parse(text) as SessionState;
-      } catch {
-        return redactor.redact(text).text; // torn or foreign: read by no one as a session
-      }
-      if (!s || typeof s !== 'object' || !Array.isArray(s.prompts) || !Array.isArray(s.turns)) return text;
-      const redacted = redactPrompts(redactor, { ...s, pending: s.pending ?? null });
-      return JSON.stringify(redacted) === JSON.stringify({ ...s, pending: s.pending ?? null }) ? text : JSON.stringify(redacted);
-    });
+    // Torn or foreign (not a session's shape): read by no one as a session, left or redacted as text.
+    const written = rewriteRedactedJson<SessionState>(
+      file,
+      redactor,
+      (s) => {
+        if (!s || typeof s !== 'object' || !Array.isArray(s.prompts) || !Array.isArray(s.turns)) return s;
+        const read = { ...s, pending: s.pending ?? null };
+        const redacted = redactPrompts(redactor, read);
+        return JSON.stringify(redacted) === JSON.stringify(read) ? s : redacted;
+      },
+      (s) => JSON.stringify(s),
+    );
     return written ? [file] : [];
   });
 }
