@@ -1,7 +1,7 @@
 // Test workspaces: real folders under the OS temp dir, real files, removed after each test.
 import { spawn, spawnSync } from 'node:child_process';
 import { createHash } from 'node:crypto';
-import { mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { dirname, join, relative, resolve } from 'node:path';
 import { afterEach } from 'vitest';
@@ -13,12 +13,30 @@ export const CLI = join(REPO, 'dist', 'cli.js');
 
 const made: string[] = [];
 afterEach(() => {
-  // A detached background compaction a hook started may still be writing its index into `.hipo/`
-  // as the test ends: removing a folder it just wrote into fails (ENOTEMPTY) until it is done.
-  // The retries back off linearly: ten waited 5.5 s in all, too little once on a loaded machine
-  // (a test waits for ROOT.md, not for the index built after it).
-  for (const d of made.splice(0)) rmSync(d, { recursive: true, force: true, maxRetries: 60, retryDelay: 100 });
+  for (const d of made.splice(0)) removeTree(d);
 });
+
+/**
+ * Removes a test's folder. A detached background compaction a hook started may still be writing
+ * its index into `.hipo/` as the test ends (a test waits for ROOT.md, not for the index built after
+ * it), and may even recreate `.hipo/` after it was removed. Node's own retries cannot get past a
+ * file written after its first pass: they retry only the last `rmdir`, never listing the folder
+ * again, and on a loaded CI machine sixty of them waited 183 s and failed. So each try is a whole
+ * new removal, until the folder is gone or 30 s have passed.
+ */
+export function removeTree(dir: string, deadlineMs = 30_000): void {
+  const end = Date.now() + deadlineMs;
+  for (;;) {
+    try {
+      rmSync(dir, { recursive: true, force: true, maxRetries: 2, retryDelay: 50 });
+      if (!existsSync(dir)) return;
+    } catch (err) {
+      if (Date.now() > end) throw err;
+    }
+    if (Date.now() > end) throw new Error(`${dir}: still written to after ${deadlineMs} ms of removal`);
+    Atomics.wait(new Int32Array(new SharedArrayBuffer(4)), 0, 0, 100);
+  }
+}
 
 export interface TestWorkspace extends Workspace {
   /** Writes a file relative to the workspace, creating folders. */
