@@ -106,6 +106,9 @@ const OPENING_VERBS = new Set(
     .split(/\s+/)
     .filter(Boolean),
 );
+// Words that introduce a name ("my cat is called Miso", "a puppy named Biscuit"): the name after
+// them is the topic, never the word itself ("called miso", "puppy named biscuit").
+const NAMING_WORDS = new Set(['called', 'named', 'nicknamed', 'titled', 'entitled', 'dubbed']);
 const CLOSING_VERBS = new Set(
   `starts begins ends wants needs says seems looks feels thinks knows likes loves hates gets makes takes gives keeps goes comes
   fails crashes hangs throws`
@@ -123,7 +126,9 @@ const NOT_PARTICIPLES = new Set(['united', 'limited', 'hundred', 'kindred', 'sac
 const closesClause = (w: string): boolean => CLOSING_VERBS.has(w) || (PARTICIPLE.test(w) && !NOT_PARTICIPLES.has(w));
 
 function withoutVerbs(phrase: string): string {
-  const words = phrase.split(' ');
+  let words = phrase.split(' ');
+  const naming = words.findLastIndex((w) => NAMING_WORDS.has(w));
+  if (naming >= 0 && naming < words.length - 1) words = words.slice(naming + 1);
   while (words.length > 1 && OPENING_VERBS.has(words[0]!)) words.shift();
   while (words.length > 1 && closesClause(words[words.length - 1]!)) words.pop();
   return words.join(' ');

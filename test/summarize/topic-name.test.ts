@@ -96,6 +96,10 @@ describe('topic names', () => {
     expect(topicName('I finally got my car oil changed at the dealership', stats)).not.toMatch(/changed/);
     expect(topicName("I had my grandmother's ring appraised last week", stats)).toMatch(/ring$/);
     expect(topicName('We watched Manchester United at the pub', stats)).toMatch(/united/);
+    // A word that introduces a name leaves the name: "miso", never "called miso".
+    expect(topicName('I live in Lisbon and my cat is called Miso', stats)).not.toMatch(/called/);
+    expect(topicName('We adopted a puppy named Biscuit', stats)).not.toMatch(/named/);
+    expect(topicName('Reading a novel titled Piranesi for the book club', stats)).not.toMatch(/titled/);
   });
 
   it('a path or a file name is never cut into words: no piece of it, nor the verb after it, names the topic', () => {
