@@ -13,7 +13,7 @@ import { CHUNKER_VERSION } from './chunk.js';
  * forward in place when MIGRATIONS has every step (an index is added, full-text rows are left
  * to the next update to write again; chunks and vectors stay); anything older is rebuilt.
  */
-const SCHEMA_VERSION = 6;
+const SCHEMA_VERSION = 7;
 
 /**
  * The hash of a file whose chunks have no full-text rows (MIGRATIONS[5]): never a file's real
@@ -39,6 +39,10 @@ const MIGRATIONS: Record<number, string> = {
   // every file is read and chunked again by the next update, which writes the full-text rows of
   // the chunks it keeps. Chunks, their hashes and vectors stay: nothing is embedded again.
   5: `INSERT INTO chunks_fts (chunks_fts) VALUES ('delete-all'); UPDATE files SET hash = '${FTS_DUE}', mtime_ms = -1;`,
+  // ROOT's profile and rules lines name their day by a link (`([05-29](daily/2023-05-29.md))`),
+  // which earlier links did not read: ROOT is linked again, once, so that they fold into the
+  // sections they quote.
+  6: "INSERT INTO links_due (file_id) SELECT id FROM files WHERE level = 'root';",
 };
 
 const BUSY_TIMEOUT_MS = 15_000;

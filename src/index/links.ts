@@ -42,6 +42,8 @@ const TOPICS_TITLE = /^topics(?: index)?$/i;
 const TOPIC_PREFIX = /^([^:[\]\n]{2,60}?)(?:\s*\[[^\]\n]{1,40}\])?:\s/;
 const TAGGED = /\[(?:user|feedback|project|reference)\b[^\]]*\]\s*$/i;
 const POINTER = /→\s*(?:\S*\/)?daily\/(\d{4}-\d{2}-\d{2})\.md/;
+/** A line's own day at its end, as ROOT's profile and rules give it: `… ([05-29](daily/2023-05-29.md))`. */
+const DAY_LINK = /\s*\(\[[^\]\n]*\]\((?:\S*\/)?daily\/(\d{4}-\d{2}-\d{2})\.md\)\)\s*$/;
 
 /** Lower-case words of a text, as shingles see them. */
 function wordsOf(text: string): string[] {
@@ -128,6 +130,11 @@ export function claimLines(text: string, headingPath: readonly string[], ctx: Cl
       lineDay = ctx.dayOfLabel(label[1]!) ?? lineDay;
       line = line.slice(label[0].length);
     } else if (WEEK_ORIGIN.test(line)) line = line.replace(WEEK_ORIGIN, '');
+    const link = DAY_LINK.exec(line);
+    if (link) {
+      lineDay = link[1] as LocalDate;
+      line = line.slice(0, link.index);
+    }
     const prefix = TOPIC_PREFIX.exec(line);
     const topic = headingTopic ?? (prefix ? topicOf(prefix[1]!) : null);
     out.push({ offset, day: lineDay, kind: 'text', topic, grams: gramsOf(line) });

@@ -45,6 +45,21 @@ describe('what a summary line claims', () => {
     ]);
   });
 
+  it("reads a ROOT profile or rules line's day from the daily node it links to", () => {
+    const ctx = { period: null, dayOfLabel: labelResolver(null, () => []) };
+    const claims = claimLines(
+      '## Profile\n### Pets\n- my cat Miso sleeps on the sofa ([11-03](daily/2026-11-03.md))\n- Also in 2026-11: Miso, sofa',
+      ['Profile'],
+      ctx,
+    );
+    expect(claims.map((c) => [c.offset, c.day, c.kind])).toEqual([
+      [2, '2026-11-03', 'text'],
+      [3, null, 'text'],
+    ]);
+    // The link is not part of the text that is matched.
+    expect([...claims[0]!.grams]).toEqual([...gramsOf('my cat Miso sleeps on the sofa')]);
+  });
+
   it('places a label inside the period, across a year end, and in ROOT on the latest day that has a log', () => {
     const turn = { start: '2026-12-28' as LocalDate, end: '2027-01-03' as LocalDate };
     expect(labelResolver(turn, () => [])('01-02')).toBe('2027-01-02');

@@ -359,7 +359,7 @@ describe('an index from an earlier hipo', () => {
     expect(index.warnings).toEqual([]);
     expect(index.created).toBe(false);
     expect((index.db.prepare('SELECT count(*) AS n FROM chunks').get() as { n: number }).n).toBe(chunks);
-    expect((index.db.prepare("SELECT value FROM meta WHERE key = 'schema_version'").get() as { value: string }).value).toBe('6');
+    expect((index.db.prepare("SELECT value FROM meta WHERE key = 'schema_version'").get() as { value: string }).value).toBe('7');
     expect((await updateIndex(index)).added).toBe(0);
     index.close();
     expect(indexes(indexFile(ws))).toContain('chunk_links_topic_day');
@@ -386,6 +386,34 @@ describe('an index from an earlier hipo', () => {
     expect(await updateIndex(index)).toMatchObject({ changed: 8, chunksAdded: 0 });
     expect(links(index.db)).toEqual(clean);
     expect(index.db.prepare('SELECT count(*) AS n FROM links_due').get()).toEqual({ n: 0 });
+  });
+
+  it('from schema 6 links ROOT again, once: its profile lines fold into the sections they quote', async () => {
+    const profile = '## Profile\n### Deploys\n- shipped the billing webhook retry ([03-16](daily/2026-03-16.md))\n';
+    const ws = tree({ 'memory/ROOT.md': `# ROOT\n\n${profile}\n## Active Context\n- auth refactor\n` });
+    const first = indexOf(ws, { embedder: null });
+    await updateIndex(first);
+    const rootLinks = (db: Database.Database): unknown[] =>
+      db
+        .prepare(
+          "SELECT l.line_offset, l.day, l.source_id FROM chunk_links l JOIN chunks c ON c.id = l.chunk_id JOIN files f ON f.id = c.file_id WHERE f.level = 'root' AND l.kind = 0",
+        )
+        .all();
+    const clean = rootLinks(first.db);
+    expect(clean).toContainEqual(expect.objectContaining({ day: '2026-03-16' }));
+    // What schema 6 made of the same ROOT: its profile line linked to nothing.
+    first.db.exec(
+      "DELETE FROM chunk_links WHERE chunk_id IN (SELECT c.id FROM chunks c JOIN files f ON f.id = c.file_id WHERE f.level = 'root')",
+    );
+    first.db.prepare("UPDATE meta SET value = '6' WHERE key = 'schema_version'").run();
+    first.close();
+
+    const index = indexOf(ws, { embedder: null });
+    expect(index).toMatchObject({ warnings: [], created: false });
+    expect(await updateIndex(index)).toMatchObject({ changed: 0, chunksAdded: 0 });
+    expect(rootLinks(index.db)).toEqual(clean);
+    expect(index.db.prepare('SELECT count(*) AS n FROM links_due').get()).toEqual({ n: 0 });
+    index.close();
   });
 
   /** A tree indexed as schema 5 left it: one row's text unfolded (the others do not differ). */
@@ -440,7 +468,7 @@ describe('an index from an earlier hipo', () => {
     asVersion(indexFile(ws), 1);
     const index = indexOf(ws, { embedder: null });
     expect(index.warnings).toEqual([
-      expect.stringMatching(/rebuilding the search index because it has schema version 1, this hipo uses 6/),
+      expect.stringMatching(/rebuilding the search index because it has schema version 1, this hipo uses 7/),
     ]);
     expect(index.created).toBe(true);
     await updateIndex(index);

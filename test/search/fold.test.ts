@@ -168,6 +168,25 @@ describe('votes and leads', () => {
     expect(unfolded.hits.filter((h) => h.level !== 'raw').length).toBe(3);
   });
 
+  it("folds ROOT's profile and rules lines into the section they quote, by the day they link to", async () => {
+    const ws = makeWorkspace({
+      'memory/2026-03-02.md': DAY,
+      'memory/2026-03-05.md': '# 2026-03-05\n\n## lunch spots [user]\n- the ramen bar on Kastanienallee is closed on mondays\n',
+      'memory/ROOT.md': node(
+        'root',
+        '## Profile\n### Places\n- tried the new place downtown with the team ([03-02](daily/2026-03-02.md))\n\n' +
+          '## Rules\n- the friday deploy of the invoice service broke the nightly job ([03-02](daily/2026-03-02.md))\n',
+      ),
+    });
+    const index = await indexed(ws);
+    const r = await search(index, 'new place downtown', { mode: 'bm25' });
+    expect(r.hits.map(at)).toEqual(['memory/2026-03-02.md:6']);
+    expect(r.hits[0]!.alsoIn.map(at)).toEqual(['memory/ROOT.md:8']);
+    const rule = await search(index, 'friday deploy broke', { mode: 'bm25' });
+    expect(rule.hits.map(at)).toEqual(['memory/2026-03-02.md:9']);
+    expect(rule.hits[0]!.alsoIn.map(at)).toEqual(['memory/ROOT.md:11']);
+  });
+
   it('leads from a ROOT topic line to the section of its topic', async () => {
     const ws = makeWorkspace({
       'memory/2026-03-02.md': DAY,
