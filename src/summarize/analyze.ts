@@ -117,6 +117,23 @@ function analyze(sources: readonly SourceDoc[], rules: ExclusionRules, memo: Sum
   return { entries, stats, topicOf, textOf, tfOf, memo };
 }
 
+/** A link in a reference entry: a URL, with no comma (a topic line's keywords are comma-separated). */
+const POINTER = /\bhttps?:\/\/[^\s,<>()[\]"'`]+[^\s,<>()[\]"'`.;:!?]/;
+
+/**
+ * A reference topic's keywords lead with where it points (the spec: "keep URL/pointer + 1-line
+ * description"): the first link of its entries, so the Topics Index up to ROOT names the runbook's
+ * address, not only the day that mentioned it. A redacted link is no pointer.
+ */
+function withPointer(type: MemoryType, texts: readonly string[], keywords: string[]): string[] {
+  if (type !== 'reference') return keywords;
+  for (const t of texts) {
+    const m = POINTER.exec(t.replace(REDACTION_MARKER, ' '));
+    if (m && !/REDACTED/i.test(m[0])) return [m[0], ...keywords.slice(0, 4)];
+  }
+  return keywords;
+}
+
 const TYPE_RANK: Record<MemoryType, number> = { user: 0, feedback: 1, project: 2, reference: 3 };
 
 /**
@@ -124,16 +141,29 @@ const TYPE_RANK: Record<MemoryType, number> = { user: 0, feedback: 1, project: 2
  * sub-keywords. Capped at `limit`, keeping every `user` and `feedback` topic.
  */
 export function dayTopics(a: Analysis, date: LocalDate, limit: number): TopicInfo[] {
-  const byName = new Map<string, { type: MemoryType; tagged: boolean; weight: number; tfs: Map<string, number>[] }>();
+  const byName = new Map<
+    string,
+    { type: MemoryType; tagged: boolean; weight: number; tfs: Map<string, number>[]; links: string[]; texts: string[] }
+  >();
   for (const e of a.entries) {
     const name = a.topicOf.get(e);
     if (!name) continue;
     const cur = byName.get(name);
     const tf = a.tfOf.get(e)!;
-    if (!cur) byName.set(name, { type: e.type, tagged: e.tagged, weight: e.items.length + (e.tagged ? 5 : 0), tfs: [tf] });
+    const text = e.items.map((i) => i.text).join('\n');
+    if (!cur)
+      byName.set(name, {
+        type: e.type,
+        tagged: e.tagged,
+        weight: e.items.length + (e.tagged ? 5 : 0),
+        tfs: [tf],
+        links: [],
+        texts: [text],
+      });
     else {
       cur.weight += e.items.length;
       cur.tfs.push(tf);
+      cur.texts.push(text);
       if (e.tagged && !cur.tagged) {
         cur.type = e.type;
         cur.tagged = true;
@@ -143,7 +173,7 @@ export function dayTopics(a: Analysis, date: LocalDate, limit: number): TopicInf
   const all = [...byName].map(([name, v]) => ({
     name,
     type: v.type,
-    keywords: topWords(v.tfs, a.stats, 5, new Set(name.split(' '))),
+    keywords: withPointer(v.type, v.texts, topWords(v.tfs, a.stats, 5, new Set(name.split(' ')))),
     lastSeen: date,
     days: 1,
     weight: v.weight,

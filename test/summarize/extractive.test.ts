@@ -94,6 +94,26 @@ describe('extractive daily summary (above the 200-line threshold)', () => {
   });
 });
 
+describe('reference topics', () => {
+  it('lead with their link at every level up to ROOT, a redacted link left out', async () => {
+    const ws = makeWorkspace({
+      'memory/2026-04-20.md':
+        '# 2026-04-20\n\n## runbooks [reference]\n- billing service runbook, on-call steps: https://wiki.example.org/runbooks/billing.\n\n' +
+        '## vault [reference]\n- the vault UI at https://[REDACTED:secret]@vault.example.org/ui\n\n' +
+        '## deploys [project]\n- the deploy guide is at https://wiki.example.org/deploys\n',
+    });
+    await cycle(ws, '2026-06-10', { catchUp: true });
+    const url = 'https://wiki.example.org/runbooks/billing';
+    for (const rel of ['daily/2026-04-20.md', 'weekly/2026-W17.md', 'monthly/2026-04.md'])
+      expect(node(ws, rel).body, rel).toContain(`- runbooks [reference]: ${url}, `);
+    const root = node(ws, 'ROOT.md').body;
+    // Unseen for more than 30 days: marked for verification, still saying where it points.
+    expect(root).toMatch(new RegExp(`- runbooks \\[reference, 51d, \\?\\]: ${url.replace(/[./]/g, '\\$&')}[,\\s]`));
+    expect(root).not.toMatch(/vault \[reference[^\n]*https/);
+    expect(root).not.toMatch(/deploys \[project[^\n]*https/);
+  });
+});
+
 describe('extractive weekly summary (above the 300-line threshold)', () => {
   it('labels lines with their day and keeps every user fact', async () => {
     const day = (date: string, fact: string) =>
