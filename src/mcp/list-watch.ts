@@ -1,10 +1,12 @@
 // When the set of nodes resources/list gives changes, for `notifications/resources/list_changed`.
 // One system folder watch (fs.watch) for each place a listed node can come or go: the memory
-// folder (ROOT.md; a level folder made or removed), its daily, weekly and monthly folders, and
-// the folder holding it (the memory folder made or removed). An event only schedules a look:
-// once events pause, the listing's names are read again (as resources/list reads them: names,
-// never content) and compared with the last ones. So a node rewritten in place (written beside
-// it and renamed over it) changes nothing, and a compaction writing a dozen nodes is one change.
+// folder (ROOT.md; a level folder made or removed), its daily, weekly and monthly folders, the
+// folder holding it (the memory folder made or removed), and the folder of the workspace's config
+// (a config fixed, broken or naming another memory folder: memoryDir() then says so, and the
+// watches follow). An event only schedules a look: once events pause, the listing's names are
+// read again (as resources/list reads them: names, never content) and compared with the last
+// ones. So a node rewritten in place (written beside it and renamed over it) changes nothing,
+// and a compaction writing a dozen nodes is one change.
 //
 // Why not the daemon's watcher (daemon/watcher.ts): it watches every folder of the tree and
 // waits for each written file to settle, raw logs included, which grow at every capture; the
@@ -18,6 +20,11 @@ const LEVEL_FOLDERS = ['daily', 'weekly', 'monthly'];
 export interface ListingWatchOptions {
   /** The served workspace's memory folder (there or not), or null when there is no workspace. */
   memoryDir(): string | null;
+  /**
+   * Files that say where the memory folder is, or whether one is served (the workspace's config):
+   * watched through their folders, there or not, for the whole session.
+   */
+  settingsFiles?: readonly string[];
   /** The listing's names now, in one string: compared with the last, never parsed. */
   names(): string;
   /** The set of listed nodes changed since the last call (or the start). */
@@ -38,6 +45,8 @@ interface Watched {
   watch: FSWatcher;
   /** Which folder it is: one removed and made again is another, and the old watch sees nothing. */
   identity: string;
+  /** Which of its entries concern the listing: the root's change when the config moves the memory folder. */
+  concerns: (name: string) => boolean;
 }
 
 /**
@@ -83,19 +92,26 @@ export function watchListing(o: ListingWatchOptions): ListingWatch {
   /** The folders to watch now, each with the entry names that concern the listing. */
   const wanted = (): Map<string, (name: string) => boolean> => {
     const out = new Map<string, (name: string) => boolean>();
+    // One watch a folder: the workspace's root usually holds both the config and the memory folder.
+    const add = (dir: string, concerns: (name: string) => boolean): void => {
+      const before = out.get(dir);
+      out.set(dir, before ? (name) => before(name) || concerns(name) : concerns);
+    };
+    for (const file of o.settingsFiles ?? []) add(dirname(file), (name) => name === basename(file));
     const mem = o.memoryDir();
     if (mem === null) return out;
-    out.set(dirname(mem), (name) => name === basename(mem));
-    out.set(mem, (name) => name === ROOT_FILE || LEVEL_FOLDERS.includes(name));
-    for (const level of LEVEL_FOLDERS) out.set(join(mem, level), (name) => name.endsWith('.md') && !name.startsWith('.'));
+    add(dirname(mem), (name) => name === basename(mem));
+    add(mem, (name) => name === ROOT_FILE || LEVEL_FOLDERS.includes(name));
+    for (const level of LEVEL_FOLDERS) add(join(mem, level), (name) => name.endsWith('.md') && !name.startsWith('.'));
     return out;
   };
 
   const start = (dir: string, id: string, concerns: (name: string) => boolean): void => {
     try {
       // Not persistent: the session's stdin is what keeps the server alive.
+      let entry: Watched | undefined;
       const w = watch(dir, { persistent: false }, (_event, name) => {
-        if (name === null || concerns(String(name))) schedule();
+        if (name === null || (entry?.concerns ?? concerns)(String(name))) schedule();
       });
       w.on('error', (err) => {
         w.close();
@@ -103,7 +119,8 @@ export function watchListing(o: ListingWatchOptions): ListingWatch {
         // A folder removed under its watch ends it: the watch on the folder above sees that.
         if (identity(dir) !== null) report(new Error(`watching ${dir}: ${err.message}`));
       });
-      watches.set(dir, { watch: w, identity: id });
+      entry = { watch: w, identity: id, concerns };
+      watches.set(dir, entry);
     } catch (err) {
       report(new Error(`cannot watch ${dir}: ${(err as Error).message}`));
     }
@@ -118,7 +135,11 @@ export function watchListing(o: ListingWatchOptions): ListingWatch {
         watches.delete(dir);
       }
     for (const [dir, concerns] of want) {
-      if (watches.has(dir)) continue;
+      const kept = watches.get(dir);
+      if (kept) {
+        kept.concerns = concerns;
+        continue;
+      }
       const id = identity(dir);
       if (id !== null) start(dir, id, concerns);
     }

@@ -231,7 +231,11 @@ function buildServer(current: () => Served, version: string): McpServer {
   return server;
 }
 
-export async function serveStdio(current: () => Served, version: string): Promise<void> {
+/**
+ * Serves `current()` until the session ends. `settingsFiles`: the workspace's config files,
+ * watched so that a config fixed, broken or moving the memory folder is a change of the listing.
+ */
+export async function serveStdio(current: () => Served, version: string, settingsFiles: readonly string[] = []): Promise<void> {
   // Aborted when the session ends: a search still waiting on a model would keep the process alive.
   const ended = new AbortController();
   const served = (): Served => {
@@ -247,6 +251,7 @@ export async function serveStdio(current: () => Served, version: string): Promis
   };
   await server.connect(transport);
   const listing = watchListing({
+    settingsFiles,
     memoryDir: () => {
       const s = current();
       return s.env ? s.env.ws.memoryDir : (s.memoryDir ?? null);

@@ -99,6 +99,54 @@ describe('hipo mcp: notifications/resources/list_changed', () => {
     expect((await client.listResources()).resources.map((r) => r.name)).toEqual(['daily/2026-03-15.md']);
   });
 
+  it('serves the workspace once a config broken at the start is fixed, and says the list changed', async () => {
+    const ws = makeWorkspace({ 'memory/daily/2026-03-14.md': daily('2026-03-14', 'sessions move to redis') });
+    const config = join(ws.root, 'hipo.config.json');
+    writeFileSync(config, '{ "timeZone": ');
+    const { client, count } = await listening(ws.root);
+    const status = async (): Promise<{ isError?: boolean; text: string }> => {
+      const r = (await client.callTool({ name: 'status', arguments: {} })) as { isError?: boolean; content: { text: string }[] };
+      return { isError: r.isError, text: r.content.map((c) => c.text).join('\n') };
+    };
+    expect(await status()).toMatchObject({ isError: true, text: expect.stringContaining(`hipo: ${config}: `) });
+    expect((await client.listResources()).resources).toEqual([]);
+
+    // Fixed with no call in between: the server hears of it from the file, not from a request.
+    writeFileSync(config, JSON.stringify({ timeZone: 'UTC' }));
+    await until(() => count() === 1, 'a notification once the config loads');
+    expect((await client.listResources()).resources.map((r) => r.name)).toEqual(['daily/2026-03-14.md']);
+    expect((await status()).isError).toBeUndefined();
+    // The memory folder is watched from then on.
+    ws.write('memory/daily/2026-03-15.md', daily('2026-03-15', 'invoices go out on the 3rd'));
+    await until(() => count() === 2, 'a notification for a node written after the fix');
+
+    // Broken while serving: the list is empty (as every tool says why), and it comes back once fixed.
+    writeFileSync(config, '{ "timeZone": "UTC", }');
+    await until(() => count() === 3, 'a notification once the config breaks');
+    expect((await client.listResources()).resources).toEqual([]);
+    expect(await status()).toMatchObject({ isError: true, text: expect.stringContaining(`hipo: ${config}: `) });
+    writeFileSync(config, JSON.stringify({ timeZone: 'UTC' }));
+    await until(() => count() === 4, 'a notification once the config is fixed again');
+    expect((await client.listResources()).resources).toHaveLength(2);
+    expect((await status()).isError).toBeUndefined();
+  });
+
+  it('follows the memory folder the config moves to', async () => {
+    const ws = makeWorkspace({
+      'memory/daily/2026-03-14.md': daily('2026-03-14', 'in the first folder'),
+      'notes/daily/2026-03-15.md': daily('2026-03-15', 'in the second folder'),
+    });
+    const { client, count } = await listening(ws.root);
+    writeFileSync(join(ws.root, 'hipo.config.json'), JSON.stringify({ timeZone: 'UTC', memoryDir: 'notes' }));
+    await until(() => count() === 1, 'a notification once the config names another memory folder');
+    expect((await client.listResources()).resources.map((r) => r.name)).toEqual(['daily/2026-03-15.md']);
+    ws.write('notes/daily/2026-03-16.md', daily('2026-03-16', 'written in the new folder'));
+    await until(() => count() === 2, 'a notification for a node in the new memory folder');
+    ws.write('memory/daily/2026-03-16.md', daily('2026-03-16', 'written in the old folder'));
+    await quiet();
+    expect(count()).toBe(2);
+  });
+
   it('waits for the client to say it is initialized', async () => {
     const ws = makeWorkspace({ 'memory/daily/2026-03-14.md': daily('2026-03-14', 'first') });
     const child = spawn(process.execPath, [CLI, 'mcp', '--dir', ws.root, '--now', '2026-03-16'], {

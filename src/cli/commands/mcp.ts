@@ -1,7 +1,8 @@
 import type { Command } from 'commander';
 import { existsSync } from 'node:fs';
+import { join } from 'node:path';
 import { DIR_FLAGS, DIR_HELP, loadWorkspace, workspaceRoot } from '../command-setup.js';
-import { settingsDigest } from '../../config/settings-source.js';
+import { CONFIG_FILE, LEGACY_CONFIG_FILE, settingsDigest } from '../../config/settings-source.js';
 import { clockSource } from '../../daemon/ask.js';
 import { CliError, EXIT } from '../exit.js';
 import { VERSION } from '../version.js';
@@ -48,7 +49,8 @@ export function registerMcp(program: Command, { setRun }: CommandSetup): void {
           return served;
         };
         const { serveStdio } = await import('../../mcp/server.js');
-        await serveStdio(current, VERSION);
+        // Each call reads the config again, but the list's watch must hear of it without one.
+        await serveStdio(current, VERSION, [join(root, CONFIG_FILE), join(root, LEGACY_CONFIG_FILE)]);
         return EXIT.ok;
       });
     });
