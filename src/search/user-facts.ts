@@ -28,8 +28,8 @@ export interface FactLine {
  */
 const CHUNKS = 8;
 
-/** The fact lines of the User Facts chunks best matching `query`, the best `limit` first; `seen`: lines shown already. */
-export function userFactsFor(index: SearchIndex, query: string, limit: number, seen: (text: string) => boolean = () => false): FactLine[] {
+/** The fact lines of the User Facts chunks best matching `query`, the best `limit` first. */
+export function userFactsFor(index: SearchIndex, query: string, limit: number): FactLine[] {
   if (limit <= 0) return [];
   // Words and phrases only: Chinese, Japanese and Korean runs are matched in a column a plain
   // table does not have.
@@ -57,7 +57,7 @@ export function userFactsFor(index: SearchIndex, query: string, limit: number, s
     if (!chunk) continue;
     chunk.text.split('\n').forEach((l, i) => {
       const text = /^\s*[-*]\s+(.*\S)/.exec(l)?.[1];
-      if (!text || known.has(text) || seen(text)) return;
+      if (!text || known.has(text)) return;
       known.add(text);
       lines.push({ path: chunk.path, line: chunk.start + i, text });
     });
