@@ -6,7 +6,9 @@
 // once it is fixed, whichever comes first.
 import type { HipoConfig } from '../config/config.js';
 import { appendJournal } from '../state/journal.js';
+import { dropArchivedCopy } from '../state/opencode-copies.js';
 import { dropPendingCapture, pendingCaptures } from '../state/pending-captures.js';
+import { loadSessionState } from '../state/sessions.js';
 import type { Clock } from '../time/clock.js';
 import type { Workspace } from '../tree/layout.js';
 import { captureRecord, captureTranscript } from './archive.js';
@@ -45,7 +47,11 @@ export async function takeInPendingCaptures(
           note: `${r.note ? `${r.note}; ` : ''}captured late: the hook at ${p.at} could not (${p.problem})`,
         },
       ]);
-      if (r.backlog === 0) dropPendingCapture(ws, p.sessionId, p.transcript);
+      if (r.backlog === 0) {
+        dropPendingCapture(ws, p.sessionId, p.transcript);
+        // The OpenCode plugin's copy, which its own hook would have removed once archived.
+        dropArchivedCopy(ws, p.transcript, loadSessionState(ws, p.sessionId)?.offset ?? 0);
+      }
       out.turns += r.turns;
       if (r.backlog === 0) out.sessions++;
     } catch (err) {

@@ -113,6 +113,8 @@ function formatReredacted(r: CompactReport): string[] {
   }
   if (st?.redacted.length) parts.push(`${st.redacted.length} state file${st.redacted.length === 1 ? '' : 's'} re-redacted`);
   if (st?.dropped.length) parts.push(`${st.dropped.length} cached model answer${st.dropped.length === 1 ? '' : 's'} dropped`);
+  if (st?.removed.length)
+    parts.push(`${st.removed.length} left-over OpenCode transcript cop${st.removed.length === 1 ? 'y' : 'ies'} removed`);
   return parts.length ? [`  redaction rules changed: ${parts.join(', ')}`] : [];
 }
 

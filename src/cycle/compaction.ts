@@ -346,8 +346,10 @@ function bringNodesUpToRules(
 /** The same for the state files (cycle/reredact-state.ts), after the journal itself was. */
 function bringStateUpToRules(ws: Workspace, redactor: Redactor, command: string): StateReredaction {
   const r = reredactState(ws, redactor);
-  if (r.redacted.length || r.dropped.length)
-    appendJournal(ws, [{ type: 'reredact', at: new Date().toISOString(), command, state: r.redacted, dropped: r.dropped.length }]);
+  if (r.redacted.length || r.dropped.length || r.removed.length)
+    appendJournal(ws, [
+      { type: 'reredact', at: new Date().toISOString(), command, state: r.redacted, dropped: r.dropped.length, removed: r.removed },
+    ]);
   if (!r.warnings.length) recordRedactedWith(ws, 'state', redactor.rulesKey);
   return r;
 }

@@ -308,12 +308,13 @@ export class Daemon {
           rehashed: r.reredacted.rehashed,
         });
       const st = r.reredactedState;
-      if (st?.redacted.length || st?.dropped.length)
+      if (st?.redacted.length || st?.dropped.length || st?.removed.length)
         this.log(
           'info',
           'reredact',
-          `redaction rules changed: ${st.redacted.length} state file(s) re-redacted, ${st.dropped.length} cached model answer(s) dropped`,
-          { state: st.redacted },
+          `redaction rules changed: ${st.redacted.length} state file(s) re-redacted, ${st.dropped.length} cached model answer(s) dropped` +
+            (st.removed.length ? `, ${st.removed.length} left-over OpenCode transcript copy(ies) removed` : ''),
+          { state: st.redacted, removed: st.removed },
         );
       // What the index must look at: every file, after a run that looked at every file.
       if (!known) this.indexDue = null;

@@ -40,8 +40,10 @@ const STATE_FILES = {
   index: 'index.db',
   /** Word vectors converted for fast loading, when the user cache folder is not writable (index/embed). */
   wordVectors: 'cache',
-  /** A hand-edited node's text, kept before hipo rewrites it (cycle/execute.ts). */
+  /** Another tool's placeholder node (older versions: any node) kept before hipo replaced it (cycle/hand-edits.ts). */
   backup: 'backup',
+  /** The OpenCode plugin's copy of a session's transcript, while hipo archives it (state/opencode-copies.ts). */
+  openCodeCopies: 'opencode',
 } as const;
 
 export type StateFile = keyof typeof STATE_FILES;

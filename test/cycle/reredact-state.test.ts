@@ -1,8 +1,10 @@
 // After the redaction rules change, what hipo keeps under `.hipo/` is brought up to them with the
-// nodes: the journal (both files), the model's state, the session records and the daemon's record
-// are written again with only what the rules now find redacted, and the model's cached answers
-// that hold it are deleted. Raw logs stay as they were; a second run finds nothing to do.
-import { readFileSync } from 'node:fs';
+// nodes: the journal (both files), the model's state, the session records, the daemon's record,
+// the waiting captures and the backed-up placeholder are written again with only what the rules
+// now find redacted; the model's cached answers that hold it are deleted, and so is the OpenCode
+// plugin's copy of a session no capture needs. Raw logs stay as they were; a second run finds
+// nothing to do.
+import { readFileSync, utimesSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { formatCompact } from '../../src/cli/format.js';
@@ -10,6 +12,7 @@ import { updateIndex } from '../../src/index/update.js';
 import { indexFile } from '../../src/index/search-index.js';
 import { appendJournal } from '../../src/state/journal.js';
 import { LlmState } from '../../src/state/llm.js';
+import { pendingCaptures, recordPendingCapture } from '../../src/state/pending-captures.js';
 import { loadSessionState, newSessionState, rememberPrompt, saveSessionState } from '../../src/state/sessions.js';
 import { writeDaemonState } from '../../src/state/daemon-record.js';
 import { AnswerCache } from '../../src/summarize/llm/cache.js';
@@ -21,11 +24,30 @@ import { journalRecords, makeWorkspace, type TestWorkspace } from '../helpers/wo
 const SECRET = 'ACME-482913';
 const PATTERN = 'ACME-[0-9]{6}';
 
+// Another tool's placeholder where the day's node goes: the first cycle backs it up to `.hipo/backup/`.
+const PLACEHOLDER = `---\ntype: daily\nstatus: needs-summarization\nperiod: 2026-02-10\n---\n\nToo long; badge ${SECRET}.\n`;
+
 function tree(): TestWorkspace {
   return makeWorkspace({
     'memory/2026-01-06.md': rawLog('2026-01-06', { 'Office [reference]': ['moved the build server to rack 4'] }),
     'memory/2026-02-10.md': rawLog('2026-02-10', { 'Office [reference]': [`door badge ${SECRET} for the lab`] }),
+    'memory/daily/2026-02-10.md': PLACEHOLDER,
   });
+}
+
+/** An OpenCode session as the plugin copies it to `.hipo/opencode/`, last written `ago` ms before now. */
+function openCodeCopy(ws: TestWorkspace, id: string, ago: number): string {
+  const line = {
+    type: 'user',
+    uuid: `m-${id}`,
+    sessionId: id,
+    message: { role: 'user', content: [{ type: 'text', text: `badge ${SECRET}` }] },
+  };
+  const path = `.hipo/opencode/${id}.jsonl`;
+  ws.write(path, `${JSON.stringify(line)}\n`);
+  const at = new Date(Date.now() - ago);
+  utimesSync(join(ws.root, path), at, at);
+  return join(ws.root, path);
 }
 
 const answer = (text: string) => ({ text, finishReason: 'stop', tokensIn: 10, tokensOut: 5, model: 'm', latencyMs: 1 });
@@ -58,6 +80,18 @@ function keepState(ws: TestWorkspace): void {
     lastError: { at: '2026-03-20T10:30:00Z', message: `daily/2026-02-10.md: bad line "${SECRET}"` },
     indexedAt: null,
   });
+  // A hook that could not capture while the config did not load: the error quoted a setting's value.
+  recordPendingCapture(ws, {
+    sessionId: 'oc-waiting',
+    transcript: openCodeCopy(ws, 'oc-waiting', 2 * 3600_000),
+    event: 'Stop',
+    at: '2026-03-20T10:00:00Z',
+    problem: `hipo.config.json: "llm.baseUrl" must be an http(s) URL, got "${SECRET}"`,
+  });
+  // Left by a hook the plugin's time limit killed: no capture reads it again.
+  openCodeCopy(ws, 'oc-left', 2 * 3600_000);
+  // Written a moment ago: the plugin's hook may be reading it now.
+  openCodeCopy(ws, 'oc-now', 0);
 }
 
 /** The files under `.hipo/` that hold `text`, in any case (a topic keyword is folded). */
@@ -76,25 +110,37 @@ describe('redaction rules changed after state was kept', () => {
     await updateIndex(index);
     index.close();
     const before = holding(ws, SECRET);
+    const pending = ws.files('.hipo/pending-captures');
+    expect(pending).toHaveLength(1);
     for (const f of ['journal.jsonl', 'journal.1.jsonl', 'llm-state.json', 'sessions/s-1.json', 'daemon.json', 'index.db'])
       expect(before).toContain(`.hipo/${f}`);
+    expect(before).toEqual(expect.arrayContaining([...pending, '.hipo/backup/daily/2026-02-10.md', '.hipo/opencode/oc-left.jsonl']));
     expect(before.filter((f) => f.startsWith('.hipo/llm-cache/'))).toHaveLength(1);
     const raw = rawLogHashes(ws);
 
     ws.write('hipo.config.json', JSON.stringify({ timeZone: 'UTC', redactPatterns: [PATTERN] }));
     const r = await cycle(ws, '2026-03-20');
-    expect(holding(ws, SECRET, ['.hipo/index.db'])).toEqual([]);
-    expect(r.reredactedState?.redacted.sort()).toEqual([
-      'daemon.json',
-      'journal.1.jsonl',
-      'journal.jsonl',
-      'llm-state.json',
-      'sessions/s-1.json',
-    ]);
-    expect(r.reredactedState?.dropped).toHaveLength(1);
-    expect(formatCompact(r, ws, { verbose: false, configWarnings: [] })).toMatch(
-      /redaction rules changed: \d+ nodes re-redacted, .*5 state files re-redacted, 1 cached model answer dropped/,
+    // The copies a capture may still read are the conversation as typed, by design: the waiting
+    // capture's goes once it is taken in (test/hooks/config-not-loaded.test.ts).
+    const copies = ['.hipo/opencode/oc-waiting.jsonl', '.hipo/opencode/oc-now.jsonl'];
+    expect(holding(ws, SECRET, ['.hipo/index.db', ...copies])).toEqual([]);
+    expect(ws.files('.hipo/opencode').sort()).toEqual([...copies].sort());
+    expect(r.reredactedState?.redacted.sort()).toEqual(
+      [
+        'backup/daily/2026-02-10.md',
+        'daemon.json',
+        'journal.1.jsonl',
+        'journal.jsonl',
+        'llm-state.json',
+        ...pending.map((f) => f.slice('.hipo/'.length)),
+        'sessions/s-1.json',
+      ].sort(),
     );
+    expect(r.reredactedState?.dropped).toHaveLength(1);
+    expect(r.reredactedState?.removed).toEqual(['opencode/oc-left.jsonl']);
+    const said = formatCompact(r, ws, { verbose: false, configWarnings: [] });
+    expect(said).toMatch(/redaction rules changed: \d+ nodes re-redacted, .*7 state files re-redacted, 1 cached model answer dropped/);
+    expect(said).toContain('1 cached model answer dropped, 1 left-over OpenCode transcript copy removed');
     // Only what the pattern finds changed: the records are still read as they were.
     expect(journalRecords(ws).find((j) => j.type === 'hook-error')).toMatchObject({ message: 'cannot read [REDACTED:custom-1]' });
     expect(ws.read('.hipo/journal.1.jsonl')).toContain('{"type":"cyc');
@@ -104,6 +150,11 @@ describe('redaction rules changed after state was kept', () => {
     expect(session?.transcript).toBe('/tmp/transcript.jsonl');
     expect(new AnswerCache(ws).get('without')?.text).toBe('- moved the build server to rack 4');
     expect(new AnswerCache(ws).has('with-secret')).toBe(false);
+    // The waiting capture is still taken in from where it was; the backup is the placeholder, redacted.
+    expect(pendingCaptures(ws)).toEqual([
+      expect.objectContaining({ transcript: join(ws.root, copies[0]!), problem: expect.stringContaining('got "[REDACTED:custom-1]"') }),
+    ]);
+    expect(ws.read('.hipo/backup/daily/2026-02-10.md')).toBe(PLACEHOLDER.replace(SECRET, '[REDACTED:custom-1]'));
     expect(rawLogHashes(ws)).toEqual(raw);
     expect(JSON.parse(ws.read('.hipo/redaction.json'))).toEqual({
       nodes: new Redactor([PATTERN]).rulesKey,

@@ -2,7 +2,7 @@
 // the session's cwd. The user is told (stderr, a non-blocking exit 1), the agent too
 // (SessionStart's context), and no turn of a session that ended meanwhile is lost: it is
 // archived by the next hook or compaction whose config loads. The real CLI, real transcripts.
-import { writeFileSync } from 'node:fs';
+import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { conversationTurns, hookJson, TranscriptWriter } from '../helpers/transcript.js';
@@ -20,13 +20,13 @@ function hook(ws: TestWorkspace, event: string, fields: Record<string, unknown>)
   return runCli(['hook', event], { input: hookJson(event, { cwd: ws.root, ...fields }), env: { HIPO_NOW: DAY } });
 }
 
-function session(ws: TestWorkspace): string {
+function session(ws: TestWorkspace, path = join(ws.root, 'session.jsonl')): string {
   return new TranscriptWriter(ENDED, `${DAY}T09:00:00.000Z`, ws.root)
     .user('Which queue should the exporter use?')
     .assistant('The Redis stream, decided with Ana.')
     .user('And the retry policy?')
     .assistant('Five attempts with backoff.')
-    .writeTo(join(ws.root, 'session.jsonl'));
+    .writeTo(path);
 }
 
 const turns = conversationTurns;
@@ -97,5 +97,29 @@ describe('hooks while hipo.config.json does not load', () => {
     expect(ws.files('.hipo/pending-captures')).toEqual([]);
     expect(turns(ws.read(`memory/${DAY}.md`))).toBe(2);
     expect(journal(ws).filter((e) => e.type === 'capture')).toHaveLength(1);
+  });
+
+  it("an OpenCode session's copy is removed once taken in, and the problem kept meanwhile is redacted", () => {
+    const ws = makeWorkspace();
+    // The plugin's copy of the session (platforms/opencode-plugin.ts): the plugin removes it only
+    // after a hook that succeeded, so here hipo does once it has archived it.
+    mkdirSync(join(ws.root, '.hipo', 'opencode'), { recursive: true });
+    const t = session(ws, join(ws.root, '.hipo', 'opencode', `${ENDED}.jsonl`));
+    // An API key pasted where the URL goes: the config's error quotes it.
+    const key = 'sk-ant-api03-AbCdEf0123456789AbCdEf0123456789';
+    writeFileSync(join(ws.root, 'hipo.config.json'), JSON.stringify({ timeZone: 'UTC', llm: { baseUrl: key } }));
+    const r = hook(ws, 'Stop', { session_id: ENDED, transcript_path: t });
+    expect(r.code).toBe(1);
+    expect(r.stderr).toContain('"llm.baseUrl" must be an http(s) URL');
+    const [record] = ws.files('.hipo/pending-captures');
+    const kept = readFileSync(join(ws.root, record!), 'utf8');
+    expect(JSON.parse(kept).problem).toContain('"llm.baseUrl" must be an http(s) URL, got "[REDACTED:anthropic-key]"');
+    expect(kept).not.toContain(key);
+
+    writeFileSync(join(ws.root, 'hipo.config.json'), JSON.stringify(LOADS));
+    expect(hook(ws, 'SessionStart', { session_id: NEXT, source: 'startup', transcript_path: join(ws.root, 'next.jsonl') }).code).toBe(0);
+    expect(turns(ws.read(`memory/${DAY}.md`))).toBe(2);
+    expect(ws.files('.hipo/pending-captures')).toEqual([]);
+    expect(ws.files('.hipo/opencode')).toEqual([]);
   });
 });
