@@ -11,9 +11,7 @@ import { scanBlocks, sectionTree, splitLines, type Block, type Section } from '.
 import { placeholderOnly } from '../tree/placeholder.js';
 import { bucketOfTitle, parseHeading } from '../summarize/entries.js';
 import { userFactsByLine } from './facts.js';
-
-/** Bumped when chunking changes, so existing indexes are rebuilt instead of mixing two kinds. */
-export const CHUNKER_VERSION = 4;
+import { CHUNKER_VERSION } from './chunker-version.js';
 
 export interface ChunkOptions {
   /** A chunk longer than this is split. */

@@ -6,7 +6,7 @@ import Database from 'better-sqlite3';
 import { existsSync, mkdirSync, rmSync } from 'node:fs';
 import { dirname } from 'node:path';
 import * as sqliteVec from 'sqlite-vec';
-import { CHUNKER_VERSION } from './chunk.js';
+import { CHUNKER_VERSION } from './chunker-version.js';
 
 /**
  * Bumped when the schema (or what is stored in it) changes. An index one step behind is brought
