@@ -15,7 +15,9 @@
 import { existsSync } from 'node:fs';
 import type { HipoConfig } from '../config/config.js';
 import { cjkQueryTerms, cjkRuns } from '../index/cjk.js';
-import { indexFile, openIndex } from '../index/search-index.js';
+import { indexFile } from '../index/location.js';
+import { openIndexWith } from '../index/open.js';
+import type { SearchIndex } from '../index/search-index.js';
 import { search, type SearchHit } from '../search/search.js';
 import { pickSaid } from '../search/said-pick.js';
 import { saidLine, type Said } from '../search/said.js';
@@ -131,9 +133,11 @@ export async function promptRecall(
   if (want <= 0 || text.startsWith('/') || wordCount(text) < MIN_TERMS || !existsSync(indexFile(ws))) return null;
   // Read only: an index of another hipo version waits for the daemon or `hipo index` to rebuild
   // it, never a prompt (a rebuild here would empty it under a running daemon).
-  let index: ReturnType<typeof openIndex>;
+  // No embedder (bm25 only), so none of their code; the store's only for a workspace that searches it.
+  let index: SearchIndex;
   try {
-    index = openIndex(ws, config, { embedder: null, readonly: true });
+    const pg = config.search.store === 'postgres' ? (await import('../index/pg/store.js')).pgLink(ws, config.search) : null;
+    index = openIndexWith(ws, config, { readonly: true }, () => ({ embedder: null, embedderProblem: null, pg }));
   } catch {
     return null;
   }

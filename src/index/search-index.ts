@@ -5,11 +5,10 @@
 import type { HipoConfig } from '../config/config.js';
 import type { Workspace } from '../tree/layout.js';
 import type { Redactor } from '../redact/redactor.js';
-import { redactorFor } from '../redact/workspace.js';
-import { openIndexDb, type IndexDb } from './db.js';
-import { indexFile } from './location.js';
+import type { IndexDb } from './db.js';
 import { EmbedderError, type Embedder } from './embed/embedder.js';
 import { embedderFor } from './embed/select.js';
+import { openIndexWith } from './open.js';
 import { pgLink, type PgLink } from './pg/store.js';
 
 interface IndexSettings {
@@ -67,51 +66,20 @@ export interface OpenOptions {
   signal?: AbortSignal;
 }
 
-/** Opens (creating or rebuilding when needed) the workspace's index. */
+/** Opens (creating or rebuilding when needed) the workspace's index, with the configured embedder and store. */
 export function openIndex(ws: Workspace, config: HipoConfig, opts: OpenOptions = {}): SearchIndex {
-  const file = indexFile(ws);
-  const opened = openIndexDb(file, { readonly: opts.readonly ?? false });
-  if (opts.cacheMB !== undefined) opened.db.pragma(`cache_size = -${Math.max(64, Math.round(opts.cacheMB * 1024))}`);
-  let embedder: Embedder | null = null;
-  let embedderProblem: string | null = null;
-  if (opts.embedder !== undefined) embedder = opts.embedder;
-  else {
-    try {
-      embedder = embedderFor(ws, config.search, opts.env, opts.signal);
-    } catch (err) {
-      if (!(err instanceof EmbedderError)) {
-        opened.db.close();
-        throw err;
+  return openIndexWith(ws, config, opts, () => {
+    let embedder: Embedder | null = null;
+    let embedderProblem: string | null = null;
+    if (opts.embedder !== undefined) embedder = opts.embedder;
+    else {
+      try {
+        embedder = embedderFor(ws, config.search, opts.env, opts.signal);
+      } catch (err) {
+        if (!(err instanceof EmbedderError)) throw err;
+        embedderProblem = err.message;
       }
-      embedderProblem = err.message;
     }
-  }
-  const db = opened.db;
-  const pg = pgLink(ws, config.search, opts.env);
-  return {
-    ws,
-    file,
-    db,
-    settings: {
-      include: config.search.include,
-      chunkChars: config.search.chunkChars,
-      factChunks: config.search.factChunks,
-      hybrid: { ...config.search.hybrid, vectorWeight: config.search.hybrid.vectorWeight ?? embedder?.fusionWeight ?? 1 },
-      minSimilarity: config.search.minSimilarity,
-      maxFileBytes: config.maxFileBytes,
-    },
-    redactor: redactorFor(config.redactPatterns),
-    embedder,
-    embedderProblem,
-    warnings: opened.warnings,
-    created: opened.created,
-    pg,
-    generation: 0,
-    vectorChanges: new Set(),
-    close() {
-      embedder?.close();
-      pg?.close();
-      if (db.open) db.close();
-    },
-  };
+    return { embedder, embedderProblem, pg: pgLink(ws, config.search, opts.env) };
+  });
 }

@@ -29,8 +29,8 @@ import { makeSnippet, queryMatchers } from './snippet.js';
 import { nearestChunks, similarities } from './vector.js';
 import { alsoInOf, fetchMeta, sectionRef, type ChunkMeta, type SearchHit, type SectionRef } from './hits.js';
 import { lineQuery, summaryLinks, summaryTexts, type LineQuery } from './votes.js';
-import { PgStoreError, type PgLink } from '../index/pg/store.js';
-import { pgSearch, type PgSearchResult } from './pg.js';
+import type { PgLink } from '../index/pg/store.js';
+import type { PgSearchResult } from './pg.js';
 import { ORIGINAL_WEIGHT, type ExtraQuery } from './extra-queries.js';
 
 import type { SearchMode } from './modes.js';
@@ -359,6 +359,8 @@ async function storeSearch(
   const fallback = "searched this workspace's local index only";
   if (!link.settings) return { result: null, warnings: [`${link.problem}; ${fallback}`] };
   const workspaces = o.workspaces?.length ? [...new Set(o.workspaces)] : link.settings.reads;
+  // The store's search code only for a workspace that searches the store.
+  const [{ pgSearch }, { PgStoreError }] = await Promise.all([import('./pg.js'), import('../index/pg/store.js')]);
   try {
     const result = await pgSearch(await link.store(), query, {
       mode: o.mode,
