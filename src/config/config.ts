@@ -295,6 +295,42 @@ export interface LoadedConfig {
 type Json = null | boolean | number | string | Json[] | { [k: string]: Json };
 
 /**
+ * The known setting a mistyped one most likely meant: the same but for case, or at most two
+ * letters away (`rootMaxToken`, `serach`, `memorydir`), and nearer than every other.
+ */
+function nearestKey(key: string, known: readonly string[]): string | null {
+  const CAP = 3;
+  let best: string | null = null;
+  let bestDistance = CAP;
+  let ties = 0;
+  for (const k of known) {
+    const d = k.toLowerCase() === key.toLowerCase() ? 0 : editDistance(key, k, CAP);
+    if (d < bestDistance) {
+      best = k;
+      bestDistance = d;
+      ties = 0;
+    } else if (d === bestDistance && d < CAP) ties++;
+  }
+  // Two as near: no guess.
+  if (ties > 0) return null;
+  // A short key two letters off is another word, not a typo ("llm" for "log").
+  return best && (bestDistance <= 1 || Math.min(key.length, best.length) > 4) ? best : null;
+}
+
+/** Levenshtein distance between `a` and `b`, or `cap` once it is certain to be at least that. */
+function editDistance(a: string, b: string, cap: number): number {
+  if (Math.abs(a.length - b.length) >= cap) return cap;
+  let prev = Array.from({ length: b.length + 1 }, (_, j) => j);
+  for (let i = 1; i <= a.length; i++) {
+    const row = [i];
+    for (let j = 1; j <= b.length; j++) row.push(Math.min(prev[j]! + 1, row[j - 1]! + 1, prev[j - 1]! + (a[i - 1] === b[j - 1] ? 0 : 1)));
+    if (Math.min(...row) >= cap) return cap;
+    prev = row;
+  }
+  return Math.min(prev[b.length]!, cap);
+}
+
+/**
  * Overlays `user` on `base`, checking every key against the default's type. Unknown keys are
  * kept (later features read them) but reported, so a typo does not silently do nothing.
  */
@@ -309,7 +345,11 @@ function overlay(
   for (const [key, value] of Object.entries(user)) {
     const where = path ? `${path}.${key}` : key;
     if (!(key in base)) {
-      if (!open.has(path)) warnings.push(`${file}: unknown setting "${where}" ignored`);
+      if (!open.has(path)) {
+        const near = nearestKey(key, Object.keys(base));
+        const hint = near ? ` (did you mean "${path ? `${path}.${near}` : near}"?)` : '';
+        warnings.push(`${file}: unknown setting "${where}" ignored${hint}`);
+      }
       base[key] = value;
       continue;
     }

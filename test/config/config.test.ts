@@ -247,7 +247,23 @@ describe('hipo.config.json', () => {
 
   it('warns about unknown settings instead of ignoring them silently', () => {
     const ws = makeWorkspace({}, { timeZone: 'UTC', compaction: { rootMaxToken: 10 } });
-    expect(loadConfig(ws.root).warnings).toEqual([expect.stringMatching(/unknown setting "compaction\.rootMaxToken" ignored/)]);
+    expect(loadConfig(ws.root).warnings).toEqual([
+      expect.stringMatching(/unknown setting "compaction\.rootMaxToken" ignored \(did you mean "compaction\.rootMaxTokens"\?\)$/),
+    ]);
+  });
+
+  it('names the setting a typo most likely meant, and guesses nothing when none is near', () => {
+    const warnings = (config: Record<string, unknown>): string[] => loadConfig(makeWorkspace({}, config).root).warnings;
+    expect(warnings({ timeZone: 'UTC', memorydir: 'notes' })).toEqual([
+      expect.stringMatching(/unknown setting "memorydir" ignored \(did you mean "memoryDir"\?\)$/),
+    ]);
+    expect(warnings({ timeZone: 'UTC', serach: { mode: 'bm25' } })).toEqual([
+      expect.stringMatching(/unknown setting "serach" ignored \(did you mean "search"\?\)$/),
+    ]);
+    expect(warnings({ timeZone: 'UTC', search: { embeder: 'none' } })).toEqual([
+      expect.stringMatching(/unknown setting "search\.embeder" ignored \(did you mean "search\.embedder"\?\)$/),
+    ]);
+    expect(warnings({ timeZone: 'UTC', plugins: ['x'] })).toEqual([expect.stringMatching(/unknown setting "plugins" ignored$/)]);
   });
 
   it('places a JSON mistake by line and column, and never quotes the text (it may hold a password)', () => {
@@ -281,7 +297,7 @@ describe('hipo.config.json', () => {
       { 'memory/2026-06-01.md': '# 2026-06-01\n\n## parser [project]\n- decided to keep the scanner\n' },
       { timeZone: 'UTC', compaction: { rootMaxToken: 10 } },
     );
-    const warning = `hipo: warning: ${ws.root}/hipo.config.json: unknown setting "compaction.rootMaxToken" ignored`;
+    const warning = `hipo: warning: ${ws.root}/hipo.config.json: unknown setting "compaction.rootMaxToken" ignored (did you mean "compaction.rootMaxTokens"?)`;
     const at = ['--now', '2026-06-02', '--dir', ws.root];
     for (const args of [
       ['context'],
@@ -298,7 +314,7 @@ describe('hipo.config.json', () => {
     // recall --json holds its warnings in the JSON, as search does.
     const json = runCli(['recall', 'scanner', '--json', ...at]);
     expect(json.stderr).toBe('');
-    expect(JSON.parse(json.stdout).warnings).toEqual([`${ws.root}/hipo.config.json: unknown setting "compaction.rootMaxToken" ignored`]);
+    expect(JSON.parse(json.stdout).warnings).toEqual([warning.slice('hipo: warning: '.length)]);
   });
 
   it('reads rootMaxTokens from a hipocampus.config.json when there is no hipo config', () => {
