@@ -288,6 +288,27 @@ function singular(w: string): string {
 }
 
 /** Top single words by TF-IDF, excluding `exclude`; a plural and its singular are one word. */
+// Nouns that end like an adverb.
+const LY_NOUNS = new Set([
+  'family',
+  'supply',
+  'jelly',
+  'lily',
+  'rally',
+  'assembly',
+  'butterfly',
+  'belly',
+  'italy',
+  'july',
+  'ally',
+  'holly',
+]);
+/**
+ * A verb's past form ("changed", "tested"; not "speed" or "need") or an adverb ("automatically"):
+ * frequent in notes of what was done, and no name of what a topic is about.
+ */
+const verbLike = (w: string): boolean => /^[a-z]{4,}(?<!e)ed$/.test(w) || (/^[a-z]{3,}ly$/.test(w) && !LY_NOUNS.has(w));
+
 export function topWords(
   tfs: readonly ReadonlyMap<string, number>[],
   stats: TermStats,
@@ -309,7 +330,7 @@ export function topWords(
     if (out.length >= limit) break;
     // Hashes, ids and random tokens (what is left of a secret a line break cut) name nothing:
     // asked of the few words that reach the top, not of every word of every section.
-    if (isRandomWord(w)) continue;
+    if (isRandomWord(w) || verbLike(w)) continue;
     const one = singular(w);
     if (seen.has(one)) continue;
     seen.add(one);

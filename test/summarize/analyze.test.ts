@@ -85,6 +85,24 @@ describe("a day's topic keywords", () => {
     expect(words).toEqual(expect.arrayContaining(['dill']));
   });
 
+  it("name things: never a verb's past form or an adverb, however often it is written", () => {
+    const a = analyzeSources(
+      [
+        day('2026-06-27', {
+          'search index [project]': [
+            'built the synonym dictionary, built it again automatically after the catalog changed',
+            'the dictionary is rebuilt automatically; the family plan changed the catalog',
+            'built a rollback for the dictionary, tested automatically',
+          ],
+        }),
+      ],
+      new ExclusionRules(),
+    );
+    const [topic] = dayTopics(a, '2026-06-27' as LocalDate, 10);
+    expect(topic!.keywords).toEqual(expect.arrayContaining(['dictionary', 'catalog', 'family']));
+    expect(topic!.keywords.filter((w) => /ed$|ly$/.test(w) && w !== 'family')).toEqual([]);
+  });
+
   it('are never a random token, a hash or an id, however often it is written', () => {
     const a = analyzeSources(
       [
