@@ -21,7 +21,7 @@ describe('templates', () => {
       /^\n# My day 2026-06-01 \(Mon\)\n\nSources: \[raw log\]\(\.\.\/2026-06-01\.md\) · Up: [^\n]*\n\n## Topics\n- parser \[project\]/,
     );
     expect(body).toMatch(/## Choices\n- parser: decided item \d+ for the parser/);
-    expect(body).toMatch(/- parser \[project\]: decided, item\n/);
+    expect(body).toMatch(/- parser \[project\]: item\n/);
     expect(body).not.toContain('## Key Decisions');
   });
 });
