@@ -297,7 +297,9 @@ describe('hipo.config.json', () => {
       { 'memory/2026-06-01.md': '# 2026-06-01\n\n## parser [project]\n- decided to keep the scanner\n' },
       { timeZone: 'UTC', compaction: { rootMaxToken: 10 } },
     );
-    const warning = `hipo: warning: ${ws.root}/hipo.config.json: unknown setting "compaction.rootMaxToken" ignored (did you mean "compaction.rootMaxTokens"?)`;
+    const warning =
+      `hipo: warning: ${ws.root}/hipo.config.json: unknown setting "compaction.rootMaxToken" ignored` +
+      ' (did you mean "compaction.rootMaxTokens"?)';
     const at = ['--now', '2026-06-02', '--dir', ws.root];
     for (const args of [
       ['context'],

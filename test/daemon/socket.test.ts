@@ -360,7 +360,8 @@ describe("the daemon's settings in its answers", () => {
     ws.write('memory/2026-06-02.md', rawLog('2026-06-02', { 'zeppelin hangar [project]': ['measured the zeppelin hangar doors'] }));
     const d = start(ws.root);
     await d.waitFor((l) => l.event === 'index', 30_000, 'the first index');
-    const typo = `${ws.root}/hipo.config.json: unknown setting "compaction.rootMaxToken" ignored (did you mean "compaction.rootMaxTokens"?)`;
+    const typo =
+      `${ws.root}/hipo.config.json: unknown setting "compaction.rootMaxToken" ignored` + ' (did you mean "compaction.rootMaxTokens"?)';
     const text = runCli(['recall', 'zeppelin hangar', '--dir', ws.root], { env: loadReportingEnv() });
     expect(loadedModules(text.stderr)).toContain('dist/daemon/ask.js');
     expect(loadedModules(text.stderr)).not.toContain('dist/cli/main.js');

@@ -396,7 +396,8 @@ describe('an index from an earlier hipo', () => {
     const rootLinks = (db: Database.Database): unknown[] =>
       db
         .prepare(
-          "SELECT l.line_offset, l.day, l.source_id FROM chunk_links l JOIN chunks c ON c.id = l.chunk_id JOIN files f ON f.id = c.file_id WHERE f.level = 'root' AND l.kind = 0",
+          `SELECT l.line_offset, l.day, l.source_id FROM chunk_links l JOIN chunks c ON c.id = l.chunk_id
+           JOIN files f ON f.id = c.file_id WHERE f.level = 'root' AND l.kind = 0`,
         )
         .all();
     const clean = rootLinks(first.db);

@@ -98,7 +98,8 @@ describe('reference topics', () => {
   it('lead with their link at every level up to ROOT, a redacted link left out', async () => {
     const ws = makeWorkspace({
       'memory/2026-04-20.md':
-        '# 2026-04-20\n\n## runbooks [reference]\n- billing service runbook, on-call steps: https://wiki.example.org/runbooks/billing.\n\n' +
+        '# 2026-04-20\n\n## runbooks [reference]\n' +
+        '- billing service runbook, on-call steps: https://wiki.example.org/runbooks/billing.\n\n' +
         '## vault [reference]\n- the vault UI at https://[REDACTED:secret]@vault.example.org/ui\n\n' +
         '## deploys [project]\n- the deploy guide is at https://wiki.example.org/deploys\n',
     });
