@@ -118,18 +118,22 @@ function analyze(sources: readonly SourceDoc[], rules: ExclusionRules, memo: Sum
 }
 
 /** A link in a reference entry: a URL, with no comma (a topic line's keywords are comma-separated). */
-const POINTER = /\bhttps?:\/\/[^\s,<>()[\]"'`]+[^\s,<>()[\]"'`.;:!?]/;
+const POINTER_ALL = /\bhttps?:\/\/[^\s,<>()[\]"'`]+[^\s,<>()[\]"'`.;:!?]/g;
 
 /**
  * A reference topic's keywords lead with where it points (the spec: "keep URL/pointer + 1-line
  * description"): the first link of its entries, so the Topics Index up to ROOT names the runbook's
- * address, not only the day that mentioned it. A redacted link is no pointer.
+ * address, not only the day that mentioned it. A link redacted in part is no pointer.
  */
 function withPointer(type: MemoryType, texts: readonly string[], keywords: string[]): string[] {
   if (type !== 'reference') return keywords;
   for (const t of texts) {
-    const m = POINTER.exec(t.replace(REDACTION_MARKER, ' '));
-    if (m && !/REDACTED/i.test(m[0])) return [m[0], ...keywords.slice(0, 4)];
+    for (const m of t.matchAll(POINTER_ALL)) {
+      // Redacted in part (`https://admin:[REDACTED:…]@db…`, `…?api_key=[REDACTED:…]`): what is
+      // left points nowhere, or somewhere else.
+      const word = t.slice(m.index).match(/^\S*/)![0];
+      if (!/\[REDACTED/i.test(word)) return [m[0], ...keywords.slice(0, 4)];
+    }
   }
   return keywords;
 }

@@ -101,6 +101,8 @@ describe('reference topics', () => {
         '# 2026-04-20\n\n## runbooks [reference]\n' +
         '- billing service runbook, on-call steps: https://wiki.example.org/runbooks/billing.\n\n' +
         '## vault [reference]\n- the vault UI at https://[REDACTED:secret]@vault.example.org/ui\n\n' +
+        '## db console [reference]\n- https://admin:Hunter2pass99@db.example.org/console for the database\n\n' +
+        '## stripe api [reference]\n- https://api.example.org/v1/charges?api_key=sk_live_51HabcdefghijklmnopqrstuvWXyz0123 docs\n\n' +
         '## deploys [project]\n- the deploy guide is at https://wiki.example.org/deploys\n',
     });
     await cycle(ws, '2026-06-10', { catchUp: true });
@@ -110,7 +112,9 @@ describe('reference topics', () => {
     const root = node(ws, 'ROOT.md').body;
     // Unseen for more than 30 days: marked for verification, still saying where it points.
     expect(root).toMatch(new RegExp(`- runbooks \\[reference, 51d, \\?\\]: ${url.replace(/[./]/g, '\\$&')}[,\\s]`));
-    expect(root).not.toMatch(/vault \[reference[^\n]*https/);
+    // A link redacted in part points nowhere: no pointer rather than what is left of it.
+    for (const body of [root, node(ws, 'daily/2026-04-20.md').body])
+      for (const name of ['vault', 'db console', 'stripe api']) expect(body).not.toMatch(new RegExp(`${name} \\[reference[^\\n]*https`));
     expect(root).not.toMatch(/deploys \[project[^\n]*https/);
   });
 });
