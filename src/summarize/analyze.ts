@@ -145,10 +145,7 @@ const TYPE_RANK: Record<MemoryType, number> = { user: 0, feedback: 1, project: 2
  * sub-keywords. Capped at `limit`, keeping every `user` and `feedback` topic.
  */
 export function dayTopics(a: Analysis, date: LocalDate, limit: number): TopicInfo[] {
-  const byName = new Map<
-    string,
-    { type: MemoryType; tagged: boolean; weight: number; tfs: Map<string, number>[]; links: string[]; texts: string[] }
-  >();
+  const byName = new Map<string, { type: MemoryType; tagged: boolean; weight: number; tfs: Map<string, number>[]; texts: string[] }>();
   for (const e of a.entries) {
     const name = a.topicOf.get(e);
     if (!name) continue;
@@ -161,7 +158,6 @@ export function dayTopics(a: Analysis, date: LocalDate, limit: number): TopicInf
         tagged: e.tagged,
         weight: e.items.length + (e.tagged ? 5 : 0),
         tfs: [tf],
-        links: [],
         texts: [text],
       });
     else {

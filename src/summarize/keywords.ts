@@ -287,8 +287,7 @@ function singular(w: string): string {
   return w;
 }
 
-/** Top single words by TF-IDF, excluding `exclude`; a plural and its singular are one word. */
-// Nouns that end like an adverb.
+// Nouns that end like an adverb, and words that end like a past form but are none.
 const LY_NOUNS = new Set([
   'family',
   'supply',
@@ -303,12 +302,15 @@ const LY_NOUNS = new Set([
   'ally',
   'holly',
 ]);
+const NOT_PAST = new Set(['united', 'limited', 'hundred', 'kindred', 'sacred', 'wicked', 'naked', 'rugged']);
 /**
  * A verb's past form ("changed", "tested"; not "speed" or "need") or an adverb ("automatically"):
  * frequent in notes of what was done, and no name of what a topic is about.
  */
-const verbLike = (w: string): boolean => /^[a-z]{4,}(?<!e)ed$/.test(w) || (/^[a-z]{3,}ly$/.test(w) && !LY_NOUNS.has(w));
+const verbLike = (w: string): boolean =>
+  (/^[a-z]{4,}(?<!e)ed$/.test(w) && !NOT_PAST.has(w)) || (/^[a-z]{3,}ly$/.test(w) && !LY_NOUNS.has(w));
 
+/** Top single words by TF-IDF, excluding `exclude`; a plural and its singular are one word. */
 export function topWords(
   tfs: readonly ReadonlyMap<string, number>[],
   stats: TermStats,
