@@ -287,7 +287,7 @@ function singular(w: string): string {
   return w;
 }
 
-// Nouns that end like an adverb, and words that end like a past form but are none.
+// Nouns that end like an adverb.
 const LY_NOUNS = new Set([
   'family',
   'supply',
@@ -302,13 +302,17 @@ const LY_NOUNS = new Set([
   'ally',
   'holly',
 ]);
+// Words that end like a past form but are none.
 const NOT_PAST = new Set(['united', 'limited', 'hundred', 'kindred', 'sacred', 'wicked', 'naked', 'rugged']);
+
+/** A past form or participle: six letters or more ending in -ed (not -eed: speed, breed, need), not "limited". */
+export const isPastForm = (w: string): boolean => /^[a-z]{4,}(?<!e)ed$/.test(w) && !NOT_PAST.has(w);
+
 /**
- * A verb's past form ("changed", "tested"; not "speed" or "need") or an adverb ("automatically"):
- * frequent in notes of what was done, and no name of what a topic is about.
+ * A verb's past form ("changed", "tested") or an adverb ("automatically"): frequent in notes of
+ * what was done, and no name of what a topic is about.
  */
-const verbLike = (w: string): boolean =>
-  (/^[a-z]{4,}(?<!e)ed$/.test(w) && !NOT_PAST.has(w)) || (/^[a-z]{3,}ly$/.test(w) && !LY_NOUNS.has(w));
+const verbLike = (w: string): boolean => isPastForm(w) || (/^[a-z]{3,}ly$/.test(w) && !LY_NOUNS.has(w));
 
 /** Top single words by TF-IDF, excluding `exclude`; a plural and its singular are one word. */
 export function topWords(

@@ -2,7 +2,7 @@
 // about: the best key phrase that reads as a name. A topic name is a noun phrase someone would
 // look up ("golden retriever", "road bike", "tokyo trip"), never a verb, a filler word, an id or
 // a word of the conversation itself ("continue", "week", "offering", "x1").
-import { keyphrases, type TermStats } from './keywords.js';
+import { isPastForm, keyphrases, type TermStats } from './keywords.js';
 
 // Words that never name a topic on their own: conversation and request words, time words,
 // vague nouns, and common verbs and adjectives that slip past the stop-word list (irregular
@@ -118,12 +118,9 @@ const CLOSING_VERBS = new Set(
 
 /**
  * A past participle closing a clause ("my car oil changed", "the ring appraised", "Lola
- * microchipped"): six letters or more ending in -ed (not -eed: speed, breed), and not a name
- * that ends so ("Manchester United").
+ * microchipped"), and not a name that ends so ("Manchester United").
  */
-const PARTICIPLE = /^[a-z]{4,}(?<!e)ed$/;
-const NOT_PARTICIPLES = new Set(['united', 'limited', 'hundred', 'kindred', 'sacred', 'wicked', 'naked', 'rugged']);
-const closesClause = (w: string): boolean => CLOSING_VERBS.has(w) || (PARTICIPLE.test(w) && !NOT_PARTICIPLES.has(w));
+const closesClause = (w: string): boolean => CLOSING_VERBS.has(w) || isPastForm(w);
 
 function withoutVerbs(phrase: string): string {
   let words = phrase.split(' ');
