@@ -240,7 +240,13 @@ export function openIndexDb(file: string, opts: { readonly?: boolean } = {}): Op
     warnings.push(`${file}: rebuilding the search index because ${problem}`);
     removeFiles(file);
   }
-  mkdirSync(dirname(file), { recursive: true });
+  // The state folder only, never the workspace above it: a compaction whose workspace was removed
+  // or moved away under it must not leave a folder where it was (as state/dir.ts ensureStateDir).
+  try {
+    mkdirSync(dirname(file));
+  } catch (err) {
+    if ((err as NodeJS.ErrnoException).code !== 'EEXIST') throw err;
+  }
   const db = new Database(file);
   configure(db);
   createSchema(db);

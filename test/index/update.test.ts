@@ -1,4 +1,4 @@
-import { readFileSync, renameSync, rmSync, writeFileSync } from 'node:fs';
+import { existsSync, readFileSync, renameSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import Database from 'better-sqlite3';
 import { describe, expect, it } from 'vitest';
@@ -297,6 +297,20 @@ describe('incremental updates', () => {
       rs.map((r) => r.hits.map(({ path, lines, score, scores, snippet, sources }) => ({ path, lines, score, scores, snippet, sources })));
     expect(strip(after)).toEqual(strip(before));
     expect(before.every((r) => r.hits.length > 0)).toBe(true);
+  });
+});
+
+describe('where the index is made', () => {
+  it('makes its .hipo/ folder, but never the workspace folder, gone or moved away', () => {
+    const ws = tree();
+    const index = indexOf(ws, { embedder: null });
+    expect(existsSync(indexFile(ws))).toBe(true);
+    index.close();
+    // The workspace removed (or moved) under a compaction that goes on to index it: nothing
+    // is made where it was.
+    rmSync(ws.root, { recursive: true, force: true });
+    expect(() => indexOf(ws, { embedder: null })).toThrow(/ENOENT/);
+    expect(existsSync(ws.root)).toBe(false);
   });
 });
 
