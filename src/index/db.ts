@@ -3,10 +3,11 @@
 // (sqlite-vec). It is a cache of the tree: a missing, corrupt or outdated file is rebuilt, never
 // trusted.
 import Database from 'better-sqlite3';
-import { existsSync, mkdirSync, rmSync } from 'node:fs';
+import { existsSync, rmSync } from 'node:fs';
 import { dirname } from 'node:path';
 import * as sqliteVec from 'sqlite-vec';
 import { CHUNKER_VERSION } from './chunker-version.js';
+import { ensureStateDir } from '../state/dir.js';
 
 /**
  * Bumped when the schema (or what is stored in it) changes. An index one step behind is brought
@@ -241,12 +242,8 @@ export function openIndexDb(file: string, opts: { readonly?: boolean } = {}): Op
     removeFiles(file);
   }
   // The state folder only, never the workspace above it: a compaction whose workspace was removed
-  // or moved away under it must not leave a folder where it was (as state/dir.ts ensureStateDir).
-  try {
-    mkdirSync(dirname(file));
-  } catch (err) {
-    if ((err as NodeJS.ErrnoException).code !== 'EEXIST') throw err;
-  }
+  // or moved away under it must not leave a folder where it was.
+  ensureStateDir({ stateDir: dirname(file) });
   const db = new Database(file);
   configure(db);
   createSchema(db);

@@ -54,22 +54,22 @@ export function statePath(ws: Pick<Workspace, 'stateDir'>, what: StateFile): str
 }
 
 /**
- * The records of a state folder that keeps one JSON file each (sessions, pending captures, the
- * model's answers): their paths, none when the folder is not there. Hidden names are a write in
- * progress (fs/atomic.ts), not a record.
+ * The records of a state folder that keeps one file each (sessions, pending captures, the model's
+ * answers as `.json`; the OpenCode plugin's transcripts as `.jsonl`): their paths, none when the
+ * folder is not there. Hidden names are a write in progress (fs/atomic.ts), not a record.
  */
-export function stateRecords(ws: Pick<Workspace, 'stateDir'>, what: StateFile): string[] {
+export function stateRecords(ws: Pick<Workspace, 'stateDir'>, what: StateFile, ext = '.json'): string[] {
   const dir = statePath(ws, what);
   try {
     return readdirSync(dir)
-      .filter((n) => n.endsWith('.json') && !n.startsWith('.'))
+      .filter((n) => n.endsWith(ext) && !n.startsWith('.'))
       .map((n) => join(dir, n));
   } catch {
     return [];
   }
 }
 
-export function ensureStateDir(ws: Workspace): string {
+export function ensureStateDir(ws: Pick<Workspace, 'stateDir'>): string {
   if (!existsSync(ws.stateDir)) {
     // Inside the workspace folder, never making it: a daemon whose workspace was moved away
     // must not leave a state folder where it used to be.

@@ -7,11 +7,11 @@
 // it with no one to read it (the plugin writes it again, whole, at the session's next archive):
 // such a left-over copy goes when the redaction rules change (cycle/reredact-state.ts), as a
 // session that never comes back would otherwise keep it for good.
-import { readdirSync, readFileSync, realpathSync, statSync, unlinkSync } from 'node:fs';
-import { dirname, join, resolve } from 'node:path';
+import { readFileSync, realpathSync, statSync, unlinkSync } from 'node:fs';
+import { dirname, resolve } from 'node:path';
 import { removeIfUnchanged } from '../fs/atomic.js';
 import type { Workspace } from '../tree/layout.js';
-import { statePath } from './dir.js';
+import { statePath, stateRecords } from './dir.js';
 
 /** A copy changed this recently may be one the plugin's hook is reading now (the plugin waits 15 s for it). */
 const IN_FLIGHT_MS = 60_000;
@@ -50,27 +50,17 @@ export function dropArchivedCopy(ws: Pick<Workspace, 'stateDir'>, transcript: st
  * cannot be removed.
  */
 export function removeLeftOverCopies(ws: Pick<Workspace, 'stateDir'>, waiting: readonly string[], now = Date.now()): string[] {
-  const dir = statePath(ws, 'openCodeCopies');
-  let names: string[];
-  try {
-    names = readdirSync(dir);
-  } catch {
-    return [];
-  }
   const needed = new Set(waiting.filter((t) => isCopy(ws, t)).map(real));
-  return names
-    .filter((n) => n.endsWith('.jsonl') && !n.startsWith('.'))
-    .map((n) => join(dir, n))
-    .filter((file) => {
-      if (needed.has(real(file))) return false;
-      const st = statSync(file, { throwIfNoEntry: false });
-      if (!st?.isFile() || now - st.mtimeMs < IN_FLIGHT_MS) return false;
-      try {
-        unlinkSync(file);
-      } catch (err) {
-        if ((err as NodeJS.ErrnoException).code === 'ENOENT') return false; // the plugin removed it meanwhile
-        throw err;
-      }
-      return true;
-    });
+  return stateRecords(ws, 'openCodeCopies', '.jsonl').filter((file) => {
+    if (needed.has(real(file))) return false;
+    const st = statSync(file, { throwIfNoEntry: false });
+    if (!st?.isFile() || now - st.mtimeMs < IN_FLIGHT_MS) return false;
+    try {
+      unlinkSync(file);
+    } catch (err) {
+      if ((err as NodeJS.ErrnoException).code === 'ENOENT') return false; // the plugin removed it meanwhile
+      throw err;
+    }
+    return true;
+  });
 }
