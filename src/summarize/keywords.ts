@@ -304,9 +304,25 @@ const LY_NOUNS = new Set([
 ]);
 // Words that end like a past form but are none.
 const NOT_PAST = new Set(['united', 'limited', 'hundred', 'kindred', 'sacred', 'wicked', 'naked', 'rugged']);
+/**
+ * Irregular past forms and participles that are seldom anything else. Left out, as they are also
+ * a noun, a name or a present form people name things by: left, lost, saw, sat (SAT), led (LED),
+ * fed (the Fed), read, set, put, cut, hit, let, shot, spoke, found, bound, ground, rose, wound.
+ */
+export const IRREGULAR_PAST = new Set(
+  `wrote written made went gone got gotten took taken gave given came seen said did done ran bought brought sent spent met paid
+  sold kept won began begun became ate eaten drank drunk drove driven flew flown forgot forgotten grew grown knew known rode ridden
+  sang sung slept spoken stood swam threw thrown understood woke woken wore worn told taught thought felt heard built caught sought
+  fought chose chosen broke broken hid hidden shook shaken stole stolen tore torn meant dealt dug hung laid lent struck swore wept`
+    .split(/\s+/)
+    .filter(Boolean),
+);
 
-/** A past form or participle: six letters or more ending in -ed (not -eed: speed, breed, need), not "limited". */
-export const isPastForm = (w: string): boolean => /^[a-z]{4,}(?<!e)ed$/.test(w) && !NOT_PAST.has(w);
+/**
+ * A past form or participle: six letters or more ending in -ed (not -eed: speed, breed, need;
+ * not "limited"), or an irregular one ("wrote", "built", "known").
+ */
+export const isPastForm = (w: string): boolean => (/^[a-z]{4,}(?<!e)ed$/.test(w) && !NOT_PAST.has(w)) || IRREGULAR_PAST.has(w);
 
 /**
  * A verb's past form ("changed", "tested") or an adverb ("automatically"): frequent in notes of

@@ -2,11 +2,11 @@
 // about: the best key phrase that reads as a name. A topic name is a noun phrase someone would
 // look up ("golden retriever", "road bike", "tokyo trip"), never a verb, a filler word, an id or
 // a word of the conversation itself ("continue", "week", "offering", "x1").
-import { isPastForm, keyphrases, type TermStats } from './keywords.js';
+import { IRREGULAR_PAST, isPastForm, keyphrases, type TermStats } from './keywords.js';
 
 // Words that never name a topic on their own: conversation and request words, time words,
-// vague nouns, and common verbs and adjectives that slip past the stop-word list (irregular
-// past forms too: a lone -ed word is caught by its ending, "wrote" or "bought" is not).
+// vague nouns, and common verbs and adjectives that slip past the stop-word list (past forms
+// are caught by isPastForm: these are the irregular ones that are nouns too, wrong alone).
 const NEVER_ALONE = new Set(
   `
 continue continued continues continuing write writing written rewrite edit help helping answer answers question questions response responses
@@ -26,9 +26,7 @@ important main major minor recent current previous next last first second third 
 idea ideas thought thoughts opinion opinions advice tip tips suggestion suggestions recommendation recommendations information info resources resource
 benefits benefit issue issues problem problems thing situation case cases experience experiences process result results
 thanks thank hello please sorry okay yes redacted
-wrote made went gone got gotten took taken gave given came saw seen said did done ran bought brought sent spent left met paid
-sold kept lost won began begun became ate eaten drank drove driven flew flown forgot forgotten grew grown knew known rode sang
-sat slept spoke spoken stood swam threw thrown understood woke wore worn
+saw left lost sat spoke
 buy buying sell selling use using make making get getting go going need needs want wants add adding change changing compare comparing
 recommend recommending prepare preparing organize organizing organise organising manage managing handle handling improve improving
 incorporate incorporating introduce introducing prefer preferring enjoy enjoying love loving like liking seem seems look looking
@@ -38,6 +36,8 @@ pretend pretending translate translating playing top item items instruction inst
     .split(/\s+/)
     .filter(Boolean),
 );
+
+const neverAlone = (w: string): boolean => NEVER_ALONE.has(w) || IRREGULAR_PAST.has(w);
 
 // Endings of source and config files that are no word a person names a topic by: at either end
 // of a name they are what is left of a file name cut at its dot ("py gives wrong", "shed py").
@@ -61,14 +61,15 @@ export function isTopicName(phrase: string): boolean {
   if (/\bet al\b/.test(phrase)) return false;
   const last = words[words.length - 1]!;
   if (words.length === 1) {
-    if (NEVER_ALONE.has(last)) return false;
+    if (neverAlone(last)) return false;
     // A lone -ly word is an adverb; a lone -ed word is a verb or an adjective.
     if (/(?:ly|ed)$/.test(last) && last.length > 4) return false;
     return true;
   }
-  // A phrase ends in its head noun; one made only of such words ("great tips") names nothing.
-  if (/ly$/.test(last)) return false;
-  return !words.every((w) => NEVER_ALONE.has(w));
+  // A phrase ends in its head noun, not an adverb or a verb's past form ("friend told"); one
+  // made only of such words ("great tips") names nothing.
+  if (/ly$/.test(last) || isPastForm(last)) return false;
+  return !words.every(neverAlone);
 }
 
 /**

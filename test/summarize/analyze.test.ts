@@ -104,6 +104,24 @@ describe("a day's topic keywords", () => {
     expect(topic!.keywords.filter((w) => /ed$|ly$/.test(w) && w !== 'family' && w !== 'limited')).toEqual([]);
   });
 
+  it('name things: never an irregular past form either ("known", "felt", "wrote")', () => {
+    const a = analyzeSources(
+      [
+        day('2026-06-28', {
+          'ceramics class [project]': [
+            'wrote the glaze notes; the kiln was known to run hot, felt the clay dry too fast',
+            'wrote down the kiln schedule again; known glaze faults felt worse on stoneware',
+            'the glaze on stoneware felt gritty, as known; wrote the kiln log',
+          ],
+        }),
+      ],
+      new ExclusionRules(),
+    );
+    const [topic] = dayTopics(a, '2026-06-28' as LocalDate, 10);
+    expect(topic!.keywords).toEqual(expect.arrayContaining(['glaze', 'kiln', 'stoneware']));
+    expect(topic!.keywords.filter((w) => ['wrote', 'known', 'felt'].includes(w))).toEqual([]);
+  });
+
   it('are never a random token, a hash or an id, however often it is written', () => {
     const a = analyzeSources(
       [
