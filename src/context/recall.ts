@@ -11,6 +11,7 @@ import { buildManifest, type TopicHit } from './manifest.js';
 import { filePassages, rankPassages, type Passage, type PassageLocation } from './passages.js';
 import { readInMemory } from './sources.js';
 import { pickSaid } from '../search/said-pick.js';
+import { placesByFile } from '../search/format.js';
 import { SAID_ROOM, saidLine, type Said } from '../search/said.js';
 import { recallTerms } from './terms.js';
 import { rootView } from './root-view.js';
@@ -279,15 +280,16 @@ export async function recall(o: RecallOptions): Promise<Recall> {
   };
 }
 
-/** Summary locations named after a passage's own, at most. */
+/** Summary files named after a passage's own, at most. */
 const MAX_ALSO_SHOWN = 3;
 
 /** `## memory/2026-11-02.md:3-7`, and a line `(also in daily/2026-11-02.md:21-24, …)` when known. */
 function passageHeader(path: string, from: number, to: number, alsoIn: readonly PassageLocation[], memoryName: string): string {
   const head = `## ${memoryName}/${path}:${from}-${to}`;
   if (alsoIn.length === 0) return head;
-  const also = alsoIn.slice(0, MAX_ALSO_SHOWN).map((a) => `${a.path}:${a.from}${a.to > a.from ? `-${a.to}` : ''}`);
-  const more = alsoIn.length > MAX_ALSO_SHOWN ? `, +${alsoIn.length - MAX_ALSO_SHOWN} more` : '';
+  const files = placesByFile(alsoIn.map((a) => ({ path: a.path, start: a.from, end: a.to })));
+  const also = files.slice(0, MAX_ALSO_SHOWN);
+  const more = files.length > MAX_ALSO_SHOWN ? `, +${files.length - MAX_ALSO_SHOWN} more` : '';
   return `${head}\n(also in ${also.join(', ')}${more})`;
 }
 

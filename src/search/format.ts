@@ -8,6 +8,22 @@ function where(h: Pick<SearchHit, 'path' | 'lines'>): string {
   return `${h.path}:${h.lines.start}${h.lines.end > h.lines.start ? `-${h.lines.end}` : ''}`;
 }
 
+/**
+ * Places as a person reads them, one entry per file with its line ranges in the order given:
+ * `memory/daily/2026-11-04.md:15,21-23`. A node often holds a fact twice (its topic line and the
+ * section that copies the entry); naming the file twice made the list twice as long to read.
+ */
+export function placesByFile(places: readonly { path: string; start: number; end: number }[]): string[] {
+  const byFile = new Map<string, string[]>();
+  for (const p of places) {
+    const range = `${p.start}${p.end > p.start ? `-${p.end}` : ''}`;
+    const ranges = byFile.get(p.path);
+    if (!ranges) byFile.set(p.path, [range]);
+    else if (!ranges.includes(range)) ranges.push(range);
+  }
+  return [...byFile].map(([path, ranges]) => `${path}:${ranges.join(',')}`);
+}
+
 function periodText(h: Pick<SearchHit, 'period'>): string {
   if (!h.period) return '';
   return h.period.start === h.period.end ? h.period.start : `${h.period.start}..${h.period.end}`;
@@ -38,7 +54,7 @@ export function formatSearch(r: SearchResult): string {
     snippetLines.forEach((l, k) => lines.push(`    ${String(h.snippet.line + k).padStart(width)} │ ${l}`));
     for (const said of h.said ?? []) lines.push(`    ${saidLine(said)}`);
     for (const s of h.sources) lines.push(`    ↳ ${where(s)}  ${s.headingPath[s.headingPath.length - 1] ?? ''}`);
-    if (h.alsoIn.length) lines.push(`    also in ${h.alsoIn.map(where).join(' · ')}`);
+    if (h.alsoIn.length) lines.push(`    also in ${placesByFile(h.alsoIn.map((a) => ({ path: a.path, ...a.lines }))).join(' · ')}`);
   });
   return lines.join('\n');
 }

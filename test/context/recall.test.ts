@@ -220,7 +220,10 @@ describe('hipo recall', () => {
         .map((l) => l.replace(/^- (?:\d{2}-\d{2} · )?/, '')),
     );
     expect(new Set(lines).size).toBe(lines.length);
-    expect(runCli(ask).stdout).toMatch(/## memory\/2026-11-02\.md:3-7\n\(also in daily\/2026-11-02\.md:\d+(-\d+)?, /);
+    // Each summary file once, its ranges together: daily, weekly, monthly.
+    expect(runCli(ask).stdout).toMatch(
+      /## memory\/2026-11-02\.md:3-7\n\(also in daily\/2026-11-02\.md:[\d,-]+, weekly\/2026-W45\.md:[\d,-]+, monthly\/2026-11\.md:[\d,-]+(, \+\d+ more)?\)/,
+    );
   });
 });
 

@@ -100,8 +100,9 @@ describe('the bundled example, compacted', () => {
     ]);
     expect(j.hits[0]!.sources).toEqual([]);
     const text = runCli(['search', 'German stemming for the catalog', '--mode', 'bm25', '-n', '1', '--no-update', '--dir', ws.root]).stdout;
+    // One entry per file, its ranges together.
     expect(text).toContain(
-      '    also in memory/daily/2026-11-04.md:15 · memory/daily/2026-11-04.md:21-23 · memory/weekly/2026-W45.md:37 · memory/weekly/2026-W45.md:75-77',
+      '    also in memory/daily/2026-11-04.md:15,21-23 · memory/weekly/2026-W45.md:37,75-77 · memory/monthly/2026-11.md:50,96-98\n',
     );
   }, 60_000);
 });
