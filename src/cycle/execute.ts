@@ -20,7 +20,7 @@ import { llmSummarizerId } from '../summarize/llm/settings.js';
 import { atomicWriteFile, removeIfUnchanged, replaceIfUnchanged } from '../fs/atomic.js';
 import { composeBody, type Composed } from '../compose/body.js';
 import { nodeLinksLine, withNodeLinks } from '../compose/links.js';
-import { renderNodeFile, withStatus, type NodeFile } from '../write/node-file.js';
+import { renderNodeFile, withPersonsKeys, withStatus, type NodeFile } from '../write/node-file.js';
 import { buildRoot, type RootBuild } from '../compose/root.js';
 import type { TopicInfo } from '../tree/topic.js';
 import type { TemplateSet } from '../write/template.js';
@@ -235,6 +235,12 @@ function writeNode(
   }
 }
 
+/** A node's bytes as text, or null when there are none or they are not text. */
+function textOf(bytes: Buffer | null): string | null {
+  const decoded = bytes ? decodeText(bytes) : null;
+  return decoded?.ok ? decoded.text : null;
+}
+
 /** The record and warning of a node whose hand edit was saved before it was regenerated. */
 function editKept(tree: TreeState, action: NodeAction, w: Written): { record: { handEdit?: string }; warning: string | null } {
   if (!w.savedEdit) return { record: {}, warning: null };
@@ -379,7 +385,7 @@ async function applyGenerating(action: NodeAction, tree: TreeState, ctx: ExecEnv
     body: withNodeLinks(composed.body, nodeLinksLine(period, inputs.sourceFiles, tree.ws.memoryName)),
     ...(period.level === 'monthly' ? { weeks: weeksOf(inputs.children) } : {}),
   });
-  const w = writeNode(tree, action, () => file.text, file.bodyHash, ctx);
+  const w = writeNode(tree, action, (old) => withPersonsKeys(textOf(old), file.text), file.bodyHash, ctx);
   const wrote = w.wrote;
   const kept = editKept(tree, action, w);
   return {
@@ -562,7 +568,7 @@ async function applyRoot(action: NodeAction, tree: TreeState, ctx: ExecEnv): Pro
     : null;
   const made = root?.ok ? root : { body: built.body, tokens: built.tokens, summarizer: 'extractive' };
   const file = layout.file(made);
-  const w = writeNode(tree, action, () => file.text, file.bodyHash, ctx);
+  const w = writeNode(tree, action, (old) => withPersonsKeys(textOf(old), file.text), file.bodyHash, ctx);
   const wrote = w.wrote;
   const kept = editKept(tree, action, w);
   const fallback = root && !root.ok ? root.reason : undefined;

@@ -1,5 +1,6 @@
 // A node file: hipo's frontmatter over a body. Frontmatter is always written by hipo (never by a
-// summarizer), in a fixed key order, so nodes are valid YAML, readable and byte-stable.
+// summarizer), in a fixed key order, so nodes are valid YAML, readable and byte-stable; keys a
+// person added to a node follow hipo's in its next version (withPersonsKeys).
 import { lastDayOfWeek, weekDates, type LocalDate } from '../time/calendar.js';
 import { bodyHashOf } from '../tree/body-hash.js';
 import { renderFrontmatter, splitFrontmatter, type FrontmatterData } from '../tree/frontmatter.js';
@@ -86,6 +87,44 @@ function monthRange(months: readonly string[]): string {
   const sorted = [...months].sort();
   const count = `${sorted.length} month${sorted.length === 1 ? '' : 's'}`;
   return sorted.length === 1 ? `${sorted[0]} (${count})` : `${sorted[0]} to ${sorted[sorted.length - 1]} (${count})`;
+}
+
+/** The keys hipo writes in a node's frontmatter; any other key was put there by a person. */
+const NODE_KEYS: ReadonlySet<string> = new Set([
+  'type',
+  'status',
+  'period',
+  'dates',
+  'weeks',
+  'last-updated',
+  'months-covered',
+  'tokens',
+  'source-files',
+  'topics',
+  'last-seen',
+  'mention-days',
+  'summarizer',
+  'source-hash',
+  'body-hash',
+]);
+
+/**
+ * A node's new version (`file`, as renderNodeFile wrote it) with the frontmatter keys a person
+ * added to the version it replaces (`old`) carried over, after hipo's own: Obsidian's `tags` or
+ * `aliases`, a note of one's own. hipo's keys are its to write again; these are nobody else's,
+ * and a body edit's copy under edits/ would not keep them, as the body did not change. Only from
+ * a node hipo wrote (a `body-hash`): a file it did not write is kept whole under edits/.
+ */
+export function withPersonsKeys(old: string | null, file: string): string {
+  const data = old === null ? null : splitFrontmatter(old).data;
+  if (!data || !('body-hash' in data)) return file;
+  const kept: FrontmatterData = {};
+  for (const [k, v] of Object.entries(data)) if (!NODE_KEYS.has(k)) kept[k] = v;
+  if (Object.keys(kept).length === 0) return file;
+  // Between renderFrontmatter's `---` lines; the new file's block closes at its first `---` line.
+  const lines = renderFrontmatter(kept).slice(4, -4);
+  const close = file.indexOf('\n---\n', 3) + 1;
+  return file.slice(0, close) + lines + file.slice(close);
 }
 
 /**

@@ -74,6 +74,38 @@ describe('faults: hand edits', () => {
     expect(status.handEdits.current).toContainEqual({ node: 'memory/daily/2026-03-16.md', status: 'fixed' });
   });
 
+  // A key of one's own (Obsidian's tags) leaves the body as hipo wrote it: not a hand edit, so no
+  // copy under edits/ would hold it, and a new version without it loses it without a trace.
+  it("carries the frontmatter keys a person added into the node's new version", () => {
+    const ws = makeWorkspace({
+      'memory/2026-03-16.md': rawLog('2026-03-16', { 'billing [project]': ['moved invoices'] }),
+      'memory/2026-03-17.md': rawLog('2026-03-17', { 'billing [project]': ['queue drained'] }),
+    });
+    expect(compact(ws, '2026-03-17').code).toBe(0);
+    const tag = (rel: string, yaml: string): void => {
+      const text = ws.read(`memory/${rel}`);
+      writeFileSync(join(ws.memoryDir, rel), text.replace(/\nbody-hash: /, `\n${yaml}\nbody-hash: `));
+    };
+    tag('daily/2026-03-16.md', 'aliases: [queue move]'); // fixed: amended below
+    tag('daily/2026-03-17.md', 'tags: [billing, follow-up]\nreviewed: true'); // tentative: regenerated below
+    tag('ROOT.md', 'cssclasses: [wide]');
+    appendFileSync(join(ws.memoryDir, '2026-03-16.md'), '\n## late [project]\n- a late entry\n');
+    appendFileSync(join(ws.memoryDir, '2026-03-17.md'), '\n## later [project]\n- another entry\n');
+
+    const r = compact(ws, '2026-03-17');
+    expect([r.code, r.warnings]).toEqual([0, []]);
+    expect(node(ws, 'daily/2026-03-16.md').body).toContain('a late entry');
+    expect(node(ws, 'daily/2026-03-16.md').data.aliases).toEqual(['queue move']);
+    expect(node(ws, 'daily/2026-03-17.md').body).toContain('another entry');
+    expect(node(ws, 'daily/2026-03-17.md').data).toMatchObject({ tags: ['billing', 'follow-up'], reviewed: true });
+    expect(node(ws, 'ROOT.md').data.cssclasses).toEqual(['wide']);
+    // Kept, not frozen: the node is hipo's as before, and the next run changes nothing.
+    expect(JSON.parse(runCli(['status', '--json', '--now', '2026-03-17', '--dir', ws.root]).stdout).handEdits.current).toEqual([]);
+    const before = ws.hashes('memory');
+    expect(compact(ws, '2026-03-17').warnings).toEqual([]);
+    expect(ws.hashes('memory')).toEqual(before);
+  });
+
   // A person's editor may save between hipo reading a node and renaming the new version over it;
   // the executor's beforeReplace seam saves the edit exactly there.
   it('keeps an edit saved while hipo regenerates the node', async () => {
