@@ -78,7 +78,11 @@ export interface StatusReport {
    * Nodes edited by hand: those that are so now (kept as edited), and the latest regenerated
    * ones with where their edited version was saved.
    */
-  handEdits: { current: { node: string; status: string | null }[]; saved: { at: string; node: string; savedTo: string }[] };
+  handEdits: {
+    current: { node: string; status: string | null }[];
+    /** `removed`: the node went with its period's days, not regenerated; it is no longer there. */
+    saved: { at: string; node: string; savedTo: string; removed: boolean }[];
+  };
 }
 
 export async function gatherStatus(ws: Workspace, config: HipoConfig, now?: string): Promise<StatusReport> {
@@ -171,7 +175,7 @@ export async function gatherStatus(ws: Workspace, config: HipoConfig, now?: stri
         .filter((r): r is ActionRecord => r.type === 'action' && typeof (r as ActionRecord).handEdit === 'string')
         .slice(-10)
         .reverse()
-        .map((r) => ({ at: r.at, node: r.node, savedTo: r.handEdit! })),
+        .map((r) => ({ at: r.at, node: r.node, savedTo: r.handEdit!, removed: r.status === 'removed' })),
     },
   };
 }

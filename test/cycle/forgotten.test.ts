@@ -4,7 +4,7 @@ import { rmSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { cycle, node, rawLog, rawLogHashes, statusOf } from '../helpers/tree.js';
-import { makeWorkspace, type TestWorkspace } from '../helpers/workspace.js';
+import { makeWorkspace, runCli, type TestWorkspace } from '../helpers/workspace.js';
 
 const day = (date: string, words: string) => rawLog(date, { [`${words} [project]`]: [`decided ${words}`] });
 
@@ -86,6 +86,10 @@ describe('a forgotten day', () => {
     expect(ws.read(saved[0]!)).toBe(w47);
     expect(r.warnings).toContain(
       `memory/weekly/2026-W47.md: edited by hand; removed with its period's days, the edited version kept as ${saved[0]}`,
+    );
+    // hipo status says so too: the node is gone, not regenerated.
+    expect(runCli(['status', '--now', '2026-11-21', '--dir', ws.root]).stdout).toContain(
+      `edited by hand, then removed with its period's days: memory/weekly/2026-W47.md (`,
     );
     // Once W46 is fixed, its hand edit is never removed: said instead.
     await cycle(ws, '2026-11-30', { catchUp: true });

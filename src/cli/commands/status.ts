@@ -141,8 +141,10 @@ function formatStatus(r: StatusReport, configWarnings: string[]): string {
     lines.push(
       `  edited by hand: ${e.node} (kept as edited${e.status === 'tentative' ? '; if its sources change it is regenerated and this version saved under edits/' : ''})`,
     );
-  for (const e of r.handEdits.saved)
-    lines.push(`  edited by hand, then regenerated: ${e.node} (${e.at}); the edited version is ${e.savedTo}`);
+  for (const e of r.handEdits.saved) {
+    const then = e.removed ? "removed with its period's days" : 'regenerated';
+    lines.push(`  edited by hand, then ${then}: ${e.node} (${e.at}); the edited version is ${e.savedTo}`);
+  }
   for (const w of configWarnings) lines.push(`  warning: ${w}`);
   for (const w of r.warnings) lines.push(`  warning: ${w.file}: ${w.message}`);
   return lines.join('\n');
