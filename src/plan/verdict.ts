@@ -217,12 +217,16 @@ export function dailyVerdict(
   if (node.status === 'fixed') {
     if (!changed && !renamed && dueForModel(opts, node, 'fixed')) return modelPass(opts, node, 'fixed', []);
     if (node.sourceHash === null || (!changed && !renamed)) return UP;
-    if (isHandEdited(node))
+    if (isHandEdited(node)) {
+      // A day of several files names them all: the file that changed may be a note, not the main log.
+      const files = dayFiles(raw);
+      const what = files.length > 1 ? `the raw logs of its day (${files.join(', ')})` : `raw log ${raw.relPath}`;
       return flag(
         node,
-        `raw log ${raw.relPath} ${changed ? 'changed' : 'was renamed'} after this fixed node was edited by hand; ` +
+        `${what} ${changed ? 'changed' : files.length > 1 ? 'were renamed' : 'was renamed'} after this fixed node was edited by hand; ` +
           'not rewritten (delete the node to rebuild it)',
       );
+    }
     return cand(
       'amend',
       p,

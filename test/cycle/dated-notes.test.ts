@@ -98,6 +98,22 @@ describe('dated notes beside a raw log', () => {
     expect(node(ws, 'daily/2026-06-02.md').data['source-hash']).toBe(alone);
   });
 
+  it('a note added to a fixed day edited by hand is named with the day’s files, not as a change to the main log', async () => {
+    const ws = makeWorkspace({ 'memory/2026-06-02.md': rawLog('2026-06-02', { 'billing cron [project]': ['moved to 03:00'] }) });
+    await cycle(ws, '2026-06-04', { catchUp: true });
+    ws.write('memory/daily/2026-06-02.md', `${ws.read('memory/daily/2026-06-02.md')}\n- my own note\n`);
+    ws.write('memory/2026-06-02-standup.md', '# Standup\n\n- Carol presents the latency win on Monday\n');
+    const r = await cycle(ws, '2026-06-04', { catchUp: true });
+    expect(r.remaining.attention).toEqual([
+      {
+        relPath: 'daily/2026-06-02.md',
+        message:
+          'the raw logs of its day (2026-06-02.md, 2026-06-02-standup.md) changed after this fixed node was edited by hand; ' +
+          'not rewritten (delete the node to rebuild it)',
+      },
+    ]);
+  });
+
   it('a raw log renamed is followed: its daily node names and links the file as it is now', async () => {
     const ws = makeWorkspace({
       'memory/2026-06-02.md': rawLog('2026-06-02', { 'billing cron [project]': ['moved to 03:00'] }),
