@@ -118,8 +118,10 @@ const NODE_KEYS: ReadonlySet<string> = new Set([
 export function withPersonsKeys(old: string | null, file: string): string {
   const data = old === null ? null : splitFrontmatter(old).data;
   if (!data || !('body-hash' in data)) return file;
+  // A key the new version has is hipo's too, listed above or not: never written twice.
+  const own = splitFrontmatter(file).data ?? {};
   const kept: FrontmatterData = {};
-  for (const [k, v] of Object.entries(data)) if (!NODE_KEYS.has(k)) kept[k] = v;
+  for (const [k, v] of Object.entries(data)) if (!NODE_KEYS.has(k) && !(k in own)) kept[k] = v;
   if (Object.keys(kept).length === 0) return file;
   // Between renderFrontmatter's `---` lines; the new file's block closes at its first `---` line.
   const lines = renderFrontmatter(kept).slice(4, -4);

@@ -8,7 +8,7 @@ import { contentHash } from '../../src/tree/hash.js';
 import type { Period } from '../../src/tree/layout.js';
 import { readNode } from '../../src/tree/read.js';
 import { isHandEdited, type NodeInfo } from '../../src/tree/snapshot.js';
-import { renderNodeFile } from '../../src/write/node-file.js';
+import { renderNodeFile, withPersonsKeys } from '../../src/write/node-file.js';
 
 const day: Period = { level: 'daily', date: '2026-03-16' as LocalDate };
 const stamp = { size: 0, mtimeMs: 0 };
@@ -81,5 +81,25 @@ describe('body-hash', () => {
       body: '# 2026-03-16\n\n- moved invoices\n',
     });
     expect(plain.bodyHash).toBe(contentHash('\n# 2026-03-16\n\n- moved invoices\n'));
+  });
+});
+
+describe("a person's frontmatter keys", () => {
+  it("follow hipo's in the new version, and a key the new version writes is never written twice", () => {
+    const old = '---\ntype: daily\nreviewed-by: hipo-next\ntags: [important]\nbody-hash: abc\n---\n\nold body\n';
+    // `reviewed-by` stands for a key a later hipo writes without this one listing it as its own.
+    const next = '---\ntype: daily\nstatus: fixed\nreviewed-by: hipo\nbody-hash: def\n---\n\nnew body\n';
+    const out = withPersonsKeys(old, next);
+    expect(out.match(/^reviewed-by:/gm)).toHaveLength(1);
+    expect(splitFrontmatter(out).data).toEqual({
+      type: 'daily',
+      status: 'fixed',
+      'reviewed-by': 'hipo',
+      'body-hash': 'def',
+      tags: ['important'],
+    });
+    expect(splitFrontmatter(out).body).toBe('\nnew body\n');
+    // A file hipo did not write (no body-hash) gives nothing: it is kept whole under edits/.
+    expect(withPersonsKeys('---\ntags: [x]\n---\n\nmine\n', next)).toBe(next);
   });
 });
