@@ -63,7 +63,9 @@ function appliedLine(r: Applied): string {
         ? 'waiting'
         : 'unchanged';
   const rel = rec.node.replace(/^[^/]+\//, '');
-  return `  ${pad(rec.action, 11)}${pad(rel, 24)}${pad(`→ ${rec.status}`, 13)}${pad(what, 12)}${rec.reason}`;
+  // A failure's message is long: the reason the node was due follows it after a dash.
+  const reason = rec.error ? `— ${rec.reason}` : rec.reason;
+  return `  ${pad(rec.action, 11)}${pad(rel, 24)}${pad(`→ ${rec.status}`, 13)}${pad(what, 12)}${reason}`;
 }
 
 export function formatCompact(r: CompactReport, ws: Workspace, opts: { verbose: boolean; configWarnings: string[] }): string {
