@@ -233,12 +233,19 @@ function zoneOffset(ms: number, tz: string): number {
 /**
  * The instant a zone's wall clock shows `msOfDay` into a civil date. The offset is looked up
  * twice, the second time at the instant the first gave, so a date-time near a DST change gets
- * the offset in force then; a wall time the change skips or repeats gets one of its neighbours.
+ * the offset in force then; a repeated wall time gets one of its two instants. A skipped one
+ * gets the instant the gap's length later, as Temporal's default does: the one before the gap
+ * can be on the day before where the change is at midnight (Havana, Santiago), and that day
+ * would become "today".
  */
 export function zonedInstant(date: LocalDate, msOfDay: number, tz: string): Date {
   const wall = utcMidnight(date) + msOfDay;
   const first = wall - zoneOffset(wall, tz);
-  return new Date(wall - zoneOffset(first, tz));
+  const second = zoneOffset(first, tz);
+  const at = wall - second;
+  // Both offsets tried and the wall clock shows neither: a gap, and the offset before it is the smaller.
+  const other = zoneOffset(at, tz);
+  return new Date(other === second ? at : wall - Math.min(second, other));
 }
 
 export function todayIn(tz: string, instant: Date = new Date()): LocalDate {

@@ -228,6 +228,22 @@ describe('time zones', () => {
     expect(at('UTC', '0050-06-15T10:00:00Z')).toBe('0050-06-15T10:00:00.000Z');
   });
 
+  it('moves an injected wall time that a DST change skips forward, on its own day, west of UTC too', () => {
+    const at = (tz: string, now: string) => resolveClock(tz, now);
+    // Havana and Santiago skip from midnight to 01:00: the hour before the gap is the day before.
+    for (const [tz, now, iso] of [
+      ['America/Havana', '2026-03-08T00:30', '2026-03-08T05:30:00.000Z'],
+      ['America/Santiago', '2026-09-06T00:00', '2026-09-06T04:00:00.000Z'],
+      ['America/New_York', '2026-03-08T02:30', '2026-03-08T07:30:00.000Z'],
+      ['Europe/Berlin', '2026-03-29T02:30', '2026-03-29T01:30:00.000Z'],
+    ] as const) {
+      expect(at(tz, now).today, `${tz} ${now}`).toBe(now.slice(0, 10));
+      expect(at(tz, now).instant.toISOString(), `${tz} ${now}`).toBe(iso);
+    }
+    // A repeated wall time stays one of its two instants.
+    expect(at('America/New_York', '2026-11-01T01:30').instant.toISOString()).toBe('2026-11-01T05:30:00.000Z');
+  });
+
   it('refuses an injected date and time that does not exist, instead of rolling it over', () => {
     expect(() => resolveClock('UTC', '2027-02-30T10:00:00Z')).toThrow('--now: "2027-02-30T10:00:00Z": 2027-02-30 is not a calendar date');
     expect(() => resolveClock('UTC', '2027-02-28T24:00')).toThrow('2027-02-28T24:00": 24:00 is not a time of day');
