@@ -97,6 +97,7 @@ interface SearchRun {
   /** The query as summary lines see it. */
   lineQuery: LineQuery;
   fold: Folding | null;
+  filters: SearchFilters;
 }
 
 function rankByMode(ctx: SearchRun, inputs: readonly ChunkList[], want: number, fold = ctx.fold): Ranked {
@@ -124,13 +125,15 @@ const SUMMARY_WITH_PERIOD = new Set<IndexLevel>(['daily', 'weekly', 'monthly']);
 function sourcesOf(ctx: SearchRun, m: ChunkMeta, n: number): SectionRef[] {
   if (n <= 0 || !SUMMARY_WITH_PERIOD.has(m.level) || !m.period) return [];
   const { db } = ctx.index;
-  const ids = new Set(
-    (
-      stmt(db, 'SELECT c.id FROM chunks c JOIN files f ON f.id = c.file_id WHERE f.level = ? AND f.period_start >= ? AND f.period_end <= ?')
-        .raw()
-        .all('raw', m.period.start, m.period.end) as [number][]
-    ).map((r) => r[0]),
-  );
+  // The query's dates and types hold for the sources too: a week or month that overlaps the
+  // range by a day has days outside it. (Its levels do not: sources are raw by definition.)
+  const { since, until, types } = ctx.filters;
+  const ids = allowedChunks(db, {
+    levels: ['raw'],
+    since: since && since > m.period.start ? since : m.period.start,
+    until: until && until < m.period.end ? until : m.period.end,
+    types,
+  });
   if (ids.size === 0) return [];
   const bm25 = ctx.bm25 ? ctx.bm25.scores.pick(ids) : null;
   const vector = ctx.queryVector ? similarities(ctx.index, ctx.queryVector, [...ids], ctx.index.settings.minSimilarity) : null;
@@ -268,6 +271,7 @@ export async function search(index: SearchIndex, query: string, opts: SearchOpti
     sectionOf: sectionsOf(index),
     lineQuery: lineQuery(q, bm25?.weights ?? null),
     fold,
+    filters,
   };
   let vector: Map<number, number> | null = null;
   if (queryVector) {

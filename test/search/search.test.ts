@@ -2,6 +2,8 @@ import { beforeEach, describe, expect, it } from 'vitest';
 import { WinkEmbedder } from '../../src/index/embed/wink.js';
 import type { SearchIndex } from '../../src/index/search-index.js';
 import { updateIndex } from '../../src/index/update.js';
+import type { SearchFilters } from '../../src/search/filters.js';
+import type { SectionRef } from '../../src/search/hits.js';
 import { search, type SearchResult } from '../../src/search/search.js';
 import { makeWorkspace } from '../helpers/workspace.js';
 import { indexOf, MARCH } from '../helpers/search.js';
@@ -129,6 +131,26 @@ describe('filters', () => {
       expect(r.hits.length).toBeGreaterThan(0);
       expect(r.hits.every((h) => h.period!.start >= '2026-03-05' && h.period!.end <= '2026-03-15')).toBe(true);
     }
+  });
+
+  it("by date range, for a summary hit's sources too: a week across the year end has days on both sides", async () => {
+    const idx = await indexed({
+      'memory/2026-12-29.md': '# 2026-12-29\n\n## Ledger export [project]\n- ledger export moved to typst\n',
+      'memory/2027-01-02.md':
+        '# 2027-01-02\n\n## Ledger export [project]\n- ledger export runs nightly\n\n' +
+        '## Ledger docs [reference]\n- ledger export docs: wiki\n',
+      'memory/weekly/2026-W53.md':
+        '---\ntype: weekly\nstatus: tentative\n---\n\n# Weekly: 2026-W53\n\n## Ledger export [project]\n- ledger export: typst, nightly\n',
+    });
+    const at = (s: SectionRef) => `${s.path}:${s.lines.start}`;
+    const sources = async (filters: SearchFilters) =>
+      (await search(idx, 'ledger export', { mode: 'bm25', filters: { levels: ['weekly'], ...filters } })).hits.flatMap((h) =>
+        h.sources.map(at),
+      );
+    expect((await sources({})).sort()).toEqual(['memory/2026-12-29.md:3', 'memory/2027-01-02.md:3', 'memory/2027-01-02.md:6']);
+    expect((await sources({ since: '2027-01-01' as never })).sort()).toEqual(['memory/2027-01-02.md:3', 'memory/2027-01-02.md:6']);
+    expect(await sources({ until: '2026-12-31' as never })).toEqual(['memory/2026-12-29.md:3']);
+    expect((await sources({ types: ['project'] })).sort()).toEqual(['memory/2026-12-29.md:3', 'memory/2027-01-02.md:3']);
   });
 
   it('by memory type', async () => {
