@@ -148,11 +148,16 @@ export function buildRoot(input: RootInput): RootBuild {
   return { body, tokens, dropped, overCap };
 }
 
-/** The line dating Active Context when its newest day is older than the window (after a long gap). */
-function lastActiveNote(input: RootInput): string | null {
+/** The newest day Active Context is built from. */
+function newestDaily(input: RootInput): LocalDate | null {
   // A daily node's label is its date.
   const dates = input.recentDailies.map((d) => parseLocalDate(d.label)).filter((d): d is LocalDate => d !== null);
-  const newest = dates.reduce<LocalDate | null>((a, d) => (a === null || d > a ? d : a), null);
+  return dates.reduce<LocalDate | null>((a, d) => (a === null || d > a ? d : a), null);
+}
+
+/** The line dating Active Context when its newest day is older than the window (after a long gap). */
+function lastActiveNote(input: RootInput): string | null {
+  const newest = newestDaily(input);
   const days = input.config.activeContextDays;
   return newest && outsideWindow(newest, input.today, days) ? lastActiveLine(newest, input.today, days) : null;
 }
@@ -172,14 +177,17 @@ function activeContext(input: RootInput): string[] {
         ...newestFirst(draft.open),
         ...newestFirst(draft.decisions),
         ...newestFirst(draft.tasks).slice(0, 4),
-        ...byDayRoundRobin(draft.highlights),
+        ...byDayRoundRobin(draft.highlights, newestDaily(input)),
       ].map(tidy),
     ),
   ];
 }
 
-/** Lines labelled `05-29 · ...`: the newest day's first line, the next day's first, ... then seconds. */
-function byDayRoundRobin(lines: readonly string[]): string[] {
+/**
+ * Lines labelled `05-29 · ...`: the newest day's first line, the next day's first, ... then seconds.
+ * `newest` is the newest day the lines can be from: a later month and day is of the year before.
+ */
+function byDayRoundRobin(lines: readonly string[], newest: LocalDate | null): string[] {
   const days = new Map<string, string[]>();
   for (const l of lines) {
     const d = /^(\d{2}-\d{2}) · /.exec(l)?.[1] ?? '';
@@ -187,9 +195,10 @@ function byDayRoundRobin(lines: readonly string[]): string[] {
     if (list) list.push(l);
     else days.set(d, [l]);
   }
-  // Across a new year, January's days are the newer ones.
-  const wraps = [...days.keys()].some((d) => d.startsWith('12-')) && [...days.keys()].some((d) => d.startsWith('01-'));
-  const sortable = (d: string): string => (wraps && d.startsWith('01-') ? `13${d.slice(2)}` : d);
+  // Across a new year, January's days are the newer ones; a window of more than a month can
+  // hold November's and January's days and none of December's.
+  const last = newest?.slice(5) ?? '12-31';
+  const sortable = (d: string): string => (d > last ? `0${d}` : `1${d}`);
   const ordered = [...days]
     .sort((a, b) => (sortable(a[0]) < sortable(b[0]) ? 1 : sortable(a[0]) > sortable(b[0]) ? -1 : 0))
     .map(([, l]) => l);

@@ -199,6 +199,24 @@ describe('ROOT.md', () => {
     expect(later.body).toContain('- parser [project, 5d]');
   });
 
+  it("puts the newest day's highlights first across a new year, also when the window skips December", async () => {
+    const daily = (date: string, what: string) => ({
+      label: date,
+      path: `memory/daily/${date}.md`,
+      level: 'daily' as const,
+      text: `# ${date}\n\n## ${what} [project]\n- worked on the ${what} all afternoon\n`,
+      firstLine: 1,
+    });
+    const highlights = async (dates: string[]) => {
+      const recentDailies = dates.map((d, i) => daily(d, ['parser', 'ledger', 'exporter'][i]!));
+      const config = { ...defaultConfig().compaction, activeContextDays: 45 };
+      const r = await root([], { today: '2027-01-05' as LocalDate, recentDailies, config });
+      return lines(section(r.body, 'Active Context')).map((l) => l.slice(2, 7));
+    };
+    expect(await highlights(['2026-12-30', '2026-12-31', '2027-01-02'])).toEqual(['01-02', '12-31', '12-30']);
+    expect(await highlights(['2026-11-25', '2026-11-26', '2027-01-02'])).toEqual(['01-02', '11-26', '11-25']);
+  });
+
   // Many facts, many topics: each section keeps its share, and neither starves the other.
   const crowded = (): RootInput['months'] => [
     {
