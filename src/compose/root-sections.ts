@@ -144,15 +144,20 @@ function monthIndex(m: string): number {
 }
 
 /**
- * The period a topic's last mention falls in, coarser with age: its month within the last 12
- * months, its quarter within 36, its year before that.
+ * The period a topic's last mention falls in, coarser with age: its quarter once the whole
+ * quarter is 12 months old, its year once the whole year is 36, else its month. Graded by the
+ * month alone, a year's January would be `2024` beside `2024-Q1` for its February and March.
  */
 function historyGroup(lastSeen: LocalDate, today: LocalDate): { label: string; age: number } {
   const m = monthOf(lastSeen);
-  const age = Math.max(0, monthIndex(monthOf(today)) - monthIndex(m));
-  if (age < 12) return { label: m, age };
-  if (age < 36) return { label: `${m.slice(0, 4)}-Q${Math.floor((Number(m.slice(5, 7)) - 1) / 3) + 1}`, age };
-  return { label: m.slice(0, 4), age };
+  const now = monthIndex(monthOf(today));
+  const age = Math.max(0, now - monthIndex(m));
+  const year = Number(m.slice(0, 4));
+  const quarter = Math.floor((Number(m.slice(5, 7)) - 1) / 3);
+  // Months since the year's December and the quarter's last month.
+  if (now - (year * 12 + 11) >= 36) return { label: m.slice(0, 4), age };
+  if (now - (year * 12 + quarter * 3 + 2) >= 12) return { label: `${m.slice(0, 4)}-Q${quarter + 1}`, age };
+  return { label: m, age };
 }
 
 /**

@@ -288,6 +288,17 @@ describe('ROOT.md', () => {
     expect(perMonth(months[30]!.month)).toBeGreaterThanOrEqual(1);
   });
 
+  it('the Historical Summary groups whole quarters and years: no year stands for its January alone', async () => {
+    const months: RootInput['months'] = [];
+    for (let m = monthOf('2023-11-01' as LocalDate); m <= '2027-01'; m = monthOf(addDays(`${m}-28` as LocalDate, 7)))
+      months.push({ month: m, topics: [topic(`gizmo ${m}`, 'project', 0)] });
+    const r = await root(months, { today: '2027-01-15' as LocalDate }, 6000);
+    const labels = lines(section(r.body, 'Historical Summary')).map((l) => l.slice(2, l.indexOf(':')));
+    const quarters = (y: number) => [1, 2, 3, 4].map((q) => `${y}-Q${q}`);
+    const lastMonths = Array.from({ length: 12 }, (_, i) => `2026-${String(i + 1).padStart(2, '0')}`);
+    expect(labels).toEqual(['2023', ...quarters(2024), ...quarters(2025), ...lastMonths, '2027-01']);
+  });
+
   it('project topics unseen for projectStaleDays come last in their period', () => {
     // Both last seen in 2025-Q2; the older one was mentioned on more days.
     const stale = { ...topic('stale widget', 'project', 400), days: 9 };
