@@ -1,4 +1,5 @@
 // Turning bytes from disk into text, with a clear word for what could not be read.
+import { isUtf8 } from 'node:buffer';
 
 type Encoding = 'utf-8' | 'latin-1' | 'utf-16le' | 'utf-16be';
 export type Decoded = { ok: true; text: string; encoding: Encoding; note: string | null } | { ok: false; reason: string };
@@ -26,11 +27,8 @@ function decodeUtf16(bytes: Uint8Array, encoding: 'utf-16le' | 'utf-16be'): Deco
 
 /**
  * Decodes a file's bytes. UTF-16 with its byte order mark is read, with a note saying so.
- * Otherwise NUL bytes or mostly control characters mean binary (refused).
- * Invalid UTF-8 is read as Latin-1 so nothing is lost, with a note saying so, unless the file
- * is UTF-8 with a few broken bytes (a write cut mid-character, one pasted line in another
- * encoding): then its valid characters outnumber the broken ones, and only those are replaced
- * ("�"), where Latin-1 would garble every accent, emoji and CJK character of the file.
+ * Otherwise NUL bytes or mostly control characters mean binary (refused). A file that is not
+ * valid UTF-8 is read line by line (decodeMixed), with a note saying how.
  */
 export function decodeText(bytes: Uint8Array): Decoded {
   const bom = utf16Of(bytes);
@@ -44,19 +42,84 @@ export function decodeText(bytes: Uint8Array): Decoded {
   try {
     return { ok: true, text: utf8.decode(bytes.subarray(start)), encoding: 'utf-8', note: null };
   } catch {
-    const text = lenientUtf8.decode(bytes.subarray(start));
-    let broken = 0;
-    let wide = 0;
-    for (let i = 0; i < text.length; i++) {
-      const c = text.charCodeAt(i);
-      if (c === 0xfffd) broken++;
-      else if (c > 0x7f && (c < 0xdc00 || c > 0xdfff)) wide++;
+    return decodeMixed(bytes.subarray(start));
+  }
+}
+
+/**
+ * A file that is not valid UTF-8, line by line, so that nothing is lost: a line in Latin-1 is
+ * read as Latin-1, and every other line as UTF-8. Line by line because hipo appends UTF-8 to a
+ * log saved in Latin-1 (`hipo log`, captured turns), and a line pasted from an old note lands in
+ * a UTF-8 log: read whole as either, one part of the file would be garbled. A line of mostly
+ * valid characters with a few broken bytes, and a write cut mid-character at the end of the
+ * file, keep UTF-8 with only the broken bytes replaced ("\uFFFD"): Latin-1 would garble every
+ * accent, emoji and CJK character of it.
+ */
+function decodeMixed(bytes: Uint8Array): Decoded {
+  const parts: string[] = [];
+  let latin = 0;
+  let broken = 0;
+  let wide = false;
+  let cut: { at: number; line: Uint8Array } | null = null;
+  for (let from = 0; from < bytes.length; ) {
+    const nl = bytes.indexOf(10, from);
+    const end = nl === -1 ? bytes.length : nl + 1;
+    const line = bytes.subarray(from, end);
+    from = end;
+    if (isUtf8(line)) {
+      const text = utf8.decode(line);
+      wide ||= /[^\x00-\x7f]/.test(text);
+      parts.push(text);
+      continue;
     }
-    if (wide > broken) {
-      const note = `${broken} byte sequence${broken === 1 ? '' : 's'} not valid UTF-8, read as "\uFFFD"`;
-      return { ok: true, text, encoding: 'utf-8', note };
+    const text = lenientUtf8.decode(line);
+    const counts = brokenAndWide(text);
+    if (counts.wide > counts.broken) {
+      broken += counts.broken;
+      wide = true;
+      parts.push(text);
+    } else if (nl === -1 && isUtf8Cut(line)) {
+      cut = { at: parts.length, line };
+      parts.push(text);
+    } else {
+      latin++;
+      parts.push(latin1.decode(line));
     }
-    return { ok: true, text: latin1.decode(bytes), encoding: 'latin-1', note: 'not valid UTF-8; read as Latin-1' };
+  }
+  // A last line cut mid-character is one only in a file of UTF-8 (its other lines show it); in
+  // one with Latin-1 lines, or with no character past ASCII elsewhere, it is Latin-1 too.
+  if (cut && (latin > 0 || !wide)) {
+    latin++;
+    parts[cut.at] = latin1.decode(cut.line);
+  } else if (cut) broken++;
+  const notes: string[] = [];
+  if (latin > 0)
+    notes.push(
+      wide || broken > 0 ? `${latin} line${latin === 1 ? '' : 's'} not valid UTF-8, read as Latin-1` : 'not valid UTF-8; read as Latin-1',
+    );
+  if (broken > 0) notes.push(`${broken} byte sequence${broken === 1 ? '' : 's'} not valid UTF-8, read as "\uFFFD"`);
+  return { ok: true, text: parts.join(''), encoding: latin > 0 ? 'latin-1' : 'utf-8', note: notes.join('; ') };
+}
+
+/** Replacement characters, and characters past ASCII (not counting lone surrogates), in decoded text. */
+function brokenAndWide(text: string): { broken: number; wide: number } {
+  let broken = 0;
+  let wide = 0;
+  for (let i = 0; i < text.length; i++) {
+    const c = text.charCodeAt(i);
+    if (c === 0xfffd) broken++;
+    else if (c > 0x7f && (c < 0xdc00 || c > 0xdfff)) wide++;
+  }
+  return { broken, wide };
+}
+
+/** Whether `line` is valid UTF-8 but for a character cut short at its end. */
+function isUtf8Cut(line: Uint8Array): boolean {
+  try {
+    new TextDecoder('utf-8', { fatal: true }).decode(line, { stream: true });
+    return true;
+  } catch {
+    return false;
   }
 }
 

@@ -4,6 +4,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { readCapped } from '../../src/tree/capped.js';
+import { appendRawEntry } from '../../src/write/raw-append.js';
 import { aliasBomb, cycle, node, rawLog, statusOf } from '../helpers/tree.js';
 import { makeWorkspace, runCli } from '../helpers/workspace.js';
 
@@ -127,6 +128,18 @@ describe('bad raw logs', () => {
     const crlf = node(ws, 'daily/2026-06-01.md').body;
     expect(crlf).toContain('decided to ship the parser');
     expect(crlf).not.toContain('\r');
+  });
+
+  it('reads a Latin-1 log that hipo appended to line by line: its own lines as Latin-1, the appended entries as UTF-8', async () => {
+    const latin1 = Buffer.from('# 2026-06-02\n\n## café [user]\n- prefers crème brûlée\n', 'latin1');
+    const ws = makeWorkspace({ 'memory/2026-06-02.md': latin1 });
+    appendRawEntry(ws, '2026-06-02' as never, '## dessert [user] · 13:00\n- ordered the crème brûlée 🍮 twice\n');
+    const r = await cycle(ws, '2026-06-03', { catchUp: true });
+    expect(warningsOf(r)).toContain('memory/2026-06-02.md: 2 lines not valid UTF-8, read as Latin-1');
+    const body = node(ws, 'daily/2026-06-02.md').body;
+    expect(body).toContain('prefers crème brûlée');
+    expect(body).toContain('ordered the crème brûlée 🍮 twice');
+    expect(node(ws, 'daily/2026-06-02.md').data.topics).toEqual(['café [user]', 'dessert [user]']);
   });
 
   it('reads a UTF-16 log by its byte order mark, either byte order, and says so', async () => {

@@ -15,3 +15,28 @@ describe('UTF-16 with a byte order mark', () => {
     expect(decodeText(utf32)).toEqual({ ok: false, reason: 'binary data (NUL bytes), not a text file' });
   });
 });
+
+describe('a file that is not all UTF-8', () => {
+  it('reads each line as what it is: UTF-8 lines as UTF-8, a pasted Latin-1 line as Latin-1', () => {
+    const bytes = Buffer.concat([
+      Buffer.from('## 東京 [user]\n- 東京に住んでいます 🍮\n', 'utf8'),
+      Buffer.from('- pasted from an old note: crème brûlée\n', 'latin1'),
+    ]);
+    expect(decodeText(bytes)).toEqual({
+      ok: true,
+      text: '## 東京 [user]\n- 東京に住んでいます 🍮\n- pasted from an old note: crème brûlée\n',
+      encoding: 'latin-1',
+      note: '1 line not valid UTF-8, read as Latin-1',
+    });
+  });
+
+  it('reads a file all in Latin-1 as Latin-1, and says so as before, to its last character', () => {
+    expect(decodeText(Buffer.from('# café\n- crème\n- café', 'latin1'))).toEqual({
+      ok: true,
+      text: '# café\n- crème\n- café',
+      encoding: 'latin-1',
+      note: 'not valid UTF-8; read as Latin-1',
+    });
+    expect(decodeText(Buffer.from('café', 'latin1'))).toMatchObject({ text: 'café', encoding: 'latin-1' });
+  });
+});
