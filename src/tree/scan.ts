@@ -231,7 +231,12 @@ function readEntry(ws: Workspace, rel: string, cache: ScanCache, problems: Probl
     problems.push({ file: shown, message: `skipped: cannot be read (${code ?? String(err)})` });
     return null;
   }
-  if (!st.isFile()) return 'gone';
+  if (!st.isFile()) {
+    // A folder named like a raw log is not one: said, for its notes would never be compacted.
+    if (what.kind === 'raw' && st.isDirectory())
+      problems.push({ file: shown, message: 'skipped: a folder named like a raw log; its files are not compacted (search finds them)' });
+    return 'gone';
+  }
   // A raw log's name is copied into its nodes (`source-files`, links) and the search index: one
   // that holds a secret is left out until it is renamed.
   if (shown !== `${ws.memoryName}/${rel}`) {

@@ -68,7 +68,7 @@ export function appendRawEntry(ws: Workspace, date: LocalDate, entry: string, lo
   // following a link, so the file cannot be swapped for one between the check and the open.
   const real = requireInside(ws.memoryDir, rel, `${ws.memoryName}/${rel}`);
   const existed = exists(real);
-  const fd = openSync(real, constants.O_RDWR | constants.O_APPEND | constants.O_CREAT | constants.O_NOFOLLOW | constants.O_NONBLOCK, 0o644);
+  const fd = openLog(real, `${ws.memoryName}/${rel}`);
   try {
     const st = fstatSync(fd);
     if (!st.isFile()) throw new NotInsideMemory(`${ws.memoryName}/${rel}: not a regular file; nothing appended`);
@@ -90,6 +90,16 @@ export function appendRawEntry(ws: Workspace, date: LocalDate, entry: string, lo
     return { rel, at: size + head, bytes: buf.length - head };
   } finally {
     closeSync(fd);
+  }
+}
+
+/** Opens a raw log for appending, made when missing; a folder in its place is named as one. */
+function openLog(real: string, shown: string): number {
+  try {
+    return openSync(real, constants.O_RDWR | constants.O_APPEND | constants.O_CREAT | constants.O_NOFOLLOW | constants.O_NONBLOCK, 0o644);
+  } catch (err) {
+    if ((err as NodeJS.ErrnoException).code === 'EISDIR') throw new NotInsideMemory(`${shown}: a folder, not a file; nothing appended`);
+    throw err;
   }
 }
 

@@ -76,6 +76,19 @@ describe('bad raw logs', () => {
     expect(JSON.parse(idx.stdout).warnings).toContain('memory/2026-03-09.md: skipped: a link to nonexist.md, which does not exist');
   });
 
+  it('says a folder named like a raw log is not one, and hipo log appends nothing to it, naming it', async () => {
+    const ws = makeWorkspace({ 'memory/2026-03-10.md': good, 'memory/2026-03-11.md/notes.md': '- kept in a folder\n' });
+    const r = await cycle(ws, '2026-03-12', { catchUp: true });
+    expect(warningsOf(r)).toContain(
+      'memory/2026-03-11.md: skipped: a folder named like a raw log; its files are not compacted (search finds them)',
+    );
+    expect(statusOf(ws, 'daily/2026-03-10.md')).toBe('fixed');
+    const logged = runCli(['log', '--now', '2026-03-11', '--dir', ws.root, 'a note for the day']);
+    expect(logged.code).toBe(1);
+    expect(logged.stderr).toBe('hipo: memory/2026-03-11.md: a folder, not a file; nothing appended\n');
+    expect(ws.files('memory/2026-03-11.md')).toEqual(['memory/2026-03-11.md/notes.md']);
+  });
+
   it('says why a file cannot be opened', () => {
     expect(() => readCapped(join(tmpdir(), 'hipo-no-such-file.md'), 1024)).toThrow(expect.objectContaining({ code: 'ENOENT' }));
   });
