@@ -5,7 +5,7 @@ import { type Dirent, lstatSync, readdirSync, statSync, type Stats } from 'node:
 import { join, relative, resolve, sep } from 'node:path';
 import { lastDayOfMonthId, monthDates, parseLocalDate, weekDates, type LocalDate } from '../time/calendar.js';
 import { redactedPath, workspaceRedactor } from '../redact/workspace.js';
-import { danglingLink, realInside } from '../tree/inside.js';
+import { brokenLink, realInside } from '../tree/inside.js';
 import { classifyPath, type Workspace } from '../tree/layout.js';
 import type { IndexLevel } from './levels.js';
 import { requireMemoryDir } from '../tree/scan.js';
@@ -118,8 +118,7 @@ export function listIndexableFiles(ws: Workspace, include: readonly string[], me
       const st = lstatSync(abs);
       if (!st.isSymbolicLink()) return st;
       if (realInside(root, relative(root, abs)) === null) {
-        const target = danglingLink(abs);
-        const why = target === null ? `a link to outside ${wsPath(root) || '.'}` : `a link to ${target}, which does not exist`;
+        const why = brokenLink(abs) ?? `a link to outside ${wsPath(root) || '.'}`;
         problems.push(`${wsPath(abs)}: skipped: ${why}`);
         return null;
       }

@@ -41,21 +41,29 @@ export function realInside(memoryDir: string, rel: string): string | null {
   return root !== null && real !== null && within(root, real) ? real : null;
 }
 
-/** What a symbolic link names when that does not exist; null for anything else. */
-export function danglingLink(abs: string): string | null {
+/**
+ * Why a symbolic link leads nowhere, for a warning: what it names does not exist, or its links
+ * go around in a loop. Null for anything else (a link that leads somewhere, not a link).
+ */
+export function brokenLink(abs: string): string | null {
   try {
     if (!lstatSync(abs).isSymbolicLink()) return null;
     statSync(abs);
     return null;
   } catch (err) {
-    return (err as NodeJS.ErrnoException).code === 'ENOENT' ? readlinkSync(abs) : null;
+    const code = (err as NodeJS.ErrnoException).code;
+    if (code === 'ENOENT') return `a link to ${readlinkSync(abs)}, which does not exist`;
+    return code === 'ELOOP' ? `a link to ${readlinkSync(abs)}, which leads around in a loop` : null;
   }
 }
 
 /** Throws NotInsideMemory naming the path when it leads out of the memory folder. */
 export function requireInside(memoryDir: string, rel: string, shown: string): string {
   const real = realInside(memoryDir, rel);
-  if (real === null) throw new NotInsideMemory(`${shown}: a link to outside the memory folder; hipo neither reads nor writes through it`);
+  if (real === null) {
+    const why = brokenLink(join(memoryDir, rel)) ?? 'a link to outside the memory folder';
+    throw new NotInsideMemory(`${shown}: ${why}; hipo neither reads nor writes through it`);
+  }
   return real;
 }
 

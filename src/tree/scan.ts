@@ -4,7 +4,7 @@ import { existsSync, readdirSync, statSync, type Dirent, type Stats } from 'node
 import { join } from 'node:path';
 import { redactedPath, workspaceRedactor } from '../redact/workspace.js';
 import type { LocalDate } from '../time/calendar.js';
-import { danglingLink, realInside } from './inside.js';
+import { brokenLink, realInside } from './inside.js';
 import { classifyPath, intendedRawName, nodeKey, type NodeKey, type Workspace } from './layout.js';
 import { cappedNote, DEFAULT_MAX_FILE_BYTES, readCapped, type CappedRead } from './capped.js';
 import { oversizedNode, readNode, readRawLog } from './read.js';
@@ -77,10 +77,9 @@ function shownPath(ws: Workspace, rel: string): string {
   return `${ws.memoryName}/${redactedPath(workspaceRedactor(ws), rel)}`;
 }
 
-/** Why a link is not followed: it leads out of the memory folder, or to nothing. */
+/** Why a link is not followed: it leads out of the memory folder, to nothing, or around in a loop. */
 function unfollowedLink(abs: string): string {
-  const target = danglingLink(abs);
-  return target === null ? 'skipped: a link to outside the memory folder' : `skipped: a link to ${target}, which does not exist`;
+  return `skipped: ${brokenLink(abs) ?? 'a link to outside the memory folder'}`;
 }
 
 /** Reads the tree's raw logs and nodes. Throws MemoryDirMissing when there is no tree. */

@@ -89,6 +89,23 @@ describe('bad raw logs', () => {
     expect(ws.files('memory/2026-03-11.md')).toEqual(['memory/2026-03-11.md/notes.md']);
   });
 
+  it('says a link in a loop goes around in a loop, not outside: compact, index and hipo log', async () => {
+    const ws = makeWorkspace({ 'memory/2026-03-10.md': good });
+    symlinkSync('2026-03-12.md', join(ws.memoryDir, '2026-03-11.md'));
+    symlinkSync('2026-03-11.md', join(ws.memoryDir, '2026-03-12.md'));
+    const r = await cycle(ws, '2026-03-12', { catchUp: true });
+    expect(warningsOf(r)).toContain('memory/2026-03-11.md: skipped: a link to 2026-03-12.md, which leads around in a loop');
+    expect(statusOf(ws, 'daily/2026-03-10.md')).toBe('fixed');
+    const idx = runCli(['index', '--json', '--dir', ws.root]);
+    expect(JSON.parse(idx.stdout).warnings).toContain(
+      'memory/2026-03-12.md: skipped: a link to 2026-03-11.md, which leads around in a loop',
+    );
+    const logged = runCli(['log', '--now', '2026-03-11', '--dir', ws.root, 'a note for the day']);
+    expect(logged.stderr).toBe(
+      'hipo: memory/2026-03-11.md: a link to 2026-03-12.md, which leads around in a loop; hipo neither reads nor writes through it\n',
+    );
+  });
+
   it('says why a file cannot be opened', () => {
     expect(() => readCapped(join(tmpdir(), 'hipo-no-such-file.md'), 1024)).toThrow(expect.objectContaining({ code: 'ENOENT' }));
   });
