@@ -5,7 +5,7 @@ import { join } from 'node:path';
 import type { LocalDate } from '../time/calendar.js';
 import { nodeKey, type NodeKey, type Period, type Workspace } from '../tree/layout.js';
 import { cappedNote, DEFAULT_MAX_FILE_BYTES, readCapped, type CappedRead } from '../tree/capped.js';
-import { realInside, requireInside } from '../tree/inside.js';
+import { fileInTheWay, realInside, requireInside } from '../tree/inside.js';
 import { readNode, readRawLog } from '../tree/read.js';
 import { withPart } from '../tree/raw-day.js';
 import type { StampCache } from '../state/stamp-cache.js';
@@ -105,13 +105,16 @@ export class TreeState implements TreeSnapshot {
   }
 
   /**
-   * Before a node is written: throws when its folder is a link leading out of the memory folder;
-   * false when the node file itself is such a link (it is replaced, never written through or read).
+   * Before a node is written: throws when its folder is a link leading out of the memory folder,
+   * or a file stands in its place; false when the node file itself is such a link (it is
+   * replaced, never written through or read).
    */
   writableInside(relPath: string): boolean {
     const slash = relPath.lastIndexOf('/');
     const dir = slash < 0 ? '.' : relPath.slice(0, slash);
     if (!this.insideDirs.has(dir)) {
+      const file = fileInTheWay(this.ws.memoryDir, dir);
+      if (file !== null) throw new Error(`${this.shown(file)}: a file, where hipo needs a folder; nothing is written in it`);
       requireInside(this.ws.memoryDir, dir, this.shown(dir === '.' ? '' : dir).replace(/\/$/, ''));
       this.insideDirs.add(dir);
     }

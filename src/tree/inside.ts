@@ -57,6 +57,23 @@ export function brokenLink(abs: string): string | null {
   }
 }
 
+/**
+ * The first part of the folder path `rel` that is there but is not a folder (a file the user
+ * named `weekly` or `edits`): nothing can be made or written under it. Null when there is none.
+ */
+export function fileInTheWay(memoryDir: string, rel: string): string | null {
+  const parts = rel.split('/').filter((p) => p !== '' && p !== '.');
+  for (let i = 1; i <= parts.length; i++) {
+    const sub = parts.slice(0, i).join('/');
+    try {
+      if (!statSync(join(memoryDir, sub)).isDirectory()) return sub;
+    } catch {
+      return null; // not made yet (or a link that leads nowhere, said by requireInside)
+    }
+  }
+  return null;
+}
+
 /** Throws NotInsideMemory naming the path when it leads out of the memory folder. */
 export function requireInside(memoryDir: string, rel: string, shown: string): string {
   const real = realInside(memoryDir, rel);

@@ -270,6 +270,21 @@ describe('bad and foreign nodes', () => {
     expect(r.remaining.attention[0]!.message).toMatch(/frontmatter too large: its aliases expand to more than \d+ values/);
   });
 
+  it('says a file that stands where hipo needs a folder is one, leaves it, and writes the rest', async () => {
+    const ws = makeWorkspace({ 'memory/2026-06-01.md': good, 'memory/weekly': 'my weekly notes\n' });
+    const r = await cycle(ws, '2026-06-02', { catchUp: true });
+    expect(r.errors).toContain('memory/weekly/2026-W23.md: memory/weekly: a file, where hipo needs a folder; nothing is written in it');
+    expect(statusOf(ws, 'daily/2026-06-01.md')).toBe('fixed');
+    expect(ws.read('memory/weekly')).toBe('my weekly notes\n');
+
+    // A node written by hand is kept under edits/ before it is replaced: not while edits is a file.
+    const edits = makeWorkspace({ 'memory/2026-06-01.md': good, 'memory/daily/2026-06-01.md': '# by hand\n', 'memory/edits': 'mine\n' });
+    const e = await cycle(edits, '2026-06-02', { catchUp: true });
+    expect(e.errors).toContain('memory/daily/2026-06-01.md: memory/edits: a file, where hipo needs a folder; nothing is written in it');
+    expect(edits.read('memory/daily/2026-06-01.md')).toBe('# by hand\n');
+    expect(edits.read('memory/edits')).toBe('mine\n');
+  });
+
   it('replaces a hipocampus "needs-summarization" placeholder and keeps a backup of it', async () => {
     const placeholder =
       '---\ntype: daily\nstatus: needs-summarization\nperiod: 2026-06-01\nlines: 250\n---\n\nThis daily node exceeds 200 lines and needs LLM summarization.\n';
