@@ -276,6 +276,9 @@ describe('bad and foreign nodes', () => {
     expect(r.errors).toContain('memory/weekly/2026-W23.md: memory/weekly: a file, where hipo needs a folder; nothing is written in it');
     expect(statusOf(ws, 'daily/2026-06-01.md')).toBe('fixed');
     expect(ws.read('memory/weekly')).toBe('my weekly notes\n');
+    // In compact's output the reason the node was due follows the error after a dash.
+    const out = runCli(['compact', '--now', '2026-06-02T12:00:00Z', '--dir', ws.root]).stdout;
+    expect(out).toMatch(/FAILED: memory\/weekly: a file, where hipo needs a folder; nothing is written in it — \S/);
 
     // A node written by hand is kept under edits/ before it is replaced: not while edits is a file.
     const edits = makeWorkspace({ 'memory/2026-06-01.md': good, 'memory/daily/2026-06-01.md': '# by hand\n', 'memory/edits': 'mine\n' });
