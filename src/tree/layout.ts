@@ -145,6 +145,18 @@ export function intendedRawName(name: string): string | null {
   return date && rawRelPath(date) !== name ? rawRelPath(date) : null;
 }
 
+/**
+ * The node a file is a copy of, by what a sync tool or a file manager adds to a copy's name
+ * (`daily/2026-11-03 (copy).md`, `weekly/2026-W45.sync-conflict-….md`, `ROOT (1).md`); null
+ * for anything else. Such a copy is no node, and search finds it beside the node it copies.
+ */
+export function copiedNodeName(rel: string): string | null {
+  const m = /^((?:[^/]+\/)?)([^/]+?)\.md$/i.exec(rel);
+  if (!m) return null;
+  const meant = `${m[1]}${m[2]!.replace(COPY_SUFFIX, '').trim()}.md`;
+  return meant !== rel && classifyPath(meant).kind === 'node' ? meant : null;
+}
+
 /** The folders of one workspace: the tree, and hipo's own state beside it. */
 export interface Workspace {
   /** The workspace folder (holds `memory/` and `hipo.config.json`). */

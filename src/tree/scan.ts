@@ -5,7 +5,7 @@ import { join } from 'node:path';
 import { redactedPath, workspaceRedactor } from '../redact/workspace.js';
 import type { LocalDate } from '../time/calendar.js';
 import { brokenLink, realInside } from './inside.js';
-import { classifyPath, intendedRawName, nodeKey, type NodeKey, type Workspace } from './layout.js';
+import { classifyPath, copiedNodeName, intendedRawName, nodeKey, type NodeKey, type Workspace } from './layout.js';
 import { cappedNote, DEFAULT_MAX_FILE_BYTES, readCapped, type CappedRead } from './capped.js';
 import { oversizedNode, readNode, readRawLog } from './read.js';
 import { withoutPart, withPart } from './raw-day.js';
@@ -20,6 +20,8 @@ export class MemoryDirMissing extends Error {
     super(`no memory folder at ${dir} (run "hipo init" to create one)`);
   }
 }
+
+const COPY_NOTE = "not one of hipo's nodes, left as it is (search finds it beside the node)";
 
 function listMarkdown(ws: Workspace, prefix: string, problems: Problem[]): string[] {
   const dir = join(ws.memoryDir, prefix);
@@ -50,6 +52,13 @@ function listMarkdown(ws: Workspace, prefix: string, problems: Problem[]): strin
       }
     }
     if (!e.name.endsWith('.md') || e.name.startsWith('.')) continue;
+    // Listed all the same: it is a note of the user's, searched, never compacted or rewritten.
+    const copied = e.isDirectory() ? null : copiedNodeName(prefix + e.name);
+    if (copied)
+      problems.push({
+        file: shownPath(ws, prefix + e.name),
+        message: `looks like a copy of ${ws.memoryName}/${copied}: ${COPY_NOTE}`,
+      });
     // A link is followed only while it stays inside the memory folder.
     if (e.isSymbolicLink() && realInside(ws.memoryDir, prefix + e.name) === null) {
       problems.push({ file: shown + e.name, message: unfollowedLink(join(dir, e.name)) });

@@ -390,6 +390,33 @@ describe('raw logs with almost the right name', () => {
     expect(ws.files('memory/daily')).toEqual(['memory/daily/2026-11-24.md', 'memory/daily/2026-11-25.md']);
     expect(Object.entries(ws.hashes('memory')).filter(([f]) => f in before)).toEqual(Object.entries(before));
   });
+
+  it('a copy of a node a file manager or sync tool made is named as one, and left as it is', () => {
+    const ws = makeWorkspace({ 'memory/2026-11-20.md': rawLog('2026-11-20', { 'deploy [project]': ['shipped the parser'] }) });
+    expect(runCli(['compact', '--catch-up', '--now', '2026-11-27', '--dir', ws.root]).code).toBe(0);
+    const copies = {
+      'memory/daily/2026-11-20 (copy).md': ws.read('memory/daily/2026-11-20.md'),
+      'memory/weekly/2026-W47.sync-conflict-20261127-101010-ABCDEFG.md': ws.read('memory/weekly/2026-W47.md'),
+      'memory/ROOT (1).md': ws.read('memory/ROOT.md'),
+      // A note of one's own in a node folder is no copy of anything.
+      'memory/daily/ideas.md': '# ideas\n',
+    };
+    for (const [rel, text] of Object.entries(copies)) ws.write(rel, text);
+    const r = runCli(['status', '--now', '2026-11-27', '--dir', ws.root]);
+    const warnings = r.stdout.split('\n').filter((l) => l.startsWith('  warning: '));
+    expect(warnings).toEqual([
+      "  warning: memory/ROOT (1).md: looks like a copy of memory/ROOT.md: not one of hipo's nodes, left as it is " +
+        '(search finds it beside the node)',
+      '  warning: memory/daily/2026-11-20 (copy).md: looks like a copy of memory/daily/2026-11-20.md: ' +
+        "not one of hipo's nodes, left as it is (search finds it beside the node)",
+      '  warning: memory/weekly/2026-W47.sync-conflict-20261127-101010-ABCDEFG.md: looks like a copy of memory/weekly/2026-W47.md: ' +
+        "not one of hipo's nodes, left as it is (search finds it beside the node)",
+    ]);
+    expect(runCli(['compact', '--catch-up', '--now', '2026-11-27', '--dir', ws.root]).stdout).toContain(
+      '2026-11-20 (copy).md: looks like a copy',
+    );
+    for (const [rel, text] of Object.entries(copies)) expect(ws.read(rel)).toBe(text);
+  });
 });
 
 describe('a memory folder laid out another way', () => {
