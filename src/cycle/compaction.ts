@@ -13,7 +13,7 @@ import type { Redactor } from '../redact/redactor.js';
 import { selectSummarizers, type LlmRuntime } from '../summarize/select.js';
 import type { Summarizer } from '../summarize/summarizer.js';
 import { Planner, planCycle, type PlanOptions, type TreeChanges } from '../plan/planner.js';
-import { classifyPath, nodeKey } from '../tree/layout.js';
+import { classifyPath, nodeKey, type NodeKey } from '../tree/layout.js';
 import type { LocalDate } from '../time/calendar.js';
 import type { CyclePlan } from '../plan/plan.js';
 import { loadTemplates, type TemplateSet } from '../write/template.js';
@@ -231,15 +231,20 @@ export async function compact(ws: Workspace, config: HipoConfig, opts: CompactOp
     // Each cycle's plan looks again only at what the previous cycles (or runs) changed.
     const planner = opts.planner ?? new Planner();
     const rescanned = opts.known && opts.planner ? withChanges(changesOf(opts.known.changed), tree.takeChanges()) : undefined;
+    // Nodes whose action failed in this run, or waited for one that failed: not tried again until
+    // the next run. Their cause (a file where a folder should be, a full disk) is still there, and
+    // a catch-up of many days tried and reported them once a cycle.
+    const settled = new Set<NodeKey>();
     try {
       for (;;) {
-        const plan = planner.plan(
+        const planned = planner.plan(
           tree,
           clock.today,
           planOptions(config, templates, llm, resummarize),
           cycles === 0 ? rescanned : tree.takeChanges(),
         );
-        first ??= plan;
+        first ??= planned;
+        const plan = settled.size ? { ...planned, actions: planned.actions.filter((a) => !settled.has(nodeKey(a.period))) } : planned;
         if (plan.actions.length === 0) break;
         // A long catch-up with the offline summarizer builds upcoming daily nodes on a worker.
         if (!prefetch && opts.catchUp && !llm && summarizer.id === 'extractive' && dailiesWaiting(plan) >= PREFETCH_MIN_DAYS) {
@@ -266,10 +271,15 @@ export async function compact(ws: Workspace, config: HipoConfig, opts: CompactOp
           cycleId,
           llm,
           prefetch,
+          failedEarlier: settled,
           ...(onAction ? { onAction } : {}),
           ...(opts.beforeReplace ? { beforeReplace: opts.beforeReplace } : {}),
         });
         applied.push(...results);
+        // One outcome per action, in the plan's order.
+        results.forEach((r, i) => {
+          if (r.error !== null || r.record.mode === 'waiting') settled.add(nodeKey(plan.actions[i]!.period));
+        });
         cycles++;
         const errors = results.flatMap((r) => (r.error ? [r.error] : []));
         const cycle: CycleRecord = {

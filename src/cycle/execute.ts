@@ -68,6 +68,8 @@ export interface ExecEnv {
    * the new one replaces it or it is removed: where a test saves an edit that lands mid-write.
    */
   beforeReplace?: (relPath: string) => void;
+  /** Nodes that could not be written in an earlier cycle of this run: their parents wait for them. */
+  failedEarlier?: ReadonlySet<NodeKey>;
 }
 
 export interface Applied {
@@ -81,7 +83,7 @@ export interface Applied {
 class NodeWriteError extends Error {}
 
 export async function executePlan(plan: CyclePlan, tree: TreeState, ctx: ExecEnv): Promise<Applied[]> {
-  const failed = new Set<NodeKey>();
+  const failed = new Set<NodeKey>(ctx.failedEarlier);
   const out: Applied[] = [];
   for (const [i, action] of plan.actions.entries()) {
     ctx.onAction?.(action.relPath, i);

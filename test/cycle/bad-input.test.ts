@@ -288,6 +288,22 @@ describe('bad and foreign nodes', () => {
     expect(edits.read('memory/edits')).toBe('mine\n');
   });
 
+  it('tries a node that could not be written once a run, and its parents wait for it', async () => {
+    const days = Object.fromEntries(['01', '02', '03', '04'].map((d) => [`memory/2026-06-${d}.md`, good]));
+    const ws = makeWorkspace({ ...days, 'memory/weekly': 'my weekly notes\n' });
+    const r = await cycle(ws, '2026-06-10', { catchUp: true });
+    // Four days, four cycles: the week was tried in the first, and said once.
+    expect(ws.files('memory/daily')).toHaveLength(4);
+    expect(r.errors).toEqual(['memory/weekly/2026-W23.md: memory/weekly: a file, where hipo needs a folder; nothing is written in it']);
+    expect(ws.exists('memory/monthly/2026-06.md')).toBe(false);
+    // The next run tries it again: the file is gone now.
+    rmSync(join(ws.memoryDir, 'weekly'));
+    const again = await cycle(ws, '2026-06-10', { catchUp: true });
+    expect(again.errors).toEqual([]);
+    expect(ws.exists('memory/weekly/2026-W23.md')).toBe(true);
+    expect(ws.exists('memory/monthly/2026-06.md')).toBe(true);
+  });
+
   it('replaces a hipocampus "needs-summarization" placeholder and keeps a backup of it', async () => {
     const placeholder =
       '---\ntype: daily\nstatus: needs-summarization\nperiod: 2026-06-01\nlines: 250\n---\n\nThis daily node exceeds 200 lines and needs LLM summarization.\n';
