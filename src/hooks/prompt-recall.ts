@@ -18,6 +18,7 @@ import { cjkQueryTerms, cjkRuns } from '../index/cjk.js';
 import { indexFile } from '../index/location.js';
 import { openIndexWith } from '../index/open.js';
 import type { SearchIndex } from '../index/search-index.js';
+import { MAX_QUERY_CHARS } from '../search/query.js';
 import { search, type SearchHit } from '../search/search.js';
 import { pickSaid } from '../search/said-pick.js';
 import { saidLine, type Said } from '../search/said.js';
@@ -128,7 +129,9 @@ export async function promptRecall(
   sessionId: string | null,
 ): Promise<string | null> {
   const want = config.agents.promptRecallHits;
-  const text = prompt?.trim() ?? '';
+  // The search reads a query's first MAX_QUERY_CHARS only; the rest of a pasted document would
+  // cost the counting and ranking below time (per word, over the whole prompt) and find nothing.
+  const text = (prompt?.trim() ?? '').slice(0, MAX_QUERY_CHARS);
   // Off, a slash command, "yes, go on", or no index to read (never built here).
   if (want <= 0 || text.startsWith('/') || wordCount(text) < MIN_TERMS || !existsSync(indexFile(ws))) return null;
   // Read only: an index of another hipo version waits for the daemon or `hipo index` to rebuild

@@ -37,7 +37,7 @@ const MAX_TERMS = 48;
  */
 const MAX_PHRASE_WORDS = 8;
 /** Text beyond this is ignored (for terms and for the query vector alike). */
-const MAX_QUERY_CHARS = 4000;
+export const MAX_QUERY_CHARS = 4000;
 
 const WORD = /[\p{L}\p{N}]+/gu;
 
