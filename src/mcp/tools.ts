@@ -1,6 +1,6 @@
 // What the MCP tools do, as plain functions of the workspace: the server only adapts them.
 import { realpathSync, statSync } from 'node:fs';
-import { relative, resolve, sep } from 'node:path';
+import { isAbsolute, relative, resolve, sep } from 'node:path';
 import type { HipoConfig } from '../config/config.js';
 import type { Hipo } from '../api/hipo.js';
 import { renderRecall } from '../context/recall.js';
@@ -83,10 +83,23 @@ const MAX_GET_LINE_BYTES = 8000;
 /** More than the longest private key block (an 8192-bit RSA key is about 100 lines). */
 const GET_LOOKBACK_LINES = 200;
 
+/**
+ * An absolute path in the memory folder (an agent's own file tools name files so, and status
+ * shows the folder's) as its path there, or null; "/2026-03-14.md" names memory's file still.
+ */
+function insideMemory(path: string, memory: readonly string[]): string | null {
+  if (!isAbsolute(path)) return null;
+  for (const dir of memory) {
+    const rel = relative(dir, path);
+    if (rel && rel.split(sep)[0] !== '..' && !isAbsolute(rel)) return rel.split(sep).join('/');
+  }
+  return null;
+}
+
 /** Lines `from`..`from+lines-1` of a file in the memory folder, each prefixed with its number. */
 export function getTool(env: ToolEnv, args: { path: string; from?: number; lines?: number }): ToolAnswer {
   const memory = realpathSync(env.ws.memoryDir);
-  let rel = args.path.replace(/^\/+/, '');
+  let rel = insideMemory(args.path, [memory, resolve(env.ws.memoryDir)]) ?? args.path.replace(/^\/+/, '');
   if (rel.startsWith(`${env.ws.memoryName}/`)) rel = rel.slice(env.ws.memoryName.length + 1);
   const m = /^(.*?):(\d+)(?::(\d+))?$/.exec(rel); // path:from[:lines], as search results print it
   let from = args.from ?? 1;

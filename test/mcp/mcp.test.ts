@@ -57,6 +57,11 @@ describe('hipo mcp', () => {
     expect(text(got)).toMatch(
       /^memory\/2026-03-15\.md lines 3-4 of 5\n {4}3 {2}## session storage \[project\] · \d\d:\d\d\n {4}4 {2}- sessions live in Postgres/,
     );
+    // An agent's own file tools name files by absolute path, and status shows the memory folder's.
+    const absolute = await client.callTool({ name: 'get', arguments: { path: `${join(ws.root, 'memory', '2026-03-15.md')}:3:2` } });
+    expect(text(absolute)).toBe(text(got));
+    const slash = await client.callTool({ name: 'get', arguments: { path: '/2026-03-15.md:3:2' } });
+    expect(text(slash)).toBe(text(got));
     const outside = await client.callTool({ name: 'get', arguments: { path: '../hipo.config.json' } });
     expect((outside as Text).isError).toBe(true);
     expect(text(outside)).toContain('outside the memory folder');
