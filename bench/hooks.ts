@@ -1,7 +1,7 @@
 // npm run bench:hooks — wall time of `hipo hook` as a platform runs it (a fresh process with the
 // hook JSON on stdin): a typical incremental capture (one new turn), a repeat with nothing new,
 // SessionStart on a compacted 4-month workspace, UserPromptSubmit with memory about its prompt
-// (the workspace indexed), and the first hook on a 100 MB transcript
+// (the workspace indexed; also with a 600 KB document pasted after it), and the first hook on a 100 MB transcript
 // (bounded by agents.hookBudgetMs; the rest waits for the next hook); then a capture, SessionStart
 // and the prompt again with a daemon running, which answers them (cli/hook-entry.ts). Medians of 11 runs.
 import { spawn, spawnSync } from 'node:child_process';
@@ -95,6 +95,19 @@ try {
     `prompt, memory about it    ${median(asked.map((a) => a.ms))
       .toFixed(0)
       .padStart(5)} ms wall  peak RSS ${median(asked.map((a) => a.rssMB))} MB  (${told} chars)`,
+  );
+
+  // A question with a long document pasted after it (Korean: every word a run of its own), about
+  // 600 KB of hook input: the search reads the first 4,000 characters, and so must the rest.
+  const words = ['배포', '서버', '검색', '지연', '시간', '대시보드', '경고', '사용자', '설정', '확인', '문제', '해결'];
+  const pasted = Array.from({ length: 40_000 }, (_, i) => words[(i * 7) % words.length]).join(' ');
+  const long = Array.from({ length: 5 }, () =>
+    hook('UserPromptSubmit', dir, { ...input, prompt: `why was the billing export slow? the log:\n${pasted}` }),
+  );
+  console.log(
+    `prompt, 600 KB pasted      ${median(long.map((a) => a.ms))
+      .toFixed(0)
+      .padStart(5)} ms wall (median of 5)`,
   );
 
   // The same with a daemon running: the hook asks it and prints its answer.

@@ -3,6 +3,7 @@ import { existsSync, statSync, writeFileSync } from 'node:fs';
 import Database from 'better-sqlite3';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
+import { MAX_QUERY_CHARS } from '../../src/search/query.js';
 import { SHEDDING_DAYS, SUMMARIZE_SHORT_DAYS } from '../helpers/conversation.js';
 import { hookJson, TranscriptWriter } from '../helpers/transcript.js';
 import { makeWorkspace, runCli, type TestWorkspace } from '../helpers/workspace.js';
@@ -157,7 +158,7 @@ describe('hipo hook UserPromptSubmit: memory about the prompt', () => {
     expect(prompt(ws, '마이그레이션 회의는 언제야?')?.hookSpecificOutput.additionalContext).toContain('데이터베이스 마이그레이션 회의');
   });
 
-  it("answers a question that comes with a long pasted Korean document within the hook's time", () => {
+  it('answers a question that comes with a long pasted Korean document, from its first 4,000 characters', () => {
     const ws = makeWorkspace(
       { 'memory/2026-03-02.md': '# 2026-03-02\n\n## 회의 [project]\n- 다음 주 월요일에 데이터베이스 마이그레이션 회의\n' },
       CONFIG,
@@ -165,13 +166,14 @@ describe('hipo hook UserPromptSubmit: memory about the prompt', () => {
     expect(runCli(['compact', '--dir', ws.root, '--catch-up', '--now', '2026-03-20']).code).toBe(0);
     expect(runCli(['index', '--dir', ws.root]).code).toBe(0);
     // About 600 KB of hook input, within the 1 MB it takes: every Korean word is a run of its own,
-    // and work per run over the whole prompt took 30 s, past the platform's timeout for the prompt.
+    // and work per run over the whole prompt took 28 s, past the platform's timeout for the prompt
+    // (npm run bench:hooks measures it). The search reads the first 4,000 characters; the hook too.
     const words = ['배포', '서버', '검색', '지연', '시간', '대시보드', '경고', '사용자', '설정', '확인', '문제', '해결'];
     const pasted = Array.from({ length: 40_000 }, (_, i) => words[(i * 7) % words.length]).join(' ');
-    const started = performance.now();
-    const out = prompt(ws, `마이그레이션 회의는 언제야? 로그는 아래에:\n${pasted}`);
-    expect(performance.now() - started).toBeLessThan(8000); // agents.hookTimeoutMs, the hook's own cap
-    expect(out?.hookSpecificOutput.additionalContext).toContain('데이터베이스 마이그레이션 회의');
+    const question = `마이그레이션 회의는 언제야? 로그는 아래에:\n${pasted}`;
+    const out = prompt(ws, question)?.hookSpecificOutput.additionalContext;
+    expect(out).toContain('데이터베이스 마이그레이션 회의');
+    expect(out).toBe(prompt(ws, question.slice(0, MAX_QUERY_CHARS))?.hookSpecificOutput.additionalContext);
   }, 120_000);
 
   it('counts the short names a coding prompt uses (PR, CI, DB) among its words', () => {
