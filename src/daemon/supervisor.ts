@@ -102,6 +102,8 @@ export class Supervisor {
   private async restartIfChanged(): Promise<void> {
     if (this.stopped) return;
     const digest = settingsDigest(this.o.root, this.o.env);
+    // Back to the settings it runs with: the same broken file saved again is news again.
+    if (digest === this.digest) this.refused = null;
     if (digest === this.digest || digest === this.refused) return;
     let settings: DaemonSettings;
     try {

@@ -1,7 +1,7 @@
 // A running daemon and its config: an edit to hipo.config.json takes effect without a restart by
 // hand (the daemon starts again with it), and an edit that does not load leaves the daemon as it
 // was, saying why. Real child processes, real file system events.
-import { appendFileSync, writeFileSync } from 'node:fs';
+import { appendFileSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { daemonsForTests, FAST_DAEMON } from '../helpers/daemon.js';
@@ -53,6 +53,23 @@ describe('hipo daemon and its config', () => {
     writeFileSync(join(ws.root, 'hipo.config.json'), '{ "timeZone": "UTC", ');
     await new Promise((r) => setTimeout(r, 1000));
     expect(d.logs.filter((l) => l.event === 'config' && l.level === 'warn')).toHaveLength(1);
+  });
+
+  it('warns again when a config put back as it was is broken again the same way', async () => {
+    const ws = workspace();
+    const d = start(ws.root, { HIPO_NOW: DAY });
+    await d.waitFor((l) => l.event === 'cycle' && !l.pending, 20_000, 'the end of the catch-up');
+    const file = join(ws.root, 'hipo.config.json');
+    const good = readFileSync(file, 'utf8');
+    const warnings = () => d.logs.filter((l) => l.event === 'config' && l.level === 'warn').length;
+    writeFileSync(file, '{ "timeZone": "UTC", ');
+    await d.until(() => warnings() === 1, 20_000, 'the first warning');
+    // Put back byte for byte: the daemon already runs with it, so nothing is logged; give it time to read it.
+    writeFileSync(file, good);
+    await new Promise((r) => setTimeout(r, 1000));
+    writeFileSync(file, '{ "timeZone": "UTC", ');
+    await d.until(() => warnings() === 2, 20_000, 'the second warning');
+    expect(d.logs.filter((l) => l.event === 'stop')).toHaveLength(0);
   });
 
   it('archives, once started again with the fixed file, a session that ended while the config did not load', async () => {
