@@ -270,7 +270,8 @@ export class Daemon {
     }
     this.touched.add(rel);
     this.changedSinceRun.add(rel);
-    this.runner.changed(`${rel} (${event})`);
+    // The memory folder itself is named as such in the run's reason, not as '.'.
+    this.runner.changed(`${rel === '.' ? `${this.config.memoryDir}/` : rel} (${event})`);
   }
 
   private async runOnce(reasons: string[]): Promise<{ again: boolean; retryMs: number | null }> {

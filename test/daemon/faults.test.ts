@@ -8,6 +8,7 @@ import {
   mkdirSync,
   mkdtempSync,
   openSync,
+  renameSync,
   rmSync,
   symlinkSync,
   writeFileSync,
@@ -91,6 +92,20 @@ describe('daemon faults', () => {
     await d.until(() => ws.exists('memory/daily/2026-06-02.md'), 20_000, 'the new daily node');
     expect(node(ws, 'daily/2026-06-02.md').body).toContain('the folder returned');
     expect(d.child.exitCode).toBeNull();
+  });
+
+  it('names the memory folder, not ".", when it is moved away', async () => {
+    const ws = makeWorkspace({ 'memory/2026-06-01.md': rawLog('2026-06-01', { 'x [project]': ['first'] }) }, FAST_DAEMON);
+    const d = start(ws.root, { HIPO_NOW: '2026-06-02' });
+    await d.until(() => ws.exists('memory/ROOT.md'));
+    renameSync(ws.memoryDir, `${ws.memoryDir}.away`);
+    const warned = await d.waitFor(
+      (l) => l.event === 'run-error' && /no memory folder/.test(l.message),
+      20_000,
+      'the missing-folder warning',
+    );
+    expect(warned.message).toContain('(change: memory/ (unlinkDir))');
+    renameSync(`${ws.memoryDir}.away`, ws.memoryDir);
   });
 
   it('keeps going past a symlink loop, a FIFO and a burst of 1,000 files', async () => {
