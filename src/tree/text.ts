@@ -25,15 +25,58 @@ function decodeUtf16(bytes: Uint8Array, encoding: 'utf-16le' | 'utf-16be'): Deco
   return { ok: true, text, encoding, note: `${encoding === 'utf-16le' ? 'UTF-16 LE' : 'UTF-16 BE'}, not UTF-8; read as UTF-16` };
 }
 
+/** A run of NUL bytes at least this long is a hole in a text file, not binary data. */
+const MIN_HOLE = 16;
+/** How far into a file NUL bytes are looked for (binary formats show them at once). */
+const NUL_LOOK = 64 * 1024;
+
+/**
+ * The bytes without their holes: runs of NUL bytes a crash leaves in a file (a file system
+ * that grew the file before the data reached the disk fills the gap with zeros; later appends
+ * go on after it), at least MIN_HOLE long or running to the file's end. Null when a shorter run
+ * is in the first NUL_LOOK bytes: that is binary data (a PNG's header, UTF-32). (A shorter run
+ * past them stays in the text, as any NUL there always has.)
+ */
+function withoutHoles(bytes: Uint8Array): { bytes: Uint8Array; removed: number } | null {
+  let at = bytes.indexOf(0);
+  if (at === -1) return { bytes, removed: 0 };
+  const kept: Uint8Array[] = [];
+  let from = 0;
+  let removed = 0;
+  while (at !== -1) {
+    let end = at;
+    while (end < bytes.length && bytes[end] === 0) end++;
+    if (end - at >= MIN_HOLE || end === bytes.length) {
+      kept.push(bytes.subarray(from, at));
+      removed += end - at;
+      from = end;
+    } else if (at < NUL_LOOK) return null;
+    at = bytes.indexOf(0, end);
+  }
+  if (removed === 0) return { bytes, removed: 0 };
+  kept.push(bytes.subarray(from));
+  return { bytes: Buffer.concat(kept), removed };
+}
+
 /**
  * Decodes a file's bytes. UTF-16 with its byte order mark is read, with a note saying so.
- * Otherwise NUL bytes or mostly control characters mean binary (refused). A file that is not
- * valid UTF-8 is read line by line (decodeMixed), with a note saying how.
+ * Otherwise NUL bytes or mostly control characters mean binary (refused), but for the runs of
+ * zeros a crash leaves in a text file, left out with a note. A file that is not valid UTF-8 is
+ * read line by line (decodeMixed), with a note saying how.
  */
 export function decodeText(bytes: Uint8Array): Decoded {
   const bom = utf16Of(bytes);
   if (bom) return decodeUtf16(bytes, bom);
-  if (bytes.subarray(0, 64 * 1024).indexOf(0) !== -1) return { ok: false, reason: 'binary data (NUL bytes), not a text file' };
+  const holes = withoutHoles(bytes);
+  if (!holes) return { ok: false, reason: 'binary data (NUL bytes), not a text file' };
+  if (holes.removed === 0) return decodeBytes(bytes);
+  const read = decodeBytes(holes.bytes);
+  if (!read.ok) return read;
+  const note = `${holes.removed} NUL bytes left out (runs of zeros, as a crash can leave in a file)`;
+  return { ...read, note: read.note ? `${note}; ${read.note}` : note };
+}
+
+function decodeBytes(bytes: Uint8Array): Decoded {
   const sample = bytes.subarray(0, 4096);
   let control = 0;
   for (const b of sample) if (b < 32 && b !== 9 && b !== 10 && b !== 13 && b !== 12 && b !== 27) control++;

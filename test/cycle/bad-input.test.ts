@@ -67,6 +67,19 @@ describe('bad raw logs', () => {
     expect(r.errors).toEqual([]);
   });
 
+  it('reads a log a crash left a run of zeros in, entries before and after it, and says so', async () => {
+    const before = rawLog('2026-06-01', { 'deploy [project]': ['shipped the parser'] });
+    const ws = makeWorkspace({ 'memory/2026-06-01.md': Buffer.concat([Buffer.from(before), Buffer.alloc(4096)]) });
+    // hipo log appends after the zeros, as it did after a power cut.
+    expect(runCli(['log', 'rolled back the parser', '--topic', 'deploy', '--now', '2026-06-01T15:00:00Z', '--dir', ws.root]).code).toBe(0);
+    const r = await cycle(ws, '2026-06-02', { catchUp: true });
+    expect(warningsOf(r)).toContain('memory/2026-06-01.md: 4096 NUL bytes left out (runs of zeros, as a crash can leave in a file)');
+    const daily = node(ws, 'daily/2026-06-01.md').body;
+    expect(daily).toContain('shipped the parser');
+    expect(daily).toContain('rolled back the parser');
+    expect(daily).not.toContain('\0');
+  });
+
   it('says a link to nothing leads nowhere, not outside', async () => {
     const ws = makeWorkspace({ 'memory/2026-03-10.md': good });
     symlinkSync('nonexist.md', join(ws.memoryDir, '2026-03-09.md'));

@@ -40,3 +40,26 @@ describe('a file that is not all UTF-8', () => {
     expect(decodeText(Buffer.from('café', 'latin1'))).toMatchObject({ text: 'café', encoding: 'latin-1' });
   });
 });
+
+describe('runs of zeros a crash leaves in a text file', () => {
+  const text = (s: string): Buffer => Buffer.from(s, 'utf8');
+  it('are left out, with a note, where they end the file or more text follows them', () => {
+    const hole = Buffer.alloc(4096);
+    expect(
+      decodeText(Buffer.concat([text('## 09:00 [project]\n- shipped the parser\n'), hole, text('## 13:00 [project]\n- café\n')])),
+    ).toEqual({
+      ok: true,
+      text: '## 09:00 [project]\n- shipped the parser\n## 13:00 [project]\n- café\n',
+      encoding: 'utf-8',
+      note: '4096 NUL bytes left out (runs of zeros, as a crash can leave in a file)',
+    });
+    // At the end, a run of any length: the file grew, its last block never came.
+    expect(decodeText(Buffer.concat([text('- a line'), Buffer.alloc(3)]))).toMatchObject({ ok: true, text: '- a line' });
+  });
+
+  it('a short run inside the data is binary still', () => {
+    const png = Buffer.from([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a, 0, 0, 0, 0x0d, 0x49, 0x48, 0x44, 0x52]);
+    expect(decodeText(png)).toEqual({ ok: false, reason: 'binary data (NUL bytes), not a text file' });
+    expect(decodeText(Buffer.concat([text('- a line\n'), Buffer.alloc(8), text('- more\n')]))).toMatchObject({ ok: false });
+  });
+});
