@@ -4,8 +4,11 @@
 import type { SearchHit, SearchResult } from './search.js';
 import { saidLine } from './said.js';
 
+/** `15` or `21-23`. */
+const lineRange = (start: number, end: number): string => `${start}${end > start ? `-${end}` : ''}`;
+
 function where(h: Pick<SearchHit, 'path' | 'lines'>): string {
-  return `${h.path}:${h.lines.start}${h.lines.end > h.lines.start ? `-${h.lines.end}` : ''}`;
+  return `${h.path}:${lineRange(h.lines.start, h.lines.end)}`;
 }
 
 /**
@@ -16,7 +19,7 @@ function where(h: Pick<SearchHit, 'path' | 'lines'>): string {
 export function placesByFile(places: readonly { path: string; start: number; end: number }[]): string[] {
   const byFile = new Map<string, string[]>();
   for (const p of places) {
-    const range = `${p.start}${p.end > p.start ? `-${p.end}` : ''}`;
+    const range = lineRange(p.start, p.end);
     const ranges = byFile.get(p.path);
     if (!ranges) byFile.set(p.path, [range]);
     else if (!ranges.includes(range)) ranges.push(range);

@@ -92,6 +92,11 @@ export function documentBody(text: string): { body: string; bodyLineOffset: numb
   return { body: at.body, bodyLineOffset: at.yaml === null ? 0 : at.bodyLineOffset };
 }
 
+/** A document's frontmatter block as text, without parsing it; null when it has none. */
+export function frontmatterYaml(text: string): string | null {
+  return locate(text).yaml;
+}
+
 /** Where the frontmatter block and the body are (yaml null: no block). */
 function locate(text: string): { yaml: string | null; body: string; bodyLineOffset: number } {
   const src = text.charCodeAt(0) === 0xfeff ? text.slice(1) : text;

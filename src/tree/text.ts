@@ -69,9 +69,8 @@ export function decodeText(bytes: Uint8Array): Decoded {
   if (bom) return decodeUtf16(bytes, bom);
   const holes = withoutHoles(bytes);
   if (!holes) return { ok: false, reason: 'binary data (NUL bytes), not a text file' };
-  if (holes.removed === 0) return decodeBytes(bytes);
   const read = decodeBytes(holes.bytes);
-  if (!read.ok) return read;
+  if (!read.ok || holes.removed === 0) return read;
   const note = `${holes.removed} NUL bytes left out (runs of zeros, as a crash can leave in a file)`;
   return { ...read, note: read.note ? `${note}; ${read.note}` : note };
 }

@@ -3,7 +3,7 @@
 // person added to a node follow hipo's in its next version (withPersonsKeys).
 import { lastDayOfWeek, weekDates, type LocalDate } from '../time/calendar.js';
 import { bodyHashOf } from '../tree/body-hash.js';
-import { renderFrontmatter, splitFrontmatter, type FrontmatterData } from '../tree/frontmatter.js';
+import { frontmatterYaml, renderFrontmatter, splitFrontmatter, type FrontmatterData } from '../tree/frontmatter.js';
 import type { NodeStatus, Period } from '../tree/layout.js';
 import { formatTopicTag, type TopicInfo } from '../tree/topic.js';
 
@@ -108,6 +108,11 @@ const NODE_KEYS: ReadonlySet<string> = new Set([
   'body-hash',
 ]);
 
+/** Whether a frontmatter block has a top-level line that is not one of hipo's keys. */
+function hasOtherKeys(yaml: string): boolean {
+  return yaml.split('\n').some((l) => l.trim() !== '' && !/^\s/.test(l) && !NODE_KEYS.has(/^([a-z-]+):/.exec(l)?.[1] ?? ''));
+}
+
 /**
  * A node's new version (`file`, as renderNodeFile wrote it) with the frontmatter keys a person
  * added to the version it replaces (`old`) carried over, after hipo's own: Obsidian's `tags` or
@@ -116,7 +121,11 @@ const NODE_KEYS: ReadonlySet<string> = new Set([
  * a node hipo wrote (a `body-hash`): a file it did not write is kept whole under edits/.
  */
 export function withPersonsKeys(old: string | null, file: string): string {
-  const data = old === null ? null : splitFrontmatter(old).data;
+  // Most nodes hold hipo's keys only: told from the block's top-level lines, without parsing
+  // YAML twice on every write (a catch-up rewrites its open week and month once a cycle).
+  const yaml = old === null ? null : frontmatterYaml(old);
+  if (yaml === null || !hasOtherKeys(yaml)) return file;
+  const data = splitFrontmatter(old!).data;
   if (!data || !('body-hash' in data)) return file;
   // A key the new version has is hipo's too, listed above or not: never written twice.
   const own = splitFrontmatter(file).data ?? {};
